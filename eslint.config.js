@@ -1,0 +1,58 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        URL: 'readonly',
+        fetch: 'readonly',
+        Response: 'readonly',
+        Request: 'readonly',
+        Headers: 'readonly',
+        AbortController: 'readonly',
+        TextEncoder: 'readonly',
+        TextDecoder: 'readonly',
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The core is pure: no I/O, no transports, no timers, no wall clock, no ambient randomness.
+    files: ['src/core/**/*.ts'],
+    ignores: ['src/core/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*'], message: 'src/core must not do I/O: inject what it needs.' },
+            { group: ['msw', 'msw/*', 'react', 'ink', 'commander', 'chalk', 'express'], message: 'src/core knows no transport or terminal.' },
+          ],
+        },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'Use the injected Clock.' },
+        { object: 'Math', property: 'random', message: 'Use the injected RandomSource.' },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'src/core has no timers.' },
+        { name: 'setInterval', message: 'src/core has no timers.' },
+        { name: 'process', message: 'src/core does not read the process.' },
+      ],
+    },
+  },
+);

@@ -1,0 +1,2 @@
+export { createMiddleware } from './express-middleware.js';
+export type { MiddlewareOptions } from './express-middleware.js';

@@ -1,0 +1,104 @@
+import { delay, http, HttpResponse, type RequestHandler } from 'msw';
+import type { Emulator } from '../../core/emulator.js';
+import type { EmulatorRequest, EmulatorResponse } from '../../core/exchange.js';
+import { formatServerSentEvent, SSE_PREAMBLE } from '../../core/server-sent-events.js';
+import { createEmulator, type EmulatorOptions } from '../../emulator.js';
+
+/** Options of {@link createHandlers}. */
+export interface HandlersOptions extends EmulatorOptions {
+  /** An emulator to serve; by default one is made from the other options. */
+  emulator?: Emulator;
+  /**
+   * The origin (and optional path prefix) to answer for, such as `https://uas.test`. With it,
+   * every request under it reaches the emulator (unknown paths get its 404). Without it, the
+   * handlers answer `/v1/*` and `/__uas/*` on any origin.
+   */
+  baseUrl?: string;
+}
+
+/**
+ * Creates msw request handlers that answer like `uas serve`, for `setupServer` (Node),
+ * `setupWorker` (browsers) and `@mswjs/http-middleware`.
+ *
+ * ```ts
+ * const emulator = createEmulator({ clock: createManualClock() });
+ * const server = setupServer(...createHandlers({ emulator, baseUrl: 'https://uas.test' }));
+ * ```
+ */
+export function createHandlers(options: HandlersOptions = {}): RequestHandler[] {
+  const emulator = options.emulator ?? createEmulator(options);
+  const resolver = async ({ request }: { request: Request }) => toFetchResponse(emulator, emulator.handle(await fromFetchRequest(request, emulator.config.maxBodyBytes)));
+  if (options.baseUrl !== undefined) {
+    const base = options.baseUrl.replace(/\/+$/, '');
+    return [http.all(`${base}/*`, resolver)];
+  }
+  return [http.all('*/v1/*', resolver), http.all('*/__uas', resolver), http.all('*/__uas/*', resolver)];
+}
+
+/** Translates a Fetch request into the core's request, reading at most `limit + 1` body bytes. */
+export async function fromFetchRequest(request: Request, limit: number): Promise<EmulatorRequest> {
+  const url = new URL(request.url);
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  let body: string | undefined;
+  let bodyBytes = 0;
+  if (request.body !== null && request.method !== 'GET' && request.method !== 'HEAD') {
+    const read = await readLimited(request.body, limit);
+    body = read.text;
+    bodyBytes = read.bytes;
+  }
+  return { method: request.method, url: `${url.pathname}${url.search}`, headers, body, bodyBytes };
+}
+
+async function readLimited(stream: ReadableStream<Uint8Array>, limit: number): Promise<{ text: string; bytes: number }> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > limit) {
+      await reader.cancel();
+      break;
+    }
+    chunks.push(value);
+  }
+  const joined = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { text: new TextDecoder().decode(joined), bytes };
+}
+
+/** Translates the core's answer into a Fetch response (a stream for the event endpoint). */
+export async function toFetchResponse(emulator: Emulator, response: EmulatorResponse): Promise<Response> {
+  if (response.delayMs > 0) await delay(response.delayMs);
+  if (response.stream) return new HttpResponse(eventStream(emulator), { status: response.status, headers: response.headers });
+  const payload = response.text ?? (response.body === undefined ? null : JSON.stringify(response.body));
+  return new HttpResponse(payload, { status: response.status, headers: response.headers });
+}
+
+function eventStream(emulator: Emulator): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let unsubscribe = () => {};
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(SSE_PREAMBLE));
+      unsubscribe = emulator.subscribe((event) => {
+        try {
+          controller.enqueue(encoder.encode(formatServerSentEvent(event)));
+        } catch {
+          unsubscribe();
+        }
+      });
+    },
+    cancel() {
+      unsubscribe();
+    },
+  });
+}

@@ -1,0 +1,50 @@
+/** The two levels of rate limiting (spec section 1). */
+export type Level = 'client' | 'caller';
+
+/**
+ * Whether caller buckets are scoped to a client (`"client"`: the same caller_id sent by two
+ * clients uses two buckets) or shared by every client (`"global"`).
+ */
+export type CallerScope = 'client' | 'global';
+
+/** The client part of a global caller key: no client id can be `*`. */
+const ANY_CLIENT = '*';
+
+/**
+ * Builds the bucket key of a request: the one place keys are made.
+ * `client:<clientId>` without a caller_id; `caller:<clientId>:<callerId>` with one
+ * (`caller:*:<callerId>` when caller buckets are global).
+ */
+export function bucketKey(clientId: string, callerId: string | undefined, scope: CallerScope): string {
+  if (callerId === undefined) return `client:${clientId}`;
+  return `caller:${scope === 'global' ? ANY_CLIENT : clientId}:${callerId}`;
+}
+
+/** The parts of a bucket key. */
+export interface BucketKeyParts {
+  level: Level;
+  /** Undefined for a global caller bucket. */
+  clientId: string | undefined;
+  callerId: string | undefined;
+}
+
+/** Splits a key made by {@link bucketKey}; undefined when the text is not such a key. */
+export function parseBucketKey(key: string): BucketKeyParts | undefined {
+  if (key.startsWith('client:')) {
+    const clientId = key.slice('client:'.length);
+    return clientId === '' ? undefined : { level: 'client', clientId, callerId: undefined };
+  }
+  if (key.startsWith('caller:')) {
+    const rest = key.slice('caller:'.length);
+    const colon = rest.indexOf(':');
+    if (colon <= 0 || colon === rest.length - 1) return undefined;
+    const clientId = rest.slice(0, colon);
+    return { level: 'caller', clientId: clientId === ANY_CLIENT ? undefined : clientId, callerId: rest.slice(colon + 1) };
+  }
+  return undefined;
+}
+
+/** The level a key belongs to, read from its prefix. */
+export function levelOf(key: string): Level {
+  return key.charCodeAt(1) === 108 /* "l" of "client" */ ? 'client' : 'caller';
+}

@@ -1,0 +1,196 @@
+import { ConfigError } from './config-error.js';
+import {
+  configFileSchema,
+  describeIssues,
+  liveConfigSchema,
+  parseLatencyText,
+  type ConfigFile,
+  type HeaderStyle,
+  type LiveConfigPatch,
+} from './config-schema.js';
+import type { CallerScope, Level } from './bucket-key.js';
+import { parseDuration } from './duration.js';
+import { parseRate, refillPerMs, type Rate } from './rate.js';
+import type { BucketPolicy } from './token-bucket.js';
+
+/** The three operations of the service. */
+export type Operation = 'exists' | 'start' | 'verify';
+
+/** How a 429 states when to retry. */
+export type RetryAfterMode = { mode: 'exact' } | { mode: 'absent' } | { mode: 'fixed'; seconds: number };
+
+/** The limits of one level, parsed. */
+export interface LevelLimits extends BucketPolicy {
+  rate: Rate;
+  /** The rate as written, such as `"10/s"`. */
+  rateText: string;
+}
+
+/** A config with every default applied and every value parsed: what the emulator runs on. */
+export interface ResolvedConfig {
+  /** The config in file form with defaults filled in: what `GET /__uas/config` shows. */
+  source: ConfigFile;
+  clients: ConfigFile['clients'];
+  users: ConfigFile['users'];
+  limits: {
+    client: LevelLimits;
+    caller: LevelLimits;
+    cost: Record<Operation, number>;
+    callerScope: CallerScope;
+    maxBuckets: number;
+    countInvalid: boolean;
+  };
+  behavior: {
+    retryAfter: RetryAfterMode;
+    headers: HeaderStyle;
+    shadow: boolean;
+    chaos: number;
+    latency: { minMs: number; maxMs: number };
+  };
+  otp: { fixedCode: string | undefined; length: number; ttlMs: number; maxAttempts: number };
+  journalSize: number;
+  maxBodyBytes: number;
+  callerIdMaxLength: number;
+}
+
+/** Every default, in one place. README lists them. */
+export const DEFAULTS = {
+  limits: {
+    client: { burst: 20, rate: '10/s' },
+    caller: { burst: 5, rate: '1/s' },
+    cost: { exists: 1, start: 1, verify: 1 },
+    callerScope: 'client',
+    maxBuckets: 1_000_000,
+    countInvalid: false,
+  },
+  behavior: { retryAfter: 'exact', headers: 'draft-10', shadow: false, chaos: 0, latency: '0ms' },
+  otp: { mode: 'random', length: 6, ttl: '10m', maxAttempts: 5 },
+  journal: { size: 1000 },
+  request: { maxBodyBytes: 16_384, callerIdMaxLength: 256 },
+} as const satisfies Omit<ConfigFile, 'clients' | 'users'>;
+
+/**
+ * Validates a config (parsed JSON of a config file, or an object built in code) and resolves it.
+ * Throws a {@link ConfigError} naming every bad field.
+ */
+export function resolveConfig(input: unknown): ResolvedConfig {
+  const parsed = configFileSchema.safeParse(input);
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error));
+  const file = withDefaults(parsed.data);
+  const issues = crossCheck(file);
+  if (issues.length > 0) throw new ConfigError(issues);
+  return resolve(file);
+}
+
+/**
+ * Applies a live change to a running config and resolves the result. Throws a
+ * {@link ConfigError} (and changes nothing) when the patch or its result does not fit.
+ */
+export function applyConfigPatch(current: ConfigFile, patchInput: unknown): ResolvedConfig {
+  const parsed = liveConfigSchema.safeParse(patchInput);
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error));
+  return resolveConfig(mergePatch(current, parsed.data));
+}
+
+function mergePatch(current: ConfigFile, patch: LiveConfigPatch): ConfigFile {
+  const limits = patch.limits ?? {};
+  return {
+    ...current,
+    limits: {
+      ...current.limits,
+      ...limits,
+      client: { ...current.limits.client, ...limits.client },
+      caller: { ...current.limits.caller, ...limits.caller },
+      cost: { ...current.limits.cost, ...limits.cost },
+    },
+    behavior: { ...current.behavior, ...patch.behavior },
+    otp: { ...current.otp, ...patch.otp },
+  };
+}
+
+function withDefaults(file: ConfigFile): ConfigFile {
+  return {
+    ...file,
+    limits: { ...DEFAULTS.limits, ...file.limits, cost: { ...DEFAULTS.limits.cost, ...file.limits.cost } },
+    behavior: { ...DEFAULTS.behavior, ...file.behavior },
+    otp: { ...DEFAULTS.otp, ...file.otp },
+    journal: { ...DEFAULTS.journal, ...file.journal },
+    request: { ...DEFAULTS.request, ...file.request },
+  };
+}
+
+function crossCheck(file: ConfigFile): string[] {
+  const issues: string[] = [];
+  const seen = (label: string, values: string[], normalise = (value: string) => value) => {
+    const found = new Set<string>();
+    values.forEach((value, index) => {
+      const key = normalise(value);
+      if (found.has(key)) issues.push(`${label.replace('#', String(index))}: ${JSON.stringify(value)} appears twice`);
+      found.add(key);
+    });
+  };
+  seen('clients[#].id', file.clients.map((client) => client.id));
+  seen('clients[#].token', file.clients.map((client) => client.token));
+  seen('clients[#].merchants', file.clients.flatMap((client) => client.merchants), (id) => id.toLowerCase());
+  seen('users[#].email', file.users.map((user) => user.email), (email) => email.toLowerCase());
+  const cost = { ...DEFAULTS.limits.cost, ...file.limits.cost };
+  for (const level of ['client', 'caller'] as const) {
+    const burst = file.limits[level].burst;
+    for (const [operation, value] of Object.entries(cost)) {
+      if (value > burst) {
+        issues.push(`limits.cost.${operation}: ${value} is more than limits.${level}.burst (${burst}); such a request could never pass`);
+      }
+    }
+  }
+  return issues;
+}
+
+function levelLimits(file: ConfigFile, level: Level): LevelLimits {
+  const { burst, rate: rateText } = file.limits[level];
+  const rate = parseRate(rateText) as Rate;
+  return { burst, rate, rateText, refillPerMs: refillPerMs(rate) };
+}
+
+function resolve(file: ConfigFile): ResolvedConfig {
+  const behavior = { ...DEFAULTS.behavior, ...file.behavior };
+  const otp = { ...DEFAULTS.otp, ...file.otp };
+  const limits = { ...DEFAULTS.limits, ...file.limits };
+  const latency =
+    typeof behavior.latency === 'number'
+      ? { minMs: behavior.latency, maxMs: behavior.latency }
+      : (parseLatencyText(behavior.latency) as { minMs: number; maxMs: number });
+  return {
+    source: file,
+    clients: file.clients,
+    users: file.users,
+    limits: {
+      client: levelLimits(file, 'client'),
+      caller: levelLimits(file, 'caller'),
+      cost: { ...DEFAULTS.limits.cost, ...file.limits.cost },
+      callerScope: limits.callerScope,
+      maxBuckets: limits.maxBuckets,
+      countInvalid: limits.countInvalid,
+    },
+    behavior: {
+      retryAfter: parseRetryAfter(behavior.retryAfter),
+      headers: behavior.headers,
+      shadow: behavior.shadow,
+      chaos: behavior.chaos,
+      latency,
+    },
+    otp: {
+      fixedCode: otp.mode.startsWith('fixed:') ? otp.mode.slice('fixed:'.length) : undefined,
+      length: otp.mode.startsWith('fixed:') ? otp.mode.length - 'fixed:'.length : otp.length,
+      ttlMs: parseDuration(otp.ttl) as number,
+      maxAttempts: otp.maxAttempts,
+    },
+    journalSize: file.journal?.size ?? DEFAULTS.journal.size,
+    maxBodyBytes: file.request?.maxBodyBytes ?? DEFAULTS.request.maxBodyBytes,
+    callerIdMaxLength: file.request?.callerIdMaxLength ?? DEFAULTS.request.callerIdMaxLength,
+  };
+}
+
+function parseRetryAfter(text: string): RetryAfterMode {
+  if (text === 'exact' || text === 'absent') return { mode: text };
+  return { mode: 'fixed', seconds: Number(text.slice('fixed:'.length)) };
+}

@@ -1,0 +1,49 @@
+import type { ConfigFile } from './config-schema.js';
+import { constantTimeEqual } from './constant-time.js';
+
+/** A user known to the emulator. */
+export interface User {
+  email: string;
+  phone_number?: string | undefined;
+  token_count: number;
+}
+
+/** Clients, their merchants and the users, as configured. Read-only. */
+export interface Directory {
+  /** The client id of an access token, or undefined when no client has it. */
+  clientIdForToken(token: string): string | undefined;
+  /** The client that owns a merchant (ids compared case-insensitively), or undefined. */
+  merchantOwner(merchantId: string): string | undefined;
+  userByEmail(email: string): User | undefined;
+  userByPhone(phone: string): User | undefined;
+}
+
+/** Builds the directory from the config's clients and users. */
+export function createDirectory(config: Pick<ConfigFile, 'clients' | 'users'>): Directory {
+  const tokens = config.clients.map((client) => ({ token: client.token, id: client.id }));
+  const merchants = new Map<string, string>();
+  for (const client of config.clients) {
+    for (const merchant of client.merchants) merchants.set(merchant.toLowerCase(), client.id);
+  }
+  const byEmail = new Map<string, User>();
+  const byPhone = new Map<string, User>();
+  for (const user of config.users) {
+    const record = { email: user.email, phone_number: user.phone_number, token_count: user.token_count ?? 0 };
+    byEmail.set(user.email.toLowerCase(), record);
+    if (user.phone_number !== undefined) byPhone.set(user.phone_number, record);
+  }
+  return {
+    clientIdForToken(token) {
+      // Every configured token is compared, in constant time, so timing tells nothing of which
+      // token came close. Configs hold a handful of clients, so the linear scan costs nothing.
+      let found: string | undefined;
+      for (const entry of tokens) {
+        if (constantTimeEqual(entry.token, token)) found = entry.id;
+      }
+      return found;
+    },
+    merchantOwner: (merchantId) => merchants.get(merchantId.toLowerCase()),
+    userByEmail: (email) => byEmail.get(email.toLowerCase()),
+    userByPhone: (phone) => byPhone.get(phone),
+  };
+}

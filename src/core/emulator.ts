@@ -1,0 +1,337 @@
+import { authenticate } from './auth.js';
+import { bucketKey, levelOf, type Level } from './bucket-key.js';
+import { createBucketStore, type StoredBucket } from './bucket-store.js';
+import { sortBuckets, viewBucket, type BucketSort, type BucketView } from './bucket-view.js';
+import type { Clock } from './clock.js';
+import { applyConfigPatch, resolveConfig, type Operation, type ResolvedConfig } from './config.js';
+import { handleDevApi, DEV_API_PREFIX } from './dev-api.js';
+import { createDirectory, type Directory } from './directory.js';
+import { createEventHub } from './event-hub.js';
+import { headerValue, splitUrl, type EmulatorRequest, type EmulatorResponse } from './exchange.js';
+import { createJournal } from './journal.js';
+import { countRequest, renderMetrics } from './metrics.js';
+import { checkMerchant, runOperation } from './operations.js';
+import { createOtpStore, type OtpCode } from './otp-codes.js';
+import { createProblem, QUOTA_EXCEEDED_TYPE, type Problem, type ProblemKind } from './problems.js';
+import type { RandomSource } from './random.js';
+import { BUCKET_HEADER, secondsUp, writeRateLimitHeaders } from './rate-limit-headers.js';
+import type { CodeRecord, EmulatorEvent, Outcome, RequestRecord } from './records.js';
+import { createInputSchemas, readBodyInput, readExistsInput, type InputSchemas } from './request-input.js';
+import { matchServiceRoute } from './service-routes.js';
+import { takeTokens, type BucketDecision } from './token-bucket.js';
+
+/** Who may use the dev API under `/__uas/`. */
+export interface DevApiOptions {
+  /**
+   * Whether the dev API answers at all.
+   * @default true
+   */
+  enabled?: boolean;
+  /** When set, dev API requests must send `Authorization: Bearer <adminToken>`. */
+  adminToken?: string | undefined;
+}
+
+/** Options of the core {@link createEmulator}: everything it needs is injected. */
+export interface CoreEmulatorOptions {
+  /** The config, in config-file form (see `fixtures/uas.config.json`). */
+  config: unknown;
+  clock: Clock;
+  random: RandomSource;
+  devApi?: DevApiOptions;
+  /** Reported by `GET /__uas/health`. */
+  version?: string;
+}
+
+/** Options of {@link Emulator.listBuckets}. */
+export interface BucketQuery {
+  level?: Level | undefined;
+  clientId?: string | undefined;
+  /** Keeps buckets whose key contains this text. */
+  search?: string | undefined;
+  sort?: BucketSort | undefined;
+  limit?: number | undefined;
+}
+
+/** The emulated service: one instance holds all state; transports call {@link Emulator.handle}. */
+export interface Emulator {
+  /** Answers one request. Never throws for any request. */
+  handle(request: EmulatorRequest): EmulatorResponse;
+  /** The running config. */
+  readonly config: ResolvedConfig;
+  /** Applies a live change of limits, behaviour or codes; throws a ConfigError and changes nothing when it does not fit. */
+  configure(patch: unknown): ResolvedConfig;
+  /** Listens to requests, codes, resets and config changes; returns the function that stops listening. */
+  subscribe(listener: (event: EmulatorEvent) => void): () => void;
+  listBuckets(query?: BucketQuery): { total: number; buckets: BucketView[] };
+  getBucket(key: string): BucketView | undefined;
+  /** Resets one bucket (true when it existed) or, without a key, all of them. */
+  resetBuckets(key?: string): boolean;
+  /** The latest code for an e-mail, at one merchant or at any. */
+  latestCode(email: string, merchantId?: string): CodeRecord | undefined;
+  listCodes(): CodeRecord[];
+  /** Requests, newest first. */
+  journal(limit?: number): RequestRecord[];
+  metrics(): string;
+  readonly clock: Clock;
+  readonly startedAt: number;
+  readonly version: string;
+  readonly devApi: Required<Pick<DevApiOptions, 'enabled'>> & DevApiOptions;
+}
+
+const JSON_TYPE = 'application/json';
+const PROBLEM_TYPE = 'application/problem+json';
+
+/** Creates an emulator over the given config, clock and random source. Throws a ConfigError for a bad config. */
+export function createEmulator(options: CoreEmulatorOptions): Emulator {
+  const { clock, random } = options;
+  let config = resolveConfig(options.config);
+  let schemas: InputSchemas = createInputSchemas(config.callerIdMaxLength);
+  const directory: Directory = createDirectory(config);
+  const store = createBucketStore({ maxBuckets: config.limits.maxBuckets });
+  const otp = createOtpStore();
+  const journalLog = createJournal<RequestRecord>(config.journalSize);
+  const events = createEventHub<EmulatorEvent>();
+  const requestCounts = new Map<string, number>();
+  const startedAt = clock.now();
+  let nextRequestId = 1;
+  let codesIssued = 0;
+  const devApi = { enabled: options.devApi?.enabled ?? true, adminToken: options.devApi?.adminToken };
+
+  const onCode = (code: OtpCode) => {
+    codesIssued++;
+    if (events.active) events.emit({ type: 'code', code: codeRecord(code) });
+  };
+
+  function record(
+    request: EmulatorRequest,
+    path: string,
+    response: EmulatorResponse,
+    outcome: Outcome,
+    details: { operation?: Operation; clientId?: string; callerId?: string | undefined; bucket?: string; remaining?: number; problem?: Problem },
+    now: number,
+  ): EmulatorResponse {
+    countRequest(requestCounts, details.operation ?? 'none', response.status);
+    const entry: RequestRecord = {
+      id: nextRequestId++,
+      at: now,
+      method: request.method,
+      path,
+      operation: details.operation,
+      clientId: details.clientId,
+      callerId: details.callerId,
+      bucket: details.bucket,
+      level: details.bucket === undefined ? undefined : levelOf(details.bucket),
+      status: response.status,
+      outcome,
+      remaining: details.remaining,
+      problem: details.problem === undefined ? undefined : details.problem.type.replace('urn:uas:problem:', ''),
+    };
+    journalLog.push(entry);
+    if (events.active) events.emit({ type: 'request', request: entry });
+    return response;
+  }
+
+  function delay(): number {
+    const { minMs, maxMs } = config.behavior.latency;
+    return maxMs === 0 ? 0 : minMs + (maxMs - minMs) * random.next();
+  }
+
+  function problemResponse(problem: Problem, headers: Record<string, string> = {}): EmulatorResponse {
+    headers['content-type'] = PROBLEM_TYPE;
+    return { status: problem.status, headers, body: problem, delayMs: delay() };
+  }
+
+  function handleService(request: EmulatorRequest, path: string, query: string, now: number): EmulatorResponse {
+    const route = matchServiceRoute(request.method, path);
+    if (route.kind === 'not-found') {
+      const problem = createProblem('not-found', `there is no resource at ${path}`, { instance: path });
+      return record(request, path, problemResponse(problem), 'unrouted', { problem }, now);
+    }
+    if (route.kind === 'method-not-allowed') {
+      const problem = createProblem('method-not-allowed', `${path} accepts ${route.allow}, not ${request.method}`, { instance: path });
+      return record(request, path, problemResponse(problem, { allow: route.allow }), 'unrouted', { problem }, now);
+    }
+    const { operation } = route;
+    const auth = authenticate(headerValue(request.headers, 'authorization'), directory);
+    if (!auth.ok) {
+      const problem = createProblem('unauthorized', auth.detail, { instance: path });
+      return record(request, path, problemResponse(problem, { 'www-authenticate': auth.challenge }), 'unauthenticated', { operation, problem }, now);
+    }
+    const { clientId } = auth;
+    const input = operation === 'exists' ? readExistsInput(query, schemas, path) : readBodyInput(request, operation, schemas, config.maxBodyBytes, path);
+    const { callerId } = input;
+    const key = bucketKey(clientId, callerId, config.limits.callerScope);
+    const level: Level = callerId === undefined ? 'client' : 'caller';
+    const limits = config.limits[level];
+    const stored = store.get(key);
+    const decision = takeTokens(stored, now, limits, config.limits.cost[operation]);
+    const details = { operation, clientId, callerId, bucket: key };
+
+    const injected = config.behavior.chaos > 0 && random.next() < config.behavior.chaos;
+    if (injected || (!decision.allowed && !config.behavior.shadow)) {
+      const state = injected ? takeTokens(stored, now, limits, 0) : decision;
+      keep(key, stored, state.tokens, now).rejected++;
+      const response = tooManyRequests(key, level, decision, state, path, injected);
+      return record(request, path, response, injected ? 'injected-429' : 'rate-limited', { ...details, remaining: state.remaining, problem: response.body as Problem }, now);
+    }
+    const shadowLimited = !decision.allowed;
+
+    const refusal = !input.ok ? input.problem : route.merchantId !== undefined ? checkMerchant(route.merchantId, clientId, directory, path) : undefined;
+    if (refusal !== undefined) {
+      // A refused request changes no state unless the config says invalid requests count.
+      const counted = config.limits.countInvalid && decision.allowed;
+      const state = counted ? commit(key, stored, decision, now) : takeTokens(stored, now, limits, 0);
+      const headers = rateLimitHeaders(key, level, counted ? decision : state, secondsUp(state.nextTokenMs));
+      return record(request, path, problemResponse(refusal, headers), 'invalid', { ...details, remaining: state.remaining, problem: refusal }, now);
+    }
+    if (!input.ok) throw new Error('unreachable: invalid input passed the refusal check');
+
+    const result = runOperation(input.input, route.merchantId ?? '', { config, directory, otp, random, now, onCode }, path);
+    let after: BucketDecision = decision;
+    if (shadowLimited) keep(key, stored, decision.tokens, now).shadowRejected++;
+    else after = commit(key, stored, decision, now);
+    const headers = rateLimitHeaders(key, level, after, secondsUp(after.nextTokenMs));
+    if (shadowLimited) headers['uas-shadow-limited'] = 'true';
+    const response: EmulatorResponse =
+      'problem' in result
+        ? problemResponse(result.problem, headers)
+        : { status: result.status, headers: Object.assign(headers, { 'content-type': JSON_TYPE }), body: result.body, delayMs: delay() };
+    const problem = 'problem' in result ? result.problem : undefined;
+    return record(request, path, response, shadowLimited ? 'shadow-limited' : 'allowed', { ...details, remaining: after.remaining, problem }, now);
+  }
+
+  /** Stores the bucket's state at `now` without taking a token; returns the stored entry. */
+  function keep(key: string, stored: StoredBucket | undefined, tokens: number, now: number): StoredBucket {
+    const bucket = stored ?? { tokens, updatedAt: now, allowed: 0, rejected: 0, shadowRejected: 0 };
+    bucket.tokens = tokens;
+    bucket.updatedAt = now;
+    store.set(key, bucket);
+    return bucket;
+  }
+
+  function commit(key: string, stored: StoredBucket | undefined, decision: BucketDecision, now: number): BucketDecision {
+    const bucket = stored ?? { tokens: 0, updatedAt: now, allowed: 0, rejected: 0, shadowRejected: 0 };
+    bucket.tokens = decision.tokens;
+    bucket.updatedAt = now;
+    bucket.allowed++;
+    store.set(key, bucket);
+    return decision;
+  }
+
+  function rateLimitHeaders(key: string, level: Level, decision: BucketDecision, resetSeconds: number): Record<string, string> {
+    const headers: Record<string, string> = { [BUCKET_HEADER]: key };
+    writeRateLimitHeaders(headers, config.behavior.headers, level, config.limits[level], decision, resetSeconds);
+    return headers;
+  }
+
+  function tooManyRequests(
+    key: string,
+    level: Level,
+    decision: BucketDecision,
+    state: BucketDecision,
+    path: string,
+    injected: boolean,
+  ): EmulatorResponse {
+    // An injected 429 on a bucket that had a token asks for a one-second pause.
+    const exact = decision.allowed ? 1 : secondsUp(decision.retryAfterMs);
+    const retryAfter = config.behavior.retryAfter;
+    const seconds = retryAfter.mode === 'fixed' ? Math.max(retryAfter.seconds, exact) : exact;
+    const headers = rateLimitHeaders(key, level, state, exact);
+    headers['cache-control'] = 'no-store';
+    if (retryAfter.mode !== 'absent') headers['retry-after'] = String(seconds);
+    const detail = injected
+      ? `a 429 injected by the chaos setting (probability ${config.behavior.chaos}); the ${level} bucket was not charged`
+      : `the ${level} bucket ${key} is empty; a token is back in ${exact} s`;
+    const problem: Problem = {
+      type: QUOTA_EXCEEDED_TYPE,
+      title: 'Request cannot be satisfied as assigned quota has been exceeded',
+      status: 429,
+      detail,
+      instance: path,
+      'violated-policies': [level],
+      bucket: key,
+      level,
+      retry_after: retryAfter.mode === 'absent' ? null : seconds,
+      injected,
+    };
+    return problemResponse(problem, headers);
+  }
+
+  const emulator: Emulator = {
+    handle(request) {
+      const now = clock.now();
+      const { path, query } = splitUrl(request.url);
+      try {
+        if (path === DEV_API_PREFIX || path.startsWith(`${DEV_API_PREFIX}/`)) return handleDevApi(emulator, request, path, query);
+        return handleService(request, path, query, now);
+      } catch (error) {
+        // Nothing may crash a transport: answer 500 with what failed, so it can be reported.
+        const problem = createProblem('internal-error' satisfies ProblemKind, `the emulator failed on this request: ${(error as Error).message}`, { instance: path });
+        return record(request, path, problemResponse(problem), 'unrouted', { problem }, now);
+      }
+    },
+    get config() {
+      return config;
+    },
+    configure(patch) {
+      const next = applyConfigPatch(config.source, patch);
+      config = next;
+      schemas = createInputSchemas(next.callerIdMaxLength);
+      store.setMaxBuckets(next.limits.maxBuckets);
+      if (events.active) events.emit({ type: 'config', limits: next.source.limits, behavior: next.source.behavior, otp: next.source.otp });
+      return next;
+    },
+    subscribe: (listener) => events.subscribe(listener),
+    listBuckets(query = {}) {
+      const now = clock.now();
+      const views: BucketView[] = [];
+      for (const [key, bucket] of store.entries()) {
+        const level = levelOf(key);
+        if (query.level !== undefined && level !== query.level) continue;
+        if (query.search !== undefined && !key.includes(query.search)) continue;
+        const view = viewBucket(key, bucket, config.limits[level], now);
+        if (query.clientId !== undefined && view.client_id !== query.clientId) continue;
+        views.push(view);
+      }
+      const sorted = sortBuckets(views, query.sort ?? 'pressure');
+      return { total: views.length, buckets: sorted.slice(0, query.limit ?? 100) };
+    },
+    getBucket(key) {
+      const bucket = store.get(key);
+      return bucket === undefined ? undefined : viewBucket(key, bucket, config.limits[levelOf(key)], clock.now());
+    },
+    resetBuckets(key) {
+      const existed = key === undefined ? (store.clear(), true) : store.delete(key);
+      if (existed && events.active) events.emit({ type: 'reset', bucket: key });
+      return existed;
+    },
+    latestCode(email, merchantId) {
+      const code = otp.latest(email, merchantId);
+      return code === undefined ? undefined : codeRecord(code);
+    },
+    listCodes: () => otp.list().map(codeRecord),
+    journal: (limit) => journalLog.list(limit),
+    metrics() {
+      let client = 0;
+      for (const [key] of store.entries()) if (levelOf(key) === 'client') client++;
+      return renderMetrics({ requests: requestCounts, buckets: { client, caller: store.size - client }, evictions: store.evictions, codesIssued });
+    },
+    clock,
+    startedAt,
+    version: options.version ?? '0.0.0',
+    devApi,
+  };
+  return emulator;
+}
+
+function codeRecord(code: OtpCode): CodeRecord {
+  return {
+    merchant_id: code.merchantId,
+    email: code.email,
+    code: code.code,
+    issued_at: new Date(code.issuedAt).toISOString(),
+    expires_at: new Date(code.expiresAt).toISOString(),
+    attempts_left: code.attemptsLeft,
+    used: code.used,
+  };
+}

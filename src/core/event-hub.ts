@@ -1,0 +1,31 @@
+/** A minimal synchronous publish/subscribe hub. */
+export interface EventHub<T> {
+  /** Adds a listener; returns the function that removes it. */
+  subscribe(listener: (event: T) => void): () => void;
+  emit(event: T): void;
+  /** Whether anyone listens, so emitters can skip building events nobody reads. */
+  readonly active: boolean;
+}
+
+/** Creates an {@link EventHub}. A listener that throws does not stop the others. */
+export function createEventHub<T>(onListenerError: (error: unknown) => void = () => {}): EventHub<T> {
+  const listeners = new Set<(event: T) => void>();
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    emit(event) {
+      for (const listener of listeners) {
+        try {
+          listener(event);
+        } catch (error) {
+          onListenerError(error);
+        }
+      }
+    },
+    get active() {
+      return listeners.size > 0;
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/** A request as every transport hands it to the core. */
+export interface EmulatorRequest {
+  method: string;
+  /** Path and query string as sent, such as `/v1/users/exists?email=a%40b.c`. */
+  url: string;
+  /** Header names in lower case; a header sent on several lines may be an array. */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The body as text; undefined when there is none. */
+  body?: string | undefined;
+  /**
+   * Bytes in the body. A transport stops reading past the size limit, so this can exceed the
+   * length of `body`: the core answers 413 from it.
+   */
+  bodyBytes?: number | undefined;
+}
+
+/** An answer of the core, translated into HTTP by the transport. */
+export interface EmulatorResponse {
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  /** A JSON value, serialised by the transport; undefined for no body. */
+  body?: unknown;
+  /** A text body (Prometheus metrics), used instead of `body`. */
+  text?: string;
+  /** Set for `GET /__uas/events`: the transport streams {@link EmulatorEvent}s as server-sent events. */
+  stream?: true;
+  /** Milliseconds the transport waits before answering (configured latency). */
+  delayMs: number;
+}
+
+/** Reads a header as one string (lines joined by a comma), or undefined. */
+export function headerValue(headers: EmulatorRequest['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** Splits a request URL into its path and its query string (without `?`). */
+export function splitUrl(url: string): { path: string; query: string } {
+  const mark = url.indexOf('?');
+  return mark === -1 ? { path: url, query: '' } : { path: url.slice(0, mark), query: url.slice(mark + 1) };
+}

@@ -1,0 +1,75 @@
+import { constantTimeEqual } from './constant-time.js';
+
+/** A one-time code issued for (merchant, email). */
+export interface OtpCode {
+  merchantId: string;
+  email: string;
+  code: string;
+  issuedAt: number;
+  expiresAt: number;
+  attemptsLeft: number;
+  used: boolean;
+}
+
+/** The outcome of a verification: a value, never an exception. */
+export type VerifyOutcome =
+  | { result: 'verified'; code: OtpCode }
+  | { result: 'not-found' }
+  | { result: 'expired'; code: OtpCode }
+  | { result: 'used'; code: OtpCode }
+  | { result: 'exhausted'; code: OtpCode }
+  | { result: 'wrong'; code: OtpCode; attemptsLeft: number };
+
+/** Holds the latest code per (merchant, email). Holds state only; the time comes from the caller. */
+export interface OtpStore {
+  /** Stores a new code, replacing any earlier one for the same merchant and e-mail. */
+  issue(merchantId: string, email: string, code: string, now: number, ttlMs: number, maxAttempts: number): OtpCode;
+  verify(merchantId: string, email: string, candidate: string, now: number): VerifyOutcome;
+  /** The latest code for an e-mail, at one merchant or (without one) the most recently issued. */
+  latest(email: string, merchantId?: string): OtpCode | undefined;
+  list(): OtpCode[];
+  clear(): void;
+  readonly size: number;
+}
+
+const keyOf = (merchantId: string, email: string) => `${merchantId.toLowerCase()} ${email.toLowerCase()}`;
+
+/** Creates an in-memory one-time code store. Codes exist only for known users, so it stays small. */
+export function createOtpStore(): OtpStore {
+  const codes = new Map<string, OtpCode>();
+  return {
+    issue(merchantId, email, code, now, ttlMs, maxAttempts) {
+      const record: OtpCode = { merchantId, email, code, issuedAt: now, expiresAt: now + ttlMs, attemptsLeft: maxAttempts, used: false };
+      const key = keyOf(merchantId, email);
+      codes.delete(key);
+      codes.set(key, record);
+      return record;
+    },
+    verify(merchantId, email, candidate, now) {
+      const code = codes.get(keyOf(merchantId, email));
+      if (code === undefined) return { result: 'not-found' };
+      if (code.used) return { result: 'used', code };
+      if (code.attemptsLeft <= 0) return { result: 'exhausted', code };
+      if (now >= code.expiresAt) return { result: 'expired', code };
+      if (constantTimeEqual(code.code, candidate)) {
+        code.used = true;
+        return { result: 'verified', code };
+      }
+      code.attemptsLeft -= 1;
+      return { result: 'wrong', code, attemptsLeft: code.attemptsLeft };
+    },
+    latest(email, merchantId) {
+      if (merchantId !== undefined) return codes.get(keyOf(merchantId, email));
+      let newest: OtpCode | undefined;
+      for (const code of codes.values()) {
+        if (code.email.toLowerCase() === email.toLowerCase() && (newest === undefined || code.issuedAt >= newest.issuedAt)) newest = code;
+      }
+      return newest;
+    },
+    list: () => [...codes.values()],
+    clear: () => codes.clear(),
+    get size() {
+      return codes.size;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/** A field error inside a validation problem: which field, and what is wrong with it. */
+export interface FieldError {
+  detail: string;
+  /** JSON pointer (as a URI fragment) to the field in the body, or in the query seen as an object. */
+  pointer: string;
+  /** For query parameters: the parameter's name. */
+  parameter?: string;
+}
+
+/** An RFC 9457 problem, sent as `application/problem+json`. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance?: string;
+  errors?: FieldError[];
+  [extension: string]: unknown;
+}
+
+/** The problem types the emulator answers with; README lists them. */
+export const PROBLEM_KINDS = {
+  'invalid-request': { status: 400, title: 'The request is not valid' },
+  'malformed-json': { status: 400, title: 'The body is not valid JSON' },
+  'duplicate-parameter': { status: 400, title: 'A parameter is given more than once' },
+  unauthorized: { status: 401, title: 'Authentication is required' },
+  'admin-token-required': { status: 401, title: 'The dev API needs the admin token' },
+  'merchant-forbidden': { status: 403, title: 'The merchant belongs to another client' },
+  'code-attempts-exhausted': { status: 403, title: 'Too many wrong codes' },
+  'not-found': { status: 404, title: 'No such resource' },
+  'merchant-not-found': { status: 404, title: 'Unknown merchant' },
+  'user-not-found': { status: 404, title: 'Unknown user' },
+  'code-not-found': { status: 404, title: 'No sign-in was started' },
+  'bucket-not-found': { status: 404, title: 'Unknown bucket' },
+  'method-not-allowed': { status: 405, title: 'Method not allowed' },
+  'code-used': { status: 409, title: 'The code was already used' },
+  'code-expired': { status: 410, title: 'The code has expired' },
+  'payload-too-large': { status: 413, title: 'The body is too large' },
+  'unsupported-media-type': { status: 415, title: 'The body must be application/json' },
+  'code-invalid': { status: 422, title: 'The code is wrong' },
+  'invalid-config': { status: 422, title: 'The config change does not fit' },
+  'internal-error': { status: 500, title: 'The emulator failed' },
+} as const;
+
+/** A problem kind of {@link PROBLEM_KINDS}. */
+export type ProblemKind = keyof typeof PROBLEM_KINDS;
+
+/** The problem type URI of a kind. */
+export function problemType(kind: ProblemKind): string {
+  return `urn:uas:problem:${kind}`;
+}
+
+/**
+ * The problem type registered with IANA by the IETF RateLimit draft for an exceeded quota; the
+ * 429 body uses it so generic clients recognise it.
+ */
+export const QUOTA_EXCEEDED_TYPE = 'https://iana.org/assignments/http-problem-types#quota-exceeded';
+
+/** Builds a problem of `kind` with a specific `detail` and optional extension members. */
+export function createProblem(kind: ProblemKind, detail: string, extensions: Record<string, unknown> = {}): Problem {
+  const { status, title } = PROBLEM_KINDS[kind];
+  return { type: problemType(kind), title, status, detail, ...extensions };
+}
+
+/** Whether a value has the shape of a {@link Problem}. */
+export function isProblem(value: unknown): value is Problem {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return typeof candidate.type === 'string' && typeof candidate.status === 'number' && typeof candidate.title === 'string';
+}

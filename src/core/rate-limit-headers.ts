@@ -1,0 +1,54 @@
+import type { Level } from './bucket-key.js';
+import type { HeaderStyle } from './config-schema.js';
+import type { LevelLimits } from './config.js';
+import type { BucketDecision } from './token-bucket.js';
+
+/** The header that names the bucket a request was counted in. Sent in every header style. */
+export const BUCKET_HEADER = 'uas-bucket';
+
+/**
+ * Writes the rate-limit fields of a decision into `headers` in the given style.
+ *
+ * A token bucket is described to clients as a quota of `burst` requests over the time the bucket
+ * takes to refill from empty (`w`); the reset (`t`) is the number of seconds until the next token,
+ * or until the request can pass when it was rejected.
+ */
+export function writeRateLimitHeaders(
+  headers: Record<string, string>,
+  style: HeaderStyle,
+  level: Level,
+  limits: LevelLimits,
+  decision: BucketDecision,
+  resetSeconds: number,
+): void {
+  if (style === 'none') return;
+  const windowSeconds = Math.ceil(limits.burst / (limits.refillPerMs * 1000));
+  const remaining = String(decision.remaining);
+  const reset = String(resetSeconds);
+  switch (style) {
+    case 'draft-10':
+      headers['ratelimit-policy'] = `"${level}";q=${limits.burst};w=${windowSeconds}`;
+      headers['ratelimit'] = `"${level}";r=${remaining};t=${reset}`;
+      return;
+    case 'draft-7':
+      headers['ratelimit-policy'] = `${limits.burst};w=${windowSeconds}`;
+      headers['ratelimit'] = `limit=${limits.burst}, remaining=${remaining}, reset=${reset}`;
+      return;
+    case 'draft-6':
+      headers['ratelimit-policy'] = `${limits.burst};w=${windowSeconds}`;
+      headers['ratelimit-limit'] = String(limits.burst);
+      headers['ratelimit-remaining'] = remaining;
+      headers['ratelimit-reset'] = reset;
+      return;
+    case 'x-ratelimit':
+      headers['x-ratelimit-limit'] = String(limits.burst);
+      headers['x-ratelimit-remaining'] = remaining;
+      headers['x-ratelimit-reset'] = reset;
+      return;
+  }
+}
+
+/** Whole seconds, rounded up, so a client that waits them never comes back too early. */
+export function secondsUp(milliseconds: number): number {
+  return Math.ceil(milliseconds / 1000 - 1e-9);
+}

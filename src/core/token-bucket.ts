@@ -1,0 +1,67 @@
+/** The limits of one bucket: it holds at most `burst` tokens and gains `refillPerMs` each ms. */
+export interface BucketPolicy {
+  burst: number;
+  refillPerMs: number;
+}
+
+/** What a bucket stores: its tokens at `updatedAt`. Refill is computed lazily from elapsed time. */
+export interface BucketState {
+  tokens: number;
+  updatedAt: number;
+}
+
+/** The outcome of asking a bucket for `cost` tokens. A value, never an exception. */
+export interface BucketDecision {
+  allowed: boolean;
+  /** Tokens in the bucket after this request (unchanged when rejected). */
+  tokens: number;
+  /** Whole tokens left, as reported to clients. */
+  remaining: number;
+  /** Milliseconds until `cost` tokens are available again; 0 when allowed. */
+  retryAfterMs: number;
+  /** Milliseconds until the next whole token is added; 0 when the bucket is full. */
+  nextTokenMs: number;
+  /** Milliseconds until the bucket is full again. */
+  fullInMs: number;
+}
+
+// Refill is floating point; without a small tolerance a client that waits exactly the advertised
+// time could find 0.9999999 tokens.
+const EPSILON = 1e-9;
+
+/** Tokens in a bucket at `now`, refilled from its last update and capped at the burst. */
+export function tokensAt(state: BucketState | undefined, now: number, policy: BucketPolicy): number {
+  if (state === undefined) return policy.burst;
+  const elapsed = now > state.updatedAt ? now - state.updatedAt : 0;
+  const tokens = state.tokens + elapsed * policy.refillPerMs;
+  return tokens > policy.burst ? policy.burst : tokens;
+}
+
+/**
+ * Asks the bucket for `cost` tokens at `now`. Pure: returns the decision and the tokens the bucket
+ * would hold after it; the caller decides whether to store them. An absent bucket is a full one.
+ */
+export function takeTokens(
+  state: BucketState | undefined,
+  now: number,
+  policy: BucketPolicy,
+  cost: number,
+): BucketDecision {
+  const available = tokensAt(state, now, policy);
+  const allowed = available + EPSILON >= cost;
+  const tokens = allowed ? Math.max(0, available - cost) : available;
+  return describe(tokens, policy, allowed, allowed ? 0 : (cost - available) / policy.refillPerMs);
+}
+
+/** The state of a bucket at `now` without taking anything from it. */
+export function peekBucket(state: BucketState | undefined, now: number, policy: BucketPolicy): BucketDecision {
+  return describe(tokensAt(state, now, policy), policy, true, 0);
+}
+
+function describe(tokens: number, policy: BucketPolicy, allowed: boolean, retryAfterMs: number): BucketDecision {
+  const remaining = Math.floor(tokens + EPSILON);
+  const full = tokens + EPSILON >= policy.burst;
+  const nextTokenMs = full ? 0 : (Math.min(remaining + 1, policy.burst) - tokens) / policy.refillPerMs;
+  const fullInMs = full ? 0 : (policy.burst - tokens) / policy.refillPerMs;
+  return { allowed, tokens, remaining, retryAfterMs, nextTokenMs: Math.max(0, nextTokenMs), fullInMs };
+}

@@ -1,0 +1,27 @@
+// Public API of `uas`: the emulator core, its config and types.
+export { createEmulator } from './emulator.js';
+export type { EmulatorOptions } from './emulator.js';
+export type { Emulator, CoreEmulatorOptions, DevApiOptions, BucketQuery } from './core/emulator.js';
+export { createManualClock } from './core/clock.js';
+export type { Clock, ManualClock } from './core/clock.js';
+export { createSeededRandom } from './core/random.js';
+export type { RandomSource } from './core/random.js';
+export { resolveConfig, applyConfigPatch, DEFAULTS } from './core/config.js';
+export type { ResolvedConfig, Operation, RetryAfterMode, LevelLimits } from './core/config.js';
+export type { ConfigFile, HeaderStyle, LiveConfigPatch } from './core/config-schema.js';
+export { ConfigError, isConfigError } from './core/config-error.js';
+export { bucketKey, parseBucketKey } from './core/bucket-key.js';
+export type { Level, CallerScope, BucketKeyParts } from './core/bucket-key.js';
+export { takeTokens, peekBucket, tokensAt } from './core/token-bucket.js';
+export type { BucketPolicy, BucketState, BucketDecision } from './core/token-bucket.js';
+export { parseRate, formatRate } from './core/rate.js';
+export type { Rate } from './core/rate.js';
+export { createProblem, isProblem, PROBLEM_KINDS, QUOTA_EXCEEDED_TYPE, problemType } from './core/problems.js';
+export type { Problem, ProblemKind, FieldError } from './core/problems.js';
+export type { EmulatorRequest, EmulatorResponse } from './core/exchange.js';
+export type { EmulatorEvent, RequestRecord, CodeRecord, Outcome } from './core/records.js';
+export type { BucketView, BucketSort } from './core/bucket-view.js';
+export { DEMO_CONFIG, DEMO_TOKEN, DEMO_MERCHANT, OTHER_TOKEN, OTHER_MERCHANT } from './demo-config.js';
+export { listen, createHttpServer } from './adapters/http/index.js';
+export type { EmulatorHttpServer, HttpServerOptions } from './adapters/http/index.js';
+export { VERSION } from './version.js';
