@@ -50,7 +50,7 @@ export function createInputSchemas(callerIdMaxLength: number): InputSchemas {
     .string({ error: typed('a string', '') })
     .min(1, 'must not be empty')
     .max(callerIdMaxLength, `must be at most ${callerIdMaxLength} characters`)
-    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
+    .regex(/^[\x21-\x7e]*$/, 'must be printable ASCII without spaces');
   return {
     exists: z
       .object({ email: emailSchema.optional(), phone_number: phoneSchema.optional(), caller_id: callerId.optional() })

@@ -61,7 +61,9 @@ async function readLimited(stream: ReadableStream<Uint8Array>, limit: number): P
     if (done) break;
     bytes += value.byteLength;
     if (bytes > limit) {
-      await reader.cancel();
+      // Stop reading; the emulator answers 413 from the count. Not awaited: some sources (msw's
+      // interceptors) settle a cancel only once the whole body has been consumed.
+      reader.cancel().catch(() => {});
       break;
     }
     chunks.push(value);

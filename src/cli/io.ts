@@ -1,0 +1,78 @@
+import { Chalk, type ChalkInstance } from 'chalk';
+
+/** A stream the CLI writes to. */
+export interface OutputStream {
+  write(text: string): unknown;
+  isTTY?: boolean | undefined;
+  columns?: number | undefined;
+  rows?: number | undefined;
+}
+
+/** What a command may touch of the outside world; injected so tests run commands in-process. */
+export interface CliIO {
+  stdout: OutputStream;
+  stderr: OutputStream;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  /** Registers a handler for SIGINT and SIGTERM; returns the function that removes it. */
+  onSignal(handler: (signal: string) => void): () => void;
+}
+
+/** Exit codes of every command (README lists them). */
+export const EXIT = {
+  ok: 0,
+  /** The request was answered with an HTTP error, or the command failed at run time. */
+  failure: 1,
+  /** Bad flags, arguments, config or files. */
+  usage: 2,
+  /** Still rate limited (429) after every allowed attempt. */
+  rateLimited: 3,
+  /** The target could not be reached. */
+  network: 4,
+} as const;
+
+/** An error that ends a command with a one-line message and an exit code. */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.usage,
+  ) {
+    super(message);
+  }
+}
+
+/** Whether a value is a {@link CliError}. */
+export function isCliError(value: unknown): value is CliError {
+  return value instanceof CliError;
+}
+
+/**
+ * A chalk instance for one stream: no colour when NO_COLOR is set or the stream is not a
+ * terminal, unless FORCE_COLOR asks for it.
+ */
+export function colorsFor(stream: OutputStream, env: CliIO['env']): ChalkInstance {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return new Chalk({ level: 0 });
+  const forced = env.FORCE_COLOR;
+  if (forced !== undefined) return new Chalk({ level: forced === '0' || forced === 'false' ? 0 : Math.min(3, Math.max(1, Number(forced) || 1)) as 1 | 2 | 3 });
+  return new Chalk({ level: stream.isTTY ? 2 : 0 });
+}
+
+/** The real process's streams, environment and signals. */
+export function processIO(): CliIO {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    onSignal(handler) {
+      const listener = (signal: NodeJS.Signals) => handler(signal);
+      process.on('SIGINT', listener);
+      process.on('SIGTERM', listener);
+      return () => {
+        process.off('SIGINT', listener);
+        process.off('SIGTERM', listener);
+      };
+    },
+  };
+}

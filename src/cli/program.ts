@@ -1,0 +1,50 @@
+import { Command, CommanderError } from 'commander';
+import { VERSION } from '../version.js';
+import { registerServe } from './commands/serve.js';
+import { EXIT, isCliError, processIO, type CliIO } from './io.js';
+
+/** What a command receives: the I/O, and where to put its exit code. */
+export interface CommandContext {
+  io: CliIO;
+  exitCode: number;
+}
+
+/** Builds the `uas` program over the given I/O. Commands load their heavy modules lazily. */
+export function createProgram(context: CommandContext): Command {
+  const { io } = context;
+  const program = new Command('uas')
+    .description('Local emulator and developer CLI for the rate-limited user-access API')
+    .version(VERSION, '-v, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    });
+  registerServe(program, context);
+  return program;
+}
+
+/**
+ * Runs the CLI with `argv` (as `process.argv`) and resolves with the exit code. Never throws:
+ * every failure becomes a one-line message on stderr and a documented exit code.
+ */
+export async function run(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const context: CommandContext = { io, exitCode: EXIT.ok };
+  const program = createProgram(context);
+  try {
+    await program.parseAsync(argv);
+    return context.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+      return EXIT.usage;
+    }
+    if (isCliError(error)) {
+      io.stderr.write(`uas: ${error.message}\n`);
+      return error.exitCode;
+    }
+    io.stderr.write(`uas: unexpected failure: ${(error as Error).stack ?? String(error)}\n`);
+    return EXIT.failure;
+  }
+}
