@@ -131,7 +131,14 @@ function crossCheck(file: ConfigFile): string[] {
   };
   seen('clients[#].id', file.clients.map((client) => client.id));
   seen('clients[#].token', file.clients.map((client) => client.token));
-  seen('clients[#].merchants', file.clients.flatMap((client) => client.merchants), (id) => id.toLowerCase());
+  const owners = new Map<string, string>();
+  file.clients.forEach((client, clientIndex) =>
+    client.merchants.forEach((merchant, merchantIndex) => {
+      const owner = owners.get(merchant.toLowerCase());
+      if (owner !== undefined) issues.push(`clients[${clientIndex}].merchants[${merchantIndex}]: ${merchant} is already listed by client ${owner}`);
+      owners.set(merchant.toLowerCase(), client.id);
+    }),
+  );
   seen('users[#].email', file.users.map((user) => user.email), (email) => email.toLowerCase());
   const cost = { ...DEFAULTS.limits.cost, ...file.limits.cost };
   for (const level of ['client', 'caller'] as const) {

@@ -6,7 +6,7 @@ import { listen } from '../../src/adapters/http/http-server.js';
 import { createMiddleware } from '../../src/adapters/express/express-middleware.js';
 import { createHandlers } from '../../src/adapters/msw/msw-handlers.js';
 import { createManualClock, type ManualClock } from '../../src/core/clock.js';
-import type { Emulator } from '../../src/core/emulator.js';
+import type { DevApiOptions, Emulator } from '../../src/core/emulator.js';
 import { createSeededRandom } from '../../src/core/random.js';
 import { createEmulator } from '../../src/emulator.js';
 import { DEMO_CONFIG } from '../../src/demo-config.js';
@@ -19,17 +19,23 @@ export interface Target {
   close(): Promise<void>;
 }
 
+/** What a test may vary in the emulator it gets. */
+export interface TargetOptions {
+  config?: unknown;
+  devApi?: DevApiOptions;
+}
+
 /** A way of serving the emulator. */
 export interface Transport {
   name: string;
-  start(config?: unknown): Promise<Target>;
+  start(options?: TargetOptions): Promise<Target>;
 }
 
 export const START_TIME = Date.UTC(2026, 0, 1, 12, 0, 0);
 
-function makeEmulator(config: unknown = DEMO_CONFIG): { emulator: Emulator; clock: ManualClock } {
+function makeEmulator(options: TargetOptions = {}): { emulator: Emulator; clock: ManualClock } {
   const clock = createManualClock(START_TIME);
-  return { clock, emulator: createEmulator({ config, clock, random: createSeededRandom(7) }) };
+  return { clock, emulator: createEmulator({ config: options.config ?? DEMO_CONFIG, devApi: options.devApi, clock, random: createSeededRandom(7) }) };
 }
 
 async function listenOn(server: Server): Promise<string> {
@@ -47,16 +53,16 @@ function closeServer(server: Server): Promise<void> {
 export const TRANSPORTS: Transport[] = [
   {
     name: 'node:http engine',
-    async start(config) {
-      const { emulator, clock } = makeEmulator(config);
+    async start(options) {
+      const { emulator, clock } = makeEmulator(options);
       const running = await listen(emulator, 0, '127.0.0.1');
       return { baseUrl: running.url, emulator, clock, close: () => running.close(100) };
     },
   },
   {
     name: 'msw engine over HTTP (@mswjs/http-middleware)',
-    async start(config) {
-      const { emulator, clock } = makeEmulator(config);
+    async start(options) {
+      const { emulator, clock } = makeEmulator(options);
       const app = express();
       app.use(createMiddleware({ emulator, baseUrl: '' }));
       const server = createServer(app);
@@ -66,8 +72,8 @@ export const TRANSPORTS: Transport[] = [
   },
   {
     name: 'msw setupServer in-process',
-    async start(config) {
-      const { emulator, clock } = makeEmulator(config);
+    async start(options) {
+      const { emulator, clock } = makeEmulator(options);
       const baseUrl = 'http://uas.test';
       const server = setupServer(...createHandlers({ emulator, baseUrl }));
       server.listen({ onUnhandledRequest: 'error' });

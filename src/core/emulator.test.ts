@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { DEMO_CONFIG, DEMO_TOKEN } from '../demo-config.js';
+import { createManualClock } from './clock.js';
+import { createEmulator } from './emulator.js';
+import type { EmulatorRequest } from './exchange.js';
+import { createSeededRandom } from './random.js';
+import type { EmulatorEvent } from './records.js';
+
+const exists = (callerId?: string, token = DEMO_TOKEN): EmulatorRequest => ({
+  method: 'GET',
+  url: `/v1/users/exists?email=alice%40example.com${callerId === undefined ? '' : `&caller_id=${callerId}`}`,
+  headers: { authorization: `Bearer ${token}` },
+});
+
+const make = (overrides: Record<string, unknown> = {}, seed = 1) => {
+  const clock = createManualClock(0);
+  const emulator = createEmulator({ config: { ...DEMO_CONFIG, ...overrides }, clock, random: createSeededRandom(seed) });
+  return { clock, emulator };
+};
+
+describe('createEmulator', () => {
+  it('shares caller buckets across clients when callerScope is global', () => {
+    const { emulator } = make({ limits: { ...DEMO_CONFIG.limits, callerScope: 'global', caller: { burst: 1, rate: '1/m' } } });
+    expect(emulator.handle(exists('ip')).headers['uas-bucket']).toBe('caller:*:ip');
+    expect(emulator.handle(exists('ip', 'uas-other-token')).status).toBe(429);
+  });
+
+  it('charges invalid requests when countInvalid is set', () => {
+    const { emulator } = make({ limits: { ...DEMO_CONFIG.limits, countInvalid: true } });
+    const invalid = emulator.handle({ method: 'GET', url: '/v1/users/exists?caller_id=c', headers: { authorization: `Bearer ${DEMO_TOKEN}` } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.ratelimit).toBe('"caller";r=4;t=1');
+  });
+
+  it('charges the configured cost per operation', () => {
+    const { emulator } = make({ limits: { ...DEMO_CONFIG.limits, cost: { exists: 2 } } });
+    expect(emulator.handle(exists('c')).headers.ratelimit).toBe('"caller";r=3;t=1');
+  });
+
+  it('asks the transport to wait the configured latency, within its range', () => {
+    const { emulator } = make({ behavior: { latency: '100ms-200ms' } });
+    const delays = Array.from({ length: 20 }, () => emulator.handle(exists()).delayMs);
+    expect(Math.min(...delays)).toBeGreaterThanOrEqual(100);
+    expect(Math.max(...delays)).toBeLessThanOrEqual(200);
+    expect(new Set(delays).size).toBeGreaterThan(1);
+  });
+
+  it('issues the same codes for the same seed, and the fixed code when asked', () => {
+    const codes = (seed: number) => {
+      const { emulator } = make({}, seed);
+      emulator.handle({
+        method: 'POST',
+        url: `/v1/merchants/${DEMO_CONFIG.clients[0]?.merchants[0]}/users/passwordless/start`,
+        headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
+        body: '{"email":"bob@example.com"}',
+      });
+      return emulator.latestCode('bob@example.com')?.code;
+    };
+    expect(codes(5)).toBe(codes(5));
+    const { emulator } = make({ otp: { mode: 'fixed:123456' } });
+    emulator.handle({
+      method: 'POST',
+      url: `/v1/merchants/${DEMO_CONFIG.clients[0]?.merchants[0]}/users/passwordless/start`,
+      headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
+      body: '{"email":"bob@example.com"}',
+    });
+    expect(emulator.latestCode('bob@example.com')?.code).toBe('123456');
+  });
+
+  it('keeps bucket memory bounded by maxBuckets', () => {
+    const { emulator } = make({ limits: { ...DEMO_CONFIG.limits, maxBuckets: 100 } });
+    for (let index = 0; index < 1000; index++) emulator.handle(exists(`flood-${index}`));
+    expect(emulator.listBuckets({ limit: 1000 }).total).toBe(100);
+    expect(emulator.metrics()).toContain('uas_bucket_evictions_total 900');
+  });
+
+  it('announces requests, codes, resets and config changes to listeners', () => {
+    const { emulator } = make();
+    const events: EmulatorEvent[] = [];
+    const stop = emulator.subscribe((event) => events.push(event));
+    emulator.handle(exists('c'));
+    emulator.resetBuckets();
+    emulator.configure({ behavior: { shadow: true } });
+    stop();
+    emulator.handle(exists('c'));
+    expect(events.map((event) => event.type)).toEqual(['request', 'reset', 'config']);
+  });
+
+  it('never throws, whatever the request', () => {
+    const { emulator } = make();
+    const weird: EmulatorRequest[] = [
+      { method: 'GET', url: '/v1/merchants/%E0%A4%A/users/passwordless/start', headers: {} },
+      { method: 'POST', url: '/v1/merchants/x/users/passwordless/verify', headers: { authorization: ['Bearer a', 'Bearer b'] }, body: '\u0000' },
+      { method: 'DELETE', url: '/__uas/buckets/%zz', headers: {} },
+      { method: 'GET', url: '/v1/users/exists?email=%', headers: { authorization: `Bearer ${DEMO_TOKEN}` } },
+    ];
+    for (const request of weird) {
+      const response = emulator.handle(request);
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(500);
+    }
+  });
+});

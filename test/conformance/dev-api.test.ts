@@ -1,0 +1,212 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO_CONFIG, DEMO_MERCHANT } from '../../src/demo-config.js';
+import { createApi, send } from '../helpers/api.js';
+import { TRANSPORTS, type Target, type TargetOptions } from '../helpers/targets.js';
+
+const ALICE = 'email=alice%40example.com';
+const json = (body: unknown): RequestInit => ({ method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+describe.each(TRANSPORTS)('the dev API over $name', (transport) => {
+  let target: Target | undefined;
+  const start = async (options?: TargetOptions) => {
+    target = await transport.start(options);
+    return { target, api: createApi(target.baseUrl) };
+  };
+  afterEach(async () => {
+    await target?.close();
+    target = undefined;
+  });
+
+  it('reports health and lists its routes', async () => {
+    const { api } = await start();
+    const health = await api.dev('/health');
+    expect(health.status).toBe(200);
+    expect(health.body).toMatchObject({ status: 'ok', uptime_ms: 0 });
+    expect((await api.dev('')).body.routes).toContain('GET    /__uas/health');
+    expect((await api.dev('/nothing')).status).toBe(404);
+  });
+
+  it('lists buckets with their state, filters by level, and resets one or all', async () => {
+    const { api, target } = await start();
+    await api.exists(`${ALICE}&caller_id=1.2.3.4`);
+    await api.exists(`${ALICE}&caller_id=1.2.3.4`);
+    await api.exists(ALICE);
+    const list = await api.dev('/buckets');
+    expect(list.body.total).toBe(2);
+    expect(list.body.buckets).toEqual([
+      expect.objectContaining({ key: 'caller:demo:1.2.3.4', level: 'caller', client_id: 'demo', caller_id: '1.2.3.4', remaining: 3, burst: 5, rate: '1/s', allowed: 2, rejected: 0 }),
+      expect.objectContaining({ key: 'client:demo', level: 'client', remaining: 19, burst: 20, allowed: 1 }),
+    ]);
+    expect((await api.dev('/buckets?level=client')).body.total).toBe(1);
+    expect((await api.dev('/buckets?level=nope')).status).toBe(400);
+    const one = await api.dev(`/buckets/${encodeURIComponent('caller:demo:1.2.3.4')}`);
+    expect(one.body.remaining).toBe(3);
+    const reset = await api.dev(`/buckets/${encodeURIComponent('caller:demo:1.2.3.4')}`, { method: 'DELETE' });
+    expect(reset.body).toEqual({ reset: ['caller:demo:1.2.3.4'] });
+    expect((await api.exists(`${ALICE}&caller_id=1.2.3.4`)).headers.get('ratelimit')).toBe('"caller";r=4;t=1');
+    expect((await api.dev('/buckets/client%3Anobody', { method: 'DELETE' })).status).toBe(404);
+    const all = await api.dev('/buckets', { method: 'DELETE' });
+    expect(all.body).toEqual({ reset: 'all', count: 2 });
+    expect(target.emulator.listBuckets().total).toBe(0);
+  });
+
+  it('shows the latest one-time code for an e-mail with its expiry and attempts left', async () => {
+    const { api } = await start();
+    expect((await api.dev('/codes/alice%40example.com')).status).toBe(404);
+    await api.start({ email: 'alice@example.com' });
+    const code = await api.dev(`/codes/alice%40example.com?merchant_id=${DEMO_MERCHANT}`);
+    expect(code.status).toBe(200);
+    expect(code.body).toMatchObject({ email: 'alice@example.com', merchant_id: DEMO_MERCHANT, attempts_left: 5, used: false, expires_at: '2026-01-01T12:10:00.000Z' });
+    expect(code.body.code).toMatch(/^\d{6}$/);
+    await api.verify({ email: 'alice@example.com', verification_code: '0' });
+    expect((await api.dev('/codes?email=alice%40example.com')).body.attempts_left).toBe(4);
+  });
+
+  it('keeps a journal of requests, newest first', async () => {
+    const { api } = await start();
+    await api.exists(ALICE);
+    await api.exists(ALICE, { token: null });
+    const journal = await api.dev('/journal?limit=5');
+    const requests = journal.body.requests as Array<Record<string, unknown>>;
+    expect(requests.map((entry) => entry.status)).toEqual([401, 200]);
+    expect(requests[1]).toMatchObject({ operation: 'exists', bucket: 'client:demo', outcome: 'allowed', remaining: 19 });
+    expect((await api.dev('/journal?limit=0')).status).toBe(400);
+  });
+
+  it('shows the config without tokens and changes limits live', async () => {
+    const { api } = await start();
+    const config = await api.dev('/config');
+    expect(JSON.stringify(config.body)).not.toContain(DEMO_CONFIG.clients[0]?.token);
+    const changed = await api.dev('/config', json({ limits: { caller: { burst: 2 } }, behavior: { headers: 'x-ratelimit' } }));
+    expect(changed.status).toBe(200);
+    await api.exists(`${ALICE}&caller_id=x`);
+    const second = await api.exists(`${ALICE}&caller_id=x`);
+    expect(second.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(second.headers.get('x-ratelimit-limit')).toBe('2');
+    expect(second.headers.get('ratelimit')).toBeNull();
+    expect((await api.exists(`${ALICE}&caller_id=x`)).status).toBe(429);
+  });
+
+  it('refuses an invalid config change and keeps the running config', async () => {
+    const { api, target } = await start();
+    const refused = await api.dev('/config', json({ limits: { caller: { rate: 'fast' } } }));
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail).toContain('limits.caller.rate');
+    expect((await api.dev('/config', json({ clients: [] }))).status).toBe(422);
+    expect((await api.dev('/config', { method: 'PATCH', body: '{' })).status).toBe(400);
+    expect(target.emulator.config.limits.caller.rateText).toBe('1/s');
+  });
+
+  it('exposes Prometheus metrics', async () => {
+    const { target } = await start();
+    const api = createApi(target.baseUrl);
+    await api.exists(ALICE);
+    const metrics = await send(target.baseUrl, '/__uas/metrics');
+    expect(metrics.headers.get('content-type')).toContain('text/plain');
+    expect(metrics.text).toContain('uas_requests_total{operation="exists",status="200"} 1');
+    expect(metrics.text).toContain('uas_buckets{level="client"} 1');
+  });
+
+  it('streams requests and codes as server-sent events', async () => {
+    const { target, api } = await start();
+    const controller = new AbortController();
+    const response = await fetch(`${target.baseUrl}/__uas/events`, { signal: controller.signal });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await api.start({ email: 'alice@example.com' });
+    let text = '';
+    while (!text.includes('event: request')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    await reader.cancel().catch(() => {});
+    expect(text).toContain('event: code');
+    expect(text).toMatch(/event: request\ndata: \{"type":"request","request":\{.*"operation":"start"/);
+  });
+
+  it('requires the admin token when one is set', async () => {
+    const { api } = await start({ devApi: { adminToken: 'admin-secret-123' } });
+    const refused = await api.dev('/buckets');
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('Bearer');
+    expect((await api.dev('/buckets', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+    expect((await api.dev('/buckets', { headers: { authorization: 'Bearer admin-secret-123' } })).status).toBe(200);
+  });
+
+  it('answers 404 on every dev route when the dev API is off', async () => {
+    const { api } = await start({ devApi: { enabled: false } });
+    const off = await api.dev('/health');
+    expect(off.status).toBe(404);
+    expect(off.body.detail).toContain('dev API is off');
+  });
+});
+
+describe.each(TRANSPORTS)('429 behaviour over $name', (transport) => {
+  let target: Target | undefined;
+  afterEach(async () => {
+    await target?.close();
+    target = undefined;
+  });
+  const withBehavior = async (behavior: Record<string, unknown>, caller = { burst: 1, rate: '1/10s' }) => {
+    target = await transport.start({ config: { ...DEMO_CONFIG, limits: { ...DEMO_CONFIG.limits, caller }, behavior } });
+    return createApi(target.baseUrl);
+  };
+
+  it('rounds Retry-After up to the whole second a token is back', async () => {
+    const api = await withBehavior({});
+    await api.exists(`${ALICE}&caller_id=a`);
+    const limited = await api.exists(`${ALICE}&caller_id=a`);
+    expect(limited.headers.get('retry-after')).toBe('10');
+    target?.clock.advance(9_999);
+    expect((await api.exists(`${ALICE}&caller_id=a`)).status).toBe(429);
+    target?.clock.advance(1);
+    expect((await api.exists(`${ALICE}&caller_id=a`)).status).toBe(200);
+  });
+
+  it('sends a fixed Retry-After, but never one earlier than a token is back', async () => {
+    const api = await withBehavior({ retryAfter: 'fixed:30' });
+    await api.exists(`${ALICE}&caller_id=a`);
+    expect((await api.exists(`${ALICE}&caller_id=a`)).headers.get('retry-after')).toBe('30');
+  });
+
+  it('leaves Retry-After out when told to', async () => {
+    const api = await withBehavior({ retryAfter: 'absent' });
+    await api.exists(`${ALICE}&caller_id=a`);
+    const limited = await api.exists(`${ALICE}&caller_id=a`);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBeNull();
+  });
+
+  it('counts but never rejects in shadow mode', async () => {
+    const api = await withBehavior({ shadow: true });
+    await api.exists(`${ALICE}&caller_id=a`);
+    const over = await api.exists(`${ALICE}&caller_id=a`);
+    expect(over.status).toBe(200);
+    expect(over.headers.get('uas-shadow-limited')).toBe('true');
+    expect(target?.emulator.getBucket('caller:demo:a')).toMatchObject({ allowed: 1, shadow_rejected: 1 });
+  });
+
+  it('injects 429s with the chaos probability without charging the bucket', async () => {
+    const api = await withBehavior({ chaos: 1 });
+    const injected = await api.exists(`${ALICE}&caller_id=a`);
+    expect(injected.status).toBe(429);
+    expect(injected.body.injected).toBe(true);
+    expect(injected.headers.get('retry-after')).toBe('1');
+    expect(target?.emulator.getBucket('caller:demo:a')).toMatchObject({ remaining: 1, rejected: 1 });
+  });
+
+  it('writes draft-7, draft-6 or no rate-limit fields by style', async () => {
+    const api = await withBehavior({ headers: 'draft-7' });
+    expect((await api.exists(ALICE)).headers.get('ratelimit')).toBe('limit=20, remaining=19, reset=1');
+    await api.dev('/config', json({ behavior: { headers: 'draft-6' } }));
+    const draft6 = await api.exists(ALICE);
+    expect(draft6.headers.get('ratelimit-remaining')).toBe('18');
+    expect(draft6.headers.get('ratelimit-policy')).toBe('20;w=2');
+    await api.dev('/config', json({ behavior: { headers: 'none' } }));
+    const none = await api.exists(ALICE);
+    expect(none.headers.get('ratelimit')).toBeNull();
+    expect(none.headers.get('uas-bucket')).toBe('client:demo');
+  });
+});
