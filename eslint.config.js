@@ -25,7 +25,10 @@ export default tseslint.config(
       },
     },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
     },
   },
   {
@@ -38,7 +41,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['node:*'], message: 'src/core must not do I/O: inject what it needs.' },
-            { group: ['msw', 'msw/*', 'react', 'ink', 'commander', 'chalk', 'express'], message: 'src/core knows no transport or terminal.' },
+            {
+              group: ['msw', 'msw/*', 'react', 'ink', 'commander', 'chalk', 'express'],
+              message: 'src/core knows no transport or terminal.',
+            },
           ],
         },
       ],

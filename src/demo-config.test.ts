@@ -5,7 +5,9 @@ import { VERSION } from './version.js';
 
 describe('the bundled demo config', () => {
   it('is the same in fixtures/uas.config.json and in the library', () => {
-    const file = JSON.parse(readFileSync(new URL('../fixtures/uas.config.json', import.meta.url), 'utf8'));
+    const file = JSON.parse(
+      readFileSync(new URL('../fixtures/uas.config.json', import.meta.url), 'utf8'),
+    );
     expect(file).toEqual(DEMO_CONFIG);
   });
 

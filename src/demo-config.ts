@@ -38,4 +38,3 @@ export const DEMO_CONFIG = {
     caller: { burst: 5, rate: '1/s' },
   },
 } satisfies ConfigFile;
-

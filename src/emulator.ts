@@ -1,10 +1,14 @@
-import { createEmulator as createCoreEmulator, type CoreEmulatorOptions, type Emulator } from './core/emulator.js';
+import {
+  createEmulator as createCoreEmulator,
+  type CoreEmulatorOptions,
+  type Emulator,
+} from './core/emulator.js';
 import { DEMO_CONFIG } from './demo-config.js';
 import { systemClock, systemRandom } from './runtime/system-clock.js';
 import { VERSION } from './version.js';
 
 /** Options of {@link createEmulator}; every field has a default. */
-export interface EmulatorOptions extends Partial<CoreEmulatorOptions> {}
+export type EmulatorOptions = Partial<CoreEmulatorOptions>;
 
 /**
  * Creates an emulator. Defaults: the bundled demo config, the wall clock and Math.random.

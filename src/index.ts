@@ -16,12 +16,24 @@ export { takeTokens, peekBucket, tokensAt } from './core/token-bucket.js';
 export type { BucketPolicy, BucketState, BucketDecision } from './core/token-bucket.js';
 export { parseRate, formatRate } from './core/rate.js';
 export type { Rate } from './core/rate.js';
-export { createProblem, isProblem, PROBLEM_KINDS, QUOTA_EXCEEDED_TYPE, problemType } from './core/problems.js';
+export {
+  createProblem,
+  isProblem,
+  PROBLEM_KINDS,
+  QUOTA_EXCEEDED_TYPE,
+  problemType,
+} from './core/problems.js';
 export type { Problem, ProblemKind, FieldError } from './core/problems.js';
 export type { EmulatorRequest, EmulatorResponse } from './core/exchange.js';
 export type { EmulatorEvent, RequestRecord, CodeRecord, Outcome } from './core/records.js';
 export type { BucketView, BucketSort } from './core/bucket-view.js';
-export { DEMO_CONFIG, DEMO_TOKEN, DEMO_MERCHANT, OTHER_TOKEN, OTHER_MERCHANT } from './demo-config.js';
+export {
+  DEMO_CONFIG,
+  DEMO_TOKEN,
+  DEMO_MERCHANT,
+  OTHER_TOKEN,
+  OTHER_MERCHANT,
+} from './demo-config.js';
 export { listen, createHttpServer } from './adapters/http/index.js';
 export type { EmulatorHttpServer, HttpServerOptions } from './adapters/http/index.js';
 export { VERSION } from './version.js';

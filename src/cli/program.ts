@@ -37,7 +37,12 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
     return context.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.code === 'commander.help'
+      )
+        return EXIT.ok;
       return EXIT.usage;
     }
     if (isCliError(error)) {

@@ -21,7 +21,8 @@ export function formatEvent(event: EmulatorEvent, chalk: ChalkInstance): string 
       const r = event.request;
       const bucket = r.bucket === undefined ? chalk.dim('-') : r.bucket;
       const left = r.remaining === undefined ? '' : chalk.dim(` ${r.remaining} left`);
-      const note = r.outcome === 'allowed' || r.outcome === 'invalid' ? '' : chalk.dim(` (${r.outcome})`);
+      const note =
+        r.outcome === 'allowed' || r.outcome === 'invalid' ? '' : chalk.dim(` (${r.outcome})`);
       const problem = r.problem === undefined ? '' : chalk.dim(` ${r.problem}`);
       return `${chalk.dim(time(r.at))} ${r.method.padEnd(5)} ${r.path}  ${bucket}  ${colorStatus(chalk, r.status)}${left}${problem}${note}`;
     }
@@ -37,7 +38,11 @@ export function formatEvent(event: EmulatorEvent, chalk: ChalkInstance): string 
 }
 
 /** Creates an event listener that logs to `stream` in the given mode. */
-export function createRequestLogger(mode: LogMode, stream: OutputStream, chalk: ChalkInstance): ((event: EmulatorEvent) => void) | undefined {
+export function createRequestLogger(
+  mode: LogMode,
+  stream: OutputStream,
+  chalk: ChalkInstance,
+): ((event: EmulatorEvent) => void) | undefined {
   if (mode === 'off') return undefined;
   if (mode === 'json') return (event) => stream.write(`${JSON.stringify(event)}\n`);
   return (event) => {

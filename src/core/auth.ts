@@ -2,8 +2,7 @@ import type { Directory } from './directory.js';
 
 /** The result of reading the Authorization header (spec section 5). */
 export type AuthResult =
-  | { ok: true; clientId: string }
-  | { ok: false; detail: string; challenge: string };
+  { ok: true; clientId: string } | { ok: false; detail: string; challenge: string };
 
 const REALM = 'Bearer realm="uas"';
 

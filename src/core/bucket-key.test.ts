@@ -9,9 +9,21 @@ describe('bucketKey', () => {
   });
 
   it('parses keys back, keeping colons inside a caller_id', () => {
-    expect(parseBucketKey('caller:acme:2001:db8::1')).toEqual({ level: 'caller', clientId: 'acme', callerId: '2001:db8::1' });
-    expect(parseBucketKey('caller:*:x')).toEqual({ level: 'caller', clientId: undefined, callerId: 'x' });
-    expect(parseBucketKey('client:acme')).toEqual({ level: 'client', clientId: 'acme', callerId: undefined });
+    expect(parseBucketKey('caller:acme:2001:db8::1')).toEqual({
+      level: 'caller',
+      clientId: 'acme',
+      callerId: '2001:db8::1',
+    });
+    expect(parseBucketKey('caller:*:x')).toEqual({
+      level: 'caller',
+      clientId: undefined,
+      callerId: 'x',
+    });
+    expect(parseBucketKey('client:acme')).toEqual({
+      level: 'client',
+      clientId: 'acme',
+      callerId: undefined,
+    });
     expect(parseBucketKey('nonsense')).toBeUndefined();
     expect(levelOf('client:acme')).toBe('client');
     expect(levelOf('caller:acme:x')).toBe('caller');

@@ -15,7 +15,11 @@ const ANY_CLIENT = '*';
  * `client:<clientId>` without a caller_id; `caller:<clientId>:<callerId>` with one
  * (`caller:*:<callerId>` when caller buckets are global).
  */
-export function bucketKey(clientId: string, callerId: string | undefined, scope: CallerScope): string {
+export function bucketKey(
+  clientId: string,
+  callerId: string | undefined,
+  scope: CallerScope,
+): string {
   if (callerId === undefined) return `client:${clientId}`;
   return `caller:${scope === 'global' ? ANY_CLIENT : clientId}:${callerId}`;
 }
@@ -39,7 +43,11 @@ export function parseBucketKey(key: string): BucketKeyParts | undefined {
     const colon = rest.indexOf(':');
     if (colon <= 0 || colon === rest.length - 1) return undefined;
     const clientId = rest.slice(0, colon);
-    return { level: 'caller', clientId: clientId === ANY_CLIENT ? undefined : clientId, callerId: rest.slice(colon + 1) };
+    return {
+      level: 'caller',
+      clientId: clientId === ANY_CLIENT ? undefined : clientId,
+      callerId: rest.slice(colon + 1),
+    };
   }
   return undefined;
 }

@@ -23,7 +23,12 @@ export interface BucketView {
 }
 
 /** Describes a stored bucket at `now` under the limits of its level. */
-export function viewBucket(key: string, bucket: StoredBucket, limits: LevelLimits, now: number): BucketView {
+export function viewBucket(
+  key: string,
+  bucket: StoredBucket,
+  limits: LevelLimits,
+  now: number,
+): BucketView {
   const parts = parseBucketKey(key);
   const state = peekBucket(bucket, now, limits);
   return {
@@ -50,7 +55,10 @@ export type BucketSort = 'pressure' | 'recent' | 'key' | 'rejected';
 /** Sorts views: `pressure` puts the emptiest first (then the most rejected), `recent` the newest. */
 export function sortBuckets(views: BucketView[], sort: BucketSort): BucketView[] {
   const compare: Record<BucketSort, (a: BucketView, b: BucketView) => number> = {
-    pressure: (a, b) => a.tokens / a.burst - b.tokens / b.burst || b.rejected - a.rejected || a.key.localeCompare(b.key),
+    pressure: (a, b) =>
+      a.tokens / a.burst - b.tokens / b.burst ||
+      b.rejected - a.rejected ||
+      a.key.localeCompare(b.key),
     recent: (a, b) => b.last_seen.localeCompare(a.last_seen) || a.key.localeCompare(b.key),
     key: (a, b) => a.key.localeCompare(b.key),
     rejected: (a, b) => b.rejected - a.rejected || a.key.localeCompare(b.key),

@@ -18,7 +18,9 @@ export function createManualClock(startMs = 0): ManualClock {
     now: () => current,
     advance(ms) {
       if (!Number.isFinite(ms) || ms < 0) {
-        throw new RangeError(`ManualClock.advance expects a finite, non-negative number of ms; got ${ms}`);
+        throw new RangeError(
+          `ManualClock.advance expects a finite, non-negative number of ms; got ${ms}`,
+        );
       }
       current += ms;
     },

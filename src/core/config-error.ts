@@ -4,7 +4,11 @@ export class ConfigError extends Error {
   readonly issues: string[];
 
   constructor(issues: string[]) {
-    super(issues.length === 1 ? `invalid config: ${issues[0]}` : `invalid config:\n  ${issues.join('\n  ')}`);
+    super(
+      issues.length === 1
+        ? `invalid config: ${issues[0]}`
+        : `invalid config:\n  ${issues.join('\n  ')}`,
+    );
     this.issues = issues;
   }
 }

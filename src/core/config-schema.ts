@@ -10,28 +10,38 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 const rateText = z.string().refine((text) => parseRate(text) !== undefined, {
-  error: (issue) => `expected a rate such as "10/s", "100/m" or "5/10s"; got ${JSON.stringify(issue.input)}`,
+  error: (issue) =>
+    `expected a rate such as "10/s", "100/m" or "5/10s"; got ${JSON.stringify(issue.input)}`,
 });
 
-const durationText = z.union([z.number().nonnegative(), z.string()]).refine((value) => parseDuration(value) !== undefined, {
-  error: (issue) => `expected a duration such as "500ms", "2s" or "10m"; got ${JSON.stringify(issue.input)}`,
-});
+const durationText = z
+  .union([z.number().nonnegative(), z.string()])
+  .refine((value) => parseDuration(value) !== undefined, {
+    error: (issue) =>
+      `expected a duration such as "500ms", "2s" or "10m"; got ${JSON.stringify(issue.input)}`,
+  });
 
 const positiveInt = z.number().int().positive();
 
 const levelLimits = z.strictObject({ burst: positiveInt, rate: rateText });
 
-export const retryAfterSchema = z.string().refine((text) => /^(exact|absent|fixed:\d+)$/.test(text), {
-  error: (issue) => `expected "exact", "absent" or "fixed:<seconds>"; got ${JSON.stringify(issue.input)}`,
-});
+export const retryAfterSchema = z
+  .string()
+  .refine((text) => /^(exact|absent|fixed:\d+)$/.test(text), {
+    error: (issue) =>
+      `expected "exact", "absent" or "fixed:<seconds>"; got ${JSON.stringify(issue.input)}`,
+  });
 
-export const latencySchema = z.union([z.number().nonnegative(), z.string()]).refine(
-  (value) => typeof value === 'number' || parseLatencyText(value) !== undefined,
-  { error: (issue) => `expected a latency such as "0", "100ms" or "50ms-200ms"; got ${JSON.stringify(issue.input)}` },
-);
+export const latencySchema = z
+  .union([z.number().nonnegative(), z.string()])
+  .refine((value) => typeof value === 'number' || parseLatencyText(value) !== undefined, {
+    error: (issue) =>
+      `expected a latency such as "0", "100ms" or "50ms-200ms"; got ${JSON.stringify(issue.input)}`,
+  });
 
 export const otpModeSchema = z.string().refine((text) => /^(random|fixed:\d{4,10})$/.test(text), {
-  error: (issue) => `expected "random" or "fixed:<4 to 10 digits>"; got ${JSON.stringify(issue.input)}`,
+  error: (issue) =>
+    `expected "random" or "fixed:<4 to 10 digits>"; got ${JSON.stringify(issue.input)}`,
 });
 
 /** Parses `"100ms"`, `"1s"` or a range `"50ms-200ms"` into a min and max in ms. */
@@ -48,7 +58,10 @@ export function parseLatencyText(text: string): { minMs: number; maxMs: number }
 export const limitsSchema = z.object({
   client: levelLimits,
   caller: levelLimits,
-  cost: z.strictObject({ exists: positiveInt, start: positiveInt, verify: positiveInt }).partial().optional(),
+  cost: z
+    .strictObject({ exists: positiveInt, start: positiveInt, verify: positiveInt })
+    .partial()
+    .optional(),
   callerScope: z.enum(['client', 'global']).optional(),
   maxBuckets: positiveInt.optional(),
   countInvalid: z.boolean().optional(),
@@ -78,7 +91,10 @@ export const clientSchema = z.object({
 
 export const userSchema = z.object({
   email: z.email('expected an e-mail address'),
-  phone_number: z.string().regex(/^\+[1-9]\d{6,14}$/, 'expected a phone number in E.164 form, such as +14155550123').optional(),
+  phone_number: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/, 'expected a phone number in E.164 form, such as +14155550123')
+    .optional(),
   token_count: z.number().int().nonnegative().optional(),
 });
 
@@ -90,9 +106,15 @@ export const configFileSchema = z.strictObject({
   limits: limitsSchema,
   behavior: behaviorSchema.optional(),
   otp: otpSchema.optional(),
-  journal: z.strictObject({ size: positiveInt.max(100_000) }).partial().optional(),
+  journal: z
+    .strictObject({ size: positiveInt.max(100_000) })
+    .partial()
+    .optional(),
   request: z
-    .strictObject({ maxBodyBytes: positiveInt.max(1_048_576), callerIdMaxLength: positiveInt.max(4096) })
+    .strictObject({
+      maxBodyBytes: positiveInt.max(1_048_576),
+      callerIdMaxLength: positiveInt.max(4096),
+    })
     .partial()
     .optional(),
 });
@@ -106,7 +128,10 @@ export const liveConfigSchema = z.strictObject({
     .strictObject({
       client: levelLimits.partial().optional(),
       caller: levelLimits.partial().optional(),
-      cost: z.strictObject({ exists: positiveInt, start: positiveInt, verify: positiveInt }).partial().optional(),
+      cost: z
+        .strictObject({ exists: positiveInt, start: positiveInt, verify: positiveInt })
+        .partial()
+        .optional(),
       callerScope: z.enum(['client', 'global']).optional(),
       maxBuckets: positiveInt.optional(),
       countInvalid: z.boolean().optional(),
@@ -122,7 +147,9 @@ export type LiveConfigPatch = z.infer<typeof liveConfigSchema>;
 /** Turns zod issues into `path: message` lines, the path in config-file terms. */
 export function describeIssues(error: z.ZodError): string[] {
   return error.issues.map((issue) => {
-    const path = issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('');
+    const path = issue.path
+      .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
+      .join('');
     const where = path.startsWith('.') ? path.slice(1) : path;
     return where === '' ? issue.message : `${where}: ${issue.message}`;
   });

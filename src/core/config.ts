@@ -17,7 +17,8 @@ import type { BucketPolicy } from './token-bucket.js';
 export type Operation = 'exists' | 'start' | 'verify';
 
 /** How a 429 states when to retry. */
-export type RetryAfterMode = { mode: 'exact' } | { mode: 'absent' } | { mode: 'fixed'; seconds: number };
+export type RetryAfterMode =
+  { mode: 'exact' } | { mode: 'absent' } | { mode: 'fixed'; seconds: number };
 
 /** The limits of one level, parsed. */
 export interface LevelLimits extends BucketPolicy {
@@ -111,7 +112,11 @@ function mergePatch(current: ConfigFile, patch: LiveConfigPatch): ConfigFile {
 function withDefaults(file: ConfigFile): ConfigFile {
   return {
     ...file,
-    limits: { ...DEFAULTS.limits, ...file.limits, cost: { ...DEFAULTS.limits.cost, ...file.limits.cost } },
+    limits: {
+      ...DEFAULTS.limits,
+      ...file.limits,
+      cost: { ...DEFAULTS.limits.cost, ...file.limits.cost },
+    },
     behavior: { ...DEFAULTS.behavior, ...file.behavior },
     otp: { ...DEFAULTS.otp, ...file.otp },
     journal: { ...DEFAULTS.journal, ...file.journal },
@@ -125,27 +130,43 @@ function crossCheck(file: ConfigFile): string[] {
     const found = new Set<string>();
     values.forEach((value, index) => {
       const key = normalise(value);
-      if (found.has(key)) issues.push(`${label.replace('#', String(index))}: ${JSON.stringify(value)} appears twice`);
+      if (found.has(key))
+        issues.push(`${label.replace('#', String(index))}: ${JSON.stringify(value)} appears twice`);
       found.add(key);
     });
   };
-  seen('clients[#].id', file.clients.map((client) => client.id));
-  seen('clients[#].token', file.clients.map((client) => client.token));
+  seen(
+    'clients[#].id',
+    file.clients.map((client) => client.id),
+  );
+  seen(
+    'clients[#].token',
+    file.clients.map((client) => client.token),
+  );
   const owners = new Map<string, string>();
   file.clients.forEach((client, clientIndex) =>
     client.merchants.forEach((merchant, merchantIndex) => {
       const owner = owners.get(merchant.toLowerCase());
-      if (owner !== undefined) issues.push(`clients[${clientIndex}].merchants[${merchantIndex}]: ${merchant} is already listed by client ${owner}`);
+      if (owner !== undefined)
+        issues.push(
+          `clients[${clientIndex}].merchants[${merchantIndex}]: ${merchant} is already listed by client ${owner}`,
+        );
       owners.set(merchant.toLowerCase(), client.id);
     }),
   );
-  seen('users[#].email', file.users.map((user) => user.email), (email) => email.toLowerCase());
+  seen(
+    'users[#].email',
+    file.users.map((user) => user.email),
+    (email) => email.toLowerCase(),
+  );
   const cost = { ...DEFAULTS.limits.cost, ...file.limits.cost };
   for (const level of ['client', 'caller'] as const) {
     const burst = file.limits[level].burst;
     for (const [operation, value] of Object.entries(cost)) {
       if (value > burst) {
-        issues.push(`limits.cost.${operation}: ${value} is more than limits.${level}.burst (${burst}); such a request could never pass`);
+        issues.push(
+          `limits.cost.${operation}: ${value} is more than limits.${level}.burst (${burst}); such a request could never pass`,
+        );
       }
     }
   }

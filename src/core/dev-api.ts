@@ -25,7 +25,12 @@ export const DEV_API_ROUTES = [
   'GET    /__uas/metrics',
 ] as const;
 
-const json = (status: number, body: unknown): EmulatorResponse => ({ status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, body, delayMs: 0 });
+const json = (status: number, body: unknown): EmulatorResponse => ({
+  status,
+  headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+  body,
+  delayMs: 0,
+});
 const problem = (value: Problem, headers: Record<string, string> = {}): EmulatorResponse => ({
   status: value.status,
   headers: { ...headers, 'content-type': 'application/problem+json', 'cache-control': 'no-store' },
@@ -34,18 +39,36 @@ const problem = (value: Problem, headers: Record<string, string> = {}): Emulator
 });
 
 /** Answers a request under `/__uas`. Never rate limited; guarded by the admin token when one is set. */
-export function handleDevApi(emulator: Emulator, request: EmulatorRequest, path: string, query: string): EmulatorResponse {
+export function handleDevApi(
+  emulator: Emulator,
+  request: EmulatorRequest,
+  path: string,
+  query: string,
+): EmulatorResponse {
   if (!emulator.devApi.enabled) {
-    return problem(createProblem('not-found', 'the dev API is off: the server listens beyond loopback and no --admin-token was given', { instance: path }));
+    return problem(
+      createProblem(
+        'not-found',
+        'the dev API is off: the server listens beyond loopback and no --admin-token was given',
+        { instance: path },
+      ),
+    );
   }
   const adminToken = emulator.devApi.adminToken;
   if (adminToken !== undefined) {
     const header = headerValue(request.headers, 'authorization') ?? '';
     const token = /^Bearer +(\S+) *$/i.exec(header)?.[1] ?? '';
     if (!constantTimeEqual(token, adminToken)) {
-      return problem(createProblem('admin-token-required', 'send Authorization: Bearer <admin token> (the --admin-token of uas serve)', { instance: path }), {
-        'www-authenticate': 'Bearer realm="uas-dev-api"',
-      });
+      return problem(
+        createProblem(
+          'admin-token-required',
+          'send Authorization: Bearer <admin token> (the --admin-token of uas serve)',
+          { instance: path },
+        ),
+        {
+          'www-authenticate': 'Bearer realm="uas-dev-api"',
+        },
+      );
     }
   }
   const params = new URLSearchParams(query);
@@ -55,11 +78,20 @@ export function handleDevApi(emulator: Emulator, request: EmulatorRequest, path:
   try {
     item = tail.length === 0 ? undefined : decodeURIComponent(tail.join('/'));
   } catch {
-    return problem(createProblem('invalid-request', `the path ${path} is not validly percent-encoded`, { instance: path }));
+    return problem(
+      createProblem('invalid-request', `the path ${path} is not validly percent-encoded`, {
+        instance: path,
+      }),
+    );
   }
   const method = request.method;
   const allow = (methods: string) =>
-    problem(createProblem('method-not-allowed', `${path} accepts ${methods}, not ${method}`, { instance: path }), { allow: methods });
+    problem(
+      createProblem('method-not-allowed', `${path} accepts ${methods}, not ${method}`, {
+        instance: path,
+      }),
+      { allow: methods },
+    );
 
   switch (resource) {
     case '':
@@ -77,7 +109,8 @@ export function handleDevApi(emulator: Emulator, request: EmulatorRequest, path:
     case 'codes':
       return codes(emulator, method, item, params, path, allow);
     case 'journal': {
-      if (method !== 'GET' || item !== undefined) return item !== undefined ? notFound(path) : allow('GET');
+      if (method !== 'GET' || item !== undefined)
+        return item !== undefined ? notFound(path) : allow('GET');
       const limit = readLimit(params, 1000, path);
       if (typeof limit !== 'number') return limit;
       return json(200, { requests: emulator.journal(limit) });
@@ -88,22 +121,52 @@ export function handleDevApi(emulator: Emulator, request: EmulatorRequest, path:
       if (method === 'PATCH') return patchConfig(emulator, request, path);
       return allow('GET, PATCH');
     case 'metrics':
-      if (method !== 'GET' || item !== undefined) return item !== undefined ? notFound(path) : allow('GET');
-      return { status: 200, headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' }, text: emulator.metrics(), delayMs: 0 };
+      if (method !== 'GET' || item !== undefined)
+        return item !== undefined ? notFound(path) : allow('GET');
+      return {
+        status: 200,
+        headers: {
+          'content-type': 'text/plain; version=0.0.4; charset=utf-8',
+          'cache-control': 'no-store',
+        },
+        text: emulator.metrics(),
+        delayMs: 0,
+      };
     case 'events':
-      if (method !== 'GET' || item !== undefined) return item !== undefined ? notFound(path) : allow('GET');
-      return { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' }, stream: true, delayMs: 0 };
+      if (method !== 'GET' || item !== undefined)
+        return item !== undefined ? notFound(path) : allow('GET');
+      return {
+        status: 200,
+        headers: {
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-store',
+          connection: 'keep-alive',
+        },
+        stream: true,
+        delayMs: 0,
+      };
     default:
       return notFound(path);
   }
 }
 
 function notFound(path: string): EmulatorResponse {
-  return problem(createProblem('not-found', `there is no dev API resource at ${path}; GET ${DEV_API_PREFIX} lists them`, { instance: path }));
+  return problem(
+    createProblem(
+      'not-found',
+      `there is no dev API resource at ${path}; GET ${DEV_API_PREFIX} lists them`,
+      { instance: path },
+    ),
+  );
 }
 
 function invalid(path: string, errors: FieldError[]): EmulatorResponse {
-  return problem(createProblem('invalid-request', errors.map((error) => error.detail).join('; '), { instance: path, errors }));
+  return problem(
+    createProblem('invalid-request', errors.map((error) => error.detail).join('; '), {
+      instance: path,
+      errors,
+    }),
+  );
 }
 
 function readLimit(params: URLSearchParams, max: number, path: string): number | EmulatorResponse {
@@ -111,19 +174,37 @@ function readLimit(params: URLSearchParams, max: number, path: string): number |
   if (text === null) return max;
   const value = Number(text);
   if (!/^\d+$/.test(text) || value < 1 || value > max) {
-    return invalid(path, [{ detail: `limit must be a whole number from 1 to ${max}; got ${JSON.stringify(text)}`, pointer: '#/limit', parameter: 'limit' }]);
+    return invalid(path, [
+      {
+        detail: `limit must be a whole number from 1 to ${max}; got ${JSON.stringify(text)}`,
+        pointer: '#/limit',
+        parameter: 'limit',
+      },
+    ]);
   }
   return value;
 }
 
-function readChoice<T extends string>(params: URLSearchParams, name: string, choices: readonly T[], path: string): T | undefined | EmulatorResponse {
+function readChoice<T extends string>(
+  params: URLSearchParams,
+  name: string,
+  choices: readonly T[],
+  path: string,
+): T | undefined | EmulatorResponse {
   const text = params.get(name);
   if (text === null) return undefined;
   if ((choices as readonly string[]).includes(text)) return text as T;
-  return invalid(path, [{ detail: `${name} must be one of ${choices.join(', ')}; got ${JSON.stringify(text)}`, pointer: `#/${name}`, parameter: name }]);
+  return invalid(path, [
+    {
+      detail: `${name} must be one of ${choices.join(', ')}; got ${JSON.stringify(text)}`,
+      pointer: `#/${name}`,
+      parameter: name,
+    },
+  ]);
 }
 
-const isResponse = (value: unknown): value is EmulatorResponse => typeof value === 'object' && value !== null && 'status' in value;
+const isResponse = (value: unknown): value is EmulatorResponse =>
+  typeof value === 'object' && value !== null && 'status' in value;
 
 function buckets(
   emulator: Emulator,
@@ -137,7 +218,13 @@ function buckets(
     if (method === 'GET' || method === 'DELETE') {
       const view = emulator.getBucket(key);
       if (view === undefined) {
-        return problem(createProblem('bucket-not-found', `no bucket has the key ${JSON.stringify(key)} (an unused bucket is full and not listed)`, { instance: path }));
+        return problem(
+          createProblem(
+            'bucket-not-found',
+            `no bucket has the key ${JSON.stringify(key)} (an unused bucket is full and not listed)`,
+            { instance: path },
+          ),
+        );
       }
       if (method === 'GET') return json(200, view);
       emulator.resetBuckets(key);
@@ -153,7 +240,12 @@ function buckets(
   if (method !== 'GET') return allow('GET, DELETE');
   const level = readChoice<Level>(params, 'level', ['client', 'caller'], path);
   if (isResponse(level)) return level;
-  const sort = readChoice<BucketSort>(params, 'sort', ['pressure', 'recent', 'key', 'rejected'], path);
+  const sort = readChoice<BucketSort>(
+    params,
+    'sort',
+    ['pressure', 'recent', 'key', 'rejected'],
+    path,
+  );
   if (isResponse(sort)) return sort;
   const limit = readLimit(params, 100_000, path);
   if (isResponse(limit)) return limit;
@@ -182,7 +274,13 @@ function codes(
   const code = emulator.latestCode(wanted, merchantId);
   if (code === undefined) {
     const where = merchantId === undefined ? '' : ` at merchant ${merchantId}`;
-    return problem(createProblem('code-not-found', `no code was issued for ${wanted}${where}; call start first`, { instance: path }));
+    return problem(
+      createProblem(
+        'code-not-found',
+        `no code was issued for ${wanted}${where}; call start first`,
+        { instance: path },
+      ),
+    );
   }
   return json(200, code);
 }
@@ -206,7 +304,11 @@ function patchConfig(emulator: Emulator, request: EmulatorRequest, path: string)
   try {
     patch = JSON.parse(request.body ?? '');
   } catch (error) {
-    return problem(createProblem('malformed-json', `the body is not valid JSON: ${(error as Error).message}`, { instance: path }));
+    return problem(
+      createProblem('malformed-json', `the body is not valid JSON: ${(error as Error).message}`, {
+        instance: path,
+      }),
+    );
   }
   try {
     emulator.configure(patch);
@@ -215,7 +317,10 @@ function patchConfig(emulator: Emulator, request: EmulatorRequest, path: string)
     return problem(
       createProblem('invalid-config', error.issues.join('; '), {
         instance: path,
-        errors: error.issues.map((issue) => ({ detail: issue, pointer: `#/${(issue.split(':')[0] ?? '').replaceAll('.', '/')}` })),
+        errors: error.issues.map((issue) => ({
+          detail: issue,
+          pointer: `#/${(issue.split(':')[0] ?? '').replaceAll('.', '/')}`,
+        })),
       }),
     );
   }

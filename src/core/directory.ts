@@ -28,7 +28,11 @@ export function createDirectory(config: Pick<ConfigFile, 'clients' | 'users'>): 
   const byEmail = new Map<string, User>();
   const byPhone = new Map<string, User>();
   for (const user of config.users) {
-    const record = { email: user.email, phone_number: user.phone_number, token_count: user.token_count ?? 0 };
+    const record = {
+      email: user.email,
+      phone_number: user.phone_number,
+      token_count: user.token_count ?? 0,
+    };
     byEmail.set(user.email.toLowerCase(), record);
     if (user.phone_number !== undefined) byPhone.set(user.phone_number, record);
   }

@@ -14,20 +14,30 @@ const exists = (callerId?: string, token = DEMO_TOKEN): EmulatorRequest => ({
 
 const make = (overrides: Record<string, unknown> = {}, seed = 1) => {
   const clock = createManualClock(0);
-  const emulator = createEmulator({ config: { ...DEMO_CONFIG, ...overrides }, clock, random: createSeededRandom(seed) });
+  const emulator = createEmulator({
+    config: { ...DEMO_CONFIG, ...overrides },
+    clock,
+    random: createSeededRandom(seed),
+  });
   return { clock, emulator };
 };
 
 describe('createEmulator', () => {
   it('shares caller buckets across clients when callerScope is global', () => {
-    const { emulator } = make({ limits: { ...DEMO_CONFIG.limits, callerScope: 'global', caller: { burst: 1, rate: '1/m' } } });
+    const { emulator } = make({
+      limits: { ...DEMO_CONFIG.limits, callerScope: 'global', caller: { burst: 1, rate: '1/m' } },
+    });
     expect(emulator.handle(exists('ip')).headers['uas-bucket']).toBe('caller:*:ip');
     expect(emulator.handle(exists('ip', 'uas-other-token')).status).toBe(429);
   });
 
   it('charges invalid requests when countInvalid is set', () => {
     const { emulator } = make({ limits: { ...DEMO_CONFIG.limits, countInvalid: true } });
-    const invalid = emulator.handle({ method: 'GET', url: '/v1/users/exists?caller_id=c', headers: { authorization: `Bearer ${DEMO_TOKEN}` } });
+    const invalid = emulator.handle({
+      method: 'GET',
+      url: '/v1/users/exists?caller_id=c',
+      headers: { authorization: `Bearer ${DEMO_TOKEN}` },
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.headers.ratelimit).toBe('"caller";r=4;t=1');
   });
@@ -90,9 +100,18 @@ describe('createEmulator', () => {
     const { emulator } = make();
     const weird: EmulatorRequest[] = [
       { method: 'GET', url: '/v1/merchants/%E0%A4%A/users/passwordless/start', headers: {} },
-      { method: 'POST', url: '/v1/merchants/x/users/passwordless/verify', headers: { authorization: ['Bearer a', 'Bearer b'] }, body: '\u0000' },
+      {
+        method: 'POST',
+        url: '/v1/merchants/x/users/passwordless/verify',
+        headers: { authorization: ['Bearer a', 'Bearer b'] },
+        body: '\u0000',
+      },
       { method: 'DELETE', url: '/__uas/buckets/%zz', headers: {} },
-      { method: 'GET', url: '/v1/users/exists?email=%', headers: { authorization: `Bearer ${DEMO_TOKEN}` } },
+      {
+        method: 'GET',
+        url: '/v1/users/exists?email=%',
+        headers: { authorization: `Bearer ${DEMO_TOKEN}` },
+      },
     ];
     for (const request of weird) {
       const response = emulator.handle(request);

@@ -16,7 +16,12 @@ import { createProblem, QUOTA_EXCEEDED_TYPE, type Problem, type ProblemKind } fr
 import type { RandomSource } from './random.js';
 import { BUCKET_HEADER, secondsUp, writeRateLimitHeaders } from './rate-limit-headers.js';
 import type { CodeRecord, EmulatorEvent, Outcome, RequestRecord } from './records.js';
-import { createInputSchemas, readBodyInput, readExistsInput, type InputSchemas } from './request-input.js';
+import {
+  createInputSchemas,
+  readBodyInput,
+  readExistsInput,
+  type InputSchemas,
+} from './request-input.js';
 import { matchServiceRoute } from './service-routes.js';
 import { takeTokens, type BucketDecision } from './token-bucket.js';
 
@@ -95,7 +100,10 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
   const startedAt = clock.now();
   let nextRequestId = 1;
   let codesIssued = 0;
-  const devApi = { enabled: options.devApi?.enabled ?? true, adminToken: options.devApi?.adminToken };
+  const devApi = {
+    enabled: options.devApi?.enabled ?? true,
+    adminToken: options.devApi?.adminToken,
+  };
 
   const onCode = (code: OtpCode) => {
     codesIssued++;
@@ -107,7 +115,14 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
     path: string,
     response: EmulatorResponse,
     outcome: Outcome,
-    details: { operation?: Operation; clientId?: string; callerId?: string | undefined; bucket?: string; remaining?: number; problem?: Problem },
+    details: {
+      operation?: Operation;
+      clientId?: string;
+      callerId?: string | undefined;
+      bucket?: string;
+      remaining?: number;
+      problem?: Problem;
+    },
     now: number,
   ): EmulatorResponse {
     countRequest(requestCounts, details.operation ?? 'none', response.status);
@@ -124,7 +139,10 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
       status: response.status,
       outcome,
       remaining: details.remaining,
-      problem: details.problem === undefined ? undefined : details.problem.type.replace('urn:uas:problem:', ''),
+      problem:
+        details.problem === undefined
+          ? undefined
+          : details.problem.type.replace('urn:uas:problem:', ''),
     };
     journalLog.push(entry);
     if (events.active) events.emit({ type: 'request', request: entry });
@@ -136,29 +154,60 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
     return maxMs === 0 ? 0 : minMs + (maxMs - minMs) * random.next();
   }
 
-  function problemResponse(problem: Problem, headers: Record<string, string> = {}): EmulatorResponse {
+  function problemResponse(
+    problem: Problem,
+    headers: Record<string, string> = {},
+  ): EmulatorResponse {
     headers['content-type'] = PROBLEM_TYPE;
     return { status: problem.status, headers, body: problem, delayMs: delay() };
   }
 
-  function handleService(request: EmulatorRequest, path: string, query: string, now: number): EmulatorResponse {
+  function handleService(
+    request: EmulatorRequest,
+    path: string,
+    query: string,
+    now: number,
+  ): EmulatorResponse {
     const route = matchServiceRoute(request.method, path);
     if (route.kind === 'not-found') {
-      const problem = createProblem('not-found', `there is no resource at ${path}`, { instance: path });
+      const problem = createProblem('not-found', `there is no resource at ${path}`, {
+        instance: path,
+      });
       return record(request, path, problemResponse(problem), 'unrouted', { problem }, now);
     }
     if (route.kind === 'method-not-allowed') {
-      const problem = createProblem('method-not-allowed', `${path} accepts ${route.allow}, not ${request.method}`, { instance: path });
-      return record(request, path, problemResponse(problem, { allow: route.allow }), 'unrouted', { problem }, now);
+      const problem = createProblem(
+        'method-not-allowed',
+        `${path} accepts ${route.allow}, not ${request.method}`,
+        { instance: path },
+      );
+      return record(
+        request,
+        path,
+        problemResponse(problem, { allow: route.allow }),
+        'unrouted',
+        { problem },
+        now,
+      );
     }
     const { operation } = route;
     const auth = authenticate(headerValue(request.headers, 'authorization'), directory);
     if (!auth.ok) {
       const problem = createProblem('unauthorized', auth.detail, { instance: path });
-      return record(request, path, problemResponse(problem, { 'www-authenticate': auth.challenge }), 'unauthenticated', { operation, problem }, now);
+      return record(
+        request,
+        path,
+        problemResponse(problem, { 'www-authenticate': auth.challenge }),
+        'unauthenticated',
+        { operation, problem },
+        now,
+      );
     }
     const { clientId } = auth;
-    const input = operation === 'exists' ? readExistsInput(query, schemas, path) : readBodyInput(request, operation, schemas, config.maxBodyBytes, path);
+    const input =
+      operation === 'exists'
+        ? readExistsInput(query, schemas, path)
+        : readBodyInput(request, operation, schemas, config.maxBodyBytes, path);
     const { callerId } = input;
     const key = bucketKey(clientId, callerId, config.limits.callerScope);
     const level: Level = callerId === undefined ? 'client' : 'caller';
@@ -172,21 +221,51 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
       const state = injected ? takeTokens(stored, now, limits, 0) : decision;
       keep(key, stored, state.tokens, now).rejected++;
       const response = tooManyRequests(key, level, decision, state, path, injected);
-      return record(request, path, response, injected ? 'injected-429' : 'rate-limited', { ...details, remaining: state.remaining, problem: response.body as Problem }, now);
+      return record(
+        request,
+        path,
+        response,
+        injected ? 'injected-429' : 'rate-limited',
+        { ...details, remaining: state.remaining, problem: response.body as Problem },
+        now,
+      );
     }
     const shadowLimited = !decision.allowed;
 
-    const refusal = !input.ok ? input.problem : route.merchantId !== undefined ? checkMerchant(route.merchantId, clientId, directory, path) : undefined;
+    const refusal = !input.ok
+      ? input.problem
+      : route.merchantId !== undefined
+        ? checkMerchant(route.merchantId, clientId, directory, path)
+        : undefined;
     if (refusal !== undefined) {
       // A refused request changes no state unless the config says invalid requests count.
       const counted = config.limits.countInvalid && decision.allowed;
-      const state = counted ? commit(key, stored, decision, now) : takeTokens(stored, now, limits, 0);
-      const headers = rateLimitHeaders(key, level, counted ? decision : state, secondsUp(state.nextTokenMs));
-      return record(request, path, problemResponse(refusal, headers), 'invalid', { ...details, remaining: state.remaining, problem: refusal }, now);
+      const state = counted
+        ? commit(key, stored, decision, now)
+        : takeTokens(stored, now, limits, 0);
+      const headers = rateLimitHeaders(
+        key,
+        level,
+        counted ? decision : state,
+        secondsUp(state.nextTokenMs),
+      );
+      return record(
+        request,
+        path,
+        problemResponse(refusal, headers),
+        'invalid',
+        { ...details, remaining: state.remaining, problem: refusal },
+        now,
+      );
     }
     if (!input.ok) throw new Error('unreachable: invalid input passed the refusal check');
 
-    const result = runOperation(input.input, route.merchantId ?? '', { config, directory, otp, random, now, onCode }, path);
+    const result = runOperation(
+      input.input,
+      route.merchantId ?? '',
+      { config, directory, otp, random, now, onCode },
+      path,
+    );
     let after: BucketDecision = decision;
     if (shadowLimited) keep(key, stored, decision.tokens, now).shadowRejected++;
     else after = commit(key, stored, decision, now);
@@ -195,13 +274,30 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
     const response: EmulatorResponse =
       'problem' in result
         ? problemResponse(result.problem, headers)
-        : { status: result.status, headers: Object.assign(headers, { 'content-type': JSON_TYPE }), body: result.body, delayMs: delay() };
+        : {
+            status: result.status,
+            headers: Object.assign(headers, { 'content-type': JSON_TYPE }),
+            body: result.body,
+            delayMs: delay(),
+          };
     const problem = 'problem' in result ? result.problem : undefined;
-    return record(request, path, response, shadowLimited ? 'shadow-limited' : 'allowed', { ...details, remaining: after.remaining, problem }, now);
+    return record(
+      request,
+      path,
+      response,
+      shadowLimited ? 'shadow-limited' : 'allowed',
+      { ...details, remaining: after.remaining, problem },
+      now,
+    );
   }
 
   /** Stores the bucket's state at `now` without taking a token; returns the stored entry. */
-  function keep(key: string, stored: StoredBucket | undefined, tokens: number, now: number): StoredBucket {
+  function keep(
+    key: string,
+    stored: StoredBucket | undefined,
+    tokens: number,
+    now: number,
+  ): StoredBucket {
     const bucket = stored ?? { tokens, updatedAt: now, allowed: 0, rejected: 0, shadowRejected: 0 };
     bucket.tokens = tokens;
     bucket.updatedAt = now;
@@ -209,8 +305,19 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
     return bucket;
   }
 
-  function commit(key: string, stored: StoredBucket | undefined, decision: BucketDecision, now: number): BucketDecision {
-    const bucket = stored ?? { tokens: 0, updatedAt: now, allowed: 0, rejected: 0, shadowRejected: 0 };
+  function commit(
+    key: string,
+    stored: StoredBucket | undefined,
+    decision: BucketDecision,
+    now: number,
+  ): BucketDecision {
+    const bucket = stored ?? {
+      tokens: 0,
+      updatedAt: now,
+      allowed: 0,
+      rejected: 0,
+      shadowRejected: 0,
+    };
     bucket.tokens = decision.tokens;
     bucket.updatedAt = now;
     bucket.allowed++;
@@ -218,9 +325,21 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
     return decision;
   }
 
-  function rateLimitHeaders(key: string, level: Level, decision: BucketDecision, resetSeconds: number): Record<string, string> {
+  function rateLimitHeaders(
+    key: string,
+    level: Level,
+    decision: BucketDecision,
+    resetSeconds: number,
+  ): Record<string, string> {
     const headers: Record<string, string> = { [BUCKET_HEADER]: key };
-    writeRateLimitHeaders(headers, config.behavior.headers, level, config.limits[level], decision, resetSeconds);
+    writeRateLimitHeaders(
+      headers,
+      config.behavior.headers,
+      level,
+      config.limits[level],
+      decision,
+      resetSeconds,
+    );
     return headers;
   }
 
@@ -262,11 +381,16 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
       const now = clock.now();
       const { path, query } = splitUrl(request.url);
       try {
-        if (path === DEV_API_PREFIX || path.startsWith(`${DEV_API_PREFIX}/`)) return handleDevApi(emulator, request, path, query);
+        if (path === DEV_API_PREFIX || path.startsWith(`${DEV_API_PREFIX}/`))
+          return handleDevApi(emulator, request, path, query);
         return handleService(request, path, query, now);
       } catch (error) {
         // Nothing may crash a transport: answer 500 with what failed, so it can be reported.
-        const problem = createProblem('internal-error' satisfies ProblemKind, `the emulator failed on this request: ${(error as Error).message}`, { instance: path });
+        const problem = createProblem(
+          'internal-error' satisfies ProblemKind,
+          `the emulator failed on this request: ${(error as Error).message}`,
+          { instance: path },
+        );
         return record(request, path, problemResponse(problem), 'unrouted', { problem }, now);
       }
     },
@@ -278,7 +402,13 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
       config = next;
       schemas = createInputSchemas(next.callerIdMaxLength);
       store.setMaxBuckets(next.limits.maxBuckets);
-      if (events.active) events.emit({ type: 'config', limits: next.source.limits, behavior: next.source.behavior, otp: next.source.otp });
+      if (events.active)
+        events.emit({
+          type: 'config',
+          limits: next.source.limits,
+          behavior: next.source.behavior,
+          otp: next.source.otp,
+        });
       return next;
     },
     subscribe: (listener) => events.subscribe(listener),
@@ -298,7 +428,9 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
     },
     getBucket(key) {
       const bucket = store.get(key);
-      return bucket === undefined ? undefined : viewBucket(key, bucket, config.limits[levelOf(key)], clock.now());
+      return bucket === undefined
+        ? undefined
+        : viewBucket(key, bucket, config.limits[levelOf(key)], clock.now());
     },
     resetBuckets(key) {
       const existed = key === undefined ? (store.clear(), true) : store.delete(key);
@@ -314,7 +446,12 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
     metrics() {
       let client = 0;
       for (const [key] of store.entries()) if (levelOf(key) === 'client') client++;
-      return renderMetrics({ requests: requestCounts, buckets: { client, caller: store.size - client }, evictions: store.evictions, codesIssued });
+      return renderMetrics({
+        requests: requestCounts,
+        buckets: { client, caller: store.size - client },
+        evictions: store.evictions,
+        codesIssued,
+      });
     },
     clock,
     startedAt,

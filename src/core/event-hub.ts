@@ -8,7 +8,9 @@ export interface EventHub<T> {
 }
 
 /** Creates an {@link EventHub}. A listener that throws does not stop the others. */
-export function createEventHub<T>(onListenerError: (error: unknown) => void = () => {}): EventHub<T> {
+export function createEventHub<T>(
+  onListenerError: (error: unknown) => void = () => {},
+): EventHub<T> {
   const listeners = new Set<(event: T) => void>();
   return {
     subscribe(listener) {

@@ -38,5 +38,7 @@ export function headerValue(headers: EmulatorRequest['headers'], name: string): 
 /** Splits a request URL into its path and its query string (without `?`). */
 export function splitUrl(url: string): { path: string; query: string } {
   const mark = url.indexOf('?');
-  return mark === -1 ? { path: url, query: '' } : { path: url.slice(0, mark), query: url.slice(mark + 1) };
+  return mark === -1
+    ? { path: url, query: '' }
+    : { path: url.slice(0, mark), query: url.slice(mark + 1) };
 }

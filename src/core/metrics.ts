@@ -7,7 +7,11 @@ export interface MetricsSnapshot {
 }
 
 /** Counts a request under its operation (or `none`) and status. */
-export function countRequest(requests: Map<string, number>, operation: string, status: number): void {
+export function countRequest(
+  requests: Map<string, number>,
+  operation: string,
+  status: number,
+): void {
   const key = `${operation}\u0000${status}`;
   requests.set(key, (requests.get(key) ?? 0) + 1);
 }

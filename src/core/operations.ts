@@ -23,23 +23,47 @@ export type OperationResult = { status: number; body: unknown } | { problem: Pro
  * Checks the merchant of start and verify: unknown ids are 404, another client's merchant 403.
  * Runs before the operation, so a refused merchant changes nothing.
  */
-export function checkMerchant(merchantId: string, clientId: string, directory: Directory, instance: string): Problem | undefined {
+export function checkMerchant(
+  merchantId: string,
+  clientId: string,
+  directory: Directory,
+  instance: string,
+): Problem | undefined {
   const owner = directory.merchantOwner(merchantId);
   if (owner === undefined) {
-    return createProblem('merchant-not-found', `no merchant has the id ${JSON.stringify(merchantId)}`, { instance, merchant_id: merchantId });
+    return createProblem(
+      'merchant-not-found',
+      `no merchant has the id ${JSON.stringify(merchantId)}`,
+      { instance, merchant_id: merchantId },
+    );
   }
   if (owner !== clientId) {
-    return createProblem('merchant-forbidden', `merchant ${merchantId} does not belong to the client of this access token`, { instance, merchant_id: merchantId });
+    return createProblem(
+      'merchant-forbidden',
+      `merchant ${merchantId} does not belong to the client of this access token`,
+      { instance, merchant_id: merchantId },
+    );
   }
   return undefined;
 }
 
 /** Runs one operation on validated input. */
-export function runOperation(input: OperationInput, merchantId: string, context: OperationContext, instance: string): OperationResult {
+export function runOperation(
+  input: OperationInput,
+  merchantId: string,
+  context: OperationContext,
+  instance: string,
+): OperationResult {
   switch (input.operation) {
     case 'exists': {
-      const user = input.email !== undefined ? context.directory.userByEmail(input.email) : context.directory.userByPhone(input.phone_number ?? '');
-      return { status: 200, body: { exists: user !== undefined, token_count: user?.token_count ?? 0 } };
+      const user =
+        input.email !== undefined
+          ? context.directory.userByEmail(input.email)
+          : context.directory.userByPhone(input.phone_number ?? '');
+      return {
+        status: 200,
+        body: { exists: user !== undefined, token_count: user?.token_count ?? 0 },
+      };
     }
     case 'start':
       return start(input.email, merchantId, context, instance);
@@ -48,35 +72,94 @@ export function runOperation(input: OperationInput, merchantId: string, context:
   }
 }
 
-function start(email: string, merchantId: string, context: OperationContext, instance: string): OperationResult {
+function start(
+  email: string,
+  merchantId: string,
+  context: OperationContext,
+  instance: string,
+): OperationResult {
   const user = context.directory.userByEmail(email);
   if (user === undefined) {
-    return { problem: createProblem('user-not-found', `no user has the e-mail ${email}; add it to the users of the config`, { instance }) };
+    return {
+      problem: createProblem(
+        'user-not-found',
+        `no user has the e-mail ${email}; add it to the users of the config`,
+        { instance },
+      ),
+    };
   }
   const { otp } = context.config;
   const code = otp.fixedCode ?? randomDigits(context.random, otp.length);
-  const issued = context.otp.issue(merchantId, user.email, code, context.now, otp.ttlMs, otp.maxAttempts);
+  const issued = context.otp.issue(
+    merchantId,
+    user.email,
+    code,
+    context.now,
+    otp.ttlMs,
+    otp.maxAttempts,
+  );
   context.onCode(issued);
-  return { status: 200, body: { sent: true, expires_in: Math.round(otp.ttlMs / 1000), attempts_allowed: otp.maxAttempts } };
+  return {
+    status: 200,
+    body: {
+      sent: true,
+      expires_in: Math.round(otp.ttlMs / 1000),
+      attempts_allowed: otp.maxAttempts,
+    },
+  };
 }
 
-function verify(email: string, candidate: string, merchantId: string, context: OperationContext, instance: string): OperationResult {
+function verify(
+  email: string,
+  candidate: string,
+  merchantId: string,
+  context: OperationContext,
+  instance: string,
+): OperationResult {
   const outcome = context.otp.verify(merchantId, email, candidate, context.now);
   switch (outcome.result) {
     case 'verified':
-      return { status: 200, body: { verified: true, email: outcome.code.email, merchant_id: merchantId } };
+      return {
+        status: 200,
+        body: { verified: true, email: outcome.code.email, merchant_id: merchantId },
+      };
     case 'not-found':
-      return { problem: createProblem('code-not-found', `no sign-in was started for ${email} at this merchant; call start first`, { instance }) };
+      return {
+        problem: createProblem(
+          'code-not-found',
+          `no sign-in was started for ${email} at this merchant; call start first`,
+          { instance },
+        ),
+      };
     case 'expired':
-      return { problem: createProblem('code-expired', 'the code has expired; call start for a new one', { instance }) };
+      return {
+        problem: createProblem('code-expired', 'the code has expired; call start for a new one', {
+          instance,
+        }),
+      };
     case 'used':
-      return { problem: createProblem('code-used', 'the code was already used; call start for a new one', { instance }) };
+      return {
+        problem: createProblem('code-used', 'the code was already used; call start for a new one', {
+          instance,
+        }),
+      };
     case 'exhausted':
-      return { problem: createProblem('code-attempts-exhausted', 'too many wrong codes were tried; call start for a new one', { instance, attempts_remaining: 0 }) };
+      return {
+        problem: createProblem(
+          'code-attempts-exhausted',
+          'too many wrong codes were tried; call start for a new one',
+          { instance, attempts_remaining: 0 },
+        ),
+      };
     case 'wrong': {
       const left = outcome.attemptsLeft;
-      const detail = left === 0 ? 'the code is wrong; no attempts remain, call start for a new one' : `the code is wrong; ${left} attempt${left === 1 ? '' : 's'} remain`;
-      return { problem: createProblem('code-invalid', detail, { instance, attempts_remaining: left }) };
+      const detail =
+        left === 0
+          ? 'the code is wrong; no attempts remain, call start for a new one'
+          : `the code is wrong; ${left} attempt${left === 1 ? '' : 's'} remain`;
+      return {
+        problem: createProblem('code-invalid', detail, { instance, attempts_remaining: left }),
+      };
     }
   }
 }

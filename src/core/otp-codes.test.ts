@@ -15,7 +15,9 @@ describe('createOtpStore', () => {
     const store = createOtpStore();
     store.issue(M, 'a@b.co', '123456', 0, 1000, 3);
     const results = [1, 2, 3, 4].map(() => store.verify(M, 'a@b.co', '000000', 0));
-    expect(results.map((result) => (result.result === 'wrong' ? result.attemptsLeft : result.result))).toEqual([2, 1, 0, 'exhausted']);
+    expect(
+      results.map((result) => (result.result === 'wrong' ? result.attemptsLeft : result.result)),
+    ).toEqual([2, 1, 0, 'exhausted']);
     expect(store.verify(M, 'a@b.co', '123456', 0).result).toBe('exhausted');
   });
 

@@ -23,7 +23,14 @@ export type VerifyOutcome =
 /** Holds the latest code per (merchant, email). Holds state only; the time comes from the caller. */
 export interface OtpStore {
   /** Stores a new code, replacing any earlier one for the same merchant and e-mail. */
-  issue(merchantId: string, email: string, code: string, now: number, ttlMs: number, maxAttempts: number): OtpCode;
+  issue(
+    merchantId: string,
+    email: string,
+    code: string,
+    now: number,
+    ttlMs: number,
+    maxAttempts: number,
+  ): OtpCode;
   verify(merchantId: string, email: string, candidate: string, now: number): VerifyOutcome;
   /** The latest code for an e-mail, at one merchant or (without one) the most recently issued. */
   latest(email: string, merchantId?: string): OtpCode | undefined;
@@ -32,14 +39,23 @@ export interface OtpStore {
   readonly size: number;
 }
 
-const keyOf = (merchantId: string, email: string) => `${merchantId.toLowerCase()} ${email.toLowerCase()}`;
+const keyOf = (merchantId: string, email: string) =>
+  `${merchantId.toLowerCase()} ${email.toLowerCase()}`;
 
 /** Creates an in-memory one-time code store. Codes exist only for known users, so it stays small. */
 export function createOtpStore(): OtpStore {
   const codes = new Map<string, OtpCode>();
   return {
     issue(merchantId, email, code, now, ttlMs, maxAttempts) {
-      const record: OtpCode = { merchantId, email, code, issuedAt: now, expiresAt: now + ttlMs, attemptsLeft: maxAttempts, used: false };
+      const record: OtpCode = {
+        merchantId,
+        email,
+        code,
+        issuedAt: now,
+        expiresAt: now + ttlMs,
+        attemptsLeft: maxAttempts,
+        used: false,
+      };
       const key = keyOf(merchantId, email);
       codes.delete(key);
       codes.set(key, record);
@@ -62,7 +78,11 @@ export function createOtpStore(): OtpStore {
       if (merchantId !== undefined) return codes.get(keyOf(merchantId, email));
       let newest: OtpCode | undefined;
       for (const code of codes.values()) {
-        if (code.email.toLowerCase() === email.toLowerCase() && (newest === undefined || code.issuedAt >= newest.issuedAt)) newest = code;
+        if (
+          code.email.toLowerCase() === email.toLowerCase() &&
+          (newest === undefined || code.issuedAt >= newest.issuedAt)
+        )
+          newest = code;
       }
       return newest;
     },

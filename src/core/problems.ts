@@ -57,7 +57,11 @@ export function problemType(kind: ProblemKind): string {
 export const QUOTA_EXCEEDED_TYPE = 'https://iana.org/assignments/http-problem-types#quota-exceeded';
 
 /** Builds a problem of `kind` with a specific `detail` and optional extension members. */
-export function createProblem(kind: ProblemKind, detail: string, extensions: Record<string, unknown> = {}): Problem {
+export function createProblem(
+  kind: ProblemKind,
+  detail: string,
+  extensions: Record<string, unknown> = {},
+): Problem {
   const { status, title } = PROBLEM_KINDS[kind];
   return { type: problemType(kind), title, status, detail, ...extensions };
 }
@@ -66,5 +70,9 @@ export function createProblem(kind: ProblemKind, detail: string, extensions: Rec
 export function isProblem(value: unknown): value is Problem {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Record<string, unknown>;
-  return typeof candidate.type === 'string' && typeof candidate.status === 'number' && typeof candidate.title === 'string';
+  return (
+    typeof candidate.type === 'string' &&
+    typeof candidate.status === 'number' &&
+    typeof candidate.title === 'string'
+  );
 }

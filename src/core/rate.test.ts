@@ -13,9 +13,12 @@ describe('parseRate', () => {
     expect(parseRate(text)).toEqual(rate);
   });
 
-  it.each(['fast', '10', '0/s', '10/', '/s', '-1/s', '10/0s', '10/parsec'])('refuses %j', (text) => {
-    expect(parseRate(text)).toBeUndefined();
-  });
+  it.each(['fast', '10', '0/s', '10/', '/s', '-1/s', '10/0s', '10/parsec'])(
+    'refuses %j',
+    (text) => {
+      expect(parseRate(text)).toBeUndefined();
+    },
+  );
 
   it('formats common windows back to their short form', () => {
     expect(formatRate({ tokens: 10, windowMs: 1000 })).toBe('10/s');

@@ -29,6 +29,12 @@ export function refillPerMs(rate: Rate): number {
 /** Formats a rate back into the `"n/window"` form. */
 export function formatRate(rate: Rate): string {
   const unit =
-    rate.windowMs === 1000 ? 's' : rate.windowMs === 60_000 ? 'm' : rate.windowMs === 3_600_000 ? 'h' : `${rate.windowMs}ms`;
+    rate.windowMs === 1000
+      ? 's'
+      : rate.windowMs === 60_000
+        ? 'm'
+        : rate.windowMs === 3_600_000
+          ? 'h'
+          : `${rate.windowMs}ms`;
   return `${rate.tokens}/${unit}`;
 }

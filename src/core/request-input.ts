@@ -5,9 +5,19 @@ import { createProblem, type FieldError, type Problem } from './problems.js';
 
 /** The validated input of an operation. */
 export type OperationInput =
-  | { operation: 'exists'; email: string | undefined; phone_number: string | undefined; caller_id: string | undefined }
+  | {
+      operation: 'exists';
+      email: string | undefined;
+      phone_number: string | undefined;
+      caller_id: string | undefined;
+    }
   | { operation: 'start'; email: string; caller_id: string | undefined }
-  | { operation: 'verify'; email: string; verification_code: string; caller_id: string | undefined };
+  | {
+      operation: 'verify';
+      email: string;
+      verification_code: string;
+      caller_id: string | undefined;
+    };
 
 /**
  * The input of a request, read before the bucket is charged: either the validated input, or the
@@ -27,7 +37,9 @@ const typed =
     return issue.input === undefined ? 'is required' : `must be ${kind}`;
   };
 
-const emailSchema = z.email({ error: typed('a string', 'must be an e-mail address') }).max(254, 'must be at most 254 characters');
+const emailSchema = z
+  .email({ error: typed('a string', 'must be an e-mail address') })
+  .max(254, 'must be at most 254 characters');
 const phoneSchema = z
   .string({ error: typed('a string', '') })
   .regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 form, such as +14155550123');
@@ -39,7 +51,11 @@ const codeSchema = z
 
 /** Schemas that depend on the config (the caller_id length limit), built once per config. */
 export interface InputSchemas {
-  exists: z.ZodType<{ email?: string | undefined; phone_number?: string | undefined; caller_id?: string | undefined }>;
+  exists: z.ZodType<{
+    email?: string | undefined;
+    phone_number?: string | undefined;
+    caller_id?: string | undefined;
+  }>;
   start: z.ZodType<{ email: string; caller_id?: string | undefined }>;
   verify: z.ZodType<{ email: string; verification_code: string; caller_id?: string | undefined }>;
 }
@@ -53,35 +69,70 @@ export function createInputSchemas(callerIdMaxLength: number): InputSchemas {
     .regex(/^[\x21-\x7e]*$/, 'must be printable ASCII without spaces');
   return {
     exists: z
-      .object({ email: emailSchema.optional(), phone_number: phoneSchema.optional(), caller_id: callerId.optional() })
+      .object({
+        email: emailSchema.optional(),
+        phone_number: phoneSchema.optional(),
+        caller_id: callerId.optional(),
+      })
       .refine((query) => (query.email === undefined) !== (query.phone_number === undefined), {
         message: 'give exactly one of email or phone_number',
         path: ['email'],
       }),
     start: z.object({ email: emailSchema, caller_id: callerId.optional() }),
-    verify: z.object({ email: emailSchema, verification_code: codeSchema, caller_id: callerId.optional() }),
+    verify: z.object({
+      email: emailSchema,
+      verification_code: codeSchema,
+      caller_id: callerId.optional(),
+    }),
   };
 }
 
 const EXISTS_PARAMETERS = ['email', 'phone_number', 'caller_id'] as const;
 
 /** Reads and validates the query of the exists operation. */
-export function readExistsInput(query: string, schemas: InputSchemas, instance: string): InputResult {
+export function readExistsInput(
+  query: string,
+  schemas: InputSchemas,
+  instance: string,
+): InputResult {
   const params = new URLSearchParams(query);
   const raw: Record<string, string> = {};
   const duplicates: FieldError[] = [];
   for (const name of EXISTS_PARAMETERS) {
     const values = params.getAll(name);
-    if (values.length > 1) duplicates.push({ detail: `${name} is given ${values.length} times; give it once`, pointer: `#/${name}`, parameter: name });
+    if (values.length > 1)
+      duplicates.push({
+        detail: `${name} is given ${values.length} times; give it once`,
+        pointer: `#/${name}`,
+        parameter: name,
+      });
     if (values[0] !== undefined) raw[name] = values[0];
   }
   const parsed = schemas.exists.safeParse(raw);
   const callerId = readCallerId(raw, parsed);
   if (duplicates.length > 0) {
-    return { ok: false, callerId, problem: createProblem('duplicate-parameter', duplicates.map((error) => error.detail).join('; '), { instance, errors: duplicates }) };
+    return {
+      ok: false,
+      callerId,
+      problem: createProblem(
+        'duplicate-parameter',
+        duplicates.map((error) => error.detail).join('; '),
+        { instance, errors: duplicates },
+      ),
+    };
   }
-  if (!parsed.success) return { ok: false, callerId, problem: validationProblem(parsed.error, instance, true) };
-  return { ok: true, callerId, input: { operation: 'exists', email: parsed.data.email, phone_number: parsed.data.phone_number, caller_id: parsed.data.caller_id } };
+  if (!parsed.success)
+    return { ok: false, callerId, problem: validationProblem(parsed.error, instance, true) };
+  return {
+    ok: true,
+    callerId,
+    input: {
+      operation: 'exists',
+      email: parsed.data.email,
+      phone_number: parsed.data.phone_number,
+      caller_id: parsed.data.caller_id,
+    },
+  };
 }
 
 /** Reads and validates the JSON body of start or verify. */
@@ -94,32 +145,64 @@ export function readBodyInput(
 ): InputResult {
   const bytes = request.bodyBytes ?? request.body?.length ?? 0;
   if (bytes > maxBodyBytes) {
-    return fail(createProblem('payload-too-large', `the body has ${bytes} bytes or more; at most ${maxBodyBytes} are accepted`, { instance }));
+    return fail(
+      createProblem(
+        'payload-too-large',
+        `the body has ${bytes} bytes or more; at most ${maxBodyBytes} are accepted`,
+        { instance },
+      ),
+    );
   }
   const contentType = headerValue(request.headers, 'content-type');
   if (contentType === undefined || !isJsonMediaType(contentType)) {
-    const given = contentType === undefined ? 'no Content-Type' : `Content-Type ${JSON.stringify(contentType)}`;
-    return fail(createProblem('unsupported-media-type', `send a JSON body with Content-Type: application/json; got ${given}`, { instance }));
+    const given =
+      contentType === undefined ? 'no Content-Type' : `Content-Type ${JSON.stringify(contentType)}`;
+    return fail(
+      createProblem(
+        'unsupported-media-type',
+        `send a JSON body with Content-Type: application/json; got ${given}`,
+        { instance },
+      ),
+    );
   }
   const text = request.body ?? '';
-  if (text.trim() === '') return fail(createProblem('malformed-json', 'the body is empty; send a JSON object', { instance }));
+  if (text.trim() === '')
+    return fail(
+      createProblem('malformed-json', 'the body is empty; send a JSON object', { instance }),
+    );
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch (error) {
-    return fail(createProblem('malformed-json', `the body is not valid JSON: ${(error as Error).message}`, { instance }));
+    return fail(
+      createProblem('malformed-json', `the body is not valid JSON: ${(error as Error).message}`, {
+        instance,
+      }),
+    );
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return fail(createProblem('invalid-request', `the body must be a JSON object; got ${Array.isArray(body) ? 'an array' : body === null ? 'null' : typeof body}`, { instance }));
+    return fail(
+      createProblem(
+        'invalid-request',
+        `the body must be a JSON object; got ${Array.isArray(body) ? 'an array' : body === null ? 'null' : typeof body}`,
+        { instance },
+      ),
+    );
   }
   const parsed = schemas[operation].safeParse(body);
   const callerId = readCallerId(body as Record<string, unknown>, parsed);
-  if (!parsed.success) return { ok: false, callerId, problem: validationProblem(parsed.error, instance, false) };
+  if (!parsed.success)
+    return { ok: false, callerId, problem: validationProblem(parsed.error, instance, false) };
   const data = parsed.data as { email: string; verification_code?: string; caller_id?: string };
   const input: OperationInput =
     operation === 'start'
       ? { operation, email: data.email, caller_id: data.caller_id }
-      : { operation, email: data.email, verification_code: data.verification_code as string, caller_id: data.caller_id };
+      : {
+          operation,
+          email: data.email,
+          verification_code: data.verification_code as string,
+          caller_id: data.caller_id,
+        };
   return { ok: true, callerId, input };
 }
 
@@ -132,7 +215,10 @@ function isJsonMediaType(contentType: string): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
-function readCallerId(raw: Record<string, unknown>, parsed: { success: boolean; error?: z.ZodError }): string | undefined {
+function readCallerId(
+  raw: Record<string, unknown>,
+  parsed: { success: boolean; error?: z.ZodError },
+): string | undefined {
   const value = raw.caller_id;
   if (typeof value !== 'string') return undefined;
   if (parsed.success) return value;
@@ -144,7 +230,12 @@ function validationProblem(error: z.ZodError, instance: string, inQuery: boolean
   const errors: FieldError[] = error.issues.map((issue) => {
     const field = issue.path.map(String).join('/') || 'body';
     const detail = issue.message.startsWith('give ') ? issue.message : `${field} ${issue.message}`;
-    return inQuery ? { detail, pointer: `#/${field}`, parameter: field } : { detail, pointer: `#/${field}` };
+    return inQuery
+      ? { detail, pointer: `#/${field}`, parameter: field }
+      : { detail, pointer: `#/${field}` };
   });
-  return createProblem('invalid-request', errors.map((entry) => entry.detail).join('; '), { instance, errors });
+  return createProblem('invalid-request', errors.map((entry) => entry.detail).join('; '), {
+    instance,
+    errors,
+  });
 }

@@ -34,7 +34,12 @@ describe('takeTokens', () => {
   });
 
   it('never holds more than the burst however long the bucket rests', () => {
-    expect(peekBucket({ tokens: 0, updatedAt: 0 }, 1e9, policy)).toMatchObject({ tokens: 3, remaining: 3, nextTokenMs: 0, fullInMs: 0 });
+    expect(peekBucket({ tokens: 0, updatedAt: 0 }, 1e9, policy)).toMatchObject({
+      tokens: 3,
+      remaining: 3,
+      nextTokenMs: 0,
+      fullInMs: 0,
+    });
   });
 
   it('charges the configured cost and leaves the bucket as it was when rejected', () => {

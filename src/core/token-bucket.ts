@@ -30,7 +30,11 @@ export interface BucketDecision {
 const EPSILON = 1e-9;
 
 /** Tokens in a bucket at `now`, refilled from its last update and capped at the burst. */
-export function tokensAt(state: BucketState | undefined, now: number, policy: BucketPolicy): number {
+export function tokensAt(
+  state: BucketState | undefined,
+  now: number,
+  policy: BucketPolicy,
+): number {
   if (state === undefined) return policy.burst;
   const elapsed = now > state.updatedAt ? now - state.updatedAt : 0;
   const tokens = state.tokens + elapsed * policy.refillPerMs;
@@ -54,14 +58,32 @@ export function takeTokens(
 }
 
 /** The state of a bucket at `now` without taking anything from it. */
-export function peekBucket(state: BucketState | undefined, now: number, policy: BucketPolicy): BucketDecision {
+export function peekBucket(
+  state: BucketState | undefined,
+  now: number,
+  policy: BucketPolicy,
+): BucketDecision {
   return describe(tokensAt(state, now, policy), policy, true, 0);
 }
 
-function describe(tokens: number, policy: BucketPolicy, allowed: boolean, retryAfterMs: number): BucketDecision {
+function describe(
+  tokens: number,
+  policy: BucketPolicy,
+  allowed: boolean,
+  retryAfterMs: number,
+): BucketDecision {
   const remaining = Math.floor(tokens + EPSILON);
   const full = tokens + EPSILON >= policy.burst;
-  const nextTokenMs = full ? 0 : (Math.min(remaining + 1, policy.burst) - tokens) / policy.refillPerMs;
+  const nextTokenMs = full
+    ? 0
+    : (Math.min(remaining + 1, policy.burst) - tokens) / policy.refillPerMs;
   const fullInMs = full ? 0 : (policy.burst - tokens) / policy.refillPerMs;
-  return { allowed, tokens, remaining, retryAfterMs, nextTokenMs: Math.max(0, nextTokenMs), fullInMs };
+  return {
+    allowed,
+    tokens,
+    remaining,
+    retryAfterMs,
+    nextTokenMs: Math.max(0, nextTokenMs),
+    fullInMs,
+  };
 }

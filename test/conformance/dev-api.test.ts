@@ -4,7 +4,11 @@ import { createApi, send } from '../helpers/api.js';
 import { TRANSPORTS, type Target, type TargetOptions } from '../helpers/targets.js';
 
 const ALICE = 'email=alice%40example.com';
-const json = (body: unknown): RequestInit => ({ method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const json = (body: unknown): RequestInit => ({
+  method: 'PATCH',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 describe.each(TRANSPORTS)('the dev API over $name', (transport) => {
   let target: Target | undefined;
@@ -34,16 +38,36 @@ describe.each(TRANSPORTS)('the dev API over $name', (transport) => {
     const list = await api.dev('/buckets');
     expect(list.body.total).toBe(2);
     expect(list.body.buckets).toEqual([
-      expect.objectContaining({ key: 'caller:demo:1.2.3.4', level: 'caller', client_id: 'demo', caller_id: '1.2.3.4', remaining: 3, burst: 5, rate: '1/s', allowed: 2, rejected: 0 }),
-      expect.objectContaining({ key: 'client:demo', level: 'client', remaining: 19, burst: 20, allowed: 1 }),
+      expect.objectContaining({
+        key: 'caller:demo:1.2.3.4',
+        level: 'caller',
+        client_id: 'demo',
+        caller_id: '1.2.3.4',
+        remaining: 3,
+        burst: 5,
+        rate: '1/s',
+        allowed: 2,
+        rejected: 0,
+      }),
+      expect.objectContaining({
+        key: 'client:demo',
+        level: 'client',
+        remaining: 19,
+        burst: 20,
+        allowed: 1,
+      }),
     ]);
     expect((await api.dev('/buckets?level=client')).body.total).toBe(1);
     expect((await api.dev('/buckets?level=nope')).status).toBe(400);
     const one = await api.dev(`/buckets/${encodeURIComponent('caller:demo:1.2.3.4')}`);
     expect(one.body.remaining).toBe(3);
-    const reset = await api.dev(`/buckets/${encodeURIComponent('caller:demo:1.2.3.4')}`, { method: 'DELETE' });
+    const reset = await api.dev(`/buckets/${encodeURIComponent('caller:demo:1.2.3.4')}`, {
+      method: 'DELETE',
+    });
     expect(reset.body).toEqual({ reset: ['caller:demo:1.2.3.4'] });
-    expect((await api.exists(`${ALICE}&caller_id=1.2.3.4`)).headers.get('ratelimit')).toBe('"caller";r=4;t=1');
+    expect((await api.exists(`${ALICE}&caller_id=1.2.3.4`)).headers.get('ratelimit')).toBe(
+      '"caller";r=4;t=1',
+    );
     expect((await api.dev('/buckets/client%3Anobody', { method: 'DELETE' })).status).toBe(404);
     const all = await api.dev('/buckets', { method: 'DELETE' });
     expect(all.body).toEqual({ reset: 'all', count: 2 });
@@ -56,7 +80,13 @@ describe.each(TRANSPORTS)('the dev API over $name', (transport) => {
     await api.start({ email: 'alice@example.com' });
     const code = await api.dev(`/codes/alice%40example.com?merchant_id=${DEMO_MERCHANT}`);
     expect(code.status).toBe(200);
-    expect(code.body).toMatchObject({ email: 'alice@example.com', merchant_id: DEMO_MERCHANT, attempts_left: 5, used: false, expires_at: '2026-01-01T12:10:00.000Z' });
+    expect(code.body).toMatchObject({
+      email: 'alice@example.com',
+      merchant_id: DEMO_MERCHANT,
+      attempts_left: 5,
+      used: false,
+      expires_at: '2026-01-01T12:10:00.000Z',
+    });
     expect(code.body.code).toMatch(/^\d{6}$/);
     await api.verify({ email: 'alice@example.com', verification_code: '0' });
     expect((await api.dev('/codes?email=alice%40example.com')).body.attempts_left).toBe(4);
@@ -69,7 +99,12 @@ describe.each(TRANSPORTS)('the dev API over $name', (transport) => {
     const journal = await api.dev('/journal?limit=5');
     const requests = journal.body.requests as Array<Record<string, unknown>>;
     expect(requests.map((entry) => entry.status)).toEqual([401, 200]);
-    expect(requests[1]).toMatchObject({ operation: 'exists', bucket: 'client:demo', outcome: 'allowed', remaining: 19 });
+    expect(requests[1]).toMatchObject({
+      operation: 'exists',
+      bucket: 'client:demo',
+      outcome: 'allowed',
+      remaining: 19,
+    });
     expect((await api.dev('/journal?limit=0')).status).toBe(400);
   });
 
@@ -77,7 +112,10 @@ describe.each(TRANSPORTS)('the dev API over $name', (transport) => {
     const { api } = await start();
     const config = await api.dev('/config');
     expect(JSON.stringify(config.body)).not.toContain(DEMO_CONFIG.clients[0]?.token);
-    const changed = await api.dev('/config', json({ limits: { caller: { burst: 2 } }, behavior: { headers: 'x-ratelimit' } }));
+    const changed = await api.dev(
+      '/config',
+      json({ limits: { caller: { burst: 2 } }, behavior: { headers: 'x-ratelimit' } }),
+    );
     expect(changed.status).toBe(200);
     await api.exists(`${ALICE}&caller_id=x`);
     const second = await api.exists(`${ALICE}&caller_id=x`);
@@ -123,7 +161,9 @@ describe.each(TRANSPORTS)('the dev API over $name', (transport) => {
     controller.abort();
     await reader.cancel().catch(() => {});
     expect(text).toContain('event: code');
-    expect(text).toMatch(/event: request\ndata: \{"type":"request","request":\{.*"operation":"start"/);
+    expect(text).toMatch(
+      /event: request\ndata: \{"type":"request","request":\{.*"operation":"start"/,
+    );
   });
 
   it('requires the admin token when one is set', async () => {
@@ -131,8 +171,12 @@ describe.each(TRANSPORTS)('the dev API over $name', (transport) => {
     const refused = await api.dev('/buckets');
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toContain('Bearer');
-    expect((await api.dev('/buckets', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
-    expect((await api.dev('/buckets', { headers: { authorization: 'Bearer admin-secret-123' } })).status).toBe(200);
+    expect((await api.dev('/buckets', { headers: { authorization: 'Bearer wrong' } })).status).toBe(
+      401,
+    );
+    expect(
+      (await api.dev('/buckets', { headers: { authorization: 'Bearer admin-secret-123' } })).status,
+    ).toBe(200);
   });
 
   it('answers 404 on every dev route when the dev API is off', async () => {
@@ -149,8 +193,13 @@ describe.each(TRANSPORTS)('429 behaviour over $name', (transport) => {
     await target?.close();
     target = undefined;
   });
-  const withBehavior = async (behavior: Record<string, unknown>, caller = { burst: 1, rate: '1/10s' }) => {
-    target = await transport.start({ config: { ...DEMO_CONFIG, limits: { ...DEMO_CONFIG.limits, caller }, behavior } });
+  const withBehavior = async (
+    behavior: Record<string, unknown>,
+    caller = { burst: 1, rate: '1/10s' },
+  ) => {
+    target = await transport.start({
+      config: { ...DEMO_CONFIG, limits: { ...DEMO_CONFIG.limits, caller }, behavior },
+    });
     return createApi(target.baseUrl);
   };
 
@@ -185,7 +234,10 @@ describe.each(TRANSPORTS)('429 behaviour over $name', (transport) => {
     const over = await api.exists(`${ALICE}&caller_id=a`);
     expect(over.status).toBe(200);
     expect(over.headers.get('uas-shadow-limited')).toBe('true');
-    expect(target?.emulator.getBucket('caller:demo:a')).toMatchObject({ allowed: 1, shadow_rejected: 1 });
+    expect(target?.emulator.getBucket('caller:demo:a')).toMatchObject({
+      allowed: 1,
+      shadow_rejected: 1,
+    });
   });
 
   it('injects 429s with the chaos probability without charging the bucket', async () => {
@@ -194,12 +246,17 @@ describe.each(TRANSPORTS)('429 behaviour over $name', (transport) => {
     expect(injected.status).toBe(429);
     expect(injected.body.injected).toBe(true);
     expect(injected.headers.get('retry-after')).toBe('1');
-    expect(target?.emulator.getBucket('caller:demo:a')).toMatchObject({ remaining: 1, rejected: 1 });
+    expect(target?.emulator.getBucket('caller:demo:a')).toMatchObject({
+      remaining: 1,
+      rejected: 1,
+    });
   });
 
   it('writes draft-7, draft-6 or no rate-limit fields by style', async () => {
     const api = await withBehavior({ headers: 'draft-7' });
-    expect((await api.exists(ALICE)).headers.get('ratelimit')).toBe('limit=20, remaining=19, reset=1');
+    expect((await api.exists(ALICE)).headers.get('ratelimit')).toBe(
+      'limit=20, remaining=19, reset=1',
+    );
     await api.dev('/config', json({ behavior: { headers: 'draft-6' } }));
     const draft6 = await api.exists(ALICE);
     expect(draft6.headers.get('ratelimit-remaining')).toBe('18');

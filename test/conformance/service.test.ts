@@ -25,8 +25,14 @@ describe.each(TRANSPORTS)('the service over $name', (transport) => {
     });
 
     it('answers exists false for an unknown e-mail and true for a known phone number', async () => {
-      expect((await api.exists('email=nobody%40example.com')).body).toEqual({ exists: false, token_count: 0 });
-      expect((await api.exists('phone_number=%2B14155550101')).body).toEqual({ exists: true, token_count: 2 });
+      expect((await api.exists('email=nobody%40example.com')).body).toEqual({
+        exists: false,
+        token_count: 0,
+      });
+      expect((await api.exists('phone_number=%2B14155550101')).body).toEqual({
+        exists: true,
+        token_count: 2,
+      });
     });
 
     it('rejects a query with neither or both of email and phone_number', async () => {
@@ -42,13 +48,17 @@ describe.each(TRANSPORTS)('the service over $name', (transport) => {
       const reply = await api.exists(`${ALICE}&${ALICE}`);
       expect(reply.status).toBe(400);
       expect(reply.body.type).toBe('urn:uas:problem:duplicate-parameter');
-      expect(reply.body.errors).toEqual([expect.objectContaining({ parameter: 'email', pointer: '#/email' })]);
+      expect(reply.body.errors).toEqual([
+        expect.objectContaining({ parameter: 'email', pointer: '#/email' }),
+      ]);
     });
 
     it('rejects an empty or overlong caller_id with a field error', async () => {
       const empty = await api.exists(`${ALICE}&caller_id=`);
       expect(empty.status).toBe(400);
-      expect(empty.body.errors).toEqual([expect.objectContaining({ pointer: '#/caller_id', detail: 'caller_id must not be empty' })]);
+      expect(empty.body.errors).toEqual([
+        expect.objectContaining({ pointer: '#/caller_id', detail: 'caller_id must not be empty' }),
+      ]);
       const long = await api.exists(`${ALICE}&caller_id=${'x'.repeat(257)}`);
       expect(long.status).toBe(400);
       expect(String(long.body.detail)).toContain('at most 256 characters');
@@ -65,7 +75,10 @@ describe.each(TRANSPORTS)('the service over $name', (transport) => {
     });
 
     it('answers 401 invalid_request for a malformed header and invalid_token for an unknown token', async () => {
-      const malformed = await api.exists(ALICE, { token: null, headers: { authorization: 'Basic abc' } });
+      const malformed = await api.exists(ALICE, {
+        token: null,
+        headers: { authorization: 'Basic abc' },
+      });
       expect(malformed.status).toBe(401);
       expect(malformed.headers.get('www-authenticate')).toContain('error="invalid_request"');
       const unknown = await api.exists(ALICE, { token: 'not-a-known-token' });
@@ -83,7 +96,9 @@ describe.each(TRANSPORTS)('the service over $name', (transport) => {
     it('answers an unknown path with a 404 problem', async () => {
       const reply = await api.dev('/../../v2/nothing'.replace('/../..', ''));
       expect(reply.status).toBe(404);
-      const other = await createApi(target.baseUrl).exists('').then(() => fetch(`${target.baseUrl}/v1/users/nothing`));
+      const other = await createApi(target.baseUrl)
+        .exists('')
+        .then(() => fetch(`${target.baseUrl}/v1/users/nothing`));
       expect(other.status).toBe(404);
       expect(other.headers.get('content-type')).toBe('application/problem+json');
     });
@@ -92,7 +107,10 @@ describe.each(TRANSPORTS)('the service over $name', (transport) => {
       const reply = await fetch(`${target.baseUrl}/v1/users/exists?${ALICE}`, { method: 'POST' });
       expect(reply.status).toBe(405);
       expect(reply.headers.get('allow')).toBe('GET');
-      const start = await fetch(`${target.baseUrl}/v1/merchants/${DEMO_MERCHANT}/users/passwordless/start`, { method: 'GET' });
+      const start = await fetch(
+        `${target.baseUrl}/v1/merchants/${DEMO_MERCHANT}/users/passwordless/start`,
+        { method: 'GET' },
+      );
       expect(start.status).toBe(405);
       expect(start.headers.get('allow')).toBe('POST');
     });
@@ -109,7 +127,9 @@ describe.each(TRANSPORTS)('the service over $name', (transport) => {
     });
 
     it('answers 415 without a JSON content type, 400 for malformed JSON, 413 for a large body', async () => {
-      const noType = await api.start('{"email":"alice@example.com"}', { headers: { 'content-type': 'text/plain' } });
+      const noType = await api.start('{"email":"alice@example.com"}', {
+        headers: { 'content-type': 'text/plain' },
+      });
       expect(noType.status).toBe(415);
       const malformed = await api.start('{"email":');
       expect(malformed.status).toBe(400);
@@ -128,14 +148,22 @@ describe.each(TRANSPORTS)('the service over $name', (transport) => {
       ]);
     });
 
-    it('answers 404 for an unknown user or merchant and 403 for another client\'s merchant', async () => {
-      expect((await api.start({ email: 'nobody@example.com' })).body.type).toBe('urn:uas:problem:user-not-found');
-      const unknown = await api.start({ email: 'alice@example.com' }, { merchant: '00000000-0000-4000-8000-000000000000' });
+    it("answers 404 for an unknown user or merchant and 403 for another client's merchant", async () => {
+      expect((await api.start({ email: 'nobody@example.com' })).body.type).toBe(
+        'urn:uas:problem:user-not-found',
+      );
+      const unknown = await api.start(
+        { email: 'alice@example.com' },
+        { merchant: '00000000-0000-4000-8000-000000000000' },
+      );
       expect(unknown.status).toBe(404);
       expect(unknown.body.type).toBe('urn:uas:problem:merchant-not-found');
       const foreign = await api.start({ email: 'alice@example.com' }, { merchant: OTHER_MERCHANT });
       expect(foreign.status).toBe(403);
-      const own = await api.start({ email: 'alice@example.com' }, { merchant: OTHER_MERCHANT, token: OTHER_TOKEN });
+      const own = await api.start(
+        { email: 'alice@example.com' },
+        { merchant: OTHER_MERCHANT, token: OTHER_TOKEN },
+      );
       expect(own.status).toBe(200);
     });
   });
@@ -160,7 +188,10 @@ describe.each(TRANSPORTS)('the service over $name', (transport) => {
     it('counts down wrong attempts, then kills the code', async () => {
       const code = await startAndRead();
       for (let left = 4; left >= 0; left--) {
-        const wrong = await api.verify({ email: 'alice@example.com', verification_code: wrongOf(code) }, { headers: {} });
+        const wrong = await api.verify(
+          { email: 'alice@example.com', verification_code: wrongOf(code) },
+          { headers: {} },
+        );
         expect(wrong.status).toBe(422);
         expect(wrong.body.attempts_remaining).toBe(left);
         target.clock.advance(1000);
@@ -185,9 +216,13 @@ describe.each(TRANSPORTS)('the service over $name', (transport) => {
       target.clock.advance(1000);
       const second = await startAndRead();
       if (first !== second) {
-        expect((await api.verify({ email: 'alice@example.com', verification_code: first })).status).toBe(422);
+        expect(
+          (await api.verify({ email: 'alice@example.com', verification_code: first })).status,
+        ).toBe(422);
       }
-      expect((await api.verify({ email: 'alice@example.com', verification_code: second })).status).toBe(200);
+      expect(
+        (await api.verify({ email: 'alice@example.com', verification_code: second })).status,
+      ).toBe(200);
     });
   });
 
@@ -235,7 +270,11 @@ describe.each(TRANSPORTS)('the service over $name', (transport) => {
     it('shares one bucket between the three operations', async () => {
       await api.exists(`${ALICE}&caller_id=mixed`);
       await api.start({ email: 'alice@example.com', caller_id: 'mixed' });
-      const verify = await api.verify({ email: 'alice@example.com', verification_code: '1', caller_id: 'mixed' });
+      const verify = await api.verify({
+        email: 'alice@example.com',
+        verification_code: '1',
+        caller_id: 'mixed',
+      });
       expect(verify.headers.get('ratelimit')).toBe('"caller";r=2;t=1');
     });
 
@@ -250,7 +289,9 @@ describe.each(TRANSPORTS)('the service over $name', (transport) => {
     it('scopes caller buckets to the client', async () => {
       for (let index = 0; index < 5; index++) await api.exists(`${ALICE}&caller_id=shared-ip`);
       expect((await api.exists(`${ALICE}&caller_id=shared-ip`)).status).toBe(429);
-      const other = await createApi(target.baseUrl, OTHER_TOKEN).exists(`${ALICE}&caller_id=shared-ip`);
+      const other = await createApi(target.baseUrl, OTHER_TOKEN).exists(
+        `${ALICE}&caller_id=shared-ip`,
+      );
       expect(other.status).toBe(200);
       expect(other.headers.get('uas-bucket')).toBe('caller:other:shared-ip');
     });

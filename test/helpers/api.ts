@@ -26,15 +26,28 @@ export function createApi(baseUrl: string, token: string | undefined = DEMO_TOKE
     const value = override === null ? undefined : (override ?? token);
     return value === undefined ? {} : { authorization: `Bearer ${value}` };
   };
-  const post = (action: 'start' | 'verify', body: unknown, options: { merchant?: string; token?: string | null; headers?: Record<string, string> } = {}) =>
-    send(baseUrl, `/v1/merchants/${options.merchant ?? DEMO_MERCHANT}/users/passwordless/${action}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...auth(options.token), ...options.headers },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
+  const post = (
+    action: 'start' | 'verify',
+    body: unknown,
+    options: { merchant?: string; token?: string | null; headers?: Record<string, string> } = {},
+  ) =>
+    send(
+      baseUrl,
+      `/v1/merchants/${options.merchant ?? DEMO_MERCHANT}/users/passwordless/${action}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth(options.token), ...options.headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      },
+    );
   return {
-    exists: (query: string, options: { token?: string | null; headers?: Record<string, string> } = {}) =>
-      send(baseUrl, `/v1/users/exists?${query}`, { headers: { ...auth(options.token), ...options.headers } }),
+    exists: (
+      query: string,
+      options: { token?: string | null; headers?: Record<string, string> } = {},
+    ) =>
+      send(baseUrl, `/v1/users/exists?${query}`, {
+        headers: { ...auth(options.token), ...options.headers },
+      }),
     start: (body: unknown, options?: Parameters<typeof post>[2]) => post('start', body, options),
     verify: (body: unknown, options?: Parameters<typeof post>[2]) => post('verify', body, options),
     dev: (path: string, init: RequestInit = {}) => send(baseUrl, `/__uas${path}`, init),

@@ -35,7 +35,15 @@ export const START_TIME = Date.UTC(2026, 0, 1, 12, 0, 0);
 
 function makeEmulator(options: TargetOptions = {}): { emulator: Emulator; clock: ManualClock } {
   const clock = createManualClock(START_TIME);
-  return { clock, emulator: createEmulator({ config: options.config ?? DEMO_CONFIG, devApi: options.devApi, clock, random: createSeededRandom(7) }) };
+  return {
+    clock,
+    emulator: createEmulator({
+      config: options.config ?? DEMO_CONFIG,
+      devApi: options.devApi,
+      clock,
+      random: createSeededRandom(7),
+    }),
+  };
 }
 
 async function listenOn(server: Server): Promise<string> {

@@ -16,6 +16,9 @@ export interface MiddlewareOptions extends HandlersOptions {
 export function createMiddleware(options: MiddlewareOptions = {}): ExpressHandler {
   // @mswjs/http-middleware is CommonJS and types its handlers with msw's CommonJS build; the ESM
   // handlers made here behave the same at run time (the conformance suite serves through it).
-  const handlers = [...(options.handlers ?? []), ...createHandlers(options)] as unknown as Parameters<typeof createMswMiddleware>;
+  const handlers = [
+    ...(options.handlers ?? []),
+    ...createHandlers(options),
+  ] as unknown as Parameters<typeof createMswMiddleware>;
   return createMswMiddleware(...handlers);
 }

@@ -3,7 +3,11 @@ import type { AddressInfo } from 'node:net';
 import type { Emulator } from '../../core/emulator.js';
 import type { EmulatorRequest, EmulatorResponse } from '../../core/exchange.js';
 import { createProblem } from '../../core/problems.js';
-import { formatServerSentEvent, SSE_HEARTBEAT, SSE_PREAMBLE } from '../../core/server-sent-events.js';
+import {
+  formatServerSentEvent,
+  SSE_HEARTBEAT,
+  SSE_PREAMBLE,
+} from '../../core/server-sent-events.js';
 
 /** Options of {@link createHttpServer}. */
 export interface HttpServerOptions {
@@ -52,7 +56,9 @@ export function createHttpServer(emulator: Emulator, options: HttpServerOptions 
       keepAliveTimeout: 5_000,
     },
     (req, res) => {
-      const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+      const hasBody =
+        req.headers['content-length'] !== undefined ||
+        req.headers['transfer-encoding'] !== undefined;
       if (!hasBody) {
         respond(emulator, toRequest(req, undefined, 0), res, streams, options.heartbeatMs);
         return;
@@ -65,11 +71,30 @@ export function createHttpServer(emulator: Emulator, options: HttpServerOptions 
   );
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const status =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? 431
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 408
+          : 400;
     const body = JSON.stringify(
-      createProblem('invalid-request', `the request could not be read: ${error.code ?? error.message}`, { status, title: status === 431 ? 'Request header fields too large' : status === 408 ? 'Request timeout' : 'Bad request' }),
+      createProblem(
+        'invalid-request',
+        `the request could not be read: ${error.code ?? error.message}`,
+        {
+          status,
+          title:
+            status === 431
+              ? 'Request header fields too large'
+              : status === 408
+                ? 'Request timeout'
+                : 'Bad request',
+        },
+      ),
     );
-    socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
   server.on('close', () => {
     for (const stream of streams) stream.end();
@@ -79,7 +104,12 @@ export function createHttpServer(emulator: Emulator, options: HttpServerOptions 
 }
 
 /** Starts an HTTP server for the emulator on `host:port` (port 0 picks a free port). */
-export async function listen(emulator: Emulator, port: number, host: string, options: HttpServerOptions = {}): Promise<EmulatorHttpServer> {
+export async function listen(
+  emulator: Emulator,
+  port: number,
+  host: string,
+  options: HttpServerOptions = {},
+): Promise<EmulatorHttpServer> {
   const server = createHttpServer(emulator, options);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -117,7 +147,11 @@ export function closeGracefully(server: Server, graceMs: number): Promise<void> 
   });
 }
 
-function readBody(req: IncomingMessage, limit: number, done: (body: string, bytes: number, overflow: boolean) => void): void {
+function readBody(
+  req: IncomingMessage,
+  limit: number,
+  done: (body: string, bytes: number, overflow: boolean) => void,
+): void {
   const chunks: Buffer[] = [];
   let bytes = 0;
   let finished = false;
@@ -143,11 +177,27 @@ function readBody(req: IncomingMessage, limit: number, done: (body: string, byte
   });
 }
 
-function toRequest(req: IncomingMessage, body: string | undefined, bodyBytes: number): EmulatorRequest {
-  return { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body, bodyBytes };
+function toRequest(
+  req: IncomingMessage,
+  body: string | undefined,
+  bodyBytes: number,
+): EmulatorRequest {
+  return {
+    method: req.method ?? 'GET',
+    url: req.url ?? '/',
+    headers: req.headers,
+    body,
+    bodyBytes,
+  };
 }
 
-function respond(emulator: Emulator, request: EmulatorRequest, res: ServerResponse, streams: Set<ServerResponse>, heartbeatMs = 15_000): void {
+function respond(
+  emulator: Emulator,
+  request: EmulatorRequest,
+  res: ServerResponse,
+  streams: Set<ServerResponse>,
+  heartbeatMs = 15_000,
+): void {
   const response = emulator.handle(request);
   if (response.stream) {
     openEventStream(emulator, response, res, streams, heartbeatMs);
@@ -159,13 +209,20 @@ function respond(emulator: Emulator, request: EmulatorRequest, res: ServerRespon
 
 function send(res: ServerResponse, response: EmulatorResponse): void {
   if (res.destroyed) return;
-  const payload = response.text ?? (response.body === undefined ? '' : JSON.stringify(response.body));
+  const payload =
+    response.text ?? (response.body === undefined ? '' : JSON.stringify(response.body));
   response.headers['content-length'] = String(Buffer.byteLength(payload));
   res.writeHead(response.status, response.headers);
   res.end(payload);
 }
 
-function openEventStream(emulator: Emulator, response: EmulatorResponse, res: ServerResponse, streams: Set<ServerResponse>, heartbeatMs: number): void {
+function openEventStream(
+  emulator: Emulator,
+  response: EmulatorResponse,
+  res: ServerResponse,
+  streams: Set<ServerResponse>,
+  heartbeatMs: number,
+): void {
   res.writeHead(response.status, response.headers);
   res.write(SSE_PREAMBLE);
   streams.add(res);

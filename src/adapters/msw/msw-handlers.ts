@@ -27,12 +27,20 @@ export interface HandlersOptions extends EmulatorOptions {
  */
 export function createHandlers(options: HandlersOptions = {}): RequestHandler[] {
   const emulator = options.emulator ?? createEmulator(options);
-  const resolver = async ({ request }: { request: Request }) => toFetchResponse(emulator, emulator.handle(await fromFetchRequest(request, emulator.config.maxBodyBytes)));
+  const resolver = async ({ request }: { request: Request }) =>
+    toFetchResponse(
+      emulator,
+      emulator.handle(await fromFetchRequest(request, emulator.config.maxBodyBytes)),
+    );
   if (options.baseUrl !== undefined) {
     const base = options.baseUrl.replace(/\/+$/, '');
     return [http.all(`${base}/*`, resolver)];
   }
-  return [http.all('*/v1/*', resolver), http.all('*/__uas', resolver), http.all('*/__uas/*', resolver)];
+  return [
+    http.all('*/v1/*', resolver),
+    http.all('*/__uas', resolver),
+    http.all('*/__uas/*', resolver),
+  ];
 }
 
 /** Translates a Fetch request into the core's request, reading at most `limit + 1` body bytes. */
@@ -52,7 +60,10 @@ export async function fromFetchRequest(request: Request, limit: number): Promise
   return { method: request.method, url: `${url.pathname}${url.search}`, headers, body, bodyBytes };
 }
 
-async function readLimited(stream: ReadableStream<Uint8Array>, limit: number): Promise<{ text: string; bytes: number }> {
+async function readLimited(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+): Promise<{ text: string; bytes: number }> {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let bytes = 0;
@@ -78,10 +89,18 @@ async function readLimited(stream: ReadableStream<Uint8Array>, limit: number): P
 }
 
 /** Translates the core's answer into a Fetch response (a stream for the event endpoint). */
-export async function toFetchResponse(emulator: Emulator, response: EmulatorResponse): Promise<Response> {
+export async function toFetchResponse(
+  emulator: Emulator,
+  response: EmulatorResponse,
+): Promise<Response> {
   if (response.delayMs > 0) await delay(response.delayMs);
-  if (response.stream) return new HttpResponse(eventStream(emulator), { status: response.status, headers: response.headers });
-  const payload = response.text ?? (response.body === undefined ? null : JSON.stringify(response.body));
+  if (response.stream)
+    return new HttpResponse(eventStream(emulator), {
+      status: response.status,
+      headers: response.headers,
+    });
+  const payload =
+    response.text ?? (response.body === undefined ? null : JSON.stringify(response.body));
   return new HttpResponse(payload, { status: response.status, headers: response.headers });
 }
 

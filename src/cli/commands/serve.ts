@@ -2,7 +2,12 @@ import { Option, type Command } from 'commander';
 import type { Server } from 'node:http';
 import type { Emulator } from '../../core/emulator.js';
 import type { CommandContext } from '../program.js';
-import { applyConfigFlags, describeConfigIssue, loadConfigFile, type ConfigFlag } from '../config-loader.js';
+import {
+  applyConfigFlags,
+  describeConfigIssue,
+  loadConfigFile,
+  type ConfigFlag,
+} from '../config-loader.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
 import { integerIn, numberIn } from '../options.js';
 import type { LogMode } from '../request-log.js';
@@ -42,27 +47,69 @@ export function registerServe(program: Command, context: CommandContext): void {
   program
     .command('serve')
     .description('run the emulator of the three endpoints, with its dev API under /__uas')
-    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', integerIn(0, 65535), DEFAULT_PORT)
+    .option(
+      '-p, --port <port>',
+      'port to listen on (0 picks a free one)',
+      integerIn(0, 65535),
+      DEFAULT_PORT,
+    )
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('-c, --config <file>', 'config file (JSON); default: the bundled fixtures/uas.config.json')
+    .option(
+      '-c, --config <file>',
+      'config file (JSON); default: the bundled fixtures/uas.config.json',
+    )
     .option('--client-burst <n>', 'client bucket size (tokens)', integerIn(1, 1_000_000_000))
     .option('--client-rate <rate>', 'client bucket refill, such as "10/s", "100/m", "5/10s"')
     .option('--caller-burst <n>', 'caller bucket size (tokens)', integerIn(1, 1_000_000_000))
     .option('--caller-rate <rate>', 'caller bucket refill, such as "1/s"')
-    .addOption(new Option('--caller-scope <scope>', 'caller buckets per client, or shared by all clients').choices(['client', 'global']))
+    .addOption(
+      new Option(
+        '--caller-scope <scope>',
+        'caller buckets per client, or shared by all clients',
+      ).choices(['client', 'global']),
+    )
     .option('--retry-after <mode>', 'Retry-After on 429: exact, absent or fixed:<seconds>')
-    .addOption(new Option('--headers <style>', 'rate-limit header style').choices(['draft-10', 'draft-7', 'draft-6', 'x-ratelimit', 'none']))
+    .addOption(
+      new Option('--headers <style>', 'rate-limit header style').choices([
+        'draft-10',
+        'draft-7',
+        'draft-6',
+        'x-ratelimit',
+        'none',
+      ]),
+    )
     .option('--shadow', 'count requests but never reject them (headers show what would happen)')
     .option('--chaos <p>', 'answer 429 at random with probability p (0 to 1)', numberIn(0, 1))
     .option('--latency <ms>', 'added latency, such as "100ms" or "50ms-200ms"')
     .option('--otp <mode>', 'one-time codes: random, or fixed:<digits> such as fixed:123456')
     .option('--otp-ttl <duration>', 'how long a code is valid, such as "10m"')
     .option('--otp-attempts <n>', 'wrong codes allowed before a code dies', integerIn(1, 1000))
-    .option('--max-buckets <n>', 'most buckets kept in memory (least recently used go first)', integerIn(1, 100_000_000))
-    .addOption(new Option('--engine <engine>', 'fast: node:http; msw: msw handlers through @mswjs/http-middleware').choices(['fast', 'msw']).default('fast'))
-    .option('--handlers <module>', 'with --engine msw: a module exporting msw `handlers` tried before the emulator')
-    .addOption(new Option('--log <mode>', 'request log on stdout').choices(['pretty', 'json', 'off']).default('pretty'))
-    .option('--admin-token <token>', 'require this bearer token on the dev API (needed to enable it beyond loopback)')
+    .option(
+      '--max-buckets <n>',
+      'most buckets kept in memory (least recently used go first)',
+      integerIn(1, 100_000_000),
+    )
+    .addOption(
+      new Option(
+        '--engine <engine>',
+        'fast: node:http; msw: msw handlers through @mswjs/http-middleware',
+      )
+        .choices(['fast', 'msw'])
+        .default('fast'),
+    )
+    .option(
+      '--handlers <module>',
+      'with --engine msw: a module exporting msw `handlers` tried before the emulator',
+    )
+    .addOption(
+      new Option('--log <mode>', 'request log on stdout')
+        .choices(['pretty', 'json', 'off'])
+        .default('pretty'),
+    )
+    .option(
+      '--admin-token <token>',
+      'require this bearer token on the dev API (needed to enable it beyond loopback)',
+    )
     .addHelpText(
       'after',
       `
@@ -93,7 +140,9 @@ function configFlags(flags: ServeFlags): ConfigFlag[] {
     ['--otp-ttl', ['otp', 'ttl'], flags.otpTtl],
     ['--otp-attempts', ['otp', 'maxAttempts'], flags.otpAttempts],
   ];
-  return all.filter(([, , value]) => value !== undefined).map(([flag, path, value]) => ({ flag, path, value }));
+  return all
+    .filter(([, , value]) => value !== undefined)
+    .map(([flag, path, value]) => ({ flag, path, value }));
 }
 
 async function serve(flags: ServeFlags, context: CommandContext): Promise<number> {
@@ -102,9 +151,13 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
   const loaded = await loadConfigFile(flags.config, io.cwd);
   const overrides = configFlags(flags);
   const loopback = LOOPBACK.test(flags.host);
-  if (flags.handlers !== undefined && flags.engine !== 'msw') throw new CliError('--handlers needs --engine msw', EXIT.usage);
+  if (flags.handlers !== undefined && flags.engine !== 'msw')
+    throw new CliError('--handlers needs --engine msw', EXIT.usage);
 
-  const [{ createEmulator }, { isConfigError }] = await Promise.all([import('../../emulator.js'), import('../../core/config-error.js')]);
+  const [{ createEmulator }, { isConfigError }] = await Promise.all([
+    import('../../emulator.js'),
+    import('../../core/config-error.js'),
+  ]);
   let emulator: Emulator;
   try {
     emulator = createEmulator({
@@ -113,16 +166,33 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
     });
   } catch (error) {
     if (!isConfigError(error)) throw error;
-    throw new CliError(describeConfigIssue(error.issues[0] ?? error.message, overrides, loaded.path), EXIT.usage);
+    throw new CliError(
+      describeConfigIssue(error.issues[0] ?? error.message, overrides, loaded.path),
+      EXIT.usage,
+    );
   }
 
-  const server = flags.engine === 'msw' ? await mswServer(emulator, flags, io.cwd) : await fastServer(emulator);
+  const server =
+    flags.engine === 'msw' ? await mswServer(emulator, flags, io.cwd) : await fastServer(emulator);
   const { wrapServer } = await import('../../adapters/http/http-server.js');
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new CliError(`port ${flags.port} is already in use on ${flags.host}; choose another with --port`, EXIT.failure));
-      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new CliError(`cannot listen on ${flags.host}: no such local address`, EXIT.usage));
-      else if (error.code === 'EACCES') reject(new CliError(`no permission to listen on port ${flags.port}; choose a port above 1023`, EXIT.failure));
+      if (error.code === 'EADDRINUSE')
+        reject(
+          new CliError(
+            `port ${flags.port} is already in use on ${flags.host}; choose another with --port`,
+            EXIT.failure,
+          ),
+        );
+      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+        reject(new CliError(`cannot listen on ${flags.host}: no such local address`, EXIT.usage));
+      else if (error.code === 'EACCES')
+        reject(
+          new CliError(
+            `no permission to listen on port ${flags.port}; choose a port above 1023`,
+            EXIT.failure,
+          ),
+        );
       else reject(error);
     });
     server.listen(flags.port, flags.host, () => resolve());
@@ -131,17 +201,30 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
 
   const { createRequestLogger } = await import('../request-log.js');
   const write = (line: string) => io.stdout.write(`${line}\n`);
-  write(`${chalk.bold('uas')} emulator listening on ${chalk.cyan(running.url)} ${chalk.dim(`(engine ${flags.engine})`)}`);
-  write(`  config    ${loaded.bundled ? `${loaded.path} ${chalk.dim('(bundled demo)')}` : loaded.path}`);
+  write(
+    `${chalk.bold('uas')} emulator listening on ${chalk.cyan(running.url)} ${chalk.dim(`(engine ${flags.engine})`)}`,
+  );
+  write(
+    `  config    ${loaded.bundled ? `${loaded.path} ${chalk.dim('(bundled demo)')}` : loaded.path}`,
+  );
   for (const client of emulator.config.clients) {
     const token = loaded.bundled ? client.token : `${client.token.slice(0, 4)}…`;
-    write(`  client    ${client.id}: token ${chalk.bold(token)}, merchants ${client.merchants.join(', ')}`);
+    write(
+      `  client    ${client.id}: token ${chalk.bold(token)}, merchants ${client.merchants.join(', ')}`,
+    );
   }
   const { limits } = emulator.config;
-  write(`  limits    client ${limits.client.burst} tokens at ${limits.client.rateText}; caller ${limits.caller.burst} tokens at ${limits.caller.rateText}`);
-  if (emulator.devApi.enabled) write(`  dev API   ${running.url}/__uas${flags.adminToken === undefined ? '' : ' (admin token required)'}`);
+  write(
+    `  limits    client ${limits.client.burst} tokens at ${limits.client.rateText}; caller ${limits.caller.burst} tokens at ${limits.caller.rateText}`,
+  );
+  if (emulator.devApi.enabled)
+    write(
+      `  dev API   ${running.url}/__uas${flags.adminToken === undefined ? '' : ' (admin token required)'}`,
+    );
   else write(chalk.yellow(`  dev API   off: listening beyond loopback without --admin-token`));
-  write(`  try       curl -H 'Authorization: Bearer ${loaded.bundled ? emulator.config.clients[0]?.token : '<token>'}' '${running.url}/v1/users/exists?email=alice@example.com'`);
+  write(
+    `  try       curl -H 'Authorization: Bearer ${loaded.bundled ? emulator.config.clients[0]?.token : '<token>'}' '${running.url}/v1/users/exists?email=alice@example.com'`,
+  );
 
   const logger = createRequestLogger(flags.log, io.stdout, chalk);
   const unsubscribe = logger === undefined ? () => {} : emulator.subscribe(logger);
@@ -163,7 +246,13 @@ async function fastServer(emulator: Emulator): Promise<Server> {
 }
 
 async function mswServer(emulator: Emulator, flags: ServeFlags, cwd: string): Promise<Server> {
-  const [{ createServer }, { default: express }, { createMiddleware }, { pathToFileURL }, { resolve }] = await Promise.all([
+  const [
+    { createServer },
+    { default: express },
+    { createMiddleware },
+    { pathToFileURL },
+    { resolve },
+  ] = await Promise.all([
     import('node:http'),
     import('express'),
     import('../../adapters/express/express-middleware.js'),
@@ -177,14 +266,24 @@ async function mswServer(emulator: Emulator, flags: ServeFlags, cwd: string): Pr
     try {
       loaded = (await import(pathToFileURL(file).href)) as typeof loaded;
     } catch (error) {
-      throw new CliError(`cannot load --handlers ${file}: ${(error as Error).message.split('\n')[0]}`, EXIT.usage);
+      throw new CliError(
+        `cannot load --handlers ${file}: ${(error as Error).message.split('\n')[0]}`,
+        EXIT.usage,
+      );
     }
     const list = loaded.handlers ?? loaded.default;
-    if (!Array.isArray(list)) throw new CliError(`--handlers ${file} must export an array named "handlers" (or a default array) of msw handlers`, EXIT.usage);
+    if (!Array.isArray(list))
+      throw new CliError(
+        `--handlers ${file} must export an array named "handlers" (or a default array) of msw handlers`,
+        EXIT.usage,
+      );
     handlers = list as import('msw').RequestHandler[];
   }
   const app = express();
   app.disable('x-powered-by');
   app.use(createMiddleware({ emulator, baseUrl: '', handlers }));
-  return createServer({ requestTimeout: 30_000, headersTimeout: 10_000, maxHeaderSize: 16_384 }, app);
+  return createServer(
+    { requestTimeout: 30_000, headersTimeout: 10_000, maxHeaderSize: 16_384 },
+    app,
+  );
 }

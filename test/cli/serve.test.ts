@@ -1,0 +1,147 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO_CONFIG } from '../../src/demo-config.js';
+import { createApi } from '../helpers/api.js';
+import { runUas, spawnUas, type UasProcess } from '../helpers/spawn-uas.js';
+
+const running: UasProcess[] = [];
+const serve = async (args: string[] = []) => {
+  const uas = spawnUas(['serve', '--port', '0', ...args]);
+  running.push(uas);
+  const [, url] = await uas.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+  await uas.waitFor(/\n {2}try /);
+  return { uas, url: url as string };
+};
+
+afterEach(async () => {
+  for (const uas of running.splice(0)) {
+    if (uas.child.exitCode === null) {
+      uas.child.kill('SIGKILL');
+      await uas.exited;
+    }
+  }
+});
+
+const tempFile = (name: string, content: string) => {
+  const dir = mkdtempSync(join(tmpdir(), 'uas-cli-'));
+  const file = join(dir, name);
+  writeFileSync(file, content);
+  return file;
+};
+
+describe('uas serve', () => {
+  it('starts with the bundled fixtures, prints the URL and demo token, answers, logs, and exits on SIGINT', async () => {
+    const { uas, url } = await serve();
+    expect(uas.stdout()).toContain('token uas-demo-token');
+    const api = createApi(url);
+    expect((await api.exists('email=alice%40example.com&caller_id=1.2.3.4')).status).toBe(200);
+    await uas.waitFor(/GET\s+\/v1\/users\/exists\s+caller:demo:1\.2\.3\.4\s+200 4 left/);
+    await api.start({ email: 'bob@example.com' });
+    await uas.waitFor(/code \d{6} for bob@example\.com/);
+    uas.child.kill('SIGINT');
+    expect(await uas.exited).toBe(0);
+    expect(uas.stdout()).toContain('SIGINT: shutting down');
+  });
+
+  it('applies limit and code flags over the config file', async () => {
+    const { url } = await serve(['--caller-burst', '1', '--otp', 'fixed:424242', '--log', 'off']);
+    const api = createApi(url);
+    expect((await api.exists('email=alice%40example.com&caller_id=a')).status).toBe(200);
+    expect((await api.exists('email=alice%40example.com&caller_id=a')).status).toBe(429);
+    await api.start({ email: 'alice@example.com' });
+    expect(
+      (await api.verify({ email: 'alice@example.com', verification_code: '424242' })).status,
+    ).toBe(200);
+  });
+
+  it('serves the same answers with --engine msw', async () => {
+    const { url } = await serve(['--engine', 'msw', '--log', 'off']);
+    const reply = await createApi(url).exists('email=alice%40example.com');
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('ratelimit')).toBe('"client";r=19;t=1');
+    expect((await fetch(`${url}/nothing`)).status).toBe(404);
+  });
+
+  it('tries handlers of the user before the emulator with --engine msw --handlers', async () => {
+    const module = tempFile(
+      'handlers.mjs',
+      `import { http, HttpResponse } from ${JSON.stringify(import.meta.resolve('msw'))};\nexport const handlers = [http.get('*/v1/users/exists', () => HttpResponse.json({ exists: 'custom' }))];\n`,
+    );
+    const { url } = await serve(['--engine', 'msw', '--handlers', module, '--log', 'off']);
+    expect((await createApi(url).exists('email=alice%40example.com')).body).toEqual({
+      exists: 'custom',
+    });
+  });
+
+  it('logs one JSON object per event with --log json', async () => {
+    const { uas, url } = await serve(['--log', 'json']);
+    await createApi(url).exists('email=alice%40example.com');
+    const [line] = await uas.waitFor(/\{"type":"request".*\}/);
+    expect(JSON.parse(line)).toMatchObject({
+      type: 'request',
+      request: { status: 200, bucket: 'client:demo' },
+    });
+  });
+
+  it('rejects a config file with a bad field with one line and exit code 2', async () => {
+    const file = tempFile(
+      'bad.json',
+      JSON.stringify({
+        ...DEMO_CONFIG,
+        limits: { ...DEMO_CONFIG.limits, caller: { burst: 5, rate: 'often' } },
+      }),
+    );
+    const result = await runUas(['serve', '--port', '0', '--config', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain('limits.caller.rate: expected a rate such as "10/s"');
+  });
+
+  it('rejects unreadable or malformed config files and bad flags with exit code 2', async () => {
+    const missing = await runUas(['serve', '--config', '/nonexistent/uas.json']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(
+      'uas: cannot read config file /nonexistent/uas.json: no such file\n',
+    );
+    const malformed = await runUas(['serve', '--config', tempFile('broken.json', '{"clients": [')]);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain('is not valid JSON');
+    const rate = await runUas(['serve', '--port', '0', '--client-rate', 'fast']);
+    expect(rate.code).toBe(2);
+    expect(rate.stderr).toBe(
+      'uas: invalid --client-rate: expected a rate such as "10/s", "100/m" or "5/10s"; got "fast"\n',
+    );
+    const port = await runUas(['serve', '--port', 'eighty']);
+    expect(port.code).toBe(2);
+    expect(port.stderr).toContain("option '-p, --port <port>' argument 'eighty' is invalid");
+    const unknown = await runUas(['serve', '--colour']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown option '--colour'");
+  });
+
+  it('says clearly when the port is in use', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const result = await runUas(['serve', '--port', String(port)]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `uas: port ${port} is already in use on 127.0.0.1; choose another with --port\n`,
+      );
+    } finally {
+      blocker.close();
+    }
+  });
+});
+
+describe('uas --help', () => {
+  it('lists the commands and exits 0', async () => {
+    const result = await runUas(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('serve');
+  });
+});
