@@ -37,6 +37,8 @@ export function createBucketStore(options: BucketStoreOptions = {}): BucketStore
   const buckets = new Map<string, StoredBucket>();
   let maxBuckets = options.maxBuckets ?? 1_000_000;
   let evictions = 0;
+  // The key stored last is already the most recently used: re-inserting it would change nothing.
+  let newest: string | undefined;
 
   function evict(): void {
     // A Map iterates in insertion order and `set` re-inserts on use, so the first key is the
@@ -45,6 +47,7 @@ export function createBucketStore(options: BucketStoreOptions = {}): BucketStore
       const oldest = buckets.keys().next();
       if (oldest.done) return;
       buckets.delete(oldest.value);
+      if (oldest.value === newest) newest = undefined;
       evictions++;
     }
   }
@@ -52,12 +55,20 @@ export function createBucketStore(options: BucketStoreOptions = {}): BucketStore
   return {
     get: (key) => buckets.get(key),
     set(key, bucket) {
+      if (key === newest && buckets.get(key) === bucket) return;
       buckets.delete(key);
       buckets.set(key, bucket);
+      newest = key;
       if (buckets.size > maxBuckets) evict();
     },
-    delete: (key) => buckets.delete(key),
-    clear: () => buckets.clear(),
+    delete(key) {
+      if (key === newest) newest = undefined;
+      return buckets.delete(key);
+    },
+    clear() {
+      newest = undefined;
+      buckets.clear();
+    },
     get size() {
       return buckets.size;
     },

@@ -96,7 +96,7 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
   const otp = createOtpStore();
   const journalLog = createJournal<RequestRecord>(config.journalSize);
   const events = createEventHub<EmulatorEvent>();
-  const requestCounts = new Map<string, number>();
+  const requestCounts = new Map<string, Map<number, number>>();
   const startedAt = clock.now();
   let nextRequestId = 1;
   let codesIssued = 0;
@@ -110,40 +110,35 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
     if (events.active) events.emit({ type: 'code', code: codeRecord(code) });
   };
 
-  function record(
-    request: EmulatorRequest,
-    path: string,
-    response: EmulatorResponse,
-    outcome: Outcome,
-    details: {
-      operation?: Operation;
-      clientId?: string;
-      callerId?: string | undefined;
-      bucket?: string;
-      remaining?: number;
-      problem?: Problem;
-    },
-    now: number,
-  ): EmulatorResponse {
-    countRequest(requestCounts, details.operation ?? 'none', response.status);
-    const entry: RequestRecord = {
+  /** Starts the journal entry of a request; its fields are filled in as the request goes. */
+  function entryFor(request: EmulatorRequest, path: string, now: number): RequestRecord {
+    return {
       id: nextRequestId++,
       at: now,
       method: request.method,
       path,
-      operation: details.operation,
-      clientId: details.clientId,
-      callerId: details.callerId,
-      bucket: details.bucket,
-      level: details.bucket === undefined ? undefined : levelOf(details.bucket),
-      status: response.status,
-      outcome,
-      remaining: details.remaining,
-      problem:
-        details.problem === undefined
-          ? undefined
-          : details.problem.type.replace('urn:uas:problem:', ''),
+      operation: undefined,
+      clientId: undefined,
+      callerId: undefined,
+      bucket: undefined,
+      level: undefined,
+      status: 0,
+      outcome: 'unrouted',
+      remaining: undefined,
+      problem: undefined,
     };
+  }
+
+  /** Completes the entry with the answer, journals it, counts it and announces it. */
+  function finish(
+    entry: RequestRecord,
+    response: EmulatorResponse,
+    outcome: Outcome,
+  ): EmulatorResponse {
+    entry.status = response.status;
+    entry.outcome = outcome;
+    if (response.status >= 400) entry.problem = problemKindOf((response.body as Problem).type);
+    countRequest(requestCounts, entry.operation ?? 'none', response.status);
     journalLog.push(entry);
     if (events.active) events.emit({ type: 'request', request: entry });
     return response;
@@ -168,39 +163,28 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
     query: string,
     now: number,
   ): EmulatorResponse {
+    const entry = entryFor(request, path, now);
     const route = matchServiceRoute(request.method, path);
     if (route.kind === 'not-found') {
       const problem = createProblem('not-found', `there is no resource at ${path}`, {
         instance: path,
       });
-      return record(request, path, problemResponse(problem), 'unrouted', { problem }, now);
+      return finish(entry, problemResponse(problem), 'unrouted');
     }
     if (route.kind === 'method-not-allowed') {
-      const problem = createProblem(
-        'method-not-allowed',
-        `${path} accepts ${route.allow}, not ${request.method}`,
-        { instance: path },
-      );
-      return record(
-        request,
-        path,
-        problemResponse(problem, { allow: route.allow }),
-        'unrouted',
-        { problem },
-        now,
-      );
+      const detail = `${path} accepts ${route.allow}, not ${request.method}`;
+      const problem = createProblem('method-not-allowed', detail, { instance: path });
+      return finish(entry, problemResponse(problem, { allow: route.allow }), 'unrouted');
     }
     const { operation } = route;
+    entry.operation = operation;
     const auth = authenticate(headerValue(request.headers, 'authorization'), directory);
     if (!auth.ok) {
       const problem = createProblem('unauthorized', auth.detail, { instance: path });
-      return record(
-        request,
-        path,
+      return finish(
+        entry,
         problemResponse(problem, { 'www-authenticate': auth.challenge }),
         'unauthenticated',
-        { operation, problem },
-        now,
       );
     }
     const { clientId } = auth;
@@ -211,24 +195,21 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
     const { callerId } = input;
     const key = bucketKey(clientId, callerId, config.limits.callerScope);
     const level: Level = callerId === undefined ? 'client' : 'caller';
+    entry.clientId = clientId;
+    entry.callerId = callerId;
+    entry.bucket = key;
+    entry.level = level;
     const limits = config.limits[level];
     const stored = store.get(key);
     const decision = takeTokens(stored, now, limits, config.limits.cost[operation]);
-    const details = { operation, clientId, callerId, bucket: key };
 
     const injected = config.behavior.chaos > 0 && random.next() < config.behavior.chaos;
     if (injected || (!decision.allowed && !config.behavior.shadow)) {
       const state = injected ? takeTokens(stored, now, limits, 0) : decision;
       keep(key, stored, state.tokens, now).rejected++;
+      entry.remaining = state.remaining;
       const response = tooManyRequests(key, level, decision, state, path, injected);
-      return record(
-        request,
-        path,
-        response,
-        injected ? 'injected-429' : 'rate-limited',
-        { ...details, remaining: state.remaining, problem: response.body as Problem },
-        now,
-      );
+      return finish(entry, response, injected ? 'injected-429' : 'rate-limited');
     }
     const shadowLimited = !decision.allowed;
 
@@ -243,52 +224,27 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
       const state = counted
         ? commit(key, stored, decision, now)
         : takeTokens(stored, now, limits, 0);
-      const headers = rateLimitHeaders(
-        key,
-        level,
-        counted ? decision : state,
-        secondsUp(state.nextTokenMs),
-      );
-      return record(
-        request,
-        path,
-        problemResponse(refusal, headers),
-        'invalid',
-        { ...details, remaining: state.remaining, problem: refusal },
-        now,
-      );
+      entry.remaining = state.remaining;
+      const headers = rateLimitHeaders(key, level, state, secondsUp(state.nextTokenMs));
+      return finish(entry, problemResponse(refusal, headers), 'invalid');
     }
     if (!input.ok) throw new Error('unreachable: invalid input passed the refusal check');
 
-    const result = runOperation(
-      input.input,
-      route.merchantId ?? '',
-      { config, directory, otp, random, now, onCode },
-      path,
-    );
-    let after: BucketDecision = decision;
+    const context = { config, directory, otp, random, now, onCode };
+    const result = runOperation(input.input, route.merchantId ?? '', context, path);
     if (shadowLimited) keep(key, stored, decision.tokens, now).shadowRejected++;
-    else after = commit(key, stored, decision, now);
-    const headers = rateLimitHeaders(key, level, after, secondsUp(after.nextTokenMs));
+    else commit(key, stored, decision, now);
+    const headers = rateLimitHeaders(key, level, decision, secondsUp(decision.nextTokenMs));
     if (shadowLimited) headers['uas-shadow-limited'] = 'true';
-    const response: EmulatorResponse =
-      'problem' in result
-        ? problemResponse(result.problem, headers)
-        : {
-            status: result.status,
-            headers: Object.assign(headers, { 'content-type': JSON_TYPE }),
-            body: result.body,
-            delayMs: delay(),
-          };
-    const problem = 'problem' in result ? result.problem : undefined;
-    return record(
-      request,
-      path,
-      response,
-      shadowLimited ? 'shadow-limited' : 'allowed',
-      { ...details, remaining: after.remaining, problem },
-      now,
-    );
+    entry.remaining = decision.remaining;
+    let response: EmulatorResponse;
+    if ('problem' in result) {
+      response = problemResponse(result.problem, headers);
+    } else {
+      headers['content-type'] = JSON_TYPE;
+      response = { status: result.status, headers, body: result.body, delayMs: delay() };
+    }
+    return finish(entry, response, shadowLimited ? 'shadow-limited' : 'allowed');
   }
 
   /** Stores the bucket's state at `now` without taking a token; returns the stored entry. */
@@ -391,7 +347,7 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
           `the emulator failed on this request: ${(error as Error).message}`,
           { instance: path },
         );
-        return record(request, path, problemResponse(problem), 'unrouted', { problem }, now);
+        return finish(entryFor(request, path, now), problemResponse(problem), 'unrouted');
       }
     },
     get config() {
@@ -459,6 +415,12 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
     devApi,
   };
   return emulator;
+}
+
+/** The short name of a problem type: `code-invalid`, `quota-exceeded`, ... */
+function problemKindOf(type: string): string {
+  const hash = type.lastIndexOf('#');
+  return hash >= 0 ? type.slice(hash + 1) : type.slice(type.lastIndexOf(':') + 1);
 }
 
 function codeRecord(code: OtpCode): CodeRecord {

@@ -1,6 +1,7 @@
 /** Counters of a running emulator, rendered in the Prometheus text format. */
 export interface MetricsSnapshot {
-  requests: Map<string, number>;
+  /** Counts by operation, then by status. */
+  requests: Map<string, Map<number, number>>;
   buckets: { client: number; caller: number };
   evictions: number;
   codesIssued: number;
@@ -8,12 +9,13 @@ export interface MetricsSnapshot {
 
 /** Counts a request under its operation (or `none`) and status. */
 export function countRequest(
-  requests: Map<string, number>,
+  requests: Map<string, Map<number, number>>,
   operation: string,
   status: number,
 ): void {
-  const key = `${operation}\u0000${status}`;
-  requests.set(key, (requests.get(key) ?? 0) + 1);
+  let byStatus = requests.get(operation);
+  if (byStatus === undefined) requests.set(operation, (byStatus = new Map()));
+  byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
 }
 
 /**
@@ -26,9 +28,13 @@ export function renderMetrics(snapshot: MetricsSnapshot): string {
     '# HELP uas_requests_total Service requests answered, by operation and status.',
     '# TYPE uas_requests_total counter',
   ];
-  for (const [key, count] of [...snapshot.requests.entries()].sort()) {
-    const [operation, status] = key.split('\u0000');
-    lines.push(`uas_requests_total{operation="${operation}",status="${status}"} ${count}`);
+  for (const operation of [...snapshot.requests.keys()].sort()) {
+    const byStatus = snapshot.requests.get(operation) ?? new Map<number, number>();
+    for (const status of [...byStatus.keys()].sort()) {
+      lines.push(
+        `uas_requests_total{operation="${operation}",status="${status}"} ${byStatus.get(status)}`,
+      );
+    }
   }
   lines.push(
     '# HELP uas_buckets Buckets held in memory, by level.',

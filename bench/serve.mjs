@@ -1,0 +1,124 @@
+// npm run bench:serve: drives a bare node:http server, the default engine and the msw engine of
+// `uas serve` with the same autocannon load, and prints req/s, p50, p99 and ratios to the bare
+// server measured in this run. Each server runs in its own process; the load runs in this one.
+//
+//   node bench/serve.mjs [--duration 8] [--connections 50]
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '50' },
+    warmup: { type: 'string', default: '2' },
+  },
+});
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const warmup = Number(values.warmup);
+
+const UAS = fileURLToPath(new URL('../bin/uas.js', import.meta.url));
+const BARE = fileURLToPath(new URL('./bare-server.mjs', import.meta.url));
+const PATH = '/v1/users/exists?email=alice%40example.com';
+const HEADERS = { authorization: 'Bearer uas-demo-token' };
+
+function start(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = out.match(/listening on (http:\/\/[\d.:]+)/);
+      if (match) resolve({ child, url: match[1] });
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+}
+
+async function stop(server) {
+  server.child.removeAllListeners('exit');
+  const exited = new Promise((resolve) => server.child.on('exit', resolve));
+  server.child.kill('SIGTERM');
+  await exited;
+}
+
+function load(url, seconds) {
+  return autocannon({
+    url: `${url}${PATH}`,
+    headers: HEADERS,
+    connections,
+    duration: seconds,
+    pipelining: 1,
+  });
+}
+
+const LARGE = ['--client-burst', '1000000000', '--client-rate', '1000000000/s'];
+const SMALL = ['--client-burst', '10', '--client-rate', '1/s'];
+const cases = [
+  { name: 'bare node:http', args: [BARE] },
+  {
+    name: 'uas fast engine, allowed',
+    args: [UAS, 'serve', '--port', '0', '--log', 'off', ...LARGE],
+  },
+  {
+    name: 'uas fast engine, mostly 429',
+    args: [UAS, 'serve', '--port', '0', '--log', 'off', ...SMALL],
+  },
+  {
+    name: 'uas msw engine, allowed',
+    args: [UAS, 'serve', '--port', '0', '--log', 'off', '--engine', 'msw', ...LARGE],
+  },
+  {
+    name: 'uas msw engine, mostly 429',
+    args: [UAS, 'serve', '--port', '0', '--log', 'off', '--engine', 'msw', ...SMALL],
+  },
+];
+
+console.log(
+  `bench:serve: ${connections} connections, ${duration} s per case after ${warmup} s of warm-up, node ${process.version}`,
+);
+const rows = [];
+for (const entry of cases) {
+  const server = await start(entry.args);
+  await load(server.url, warmup);
+  const result = await load(server.url, duration);
+  await stop(server);
+  const statuses = {
+    '2xx': result['2xx'],
+    '4xx': result['4xx'],
+    errors: result.errors + result.timeouts,
+  };
+  rows.push({
+    name: entry.name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    statuses,
+  });
+  console.log(`  measured ${entry.name}: ${Math.round(result.requests.average)} req/s`);
+}
+
+const bare = rows[0];
+const pad = (text, width) => String(text).padEnd(width);
+console.log('');
+console.log(
+  `| ${pad('server', 28)} | ${pad('req/s', 8)} | ${pad('x bare', 6)} | ${pad('p50 ms', 6)} | ${pad('p99 ms', 6)} | ${pad('p99 x bare', 10)} | responses |`,
+);
+console.log(
+  `| ${'-'.repeat(28)} | ${'-'.repeat(8)} | ${'-'.repeat(6)} | ${'-'.repeat(6)} | ${'-'.repeat(6)} | ${'-'.repeat(10)} | --------- |`,
+);
+for (const row of rows) {
+  const ratio = (row.rps / bare.rps).toFixed(2);
+  const p99 = (row.p99 / Math.max(bare.p99, 1)).toFixed(2);
+  const responses = `${row.statuses['2xx']} 2xx, ${row.statuses['4xx']} 4xx, ${row.statuses.errors} errors`;
+  console.log(
+    `| ${pad(row.name, 28)} | ${pad(Math.round(row.rps), 8)} | ${pad(ratio, 6)} | ${pad(row.p50, 6)} | ${pad(row.p99, 6)} | ${pad(p99, 10)} | ${responses} |`,
+  );
+}
+const fast = rows[1];
+const verdict = fast.rps / bare.rps >= 0.5 ? 'within' : 'OVER';
+console.log(
+  `\nbudget: default engine >= 0.5x bare: ${(fast.rps / bare.rps).toFixed(2)}x (${verdict} budget)`,
+);
