@@ -22,6 +22,11 @@ export default tseslint.config(
         AbortController: 'readonly',
         TextEncoder: 'readonly',
         TextDecoder: 'readonly',
+        Buffer: 'readonly',
+        structuredClone: 'readonly',
+        AbortSignal: 'readonly',
+        ReadableStream: 'readonly',
+        performance: 'readonly',
       },
     },
     rules: {

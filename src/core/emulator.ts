@@ -3,7 +3,7 @@ import { bucketKey, levelOf, type Level } from './bucket-key.js';
 import { createBucketStore, type StoredBucket } from './bucket-store.js';
 import { sortBuckets, viewBucket, type BucketSort, type BucketView } from './bucket-view.js';
 import type { Clock } from './clock.js';
-import { applyConfigPatch, resolveConfig, type Operation, type ResolvedConfig } from './config.js';
+import { applyConfigPatch, resolveConfig, type ResolvedConfig } from './config.js';
 import { handleDevApi, DEV_API_PREFIX } from './dev-api.js';
 import { createDirectory, type Directory } from './directory.js';
 import { createEventHub } from './event-hub.js';
