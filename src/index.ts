@@ -37,3 +37,27 @@ export {
 export { listen, createHttpServer } from './adapters/http/index.js';
 export type { EmulatorHttpServer, HttpServerOptions } from './adapters/http/index.js';
 export { VERSION } from './version.js';
+export { createClient } from './client/client.js';
+export type {
+  Client,
+  ClientOptions,
+  ClientClock,
+  CallResult,
+  CallOutcome,
+  AttemptRecord,
+  RetryNotice,
+  ExistsAnswer,
+  StartAnswer,
+  VerifyAnswer,
+} from './client/client.js';
+export { decideRetry, RETRY_DEFAULTS } from './client/retry-policy.js';
+export type { RetryOptions, RetryDecision, AttemptOutcome } from './client/retry-policy.js';
+export { readRateLimit, readRetryAfter, describeRateLimit } from './client/rate-limit-state.js';
+export type { RateLimitState } from './client/rate-limit-state.js';
+export {
+  callerIdFromHeaders,
+  callerIdFromForwardedFor,
+  normalizeAddress,
+  TRUSTED_PRESETS,
+} from './client/caller-id.js';
+export type { CallerIdOptions, CallerIdResult, ChainEntry } from './client/caller-id.js';

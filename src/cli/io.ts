@@ -14,6 +14,8 @@ export interface CliIO {
   stderr: OutputStream;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
+  /** Where answers to prompts come from. */
+  stdin?: NodeJS.ReadableStream | undefined;
   /** Registers a handler for SIGINT and SIGTERM; returns the function that removes it. */
   onSignal(handler: (signal: string) => void): () => void;
 }
@@ -71,6 +73,7 @@ export function processIO(): CliIO {
     stderr: process.stderr,
     env: process.env,
     cwd: process.cwd(),
+    stdin: process.stdin,
     onSignal(handler) {
       const listener = (signal: NodeJS.Signals) => handler(signal);
       process.on('SIGINT', listener);

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
+import { registerCall } from './commands/call.js';
 import { registerServe } from './commands/serve.js';
 import { EXIT, isCliError, processIO, type CliIO } from './io.js';
 
@@ -22,6 +23,7 @@ export function createProgram(context: CommandContext): Command {
       writeErr: (text) => io.stderr.write(text),
     });
   registerServe(program, context);
+  registerCall(program, context);
   return program;
 }
 

@@ -1,0 +1,110 @@
+import { Command, Option } from 'commander';
+import type { CallResult, Client, RetryNotice } from '../../client/client.js';
+import type { CommandContext } from '../program.js';
+import { integerIn } from '../options.js';
+import { DEFAULT_PORT } from './serve.js';
+
+/** Options shared by every `uas call` command. */
+interface CallFlags {
+  url: string;
+  token?: string;
+  tokenFile?: string;
+  callerId?: string;
+  forwardedFor?: string;
+  trustedProxies?: string;
+  maxAttempts: number;
+  retry: boolean;
+  maxWait: string;
+  timeout: string;
+  json?: boolean;
+  verbose?: boolean;
+  merchant?: string;
+  email?: string;
+  phone?: string;
+  code?: string;
+}
+
+/** The default target: the local emulator. */
+export const DEFAULT_URL = `http://127.0.0.1:${DEFAULT_PORT}`;
+
+function addTargetOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--url <url>', 'base URL of the service').env('UAS_URL').default(DEFAULT_URL),
+    )
+    .addOption(new Option('--token <token>', 'access token (Bearer)').env('UAS_TOKEN'))
+    .option('--token-file <file>', 'read the access token from a file')
+    .option(
+      '--caller-id <id>',
+      'caller_id: the end-user behind this request (selects the caller bucket)',
+    )
+    .option(
+      '--forwarded-for <list>',
+      'derive caller_id from an X-Forwarded-For value, such as "203.0.113.7, 10.0.0.2"',
+    )
+    .option(
+      '--trusted-proxies <n|list>',
+      'with --forwarded-for: how many rightmost hops are your proxies, or their addresses/CIDRs/presets (loopback, private, linklocal), comma-separated',
+      '0',
+    )
+    .option(
+      '--max-attempts <n>',
+      'attempts in all on 429/503 (the spec recommends at most 3)',
+      integerIn(1, 10),
+      3,
+    )
+    .option('--no-retry', 'a single attempt, no retries')
+    .option('--max-wait <duration>', 'give up at once when Retry-After asks for longer', '30s')
+    .option('--timeout <duration>', 'abandon an attempt after this long', '10s')
+    .option('--json', 'print one JSON object (status, rate-limit state, body, attempts)')
+    .option('-V, --verbose', 'also print the request and every response header');
+}
+
+/** Registers `uas call exists|start|verify|flow`. */
+export function registerCall(program: Command, context: CommandContext): void {
+  const call = program
+    .command('call')
+    .description(
+      'call the service (the local emulator by default) with the retry policy of the spec',
+    )
+    .addHelpText(
+      'after',
+      `
+Exit codes: 0 success, 1 HTTP error, 2 usage, 3 still rate limited after every attempt, 4 network error.
+
+Examples:
+  $ uas call exists --email alice@example.com --caller-id 203.0.113.7
+  $ uas call start --merchant 6f1c2b0e-8a4d-4c43-9b7e-2f5d8c1a9e01 --email alice@example.com
+  $ uas call verify --merchant 6f1c2b0e-8a4d-4c43-9b7e-2f5d8c1a9e01 --email alice@example.com --code 123456
+  $ uas call flow --email alice@example.com --forwarded-for "203.0.113.7, 10.0.0.2" --trusted-proxies 1`,
+    );
+  const run = (name: 'exists' | 'start' | 'verify' | 'flow') => async (flags: CallFlags) => {
+    const { runCall } = await import('../call/run-call.js');
+    context.exitCode = await runCall(name, flags, context);
+  };
+  addTargetOptions(call.command('exists').description('does a user exist? (GET /v1/users/exists)'))
+    .option('--email <email>', "the user's e-mail")
+    .option('--phone <number>', "the user's phone number (E.164), instead of --email")
+    .action(run('exists'));
+  addTargetOptions(call.command('start').description('start a passwordless sign-in (sends a code)'))
+    .option('--merchant <id>', 'merchant id (default: the demo merchant with the demo token)')
+    .requiredOption('--email <email>', "the user's e-mail")
+    .action(run('start'));
+  addTargetOptions(call.command('verify').description('verify the code of a passwordless sign-in'))
+    .option('--merchant <id>', 'merchant id (default: the demo merchant with the demo token)')
+    .requiredOption('--email <email>', "the user's e-mail")
+    .requiredOption('--code <code>', 'the one-time code')
+    .action(run('verify'));
+  addTargetOptions(
+    call
+      .command('flow')
+      .description('exists, start, read or ask for the code, verify; shows each step'),
+  )
+    .option('--merchant <id>', 'merchant id (default: the demo merchant with the demo token)')
+    .requiredOption('--email <email>', "the user's e-mail")
+    .option('--code <code>', 'the code, when you already have it')
+    .action(run('flow'));
+}
+
+export type { CallFlags };
+export type { CallResult, Client, RetryNotice };

@@ -1,0 +1,140 @@
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createHandlers } from '../adapters/msw/msw-handlers.js';
+import { createManualClock } from '../core/clock.js';
+import type { Emulator } from '../core/emulator.js';
+import { createSeededRandom } from '../core/random.js';
+import { DEMO_CONFIG, DEMO_MERCHANT, DEMO_TOKEN } from '../demo-config.js';
+import { createEmulator } from '../emulator.js';
+import { createClient, type RetryNotice } from './client.js';
+
+const BASE = 'http://uas.client.test';
+const clock = createManualClock(Date.UTC(2026, 0, 1));
+let emulator: Emulator;
+const server = setupServer();
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+/** Serves a fresh emulator; the client waits on the same manual clock, so no test sleeps. */
+function setup(caller = { burst: 2, rate: '1/s' }, retry = {}, behavior = {}) {
+  emulator = createEmulator({
+    config: { ...DEMO_CONFIG, limits: { ...DEMO_CONFIG.limits, caller }, behavior },
+    clock,
+    random: createSeededRandom(1),
+  });
+  server.use(...createHandlers({ emulator, baseUrl: BASE }));
+  const notices: RetryNotice[] = [];
+  const waits: number[] = [];
+  const client = createClient({
+    baseUrl: BASE,
+    token: DEMO_TOKEN,
+    random: createSeededRandom(9),
+    retry,
+    clock: {
+      now: () => clock.now(),
+      sleep: async (ms) => {
+        waits.push(ms);
+        clock.advance(ms);
+      },
+    },
+    onRetry: (notice) => notices.push(notice),
+  });
+  return { client, notices, waits };
+}
+
+describe('createClient', () => {
+  it('returns the parsed body and the bucket state', async () => {
+    const { client } = setup();
+    const result = await client.exists({ email: 'alice@example.com', callerId: '203.0.113.7' });
+    expect(result).toMatchObject({
+      outcome: 'success',
+      status: 200,
+      data: { exists: true, token_count: 2 },
+    });
+    expect(result.rateLimit).toMatchObject({
+      bucket: 'caller:demo:203.0.113.7',
+      remaining: 1,
+      limit: 2,
+    });
+    expect(result.attempts).toHaveLength(1);
+  });
+
+  it('succeeds on a later attempt once the bucket refills after Retry-After', async () => {
+    const { client, notices, waits } = setup();
+    await client.exists({ email: 'alice@example.com', callerId: 'c' });
+    await client.exists({ email: 'alice@example.com', callerId: 'c' });
+    const result = await client.exists({ email: 'alice@example.com', callerId: 'c' });
+    expect(result.outcome).toBe('success');
+    expect(result.attempts.map((attempt) => attempt.status)).toEqual([429, 200]);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThanOrEqual(1000);
+    expect(waits[0]).toBeLessThan(1500);
+    expect(notices[0]).toMatchObject({
+      operation: 'exists',
+      attempt: 1,
+      maxAttempts: 3,
+      status: 429,
+    });
+  });
+
+  it('ends rate limited after exactly the configured attempts when every attempt is refused', async () => {
+    // chaos 1 answers every request 429 with Retry-After 1, like a bucket drained by others.
+    const { client, waits } = setup(undefined, { maxAttempts: 3 }, { chaos: 1 });
+    const result = await client.start({
+      merchantId: DEMO_MERCHANT,
+      email: 'alice@example.com',
+      callerId: 'slow',
+    });
+    expect(result.outcome).toBe('rate-limited');
+    expect(result.gaveUp).toBe('max-attempts');
+    expect(result.attempts.map((attempt) => attempt.status)).toEqual([429, 429, 429]);
+    expect(waits).toHaveLength(2);
+    expect(result.problem).toMatchObject({ status: 429, bucket: 'caller:demo:slow' });
+  });
+
+  it('gives up at once when Retry-After is longer than maxWaitMs', async () => {
+    const { client, waits } = setup({ burst: 1, rate: '1/m' }, { maxWaitMs: 5000 });
+    await client.exists({ email: 'alice@example.com', callerId: 'x' });
+    const result = await client.exists({ email: 'alice@example.com', callerId: 'x' });
+    expect(result.gaveUp).toBe('wait-too-long');
+    expect(result.attempts).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
+  it('returns a typed problem for an HTTP error without retrying', async () => {
+    const { client } = setup();
+    const result = await client.verify({
+      merchantId: DEMO_MERCHANT,
+      email: 'bob@example.com',
+      code: '123456',
+    });
+    expect(result.outcome).toBe('http-error');
+    expect(result.problem).toMatchObject({ type: 'urn:uas:problem:code-not-found', status: 404 });
+    expect(result.attempts).toHaveLength(1);
+  });
+
+  it('signs in with start then verify', async () => {
+    const { client } = setup();
+    expect(
+      (await client.start({ merchantId: DEMO_MERCHANT, email: 'alice@example.com' })).data,
+    ).toMatchObject({ sent: true });
+    const code = emulator.latestCode('alice@example.com')?.code as string;
+    const result = await client.verify({
+      merchantId: DEMO_MERCHANT,
+      email: 'alice@example.com',
+      code,
+    });
+    expect(result.data).toMatchObject({ verified: true });
+  });
+
+  it('makes a single attempt with retry off', async () => {
+    const client = createClient({ baseUrl: BASE, token: DEMO_TOKEN, retry: false });
+    setup({ burst: 1, rate: '1/m' });
+    await client.exists({ email: 'a@b.co', callerId: 'one' });
+    const result = await client.exists({ email: 'a@b.co', callerId: 'one' });
+    expect(result.attempts).toHaveLength(1);
+    expect(result.gaveUp).toBe('max-attempts');
+  });
+});
