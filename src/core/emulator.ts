@@ -3,7 +3,7 @@ import { bucketKey, levelOf, type Level } from './bucket-key.js';
 import { createBucketStore, type StoredBucket } from './bucket-store.js';
 import { sortBuckets, viewBucket, type BucketSort, type BucketView } from './bucket-view.js';
 import type { Clock } from './clock.js';
-import { applyConfigPatch, resolveConfig, type ResolvedConfig } from './config.js';
+import { applyConfigPatch, resolveConfig, type Operation, type ResolvedConfig } from './config.js';
 import { handleDevApi, DEV_API_PREFIX } from './dev-api.js';
 import { createDirectory, type Directory } from './directory.js';
 import { createEventHub } from './event-hub.js';
@@ -20,6 +20,7 @@ import {
   createInputSchemas,
   readBodyInput,
   readExistsInput,
+  type InputResult,
   type InputSchemas,
 } from './request-input.js';
 import { matchServiceRoute } from './service-routes.js';
@@ -61,6 +62,11 @@ export interface BucketQuery {
 export interface Emulator {
   /** Answers one request. Never throws for any request. */
   handle(request: EmulatorRequest): EmulatorResponse;
+  /**
+   * Runs an already authenticated and parsed call at the clock's time, without HTTP and without
+   * journaling it: the fast path of the simulator.
+   */
+  execute(call: ServiceCall): ServiceResult;
   /** The running config. */
   readonly config: ResolvedConfig;
   /** Applies a live change of limits, behaviour or codes; throws a ConfigError and changes nothing when it does not fit. */
@@ -81,6 +87,30 @@ export interface Emulator {
   readonly startedAt: number;
   readonly version: string;
   readonly devApi: Required<Pick<DevApiOptions, 'enabled'>> & DevApiOptions;
+}
+
+/** A call after routing, authentication and input parsing. */
+export interface ServiceCall {
+  operation: Operation;
+  clientId: string;
+  /** The caller_id that selects the bucket; undefined for the client bucket. */
+  callerId: string | undefined;
+  merchantId: string | undefined;
+  input: InputResult;
+}
+
+/** What a call came to, before it is rendered as HTTP. */
+export interface ServiceResult {
+  status: number;
+  outcome: Outcome;
+  bucket: string;
+  level: Level;
+  /** The bucket after the call. */
+  state: BucketDecision;
+  /** Seconds to the next token, or (on 429) until the call can pass. */
+  resetSeconds: number;
+  /** The answer (a problem on errors); undefined on 429, whose body is made when rendered. */
+  body: unknown;
 }
 
 const JSON_TYPE = 'application/json';
@@ -181,70 +211,118 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
     const auth = authenticate(headerValue(request.headers, 'authorization'), directory);
     if (!auth.ok) {
       const problem = createProblem('unauthorized', auth.detail, { instance: path });
-      return finish(
-        entry,
-        problemResponse(problem, { 'www-authenticate': auth.challenge }),
-        'unauthenticated',
-      );
+      const headers = { 'www-authenticate': auth.challenge };
+      return finish(entry, problemResponse(problem, headers), 'unauthenticated');
     }
-    const { clientId } = auth;
     const input =
       operation === 'exists'
         ? readExistsInput(query, schemas, path)
         : readBodyInput(request, operation, schemas, config.maxBodyBytes, path);
-    const { callerId } = input;
-    const key = bucketKey(clientId, callerId, config.limits.callerScope);
+    const call: ServiceCall = {
+      operation,
+      clientId: auth.clientId,
+      callerId: input.callerId,
+      merchantId: route.merchantId,
+      input,
+    };
+    const result = execute(call, now, path);
+    entry.clientId = call.clientId;
+    entry.callerId = call.callerId;
+    entry.bucket = result.bucket;
+    entry.level = result.level;
+    entry.remaining = result.state.remaining;
+    return finish(entry, render(result, path), result.outcome);
+  }
+
+  /**
+   * Runs an authenticated call: the bucket first, then validation, then the operation. Renders
+   * no HTTP, so the simulator can drive it directly.
+   */
+  function execute(call: ServiceCall, now: number, instance: string): ServiceResult {
+    const { operation, clientId, callerId } = call;
+    const bucket = bucketKey(clientId, callerId, config.limits.callerScope);
     const level: Level = callerId === undefined ? 'client' : 'caller';
-    entry.clientId = clientId;
-    entry.callerId = callerId;
-    entry.bucket = key;
-    entry.level = level;
     const limits = config.limits[level];
-    const stored = store.get(key);
+    const stored = store.get(bucket);
     const decision = takeTokens(stored, now, limits, config.limits.cost[operation]);
 
     const injected = config.behavior.chaos > 0 && random.next() < config.behavior.chaos;
     if (injected || (!decision.allowed && !config.behavior.shadow)) {
       const state = injected ? takeTokens(stored, now, limits, 0) : decision;
-      keep(key, stored, state.tokens, now).rejected++;
-      entry.remaining = state.remaining;
-      const response = tooManyRequests(key, level, decision, state, path, injected);
-      return finish(entry, response, injected ? 'injected-429' : 'rate-limited');
+      keep(bucket, stored, state.tokens, now).rejected++;
+      // An injected 429 on a bucket that had a token asks for a one-second pause.
+      const wait = decision.allowed ? 1 : secondsUp(decision.retryAfterMs);
+      const outcome = injected ? 'injected-429' : 'rate-limited';
+      return { status: 429, outcome, bucket, level, state, resetSeconds: wait, body: undefined };
     }
     const shadowLimited = !decision.allowed;
 
+    const { input } = call;
     const refusal = !input.ok
       ? input.problem
-      : route.merchantId !== undefined
-        ? checkMerchant(route.merchantId, clientId, directory, path)
+      : call.merchantId !== undefined
+        ? checkMerchant(call.merchantId, clientId, directory, instance)
         : undefined;
     if (refusal !== undefined) {
       // A refused request changes no state unless the config says invalid requests count.
       const counted = config.limits.countInvalid && decision.allowed;
       const state = counted
-        ? commit(key, stored, decision, now)
+        ? commit(bucket, stored, decision, now)
         : takeTokens(stored, now, limits, 0);
-      entry.remaining = state.remaining;
-      const headers = rateLimitHeaders(key, level, state, secondsUp(state.nextTokenMs));
-      return finish(entry, problemResponse(refusal, headers), 'invalid');
+      const resetSeconds = secondsUp(state.nextTokenMs);
+      return {
+        status: refusal.status,
+        outcome: 'invalid',
+        bucket,
+        level,
+        state,
+        resetSeconds,
+        body: refusal,
+      };
     }
     if (!input.ok) throw new Error('unreachable: invalid input passed the refusal check');
 
     const context = { config, directory, otp, random, now, onCode };
-    const result = runOperation(input.input, route.merchantId ?? '', context, path);
-    if (shadowLimited) keep(key, stored, decision.tokens, now).shadowRejected++;
-    else commit(key, stored, decision, now);
-    const headers = rateLimitHeaders(key, level, decision, secondsUp(decision.nextTokenMs));
-    if (shadowLimited) headers['uas-shadow-limited'] = 'true';
-    entry.remaining = decision.remaining;
-    let response: EmulatorResponse;
+    const result = runOperation(input.input, call.merchantId ?? '', context, instance);
+    if (shadowLimited) keep(bucket, stored, decision.tokens, now).shadowRejected++;
+    else commit(bucket, stored, decision, now);
+    const resetSeconds = secondsUp(decision.nextTokenMs);
+    const outcome = shadowLimited ? 'shadow-limited' : 'allowed';
     if ('problem' in result) {
-      response = problemResponse(result.problem, headers);
-    } else {
-      headers['content-type'] = JSON_TYPE;
-      response = { status: result.status, headers, body: result.body, delayMs: delay() };
+      return {
+        status: result.problem.status,
+        outcome,
+        bucket,
+        level,
+        state: decision,
+        resetSeconds,
+        body: result.problem,
+      };
     }
-    return finish(entry, response, shadowLimited ? 'shadow-limited' : 'allowed');
+    return {
+      status: result.status,
+      outcome,
+      bucket,
+      level,
+      state: decision,
+      resetSeconds,
+      body: result.body,
+    };
+  }
+
+  /** Turns the result of a call into HTTP: rate-limit headers, and the body or problem. */
+  function render(result: ServiceResult, path: string): EmulatorResponse {
+    const headers = rateLimitHeaders(
+      result.bucket,
+      result.level,
+      result.state,
+      result.resetSeconds,
+    );
+    if (result.status === 429) return tooManyRequests(result, headers, path);
+    if (result.outcome === 'shadow-limited') headers['uas-shadow-limited'] = 'true';
+    if (result.status >= 400) return problemResponse(result.body as Problem, headers);
+    headers['content-type'] = JSON_TYPE;
+    return { status: result.status, headers, body: result.body, delayMs: delay() };
   }
 
   /** Stores the bucket's state at `now` without taking a token; returns the stored entry. */
@@ -300,23 +378,20 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
   }
 
   function tooManyRequests(
-    key: string,
-    level: Level,
-    decision: BucketDecision,
-    state: BucketDecision,
+    result: ServiceResult,
+    headers: Record<string, string>,
     path: string,
-    injected: boolean,
   ): EmulatorResponse {
-    // An injected 429 on a bucket that had a token asks for a one-second pause.
-    const exact = decision.allowed ? 1 : secondsUp(decision.retryAfterMs);
+    const { bucket, level, resetSeconds } = result;
+    const injected = result.outcome === 'injected-429';
     const retryAfter = config.behavior.retryAfter;
-    const seconds = retryAfter.mode === 'fixed' ? Math.max(retryAfter.seconds, exact) : exact;
-    const headers = rateLimitHeaders(key, level, state, exact);
+    const seconds =
+      retryAfter.mode === 'fixed' ? Math.max(retryAfter.seconds, resetSeconds) : resetSeconds;
     headers['cache-control'] = 'no-store';
     if (retryAfter.mode !== 'absent') headers['retry-after'] = String(seconds);
     const detail = injected
       ? `a 429 injected by the chaos setting (probability ${config.behavior.chaos}); the ${level} bucket was not charged`
-      : `the ${level} bucket ${key} is empty; a token is back in ${exact} s`;
+      : `the ${level} bucket ${bucket} is empty; a token is back in ${resetSeconds} s`;
     const problem: Problem = {
       type: QUOTA_EXCEEDED_TYPE,
       title: 'Request cannot be satisfied as assigned quota has been exceeded',
@@ -324,7 +399,7 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
       detail,
       instance: path,
       'violated-policies': [level],
-      bucket: key,
+      bucket,
       level,
       retry_after: retryAfter.mode === 'absent' ? null : seconds,
       injected,
@@ -333,6 +408,9 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
   }
 
   const emulator: Emulator = {
+    execute(call) {
+      return execute(call, clock.now(), '');
+    },
     handle(request) {
       const now = clock.now();
       const { path, query } = splitUrl(request.url);

@@ -151,12 +151,23 @@ describe.each(TRANSPORTS)('the dev API over $name', (transport) => {
     const response = await fetch(`${target.baseUrl}/__uas/events`, { signal: controller.signal });
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    await api.start({ email: 'alice@example.com' });
     let text = '';
-    while (!text.includes('event: request')) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += new TextDecoder().decode(value);
+    const received = (async () => {
+      while (!(text.includes('event: request') && text.includes('event: code'))) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += new TextDecoder().decode(value);
+      }
+    })();
+    // Keep signing in until the stream has shown both kinds of event: a subscriber may attach a
+    // moment after the response headers arrive.
+    for (
+      let attempt = 0;
+      attempt < 50 && !(text.includes('event: request') && text.includes('event: code'));
+      attempt++
+    ) {
+      await api.start({ email: 'alice@example.com' });
+      await Promise.race([received, new Promise((resolve) => setTimeout(resolve, 20))]);
     }
     controller.abort();
     await reader.cancel().catch(() => {});
