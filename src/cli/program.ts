@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
 import { registerCall } from './commands/call.js';
 import { registerServe } from './commands/serve.js';
+import { registerSimulate } from './commands/simulate.js';
 import { EXIT, isCliError, processIO, type CliIO } from './io.js';
 
 /** What a command receives: the I/O, and where to put its exit code. */
@@ -16,7 +17,6 @@ export function createProgram(context: CommandContext): Command {
   const program = new Command('uas')
     .description('Local emulator and developer CLI for the rate-limited user-access API')
     .version(VERSION, '-v, --version')
-    .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -24,6 +24,7 @@ export function createProgram(context: CommandContext): Command {
     });
   registerServe(program, context);
   registerCall(program, context);
+  registerSimulate(program, context);
   return program;
 }
 

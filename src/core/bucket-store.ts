@@ -21,14 +21,22 @@ export interface BucketStoreOptions {
 /** Holds bucket state by key, least recently used first. Holds state only: no rate logic. */
 export interface BucketStore {
   get(key: string): StoredBucket | undefined;
-  /** Stores (or refreshes) a bucket and marks it most recently used; evicts past the maximum. */
-  set(key: string, bucket: StoredBucket): void;
+  /**
+   * Stores (or refreshes) a bucket and marks it most recently used; evicts past the maximum.
+   * `isNew` says the key is not in the store, which saves a lookup.
+   */
+  set(key: string, bucket: StoredBucket, isNew?: boolean): void;
   delete(key: string): boolean;
   clear(): void;
   readonly size: number;
   /** Buckets dropped to respect the maximum since the store was made. */
   readonly evictions: number;
   entries(): IterableIterator<[string, StoredBucket]>;
+  /**
+   * Looks at up to `budget` buckets, continuing where the last sweep stopped, and drops those
+   * `droppable` says may go. Amortised constant time per call.
+   */
+  sweep(droppable: (key: string, bucket: StoredBucket) => boolean, budget: number): void;
   setMaxBuckets(maxBuckets: number): void;
 }
 
@@ -40,23 +48,33 @@ export function createBucketStore(options: BucketStoreOptions = {}): BucketStore
   // The key stored last is already the most recently used: re-inserting it would change nothing.
   let newest: string | undefined;
 
+  // Live Map iterators: they survive deletions and see re-inserted keys again at the end, so
+  // the eviction cursor walks buckets least recently used first without rescanning the holes
+  // that deletions leave at the front of the Map.
+  let evictCursor: IterableIterator<string> | undefined;
+  let sweepCursor: IterableIterator<[string, StoredBucket]> | undefined;
+
   function evict(): void {
-    // A Map iterates in insertion order and `set` re-inserts on use, so the first key is the
-    // least recently used one.
     while (buckets.size > maxBuckets) {
-      const oldest = buckets.keys().next();
-      if (oldest.done) return;
-      buckets.delete(oldest.value);
-      if (oldest.value === newest) newest = undefined;
+      evictCursor ??= buckets.keys();
+      const next = evictCursor.next();
+      if (next.done) {
+        evictCursor = undefined;
+        continue;
+      }
+      buckets.delete(next.value);
+      if (next.value === newest) newest = undefined;
       evictions++;
     }
   }
 
   return {
     get: (key) => buckets.get(key),
-    set(key, bucket) {
-      if (key === newest && buckets.get(key) === bucket) return;
-      buckets.delete(key);
+    set(key, bucket, isNew = false) {
+      if (!isNew) {
+        if (key === newest && buckets.get(key) === bucket) return;
+        buckets.delete(key);
+      }
       buckets.set(key, bucket);
       newest = key;
       if (buckets.size > maxBuckets) evict();
@@ -67,6 +85,8 @@ export function createBucketStore(options: BucketStoreOptions = {}): BucketStore
     },
     clear() {
       newest = undefined;
+      evictCursor = undefined;
+      sweepCursor = undefined;
       buckets.clear();
     },
     get size() {
@@ -76,6 +96,21 @@ export function createBucketStore(options: BucketStoreOptions = {}): BucketStore
       return evictions;
     },
     entries: () => buckets.entries(),
+    sweep(droppable, budget) {
+      for (let seen = 0; seen < budget; seen++) {
+        sweepCursor ??= buckets.entries();
+        const next = sweepCursor.next();
+        if (next.done) {
+          sweepCursor = undefined;
+          return;
+        }
+        const [key, bucket] = next.value;
+        if (droppable(key, bucket)) {
+          buckets.delete(key);
+          if (key === newest) newest = undefined;
+        }
+      }
+    },
     setMaxBuckets(value) {
       maxBuckets = value;
       evict();

@@ -64,6 +64,7 @@ export const limitsSchema = z.object({
     .optional(),
   callerScope: z.enum(['client', 'global']).optional(),
   maxBuckets: positiveInt.optional(),
+  keepFullBuckets: z.number().int().nonnegative().optional(),
   countInvalid: z.boolean().optional(),
 });
 
@@ -134,6 +135,7 @@ export const liveConfigSchema = z.strictObject({
         .optional(),
       callerScope: z.enum(['client', 'global']).optional(),
       maxBuckets: positiveInt.optional(),
+      keepFullBuckets: z.number().int().nonnegative().optional(),
       countInvalid: z.boolean().optional(),
     })
     .optional(),

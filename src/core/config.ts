@@ -39,6 +39,7 @@ export interface ResolvedConfig {
     cost: Record<Operation, number>;
     callerScope: CallerScope;
     maxBuckets: number;
+    keepFullBuckets: number;
     countInvalid: boolean;
   };
   behavior: {
@@ -62,6 +63,7 @@ export const DEFAULTS = {
     cost: { exists: 1, start: 1, verify: 1 },
     callerScope: 'client',
     maxBuckets: 1_000_000,
+    keepFullBuckets: 10_000,
     countInvalid: false,
   },
   behavior: { retryAfter: 'exact', headers: 'draft-10', shadow: false, chaos: 0, latency: '0ms' },
@@ -197,6 +199,7 @@ function resolve(file: ConfigFile): ResolvedConfig {
       cost: { ...DEFAULTS.limits.cost, ...file.limits.cost },
       callerScope: limits.callerScope,
       maxBuckets: limits.maxBuckets,
+      keepFullBuckets: limits.keepFullBuckets,
       countInvalid: limits.countInvalid,
     },
     behavior: {

@@ -19,6 +19,7 @@ export const DEV_API_ROUTES = [
   'GET    /__uas/codes?email=E&merchant_id=M',
   'GET    /__uas/codes/{email}?merchant_id=M',
   'GET    /__uas/journal?limit=N',
+  'POST   /__uas/users',
   'GET    /__uas/config',
   'PATCH  /__uas/config',
   'GET    /__uas/events',
@@ -120,6 +121,10 @@ export function handleDevApi(
       if (method === 'GET') return json(200, publicConfig(emulator));
       if (method === 'PATCH') return patchConfig(emulator, request, path);
       return allow('GET, PATCH');
+    case 'users':
+      if (item !== undefined) return notFound(path);
+      if (method !== 'POST') return allow('POST');
+      return addUsers(emulator, request, path);
     case 'metrics':
       if (method !== 'GET' || item !== undefined)
         return item !== undefined ? notFound(path) : allow('GET');
@@ -325,4 +330,36 @@ function patchConfig(emulator: Emulator, request: EmulatorRequest, path: string)
     );
   }
   return json(200, publicConfig(emulator));
+}
+
+function addUsers(emulator: Emulator, request: EmulatorRequest, path: string): EmulatorResponse {
+  let body: unknown;
+  try {
+    body = JSON.parse(request.body ?? '');
+  } catch (error) {
+    return problem(
+      createProblem('malformed-json', `the body is not valid JSON: ${(error as Error).message}`, {
+        instance: path,
+      }),
+    );
+  }
+  const users =
+    typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? (body as { users?: unknown }).users
+      : undefined;
+  if (!Array.isArray(users)) {
+    return invalid(path, [
+      { detail: 'the body must be {"users": [{"email": ...}, ...]}', pointer: '#/users' },
+    ]);
+  }
+  try {
+    return json(200, { added: emulator.addUsers(users) });
+  } catch (error) {
+    if (!isConfigError(error)) throw error;
+    const errors = error.issues.map((issue) => ({
+      detail: issue,
+      pointer: `#/users/${(issue.split(':')[0] ?? '').replace(/^\[(\d+)\]\.?/, '$1/').replaceAll('.', '/')}`,
+    }));
+    return invalid(path, errors);
+  }
 }

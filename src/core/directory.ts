@@ -16,6 +16,9 @@ export interface Directory {
   merchantOwner(merchantId: string): string | undefined;
   userByEmail(email: string): User | undefined;
   userByPhone(phone: string): User | undefined;
+  /** Adds users, or replaces those with the same e-mail (the dev API's `POST /__uas/users`). */
+  addUsers(users: ConfigFile['users']): void;
+  readonly userCount: number;
 }
 
 /** Builds the directory from the config's clients and users. */
@@ -27,15 +30,18 @@ export function createDirectory(config: Pick<ConfigFile, 'clients' | 'users'>): 
   }
   const byEmail = new Map<string, User>();
   const byPhone = new Map<string, User>();
-  for (const user of config.users) {
-    const record = {
-      email: user.email,
-      phone_number: user.phone_number,
-      token_count: user.token_count ?? 0,
-    };
-    byEmail.set(user.email.toLowerCase(), record);
-    if (user.phone_number !== undefined) byPhone.set(user.phone_number, record);
-  }
+  const addUsers = (users: ConfigFile['users']) => {
+    for (const user of users) {
+      const record = {
+        email: user.email,
+        phone_number: user.phone_number,
+        token_count: user.token_count ?? 0,
+      };
+      byEmail.set(user.email.toLowerCase(), record);
+      if (user.phone_number !== undefined) byPhone.set(user.phone_number, record);
+    }
+  };
+  addUsers(config.users);
   return {
     clientIdForToken(token) {
       // Every configured token is compared, in constant time, so timing tells nothing of which
@@ -49,5 +55,9 @@ export function createDirectory(config: Pick<ConfigFile, 'clients' | 'users'>): 
     merchantOwner: (merchantId) => merchants.get(merchantId.toLowerCase()),
     userByEmail: (email) => byEmail.get(email.toLowerCase()),
     userByPhone: (phone) => byPhone.get(phone),
+    addUsers,
+    get userCount() {
+      return byEmail.size;
+    },
   };
 }

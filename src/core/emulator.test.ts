@@ -84,6 +84,24 @@ describe('createEmulator', () => {
     expect(emulator.metrics()).toContain('uas_bucket_evictions_total 900');
   });
 
+  it('drops refilled buckets once there are more than keepFullBuckets', () => {
+    const { emulator, clock } = make({ limits: { ...DEMO_CONFIG.limits, keepFullBuckets: 10 } });
+    for (let index = 0; index < 10; index++) emulator.handle(exists(`old-${index}`));
+    clock.advance(10_000);
+    for (let index = 0; index < 10; index++) emulator.handle(exists(`new-${index}`));
+    const keys = emulator.listBuckets({ limit: 100 }).buckets.map((bucket) => bucket.key);
+    expect(keys.filter((key) => key.includes('old-')).length).toBeLessThan(10);
+    expect(keys.filter((key) => key.includes('new-'))).toHaveLength(10);
+  });
+
+  it('keeps full buckets, with their counters, below keepFullBuckets', () => {
+    const { emulator, clock } = make();
+    emulator.handle(exists('kept'));
+    clock.advance(60_000);
+    emulator.handle(exists('other'));
+    expect(emulator.getBucket('caller:demo:kept')).toMatchObject({ allowed: 1, remaining: 5 });
+  });
+
   it('announces requests, codes, resets and config changes to listeners', () => {
     const { emulator } = make();
     const events: EmulatorEvent[] = [];

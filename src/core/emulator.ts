@@ -5,7 +5,12 @@ import { sortBuckets, viewBucket, type BucketSort, type BucketView } from './buc
 import type { Clock } from './clock.js';
 import { applyConfigPatch, resolveConfig, type Operation, type ResolvedConfig } from './config.js';
 import { handleDevApi, DEV_API_PREFIX } from './dev-api.js';
+import { ConfigError } from './config-error.js';
+import { describeIssues, userSchema } from './config-schema.js';
 import { createDirectory, type Directory } from './directory.js';
+import { z } from 'zod';
+
+const usersSchema = z.array(userSchema).max(100_000, 'expected at most 100000 users at once');
 import { createEventHub } from './event-hub.js';
 import { headerValue, splitUrl, type EmulatorRequest, type EmulatorResponse } from './exchange.js';
 import { createJournal } from './journal.js';
@@ -24,7 +29,7 @@ import {
   type InputSchemas,
 } from './request-input.js';
 import { matchServiceRoute } from './service-routes.js';
-import { takeTokens, type BucketDecision } from './token-bucket.js';
+import { takeTokens, tokensAt, type BucketDecision } from './token-bucket.js';
 
 /** Who may use the dev API under `/__uas/`. */
 export interface DevApiOptions {
@@ -80,6 +85,11 @@ export interface Emulator {
   /** The latest code for an e-mail, at one merchant or at any. */
   latestCode(email: string, merchantId?: string): CodeRecord | undefined;
   listCodes(): CodeRecord[];
+  /**
+   * Adds users (or replaces those with the same e-mail); throws a ConfigError naming the bad
+   * field and adds none when one does not fit.
+   */
+  addUsers(users: unknown): number;
   /** Requests, newest first. */
   journal(limit?: number): RequestRecord[];
   metrics(): string;
@@ -335,7 +345,7 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
     const bucket = stored ?? { tokens, updatedAt: now, allowed: 0, rejected: 0, shadowRejected: 0 };
     bucket.tokens = tokens;
     bucket.updatedAt = now;
-    store.set(key, bucket);
+    store.set(key, bucket, stored === undefined);
     return bucket;
   }
 
@@ -355,8 +365,23 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
     bucket.tokens = decision.tokens;
     bucket.updatedAt = now;
     bucket.allowed++;
-    store.set(key, bucket);
+    store.set(key, bucket, stored === undefined);
+    if (stored === undefined) sweepFullBuckets(now);
     return decision;
+  }
+
+  /**
+   * A full bucket is the same as no bucket. Past `keepFullBuckets` buckets (below it they stay,
+   * with their counters, for the dev API), each new bucket looks at two others, in turn, and
+   * drops them if they have refilled: a flood of one-off caller_ids then holds only the buckets
+   * that are still refilling, instead of growing to `maxBuckets`.
+   */
+  function sweepFullBuckets(now: number): void {
+    if (store.size <= config.limits.keepFullBuckets) return;
+    store.sweep((key, bucket) => {
+      const limits = config.limits[levelOf(key)];
+      return tokensAt(bucket, now, limits) >= limits.burst;
+    }, 2);
   }
 
   function rateLimitHeaders(
@@ -476,6 +501,12 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
       return code === undefined ? undefined : codeRecord(code);
     },
     listCodes: () => otp.list().map(codeRecord),
+    addUsers(users) {
+      const parsed = usersSchema.safeParse(users);
+      if (!parsed.success) throw new ConfigError(describeIssues(parsed.error));
+      directory.addUsers(parsed.data);
+      return parsed.data.length;
+    },
     journal: (limit) => journalLog.list(limit),
     metrics() {
       let client = 0;

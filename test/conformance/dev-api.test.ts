@@ -135,6 +135,30 @@ describe.each(TRANSPORTS)('the dev API over $name', (transport) => {
     expect(target.emulator.config.limits.caller.rateText).toBe('1/s');
   });
 
+  it('adds users, and refuses invalid ones without adding any', async () => {
+    const { api } = await start();
+    expect((await api.exists('email=dave%40example.com')).body.exists).toBe(false);
+    const post = (body: unknown) =>
+      api.dev('/users', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await post({ users: [{ email: 'dave@example.com', token_count: 3 }] })).body).toEqual({
+      added: 1,
+    });
+    expect((await api.exists('email=dave%40example.com')).body).toEqual({
+      exists: true,
+      token_count: 3,
+    });
+    const refused = await post({
+      users: [{ email: 'erin@example.com' }, { email: 'not-an-email' }],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toContain('[1].email');
+    expect((await api.exists('email=erin%40example.com')).body.exists).toBe(false);
+  });
+
   it('exposes Prometheus metrics', async () => {
     const { target } = await start();
     const api = createApi(target.baseUrl);

@@ -1,0 +1,91 @@
+import { Option, type Command } from 'commander';
+import type { CommandContext } from '../program.js';
+import { integerIn } from '../options.js';
+
+/** Options of `uas simulate`, as commander parses them. */
+export interface SimulateFlags {
+  preset?: string;
+  scenario?: string;
+  listPresets?: boolean;
+  duration?: string;
+  seed?: number;
+  shoppers?: number;
+  arrivalRate?: string;
+  thinkTime?: string;
+  botRate?: string;
+  botTarget?: string;
+  modes?: string;
+  clientBurst?: number;
+  clientRate?: string;
+  callerBurst?: number;
+  callerRate?: string;
+  maxAttempts?: number;
+  json?: boolean;
+  markdown?: boolean;
+  target?: string;
+  token?: string;
+  merchant?: string;
+  concurrency: number;
+  watch?: boolean;
+  speed?: number;
+}
+
+/** Registers `uas simulate`. */
+export function registerSimulate(program: Command, context: CommandContext): void {
+  program
+    .command('simulate')
+    .description('show, with numbers, a shared bucket emptied by a bot against per-caller buckets')
+    .option(
+      '--preset <name>',
+      'a scenario from fixtures/scenarios (checkout-rush, user-enumeration, code-bombing)',
+    )
+    .option('--scenario <file>', 'a scenario file (JSON)')
+    .option('--list-presets', 'list the bundled scenarios and exit')
+    .option('--duration <duration>', 'simulated time, such as "10m" or "1h"')
+    .option(
+      '--seed <n>',
+      'random seed: the same seed gives the same report',
+      integerIn(0, 2 ** 32 - 1),
+    )
+    .option('--shoppers <n>', 'legitimate shoppers', integerIn(1, 1_000_000))
+    .option('--arrival-rate <rate>', 'how fast shoppers arrive, such as "1/s"')
+    .option('--think-time <range>', 'pause between steps, such as "2s-8s"')
+    .option('--bot-rate <rate>', 'bot requests, such as "50/s"')
+    .addOption(
+      new Option(
+        '--bot-target <operation>',
+        'what the bot hammers: exists (enumeration) or start (code bombing)',
+      ).choices(['exists', 'start']),
+    )
+    .option('--modes <list>', 'comma-separated: shared, per-caller, static, rotating')
+    .option('--client-burst <n>', 'client bucket size', integerIn(1, 1_000_000_000))
+    .option('--client-rate <rate>', 'client bucket refill')
+    .option('--caller-burst <n>', 'caller bucket size', integerIn(1, 1_000_000_000))
+    .option('--caller-rate <rate>', 'caller bucket refill')
+    .option('--max-attempts <n>', 'attempts a shopper makes per step on 429', integerIn(1, 10))
+    .option('--json', 'print the report as JSON (byte-identical for the same seed)')
+    .option('--markdown', 'print the report as Markdown')
+    .option(
+      '--target <url>',
+      'live: drive a running emulator (or a server with the same interface) over HTTP in real time',
+    )
+    .option(
+      '--token <token>',
+      'live: access token of the target (default: the demo token on loopback)',
+    )
+    .option('--merchant <id>', 'live: merchant of the sign-ins (default: the demo merchant)')
+    .option('--concurrency <n>', 'live: most requests in flight at once', integerIn(1, 1000), 64)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ uas simulate --preset user-enumeration
+  $ uas simulate --duration 1h --shoppers 1000 --bot-rate 200/s --json > report.json
+  $ uas simulate --preset code-bombing --markdown > report.md
+  $ uas simulate --preset checkout-rush --duration 60s --target http://127.0.0.1:4010`,
+    )
+    .action(async (flags: SimulateFlags) => {
+      const { runSimulate } = await import('../simulate/run-simulate.js');
+      context.exitCode = await runSimulate(flags, context);
+    });
+}

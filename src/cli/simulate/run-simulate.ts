@@ -1,0 +1,165 @@
+import { readdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { isConfigError } from '../../core/config-error.js';
+import { formatMarkdown, formatReport } from '../../simulate/report-format.js';
+import type { SimulationReport } from '../../simulate/report.js';
+import { resolveScenario, type Scenario } from '../../simulate/scenario.js';
+import { simulate } from '../../simulate/simulation.js';
+import type { SimulateFlags } from '../commands/simulate.js';
+import { applyConfigFlags, readJsonFile, type ConfigFlag } from '../config-loader.js';
+import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
+import { CliError, colorsFor, EXIT } from '../io.js';
+import type { CommandContext } from '../program.js';
+
+/** Where the bundled scenarios live. */
+export const PRESETS_DIR = fileURLToPath(new URL('../../../fixtures/scenarios/', import.meta.url));
+
+/** Names of the bundled scenarios. */
+export async function listPresets(): Promise<string[]> {
+  return (await readdir(PRESETS_DIR))
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => name.slice(0, -'.json'.length))
+    .sort();
+}
+
+function scenarioFlags(flags: SimulateFlags): ConfigFlag[] {
+  const modes = flags.modes
+    ?.split(',')
+    .map((mode) => mode.trim())
+    .filter((mode) => mode !== '');
+  const all: Array<[string, string[], unknown]> = [
+    ['--duration', ['duration'], flags.duration],
+    ['--seed', ['seed'], flags.seed],
+    ['--shoppers', ['shoppers', 'count'], flags.shoppers],
+    ['--arrival-rate', ['shoppers', 'arrivalRate'], flags.arrivalRate],
+    ['--think-time', ['shoppers', 'thinkTime'], flags.thinkTime],
+    ['--bot-rate', ['bot', 'rate'], flags.botRate],
+    ['--bot-target', ['bot', 'target'], flags.botTarget],
+    ['--modes', ['modes'], modes],
+    ['--client-burst', ['limits', 'client', 'burst'], flags.clientBurst],
+    ['--client-rate', ['limits', 'client', 'rate'], flags.clientRate],
+    ['--caller-burst', ['limits', 'caller', 'burst'], flags.callerBurst],
+    ['--caller-rate', ['limits', 'caller', 'rate'], flags.callerRate],
+    ['--max-attempts', ['retry', 'maxAttempts'], flags.maxAttempts],
+  ];
+  return all
+    .filter(([, , value]) => value !== undefined)
+    .map(([flag, path, value]) => ({ flag, path, value }));
+}
+
+/** Loads the preset or scenario file, applies flags, and validates: one-line errors naming the field. */
+export async function loadScenario(flags: SimulateFlags, cwd: string): Promise<Scenario> {
+  if (flags.preset !== undefined && flags.scenario !== undefined)
+    throw new CliError('give --preset or --scenario, not both');
+  let base: Record<string, unknown> = {};
+  let source = 'the flags';
+  if (flags.preset !== undefined) {
+    const presets = await listPresets();
+    if (!presets.includes(flags.preset))
+      throw new CliError(
+        `unknown --preset ${JSON.stringify(flags.preset)}; choose one of ${presets.join(', ')}`,
+      );
+    base = (await readJsonFile(`${PRESETS_DIR}${flags.preset}.json`, 'scenario')) as Record<
+      string,
+      unknown
+    >;
+    source = `preset ${flags.preset}`;
+  } else if (flags.scenario !== undefined) {
+    const { resolve } = await import('node:path');
+    const file = resolve(cwd, flags.scenario);
+    const loaded = await readJsonFile(file, 'scenario file');
+    if (typeof loaded !== 'object' || loaded === null || Array.isArray(loaded))
+      throw new CliError(`scenario file ${file} must hold a JSON object`);
+    base = loaded as Record<string, unknown>;
+    source = `scenario file ${file}`;
+  }
+  const overrides = scenarioFlags(flags);
+  try {
+    return resolveScenario(applyConfigFlags(base, overrides));
+  } catch (error) {
+    if (!isConfigError(error)) throw error;
+    const issue = error.issues[0] ?? error.message;
+    const flag = overrides.find((entry) => issue.startsWith(`${entry.path.join('.')}`));
+    throw new CliError(
+      flag === undefined
+        ? `invalid scenario (${source}): ${issue}`
+        : `invalid ${flag.flag}: ${issue.slice(issue.indexOf(':') + 2)}`,
+    );
+  }
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
+
+function liveTarget(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new CliError(
+      `invalid --target: expected an http(s) URL such as http://127.0.0.1:4010; got ${JSON.stringify(text)}`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new CliError(
+      `invalid --target: expected http or https; got ${JSON.stringify(url.protocol)}`,
+    );
+  return url;
+}
+
+/** Runs `uas simulate` and returns its exit code. */
+export async function runSimulate(flags: SimulateFlags, context: CommandContext): Promise<number> {
+  const { io } = context;
+  if (flags.listPresets) {
+    for (const name of await listPresets()) {
+      const preset = (await readJsonFile(`${PRESETS_DIR}${name}.json`, 'scenario')) as {
+        description?: string;
+      };
+      io.stdout.write(`${name.padEnd(18)} ${preset.description ?? ''}\n`);
+    }
+    return EXIT.ok;
+  }
+  if (flags.json && flags.markdown) throw new CliError('give --json or --markdown, not both');
+  const scenario = await loadScenario(flags, io.cwd);
+  const started = performance.now();
+  let report: SimulationReport;
+  if (flags.target !== undefined) {
+    const { runLive } = await import('../../simulate/live-run.js');
+    const target = liveTarget(flags.target);
+    const token = flags.token ?? (LOOPBACK.test(target.hostname) ? DEMO_TOKEN : undefined);
+    if (token === undefined)
+      throw new CliError(
+        `no access token for ${target.origin}: pass --token (the demo token is used only against a local emulator)`,
+      );
+    const merchantId = flags.merchant ?? DEMO_MERCHANT;
+    try {
+      await fetch(target, { method: 'HEAD', signal: AbortSignal.timeout(5000) });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new CliError(
+        `cannot reach ${target.origin}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+        EXIT.network,
+      );
+    }
+    report = await runLive(scenario, {
+      target: target.href,
+      token,
+      merchantId,
+      concurrency: flags.concurrency,
+      progress: io.stderr,
+    });
+  } else {
+    report = await simulate(scenario);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  if (flags.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else if (flags.markdown) io.stdout.write(formatMarkdown(report));
+  else
+    io.stdout.write(
+      `${formatReport(report, colorsFor(io.stdout, io.env), io.stdout.columns ?? 80)}\n`,
+    );
+  const rate = Math.round(report.simulated_requests / Math.max(seconds, 1e-9));
+  io.stderr.write(
+    `simulated ${report.simulated_requests} requests in ${seconds.toFixed(2)} s (${rate} requests/s of wall time)\n`,
+  );
+  return EXIT.ok;
+}

@@ -1,0 +1,277 @@
+import { SingleBar } from 'cli-progress';
+import { createClient, type Client } from '../client/client.js';
+import { RETRY_DEFAULTS } from '../client/retry-policy.js';
+import { createModeStats, type ModeStats } from './mode-stats.js';
+import { buildReport, type SimulationReport } from './report.js';
+import type { Mode, Scenario } from './scenario.js';
+import { shopperEmail, victimEmail, VICTIMS } from './simulation-config.js';
+import { generateTraffic } from './traffic.js';
+import { rotatingAddress, shopperAddress } from './traffic.js';
+import { TIMELINE_BINS } from './virtual-run.js';
+
+/** Options of {@link runLive}. */
+export interface LiveOptions {
+  /** Base URL of the target, such as `http://127.0.0.1:4010`. */
+  target: string;
+  token: string;
+  merchantId: string;
+  /** Most requests in flight at once; bot requests beyond it are skipped (and counted). */
+  concurrency: number;
+  /** Where the progress bar goes (a terminal), or progress lines (anything else). */
+  progress?: { write(text: string): unknown; isTTY?: boolean | undefined } | undefined;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs a scenario live over HTTP in real time, one mode after another. Against a uas emulator it
+ * resets the buckets before each mode, registers the shoppers as users and reads their codes from
+ * the dev API; against another server the flows stop after start (the code cannot be read).
+ */
+export async function runLive(scenario: Scenario, options: LiveOptions): Promise<SimulationReport> {
+  const base = options.target.replace(/\/+$/, '');
+  const traffic = generateTraffic(scenario);
+  const emulator = await isEmulator(base);
+  if (emulator) {
+    await registerUsers(base, traffic.arrivals.length);
+    // The scenario's limits apply to the run, as in virtual time.
+    await devCall(base, 'PATCH', '/__uas/config', { limits: scenario.limits });
+  }
+  const results: ModeStats[] = [];
+  let requests = 0;
+  for (const mode of scenario.modes) {
+    if (emulator) await fetch(`${base}/__uas/buckets`, { method: 'DELETE' });
+    const run = await runLiveMode(scenario, traffic, mode, base, emulator, options);
+    results.push(run.stats);
+    requests += run.requests;
+  }
+  return buildReport(scenario, results, requests, 'live', base);
+}
+
+async function devCall(base: string, method: string, path: string, body: unknown): Promise<void> {
+  const answer = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!answer.ok)
+    throw new Error(
+      `the target refused ${method} ${path}: ${answer.status} ${await answer.text()}`,
+    );
+}
+
+async function isEmulator(base: string): Promise<boolean> {
+  try {
+    const health = await fetch(`${base}/__uas/health`, { signal: AbortSignal.timeout(3000) });
+    return health.ok && ((await health.json()) as { status?: string }).status === 'ok';
+  } catch {
+    return false;
+  }
+}
+
+async function registerUsers(base: string, shoppers: number): Promise<void> {
+  const users = [];
+  for (let index = 0; index < shoppers; index++) users.push({ email: shopperEmail(index) });
+  for (let index = 0; index < VICTIMS; index++) users.push({ email: victimEmail(index) });
+  await devCall(base, 'POST', '/__uas/users', { users });
+}
+
+async function runLiveMode(
+  scenario: Scenario,
+  traffic: ReturnType<typeof generateTraffic>,
+  mode: Mode,
+  base: string,
+  emulator: boolean,
+  options: LiveOptions,
+): Promise<{ stats: ModeStats; requests: number }> {
+  const stats = createModeStats(mode, TIMELINE_BINS);
+  const binMs = scenario.durationMs / TIMELINE_BINS;
+  let requests = 0;
+  let inFlight = 0;
+  let skipped = 0;
+  const counting =
+    (fetchImpl: typeof fetch): typeof fetch =>
+    async (input, init) => {
+      requests++;
+      inFlight++;
+      try {
+        return await fetchImpl(input, init);
+      } finally {
+        inFlight--;
+      }
+    };
+  const client: Client = createClient({
+    baseUrl: base,
+    token: options.token,
+    fetch: counting(fetch),
+    retry: {
+      ...RETRY_DEFAULTS,
+      maxAttempts: scenario.retry.maxAttempts,
+      maxWaitMs: scenario.retry.maxWaitMs,
+    },
+    onRetry: (notice) => {
+      stats.legit.retries++;
+      stats.legit.waitedMs += notice.waitMs;
+    },
+  });
+  const bot = createClient({
+    baseUrl: base,
+    token: options.token,
+    fetch: counting(fetch),
+    retry: false,
+  });
+  const startedAt = Date.now();
+  const elapsed = () => Date.now() - startedAt;
+  const deadline = startedAt + scenario.durationMs;
+  const bar = progressBar(options.progress, mode, scenario.durationMs);
+
+  const end = (completed: boolean, step: 'exists' | 'start' | 'verify', arrival: number) => {
+    const now = elapsed();
+    const bin = stats.timeline[Math.min(TIMELINE_BINS - 1, Math.floor(now / binMs))];
+    if (completed) {
+      stats.shoppers.completed++;
+      stats.flowTimes.push(now - arrival);
+      if (bin) bin.completed++;
+    } else {
+      stats.shoppers.failed++;
+      stats.shoppers.failedAt[step]++;
+      if (bin) bin.failed++;
+    }
+  };
+  const count = (result: {
+    status: number | undefined;
+    attempts: Array<{ status: number | undefined }>;
+  }) => {
+    stats.legit.requests += result.attempts.length;
+    stats.legit.rejected += result.attempts.filter((attempt) => attempt.status === 429).length;
+  };
+
+  // A pause that ends at the deadline: flows still running then are reported as unfinished.
+  const pause = async (ms: number) => {
+    await sleep(Math.max(0, Math.min(ms, deadline - Date.now())));
+    return Date.now() < deadline;
+  };
+
+  const shopper = async (index: number) => {
+    const arrival = traffic.arrivals[index] as number;
+    const [thinkStart, thinkVerify] = traffic.thinks[index] as [number, number];
+    const email = shopperEmail(index);
+    const callerId =
+      mode === 'shared'
+        ? undefined
+        : mode === 'static'
+          ? 'checkout-backend'
+          : shopperAddress(index);
+    const exists = await client.exists({ email, callerId });
+    count(exists);
+    if (!exists.ok) return end(false, 'exists', arrival);
+    if (!(await pause(thinkStart))) return;
+    const started = await client.start({ merchantId: options.merchantId, email, callerId });
+    count(started);
+    if (!started.ok) return end(false, 'start', arrival);
+    if (!emulator) return end(true, 'start', arrival);
+    if (!(await pause(thinkVerify))) return;
+    const code = await fetch(
+      `${base}/__uas/codes/${encodeURIComponent(email)}?merchant_id=${options.merchantId}`,
+    )
+      .then((answer) => answer.json() as Promise<{ code?: string }>)
+      .catch(() => ({ code: undefined }));
+    const verified = await client.verify({
+      merchantId: options.merchantId,
+      email,
+      code: code.code ?? '0',
+      callerId,
+    });
+    count(verified);
+    end(verified.ok, 'verify', arrival);
+  };
+
+  const flows: Array<Promise<void>> = [];
+  const arrivals = (async () => {
+    for (let index = 0; index < traffic.arrivals.length; index++) {
+      const wait = (traffic.arrivals[index] as number) - elapsed();
+      if (wait > 0) await sleep(wait);
+      if (Date.now() >= deadline) break;
+      stats.shoppers.arrived++;
+      flows.push(
+        shopper(index).catch(() => end(false, 'exists', traffic.arrivals[index] as number)),
+      );
+    }
+  })();
+
+  const botLoop = (async () => {
+    const { bot: spec } = scenario;
+    let sent = 0;
+    const interval = 1 / spec.perMs;
+    const pending: Array<Promise<void>> = [];
+    for (;;) {
+      const due = spec.startMs + sent * interval;
+      if (due >= spec.stopMs || startedAt + due >= deadline) break;
+      const wait = due - elapsed();
+      if (wait > 0) await sleep(wait);
+      bar?.update(Math.min(elapsed(), scenario.durationMs));
+      const index = sent++;
+      if (inFlight >= options.concurrency) {
+        skipped++;
+        continue;
+      }
+      const callerId =
+        mode === 'shared'
+          ? undefined
+          : mode === 'static'
+            ? 'checkout-backend'
+            : mode === 'rotating'
+              ? rotatingAddress(index)
+              : '203.0.113.66';
+      const request =
+        spec.target === 'exists'
+          ? bot.exists({ email: `probe-${index}@example.net`, callerId })
+          : bot.start({ merchantId: options.merchantId, email: victimEmail(index), callerId });
+      pending.push(
+        request.then((result) => {
+          stats.bot.requests++;
+          if (result.status === 429) stats.bot.rejected++;
+          else if (result.ok) stats.bot.allowed++;
+        }),
+      );
+    }
+    await Promise.all(pending);
+  })();
+
+  const ticker = setInterval(() => bar?.update(Math.min(elapsed(), scenario.durationMs)), 250);
+  await Promise.all([arrivals, botLoop]);
+  const remaining = deadline - Date.now();
+  if (remaining > 0) await sleep(remaining);
+  clearInterval(ticker);
+  // Flows still running stop at their next step (see `pause`); wait for their last answers.
+  await Promise.all(flows);
+  stats.shoppers.unfinished =
+    stats.shoppers.arrived - stats.shoppers.completed - stats.shoppers.failed;
+  bar?.update(scenario.durationMs);
+  bar?.stop();
+  if (skipped > 0)
+    options.progress?.write(
+      `${mode}: ${skipped} bot requests skipped (more than ${options.concurrency} in flight)\n`,
+    );
+  return { stats, requests };
+}
+
+function progressBar(
+  stream: LiveOptions['progress'],
+  mode: Mode,
+  totalMs: number,
+): SingleBar | undefined {
+  if (stream === undefined) return undefined;
+  if (!stream.isTTY) {
+    stream.write(`live: running mode ${mode} for ${Math.round(totalMs / 1000)} s\n`);
+    return undefined;
+  }
+  const bar = new SingleBar({
+    format: `${mode.padEnd(10)} [{bar}] {percentage}% | {value}/{total} ms`,
+    stream: stream as NodeJS.WritableStream,
+    hideCursor: true,
+    clearOnComplete: false,
+  });
+  bar.start(totalMs, 0);
+  return bar;
+}

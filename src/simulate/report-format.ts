@@ -1,0 +1,151 @@
+import asciichart from 'asciichart';
+import type { ChalkInstance } from 'chalk';
+import Table from 'cli-table3';
+import type { ModeReport, SimulationReport } from './report.js';
+
+const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
+const seconds = (ms: number | null) => (ms === null ? '-' : `${(ms / 1000).toFixed(1)}s`);
+
+function failedAt(mode: ModeReport): string {
+  const steps = Object.entries(mode.shoppers.failedAt).filter(([, count]) => count > 0);
+  return steps.length === 0
+    ? '0'
+    : `${mode.shoppers.failed}: ${steps.map(([step, count]) => `${step} ${count}`).join(', ')}`;
+}
+
+/** The rows of the comparison table, shared by the terminal and Markdown forms. */
+function rows(report: SimulationReport): { header: string[]; body: string[][] } {
+  const header = ['', ...report.modes.map((mode) => mode.mode)];
+  const line = (label: string, value: (mode: ModeReport) => string) => [
+    label,
+    ...report.modes.map(value),
+  ];
+  const body = [
+    line(
+      'sign-ins completed',
+      (m) => `${m.shoppers.completed}/${m.shoppers.arrived} (${pct(m.shoppers.success_rate)})`,
+    ),
+    line('sign-ins failed, at step', (m) => failedAt(m)),
+    line('still running at the end', (m) => String(m.shoppers.unfinished)),
+    line(
+      'shopper requests with 429',
+      (m) => `${m.legitimate_requests.rejected_429}/${m.legitimate_requests.total}`,
+    ),
+    line(
+      'retries (time waited)',
+      (m) => `${m.legitimate_requests.retries} (${seconds(m.legitimate_requests.waited_ms)})`,
+    ),
+    line(
+      'time to sign in p50/p95',
+      (m) => `${seconds(m.flow_time_ms.p50)} / ${seconds(m.flow_time_ms.p95)}`,
+    ),
+    line(
+      'bot requests allowed',
+      (m) => `${m.bot.allowed}/${m.bot.requests} (${pct(m.bot.allowed_rate)})`,
+    ),
+  ];
+  return { header, body };
+}
+
+function headline(report: SimulationReport): string[] {
+  const s = report.scenario;
+  return [
+    `scenario ${s.name}${s.description === '' ? '' : `: ${s.description}`}`,
+    `${s.duration_s} s simulated (${s.engine}${s.target === undefined ? '' : ` against ${s.target}`}), seed ${s.seed}; ${s.shoppers} shoppers; bot ${s.bot.rate} on ${s.bot.target} from ${s.bot.from_s} s to ${s.bot.until_s} s`,
+    `limits: client ${s.limits.client.burst} tokens at ${s.limits.client.rate}, caller ${s.limits.caller.burst} tokens at ${s.limits.caller.rate}; shoppers retry at most ${s.retry.maxAttempts} attempts`,
+  ];
+}
+
+/** The report for a terminal: headline, comparison table, verdicts, and a chart of success over time. */
+export function formatReport(report: SimulationReport, chalk: ChalkInstance, width = 80): string {
+  const { header, body } = rows(report);
+  const table = new Table({
+    head: header.map((cell) => chalk.bold(cell)),
+    style: { head: [], border: [] },
+    wordWrap: true,
+  });
+  table.push(...body);
+  const verdicts = report.modes.map((mode) => {
+    const color = mode.verdict.startsWith('protected')
+      ? chalk.green
+      : mode.verdict.startsWith('shoppers hurt')
+        ? chalk.red
+        : chalk.yellow;
+    return `${chalk.bold(mode.mode.padEnd(10))} ${color(mode.verdict)}`;
+  });
+  return [
+    ...headline(report).map((line) => chalk.dim(line)),
+    table.toString(),
+    ...verdicts,
+    '',
+    chart(report, chalk, width),
+  ].join('\n');
+}
+
+const SERIES_COLORS = [asciichart.red, asciichart.green, asciichart.yellow, asciichart.magenta];
+
+/** A terminal chart of the share of sign-ins that succeeded in each time bin, per mode. */
+export function chart(report: SimulationReport, chalk: ChalkInstance, width = 80): string {
+  const series = report.modes.map((mode) => fillGaps(mode.timeline.map((bin) => bin.success_rate)));
+  if (series.every((values) => values.length === 0)) return '';
+  const colored = chalk.level > 0;
+  const plot = asciichart.plot(
+    series.map((values) => stretch(values, Math.max(10, Math.min(60, width - 20)))),
+    {
+      height: 8,
+      min: 0,
+      max: 100,
+      format: (value: number) => `${value.toFixed(0).padStart(4)}% `,
+      ...(colored ? { colors: SERIES_COLORS.slice(0, series.length) } : {}),
+    },
+  );
+  const legend = report.modes
+    .map((mode, index) =>
+      colored ? `${SERIES_COLORS[index]}── ${mode.mode}${asciichart.reset}` : mode.mode,
+    )
+    .join(colored ? '   ' : ', ');
+  const title = `sign-ins that succeeded, per ${report.modes[0]?.timeline[0]?.to_s ?? 0} s of simulated time`;
+  return [title, plot, colored ? `      ${legend}` : `      lines, in order: ${legend}`].join('\n');
+}
+
+/** Bins where no flow ended carry the last known value, so the lines stay continuous. */
+function fillGaps(values: Array<number | null>): number[] {
+  let last = values.find((value) => value !== null) ?? 1;
+  return values.map((value) => {
+    if (value !== null) last = value;
+    return last * 100;
+  });
+}
+
+function stretch(values: number[], width: number): number[] {
+  if (values.length === 0) return values;
+  return Array.from(
+    { length: width },
+    (_, index) =>
+      values[Math.min(values.length - 1, Math.floor((index * values.length) / width))] as number,
+  );
+}
+
+/** The report as Markdown, to paste into a write-up. */
+export function formatMarkdown(report: SimulationReport): string {
+  const { header, body } = rows(report);
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [
+    `## Simulation: ${report.scenario.name}`,
+    '',
+    ...headline(report)
+      .slice(report.scenario.description === '' ? 1 : 0)
+      .map((text) => `${text}  `),
+    '',
+    line(header),
+    line(header.map(() => '---')),
+    ...body.map(line),
+    '',
+    ...report.modes.map((mode) => `- **${mode.mode}** (${mode.description}): ${mode.verdict}`),
+    '',
+    '```',
+    chart(report, { level: 0 } as ChalkInstance),
+    '```',
+    '',
+  ].join('\n');
+}

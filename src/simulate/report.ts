@@ -1,0 +1,137 @@
+import type { ModeStats } from './mode-stats.js';
+import { MODE_DESCRIPTIONS, type Mode, type Scenario } from './scenario.js';
+
+/** The outcome of one mode, as reported. */
+export interface ModeReport {
+  mode: Mode;
+  description: string;
+  shoppers: ModeStats['shoppers'] & { success_rate: number };
+  legitimate_requests: { total: number; rejected_429: number; retries: number; waited_ms: number };
+  flow_time_ms: { p50: number | null; p95: number | null };
+  bot: ModeStats['bot'] & { allowed_rate: number };
+  /** Share of flows that completed among those that ended, per time bin (null: none ended). */
+  timeline: Array<{
+    from_s: number;
+    to_s: number;
+    completed: number;
+    failed: number;
+    success_rate: number | null;
+  }>;
+  verdict: string;
+}
+
+/** The report of a simulation: deterministic for a seed (no wall-clock figures in it). */
+export interface SimulationReport {
+  scenario: {
+    name: string;
+    description: string;
+    duration_s: number;
+    seed: number;
+    shoppers: number;
+    bot: { rate: string; target: string; from_s: number; until_s: number };
+    limits: Scenario['limits'];
+    retry: Scenario['retry'];
+    engine: 'virtual' | 'live';
+    target?: string;
+  };
+  modes: ModeReport[];
+  simulated_requests: number;
+}
+
+const rate = (part: number, whole: number) =>
+  whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000;
+const percent = (value: number) => `${Math.round(value * 1000) / 10}%`;
+
+/** The value at quantile `q` of sorted numbers (nearest rank), or null for none. */
+export function quantile(sorted: number[], q: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? null;
+}
+
+/**
+ * One line on what the numbers say, decided from them: shoppers hurt when fewer than 95% of
+ * ended flows completed; otherwise the bot is unchecked when most of its requests passed.
+ */
+export function verdictOf(report: Omit<ModeReport, 'verdict'>): string {
+  const ended = report.shoppers.completed + report.shoppers.failed;
+  const botShare = percent(report.bot.allowed_rate);
+  if (ended > 0 && report.shoppers.success_rate < 0.95) {
+    const failed = percent(1 - report.shoppers.success_rate);
+    return report.mode === 'shared' || report.mode === 'static'
+      ? `shoppers hurt: ${failed} of sign-ins failed because the bot drained the one bucket they share with it`
+      : `shoppers hurt: ${failed} of sign-ins failed`;
+  }
+  if (report.bot.requests > 0 && report.bot.allowed_rate > 0.5) {
+    return report.mode === 'rotating'
+      ? `bot unchecked: ${botShare} of its requests passed; a new caller_id per request always finds a full bucket, so per-caller buckets alone cannot stop it (UNPROTECTED)`
+      : `bot unchecked: ${botShare} of its requests passed`;
+  }
+  return `protected: ${percent(report.shoppers.success_rate)} of sign-ins completed while the bot got ${botShare} of its requests through`;
+}
+
+/** Turns the stats of every mode into the report. */
+export function buildReport(
+  scenario: Scenario,
+  results: ModeStats[],
+  requests: number,
+  engine: 'virtual' | 'live',
+  target?: string,
+): SimulationReport {
+  const binS = scenario.durationMs / 1000 / (results[0]?.timeline.length ?? 1);
+  return {
+    scenario: {
+      name: scenario.name,
+      description: scenario.description,
+      duration_s: scenario.durationMs / 1000,
+      seed: scenario.seed,
+      shoppers: scenario.shoppers.count,
+      bot: {
+        rate: scenario.bot.rateText,
+        target: scenario.bot.target,
+        from_s: scenario.bot.startMs / 1000,
+        until_s: scenario.bot.stopMs / 1000,
+      },
+      limits: scenario.limits,
+      retry: scenario.retry,
+      engine,
+      ...(target === undefined ? {} : { target }),
+    },
+    modes: results.map((stats) => {
+      const sorted = [...stats.flowTimes].sort((a, b) => a - b);
+      const ended = stats.shoppers.completed + stats.shoppers.failed;
+      const partial: Omit<ModeReport, 'verdict'> = {
+        mode: stats.mode,
+        description: MODE_DESCRIPTIONS[stats.mode],
+        shoppers: {
+          ...stats.shoppers,
+          failedAt: { ...stats.shoppers.failedAt },
+          success_rate: rate(stats.shoppers.completed, ended),
+        },
+        legitimate_requests: {
+          total: stats.legit.requests,
+          rejected_429: stats.legit.rejected,
+          retries: stats.legit.retries,
+          waited_ms: Math.round(stats.legit.waitedMs),
+        },
+        flow_time_ms: { p50: round(quantile(sorted, 0.5)), p95: round(quantile(sorted, 0.95)) },
+        bot: { ...stats.bot, allowed_rate: rate(stats.bot.allowed, stats.bot.requests) },
+        timeline: stats.timeline.map((bin, index) => ({
+          from_s: Math.round(index * binS * 10) / 10,
+          to_s: Math.round((index + 1) * binS * 10) / 10,
+          completed: bin.completed,
+          failed: bin.failed,
+          success_rate:
+            bin.completed + bin.failed === 0
+              ? null
+              : rate(bin.completed, bin.completed + bin.failed),
+        })),
+      };
+      return { ...partial, verdict: verdictOf(partial) };
+    }),
+    simulated_requests: requests,
+  };
+}
+
+function round(value: number | null): number | null {
+  return value === null ? null : Math.round(value);
+}

@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import { ConfigError } from '../core/config-error.js';
+import { describeIssues, limitsSchema } from '../core/config-schema.js';
+import { parseDuration } from '../core/duration.js';
+import { parseRate, refillPerMs } from '../core/rate.js';
+
+/** How requests choose their caller_id in a mode. */
+export const MODES = ['shared', 'per-caller', 'static', 'rotating'] as const;
+export type Mode = (typeof MODES)[number];
+
+/** What each mode means, for reports. */
+export const MODE_DESCRIPTIONS: Record<Mode, string> = {
+  shared: 'nobody sends caller_id: everything lands in the client bucket',
+  'per-caller': 'each shopper sends its own caller_id (an IP); the bot has its own',
+  static: 'every request sends the same caller_id',
+  rotating: 'shoppers send their own caller_id; the bot sends a new one on every request',
+};
+
+const durationText = z
+  .union([z.number().nonnegative(), z.string()])
+  .refine((value) => parseDuration(value) !== undefined, {
+    error: (issue) =>
+      `expected a duration such as "30s", "10m" or "1h"; got ${JSON.stringify(issue.input)}`,
+  });
+const rateText = z.string().refine((text) => parseRate(text) !== undefined, {
+  error: (issue) =>
+    `expected a rate such as "2/s", "100/m" or "5/10s"; got ${JSON.stringify(issue.input)}`,
+});
+const rangeText = z.string().refine((text) => parseRange(text) !== undefined, {
+  error: (issue) =>
+    `expected a duration or a range such as "3s" or "2s-10s"; got ${JSON.stringify(issue.input)}`,
+});
+
+/** A scenario file (JSON), as users write it. Every field but the name has a default. */
+export const scenarioSchema = z.strictObject({
+  $schema: z.string().optional(),
+  name: z.string().min(1).max(100).optional(),
+  description: z.string().optional(),
+  duration: durationText.optional(),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1)
+    .optional(),
+  shoppers: z
+    .strictObject({
+      count: z.number().int().min(1).max(1_000_000),
+      arrivalRate: rateText,
+      thinkTime: rangeText,
+    })
+    .partial()
+    .optional(),
+  bot: z
+    .strictObject({
+      rate: rateText,
+      target: z.enum(['exists', 'start']),
+      start: durationText,
+      stop: durationText,
+    })
+    .partial()
+    .optional(),
+  limits: limitsSchema.partial().optional(),
+  modes: z.array(z.enum(MODES)).min(1, 'expected at least one mode').optional(),
+  retry: z
+    .strictObject({ maxAttempts: z.number().int().min(1).max(10), maxWait: durationText })
+    .partial()
+    .optional(),
+});
+
+/** A scenario as written. */
+export type ScenarioFile = z.infer<typeof scenarioSchema>;
+
+/** A scenario with defaults applied and every value parsed. */
+export interface Scenario {
+  name: string;
+  description: string;
+  durationMs: number;
+  seed: number;
+  shoppers: { count: number; arrivalPerMs: number; thinkMinMs: number; thinkMaxMs: number };
+  bot: {
+    perMs: number;
+    rateText: string;
+    target: 'exists' | 'start';
+    startMs: number;
+    stopMs: number;
+  };
+  limits: { client: { burst: number; rate: string }; caller: { burst: number; rate: string } };
+  modes: Mode[];
+  retry: { maxAttempts: number; maxWaitMs: number };
+}
+
+/** Defaults of a scenario, in one place (README lists them). */
+export const SCENARIO_DEFAULTS = {
+  name: 'custom',
+  duration: '10m',
+  seed: 1,
+  shoppers: { count: 300, arrivalRate: '1/s', thinkTime: '2s-8s' },
+  bot: { rate: '20/s', target: 'exists', start: '0s' },
+  limits: { client: { burst: 20, rate: '10/s' }, caller: { burst: 5, rate: '1/s' } },
+  modes: [...MODES],
+  retry: { maxAttempts: 3, maxWait: '30s' },
+} as const;
+
+/** Parses `"3s"` or `"2s-10s"` into a min and max in ms. */
+export function parseRange(text: string): { minMs: number; maxMs: number } | undefined {
+  const parts = text.split('-').map((part) => part.trim());
+  if (parts.length > 2) return undefined;
+  const min = parseDuration(parts[0] ?? '');
+  const max = parseDuration(parts[1] ?? parts[0] ?? '');
+  if (min === undefined || max === undefined || max < min) return undefined;
+  return { minMs: min, maxMs: max };
+}
+
+/**
+ * Validates and resolves a scenario (parsed JSON merged with flags). Throws a ConfigError whose
+ * issues name each bad field.
+ */
+export function resolveScenario(input: unknown): Scenario {
+  const parsed = scenarioSchema.safeParse(input);
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error));
+  const file = parsed.data;
+  const shoppers = { ...SCENARIO_DEFAULTS.shoppers, ...file.shoppers };
+  const bot = { ...SCENARIO_DEFAULTS.bot, ...file.bot };
+  const retry = { ...SCENARIO_DEFAULTS.retry, ...file.retry };
+  const durationMs = parseDuration(file.duration ?? SCENARIO_DEFAULTS.duration) as number;
+  const think = parseRange(shoppers.thinkTime) as { minMs: number; maxMs: number };
+  const botStart = parseDuration(bot.start) as number;
+  const botStop = bot.stop === undefined ? durationMs : (parseDuration(bot.stop) as number);
+  const issues: string[] = [];
+  if (durationMs <= 0) issues.push('duration: expected more than zero');
+  if (durationMs > 24 * 3_600_000) issues.push('duration: expected at most 24h of simulated time');
+  if (botStop < botStart) issues.push(`bot.stop: expected a time after bot.start (${bot.start})`);
+  const limits = {
+    client: { ...SCENARIO_DEFAULTS.limits.client, ...file.limits?.client },
+    caller: { ...SCENARIO_DEFAULTS.limits.caller, ...file.limits?.caller },
+  };
+  const botRate = parseRate(bot.rate);
+  if (botRate !== undefined && refillPerMs(botRate) * durationMs > 50_000_000) {
+    issues.push(
+      'bot.rate: more than 50 million bot requests in one run; shorten the duration or lower the rate',
+    );
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  return {
+    name: file.name ?? SCENARIO_DEFAULTS.name,
+    description: file.description ?? '',
+    durationMs,
+    seed: file.seed ?? SCENARIO_DEFAULTS.seed,
+    shoppers: {
+      count: shoppers.count,
+      arrivalPerMs: refillPerMs(parseRate(shoppers.arrivalRate)!),
+      thinkMinMs: think.minMs,
+      thinkMaxMs: think.maxMs,
+    },
+    bot: {
+      perMs: refillPerMs(botRate!),
+      rateText: bot.rate,
+      target: bot.target,
+      startMs: botStart,
+      stopMs: Math.min(botStop, durationMs),
+    },
+    limits,
+    modes: file.modes ?? [...SCENARIO_DEFAULTS.modes],
+    retry: { maxAttempts: retry.maxAttempts, maxWaitMs: parseDuration(retry.maxWait) as number },
+  };
+}

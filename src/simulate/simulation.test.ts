@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { isConfigError } from '../core/config-error.js';
+import { formatMarkdown, formatReport } from './report-format.js';
+import { resolveScenario } from './scenario.js';
+import { simulate } from './simulation.js';
+import { Chalk } from 'chalk';
+
+const SMALL = {
+  duration: '5m',
+  seed: 3,
+  shoppers: { count: 120, arrivalRate: '1/2s' },
+  bot: { rate: '30/s', target: 'exists' },
+};
+
+describe('simulate', () => {
+  it('hurts shoppers in shared and static modes, protects them per caller, and reports rotating as unprotected', async () => {
+    const report = await simulate(resolveScenario(SMALL));
+    const byMode = Object.fromEntries(report.modes.map((mode) => [mode.mode, mode]));
+    expect(byMode.shared?.shoppers.success_rate).toBeLessThan(0.5);
+    expect(byMode.static?.shoppers.success_rate).toBeLessThan(0.5);
+    expect(byMode['per-caller']?.shoppers.success_rate).toBe(1);
+    expect(byMode['per-caller']?.bot.allowed_rate).toBeLessThan(0.1);
+    expect(byMode.rotating?.bot.allowed_rate).toBe(1);
+    expect(byMode.shared?.verdict).toMatch(/^shoppers hurt/);
+    expect(byMode['per-caller']?.verdict).toMatch(/^protected/);
+    expect(byMode.rotating?.verdict).toContain('UNPROTECTED');
+    expect(byMode.shared?.legitimate_requests.retries).toBeGreaterThan(0);
+  });
+
+  it('gives byte-identical reports for the same seed and different ones for another', async () => {
+    const once = JSON.stringify(await simulate(resolveScenario(SMALL)));
+    const twice = JSON.stringify(await simulate(resolveScenario(SMALL)));
+    const other = JSON.stringify(await simulate(resolveScenario({ ...SMALL, seed: 4 })));
+    expect(twice).toBe(once);
+    expect(other).not.toBe(once);
+  });
+
+  it('leaves shoppers alone when the bot is slower than the client bucket refills', async () => {
+    const report = await simulate(
+      resolveScenario({ ...SMALL, bot: { rate: '1/s' }, modes: ['shared'] }),
+    );
+    expect(report.modes[0]?.shoppers.success_rate).toBe(1);
+    // A bot under the limit is not stopped either, and the verdict says so.
+    expect(report.modes[0]?.verdict).toMatch(/^bot unchecked: 100% of its requests passed$/);
+  });
+
+  it.each(
+    readdirSync(new URL('../../fixtures/scenarios/', import.meta.url)).filter((name) =>
+      name.endsWith('.json'),
+    ),
+  )('runs the preset %s', async (name) => {
+    const preset = JSON.parse(
+      readFileSync(new URL(`../../fixtures/scenarios/${name}`, import.meta.url), 'utf8'),
+    );
+    const report = await simulate(resolveScenario(preset));
+    expect(report.scenario.name).toBe(name.replace('.json', ''));
+    expect(report.modes.map((mode) => mode.mode)).toEqual([
+      'shared',
+      'per-caller',
+      'static',
+      'rotating',
+    ]);
+    expect(report.modes.find((mode) => mode.mode === 'per-caller')?.verdict).toMatch(/^protected/);
+    expect(report.modes.find((mode) => mode.mode === 'shared')?.verdict).toMatch(/^shoppers hurt/);
+  });
+
+  it('renders the report as a table with a chart, and as Markdown', async () => {
+    const report = await simulate(resolveScenario({ ...SMALL, modes: ['shared', 'per-caller'] }));
+    const text = formatReport(report, new Chalk({ level: 0 }));
+    expect(text).toContain('sign-ins completed');
+    expect(text).toContain('sign-ins that succeeded, per');
+    const markdown = formatMarkdown(report);
+    expect(markdown).toMatch(/^## Simulation: custom/);
+    expect(markdown).toContain('| sign-ins completed |');
+    expect(markdown).toContain('- **per-caller**');
+  });
+});
+
+describe('resolveScenario', () => {
+  const issues = (input: unknown) => {
+    try {
+      resolveScenario(input);
+      return [];
+    } catch (error) {
+      if (isConfigError(error)) return error.issues;
+      throw error;
+    }
+  };
+
+  it('names the bad field', () => {
+    expect(issues({ bot: { rate: 'lots' } })).toEqual([
+      'bot.rate: expected a rate such as "2/s", "100/m" or "5/10s"; got "lots"',
+    ]);
+    expect(issues({ modes: ['everyone'] })[0]).toMatch(/^modes\[0\]: /);
+    expect(issues({ shoppers: { thinkTime: '9s-2s' } })[0]).toMatch(/^shoppers.thinkTime: /);
+    expect(issues({ duration: '0s' })).toEqual(['duration: expected more than zero']);
+    expect(issues({ bot: { start: '5m', stop: '1m' } })[0]).toMatch(/^bot.stop: /);
+    expect(issues({ shopers: {} })[0]).toContain('shopers');
+  });
+});
