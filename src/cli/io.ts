@@ -14,6 +14,10 @@ export interface CliIO {
   stderr: OutputStream;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
+  /** The real terminal, for the live screen; absent when the CLI runs in-process (tests). */
+  terminal?:
+    | { stdout: NodeJS.WriteStream; stdin: NodeJS.ReadStream; stderr: NodeJS.WriteStream }
+    | undefined;
   /** Where answers to prompts come from. */
   stdin?: NodeJS.ReadableStream | undefined;
   /** Registers a handler for SIGINT and SIGTERM; returns the function that removes it. */
@@ -74,6 +78,7 @@ export function processIO(): CliIO {
     env: process.env,
     cwd: process.cwd(),
     stdin: process.stdin,
+    terminal: { stdout: process.stdout, stdin: process.stdin, stderr: process.stderr },
     onSignal(handler) {
       const listener = (signal: NodeJS.Signals) => handler(signal);
       process.on('SIGINT', listener);

@@ -3,6 +3,7 @@ import { VERSION } from '../version.js';
 import { registerCall } from './commands/call.js';
 import { registerServe } from './commands/serve.js';
 import { registerSimulate } from './commands/simulate.js';
+import { registerTop } from './commands/top.js';
 import { EXIT, isCliError, processIO, type CliIO } from './io.js';
 
 /** What a command receives: the I/O, and where to put its exit code. */
@@ -25,6 +26,7 @@ export function createProgram(context: CommandContext): Command {
   registerServe(program, context);
   registerCall(program, context);
   registerSimulate(program, context);
+  registerTop(program, context);
   return program;
 }
 

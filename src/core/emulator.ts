@@ -434,7 +434,26 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
 
   const emulator: Emulator = {
     execute(call) {
-      return execute(call, clock.now(), '');
+      const now = clock.now();
+      const result = execute(call, now, '');
+      if (events.active) {
+        // Announced (for a watching screen) but not journaled: this is the simulator's fast path.
+        const entry = entryFor(
+          { method: call.operation === 'exists' ? 'GET' : 'POST', url: '', headers: {} },
+          `(${call.operation})`,
+          now,
+        );
+        entry.operation = call.operation;
+        entry.clientId = call.clientId;
+        entry.callerId = call.callerId;
+        entry.bucket = result.bucket;
+        entry.level = result.level;
+        entry.remaining = result.state.remaining;
+        entry.status = result.status;
+        entry.outcome = result.outcome;
+        events.emit({ type: 'request', request: entry });
+      }
+      return result;
     },
     handle(request) {
       const now = clock.now();

@@ -35,6 +35,7 @@ interface ServeFlags {
   handlers?: string;
   log: LogMode;
   adminToken?: string;
+  tui?: boolean;
 }
 
 /** Default port of `uas serve`, and of the target of `uas call`. */
@@ -106,6 +107,7 @@ export function registerServe(program: Command, context: CommandContext): void {
         .choices(['pretty', 'json', 'off'])
         .default('pretty'),
     )
+    .option('--tui', 'show the live bucket screen instead of the request log (q stops the server)')
     .option(
       '--admin-token <token>',
       'require this bearer token on the dev API (needed to enable it beyond loopback)',
@@ -225,6 +227,24 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
   write(
     `  try       curl -H 'Authorization: Bearer ${loaded.bundled ? emulator.config.clients[0]?.token : '<token>'}' '${running.url}/v1/users/exists?email=alice@example.com'`,
   );
+
+  if (flags.tui) {
+    const terminal = io.terminal;
+    if (terminal === undefined || !terminal.stdout.isTTY || !terminal.stdin.isTTY) {
+      await running.close(100);
+      throw new CliError(
+        '--tui needs a terminal (stdin and stdout); use `uas top --once` for a snapshot',
+        EXIT.usage,
+      );
+    }
+    const [{ runTui }, { createLocalSource }] = await Promise.all([
+      import('../../tui/run-tui.js'),
+      import('../../tui/tui-source.js'),
+    ]);
+    await runTui(createLocalSource(emulator, running.url), 'uas serve', terminal);
+    await running.close(3_000);
+    return EXIT.ok;
+  }
 
   const logger = createRequestLogger(flags.log, io.stdout, chalk);
   const unsubscribe = logger === undefined ? () => {} : emulator.subscribe(logger);

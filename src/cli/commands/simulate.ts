@@ -27,7 +27,7 @@ export interface SimulateFlags {
   merchant?: string;
   concurrency: number;
   watch?: boolean;
-  speed?: number;
+  speed: number;
 }
 
 /** Registers `uas simulate`. */
@@ -74,6 +74,16 @@ export function registerSimulate(program: Command, context: CommandContext): voi
       'live: access token of the target (default: the demo token on loopback)',
     )
     .option('--merchant <id>', 'live: merchant of the sign-ins (default: the demo merchant)')
+    .option(
+      '--watch',
+      'play the simulation on the live bucket screen (virtual time, one mode after another)',
+    )
+    .option(
+      '--speed <n>',
+      'with --watch: simulated seconds per real second',
+      integerIn(1, 10_000),
+      30,
+    )
     .option('--concurrency <n>', 'live: most requests in flight at once', integerIn(1, 1000), 64)
     .addHelpText(
       'after',

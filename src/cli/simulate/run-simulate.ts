@@ -122,7 +122,17 @@ export async function runSimulate(flags: SimulateFlags, context: CommandContext)
   const scenario = await loadScenario(flags, io.cwd);
   const started = performance.now();
   let report: SimulationReport;
-  if (flags.target !== undefined) {
+  if (flags.watch) {
+    if (flags.target !== undefined)
+      throw new CliError('--watch plays a virtual-time simulation; it does not go with --target');
+    const terminal = io.terminal;
+    if (terminal === undefined || !terminal.stdout.isTTY || !terminal.stdin.isTTY)
+      throw new CliError('--watch needs a terminal (stdin and stdout)');
+    const { watchSimulation } = await import('../../tui/watch-simulation.js');
+    const watched = await watchSimulation(scenario, flags.speed, terminal);
+    if (watched === undefined) return EXIT.ok;
+    report = watched;
+  } else if (flags.target !== undefined) {
     const { runLive } = await import('../../simulate/live-run.js');
     const target = liveTarget(flags.target);
     const token = flags.token ?? (LOOPBACK.test(target.hostname) ? DEMO_TOKEN : undefined);

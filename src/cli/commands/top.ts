@@ -1,0 +1,70 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../program.js';
+import { CliError, colorsFor, EXIT } from '../io.js';
+import { DEFAULT_URL } from './call.js';
+
+interface TopFlags {
+  url: string;
+  adminToken?: string;
+  once?: boolean;
+  json?: boolean;
+}
+
+/** Registers `uas top`. */
+export function registerTop(program: Command, context: CommandContext): void {
+  program
+    .command('top')
+    .description('watch the buckets of a running emulator fill and drain (through its dev API)')
+    .option('--url <url>', 'the emulator', process.env.UAS_URL ?? DEFAULT_URL)
+    .option('--admin-token <token>', 'the dev API admin token, when the emulator requires one')
+    .option(
+      '--once',
+      'print one snapshot instead of the live screen (the default without a terminal)',
+    )
+    .option('--json', 'with a snapshot: print it as JSON')
+    .addHelpText(
+      'after',
+      '\nKeys: q quit, ↑↓ select, r reset the selected bucket, R reset all, p pause, / filter, s sort, ? help.',
+    )
+    .action(async (flags: TopFlags) => {
+      const { io } = context;
+      let url: URL;
+      try {
+        url = new URL(flags.url);
+      } catch {
+        throw new CliError(
+          `invalid --url: expected an http(s) URL such as http://127.0.0.1:4010; got ${JSON.stringify(flags.url)}`,
+        );
+      }
+      const { createDevApiSource } = await import('../../tui/dev-api-source.js');
+      const source = createDevApiSource({ url: url.href, adminToken: flags.adminToken });
+      const terminal = io.terminal;
+      const live =
+        !flags.once &&
+        !flags.json &&
+        terminal !== undefined &&
+        terminal.stdout.isTTY === true &&
+        terminal.stdin.isTTY === true;
+      if (!live) {
+        const { takeSnapshot, formatSnapshot } = await import('../../tui/snapshot.js');
+        let snapshot;
+        try {
+          snapshot = await takeSnapshot(source);
+        } catch (error) {
+          const cause = (error as { cause?: { code?: string } }).cause?.code;
+          throw new CliError(
+            `cannot read the dev API of ${url.origin}: ${cause ?? (error as Error).message}`,
+            EXIT.network,
+          );
+        }
+        io.stdout.write(
+          flags.json
+            ? `${JSON.stringify(snapshot, null, 2)}\n`
+            : `${formatSnapshot(snapshot, colorsFor(io.stdout, io.env))}\n`,
+        );
+        return;
+      }
+      const { runTui } = await import('../../tui/run-tui.js');
+      await runTui(source, 'uas top', terminal);
+    });
+}

@@ -1,0 +1,120 @@
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createManualClock } from '../core/clock.js';
+import type { EmulatorRequest } from '../core/exchange.js';
+import { createSeededRandom } from '../core/random.js';
+import { DEMO_CONFIG, DEMO_TOKEN } from '../demo-config.js';
+import { createEmulator } from '../emulator.js';
+import { App } from './app.js';
+import { BucketTable } from './bucket-table.js';
+import { createLocalSource } from './tui-source.js';
+
+const exists = (callerId?: string): EmulatorRequest => ({
+  method: 'GET',
+  url: `/v1/users/exists?email=alice%40example.com${callerId === undefined ? '' : `&caller_id=${callerId}`}`,
+  headers: { authorization: `Bearer ${DEMO_TOKEN}` },
+});
+
+function setup() {
+  const clock = createManualClock(Date.UTC(2026, 0, 1, 12));
+  const emulator = createEmulator({ config: DEMO_CONFIG, clock, random: createSeededRandom(1) });
+  const screen = render(
+    <App
+      source={createLocalSource(emulator, 'in-process')}
+      title="uas test"
+      size={{ columns: 80, rows: 24 }}
+    />,
+  );
+  return { clock, emulator, screen };
+}
+
+let unmount: (() => void) | undefined;
+afterEach(() => unmount?.());
+
+const frame = (screen: ReturnType<typeof render>) => screen.lastFrame() ?? '';
+const press = async (screen: ReturnType<typeof render>, keys: string) => {
+  for (const key of keys) {
+    screen.stdin.write(key);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+};
+
+describe('App', () => {
+  it('shows the buckets emptiest first, the recent requests, and the rates', async () => {
+    const { emulator, screen } = setup();
+    unmount = screen.unmount;
+    for (let index = 0; index < 7; index++) emulator.handle(exists('bot'));
+    emulator.handle(exists('shopper'));
+    await vi.waitFor(() =>
+      expect(frame(screen)).toMatch(/caller:demo:bot\s+░{10} caller 5\s+1\/s\s+5\s+2/),
+    );
+    const lines = frame(screen).split('\n');
+    expect(lines.findIndex((line) => line.includes('caller:demo:bot'))).toBeLessThan(
+      lines.findIndex((line) => line.includes('caller:demo:shopper')),
+    );
+    expect(frame(screen)).toContain('● connected');
+    expect(frame(screen)).toContain('totals 8 req, 2 429');
+    await vi.waitFor(() => expect(frame(screen)).toMatch(/exists\s+bot\s+429/));
+    expect(lines.length).toBeLessThanOrEqual(24);
+  });
+
+  it('resets the selected bucket with r and every bucket with R', async () => {
+    const { emulator, screen } = setup();
+    unmount = screen.unmount;
+    for (let index = 0; index < 5; index++) emulator.handle(exists('bot'));
+    emulator.handle(exists('other'));
+    await vi.waitFor(() => expect(frame(screen)).toContain('caller:demo:bot'));
+    await press(screen, 'r');
+    await vi.waitFor(() => expect(frame(screen)).toContain('reset caller:demo:bot'));
+    expect(emulator.getBucket('caller:demo:bot')).toBeUndefined();
+    expect(emulator.getBucket('caller:demo:other')).toBeDefined();
+    await press(screen, 'R');
+    await vi.waitFor(() => expect(frame(screen)).toContain('reset all buckets'));
+    expect(emulator.listBuckets().total).toBe(0);
+  });
+
+  it('changes the sort, filters by key, pauses and shows help', async () => {
+    const { emulator, screen } = setup();
+    unmount = screen.unmount;
+    emulator.handle(exists('alpha'));
+    emulator.handle(exists('beta'));
+    await vi.waitFor(() => expect(frame(screen)).toContain('caller:demo:beta'));
+    await press(screen, 's');
+    await vi.waitFor(() => expect(frame(screen)).toContain('buckets, by recent'));
+    await press(screen, '/alp\r');
+    await vi.waitFor(() => expect(frame(screen)).not.toContain('caller:demo:beta'));
+    expect(frame(screen)).toContain('filter "alp"');
+    await press(screen, 'p');
+    await vi.waitFor(() => expect(frame(screen)).toContain('[paused]'));
+    await press(screen, '?');
+    await vi.waitFor(() => expect(frame(screen)).toContain('reset the selected bucket'));
+  });
+});
+
+describe('BucketTable', () => {
+  it('renders only the rows that fit, however many buckets there are', () => {
+    const buckets = Array.from({ length: 5000 }, (_, index) => ({
+      key: `caller:demo:${index}`,
+      level: 'caller' as const,
+      client_id: 'demo',
+      caller_id: String(index),
+      tokens: index % 5,
+      remaining: index % 5,
+      burst: 5,
+      rate: '1/s',
+      allowed: 1,
+      rejected: 0,
+      shadow_rejected: 0,
+      last_seen: '2026-01-01T00:00:00.000Z',
+      next_token_ms: 500,
+      full_in_ms: 1000,
+    }));
+    const { lastFrame, unmount: stop } = render(
+      <BucketTable buckets={buckets} selected={4200} rows={10} columns={80} />,
+    );
+    const lines = (lastFrame() ?? '').split('\n');
+    stop();
+    expect(lines).toHaveLength(11);
+    expect(lines.at(-1)).toContain('caller:demo:4200');
+  });
+});

@@ -1,0 +1,55 @@
+import { Box } from 'ink';
+import { useReducer } from 'react';
+import { BucketTable } from './bucket-table.js';
+import { Footer, Help } from './footer.js';
+import { Header } from './header.js';
+import { RecentRequests } from './recent-requests.js';
+import { initialState, reduce } from './tui-state.js';
+import type { TuiSource } from './tui-source.js';
+import { useKeys } from './use-keys.js';
+import { useSource } from './use-source.js';
+import { useTerminalSize } from './use-terminal-size.js';
+
+/** Props of {@link App}: everything it shows comes from the source. */
+export interface AppProps {
+  source: TuiSource;
+  /** Header title, such as "uas top". */
+  title: string;
+  /** A fixed size instead of the terminal's (tests). */
+  size?: { columns: number; rows: number };
+  /** Called before the app exits on `q`. */
+  onQuit?: () => void;
+}
+
+/** The live screen of buckets and requests. Takes props only; side effects live in hooks. */
+export function App({ source, title, size, onQuit }: AppProps) {
+  const [state, dispatch] = useReducer(reduce, undefined, initialState);
+  const { columns, rows } = useTerminalSize(size);
+  // 80x24: header 2, table title 1, recent title 1, footer 1, blank lines 2; the rest is shared.
+  const free = Math.max(4, rows - 7);
+  const recentRows = Math.max(2, Math.min(8, Math.floor(free / 3)));
+  const bucketRows = Math.max(2, free - recentRows - 1);
+  useSource(source, state, dispatch, bucketRows);
+  useKeys(source, state, dispatch, onQuit);
+  return (
+    <Box flexDirection="column" width={columns}>
+      <Header state={state} label={source.label} title={title} />
+      <Box marginTop={1}>
+        {state.help ? (
+          <Help />
+        ) : (
+          <BucketTable
+            buckets={state.buckets}
+            selected={state.selected}
+            rows={bucketRows}
+            columns={columns}
+          />
+        )}
+      </Box>
+      <Box marginTop={1}>
+        <RecentRequests records={state.recent} rows={recentRows} />
+      </Box>
+      <Footer state={state} />
+    </Box>
+  );
+}

@@ -1,0 +1,93 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-server.js';
+import { createEmulator } from '../../src/emulator.js';
+import { createApi } from '../helpers/api.js';
+import { runUas, UAS_BIN } from '../helpers/spawn-uas.js';
+
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const SESSION = `uas-smoke-${process.pid}`;
+let running: EmulatorHttpServer | undefined;
+
+afterEach(async () => {
+  if (hasTmux) spawnSync('tmux', ['kill-session', '-t', SESSION]);
+  await running?.close(100);
+  running = undefined;
+});
+
+const screen = () =>
+  execFileSync('tmux', ['capture-pane', '-p', '-t', SESSION], { encoding: 'utf8' });
+
+describe('uas top', () => {
+  // .ci/run installs tmux; a developer machine without it skips only this pseudo-terminal test.
+  it.skipIf(!hasTmux)(
+    'draws the live screen in a real terminal, resets a bucket on r, and quits on q',
+    async () => {
+      running = await listen(createEmulator(), 0, '127.0.0.1');
+      execFileSync('tmux', [
+        'new-session',
+        '-d',
+        '-s',
+        SESSION,
+        '-x',
+        '80',
+        '-y',
+        '24',
+        `${process.execPath} ${UAS_BIN} top --url ${running.url}`,
+      ]);
+      await vi.waitFor(() => expect(screen()).toContain('● connected'), {
+        timeout: 10_000,
+        interval: 100,
+      });
+      const api = createApi(running.url);
+      for (let index = 0; index < 6; index++)
+        await api.exists('email=alice%40example.com&caller_id=bot');
+      await vi.waitFor(
+        () => expect(screen()).toMatch(/caller:demo:bot\s+[█░]{10} caller 5\s+1\/s\s+5\s+1 /),
+        { timeout: 10_000, interval: 100 },
+      );
+      expect(screen()).toMatch(/exists\s+bot\s+429/);
+      execFileSync('tmux', ['send-keys', '-t', SESSION, 'r']);
+      await vi.waitFor(() => expect(screen()).toContain('reset caller:demo:bot'), {
+        timeout: 5_000,
+        interval: 100,
+      });
+      expect(running.server.listening).toBe(true);
+      execFileSync('tmux', ['send-keys', '-t', SESSION, 'q']);
+      await vi.waitFor(
+        () => expect(spawnSync('tmux', ['has-session', '-t', SESSION]).status).not.toBe(0),
+        { timeout: 5_000, interval: 100 },
+      );
+    },
+  );
+
+  it('prints one snapshot without a terminal, as text or JSON', async () => {
+    running = await listen(createEmulator(), 0, '127.0.0.1');
+    await createApi(running.url).exists('email=alice%40example.com&caller_id=203.0.113.7');
+    const text = await runUas(['top', '--url', running.url]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('1 buckets (1 shown, emptiest first)');
+    expect(text.stdout).toContain('caller:demo:203.0.113.7');
+    const json = await runUas(['top', '--url', running.url, '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      total_buckets: 1,
+      buckets: [{ key: 'caller:demo:203.0.113.7', remaining: 4 }],
+      recent: [{ status: 200 }],
+    });
+  });
+
+  it('says so when the emulator cannot be reached', async () => {
+    const result = await runUas(['top', '--url', 'http://127.0.0.1:9', '--once']);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('cannot read the dev API of http://127.0.0.1:9');
+  });
+
+  it('refuses serve --tui and simulate --watch without a terminal', async () => {
+    const serve = await runUas(['serve', '--port', '0', '--tui']);
+    expect(serve.code).toBe(2);
+    expect(serve.stderr).toContain('--tui needs a terminal');
+    const watch = await runUas(['simulate', '--watch']);
+    expect(watch.code).toBe(2);
+    expect(watch.stderr).toContain('--watch needs a terminal');
+  });
+});
