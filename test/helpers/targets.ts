@@ -3,7 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setupServer } from 'msw/node';
 import { listen } from '../../src/adapters/http/http-server.js';
-import { createMiddleware } from '../../src/adapters/express/express-middleware.js';
+import {
+  createMiddleware,
+  problemErrorHandler,
+} from '../../src/adapters/express/express-middleware.js';
 import { createHandlers } from '../../src/adapters/msw/msw-handlers.js';
 import { createManualClock, type ManualClock } from '../../src/core/clock.js';
 import type { DevApiOptions, Emulator } from '../../src/core/emulator.js';
@@ -73,6 +76,7 @@ export const TRANSPORTS: Transport[] = [
       const { emulator, clock } = makeEmulator(options);
       const app = express();
       app.use(createMiddleware({ emulator, baseUrl: '' }));
+      app.use(problemErrorHandler);
       const server = createServer(app);
       const baseUrl = await listenOn(server);
       return { baseUrl, emulator, clock, close: () => closeServer(server) };

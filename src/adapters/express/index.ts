@@ -1,2 +1,2 @@
-export { createMiddleware } from './express-middleware.js';
+export { createMiddleware, problemErrorHandler } from './express-middleware.js';
 export type { MiddlewareOptions } from './express-middleware.js';

@@ -32,15 +32,19 @@ export function createHandlers(options: HandlersOptions = {}): RequestHandler[] 
       emulator,
       emulator.handle(await fromFetchRequest(request, emulator.config.maxBodyBytes)),
     );
-  if (options.baseUrl !== undefined) {
-    const base = options.baseUrl.replace(/\/+$/, '');
-    return [http.all(`${base}/*`, resolver)];
-  }
-  return [
-    http.all('*/v1/*', resolver),
-    http.all('*/__uas', resolver),
-    http.all('*/__uas/*', resolver),
-  ];
+  return [http.all(handledUrls(options.baseUrl), resolver)];
+}
+
+/**
+ * The URLs the handlers answer, as a regular expression without capture groups: msw decodes
+ * string paths (and captured groups) with decodeURIComponent, which throws on a malformed
+ * escape such as `/%`; the emulator answers those itself.
+ */
+export function handledUrls(baseUrl: string | undefined): RegExp {
+  if (baseUrl === undefined) return /^[a-z][a-z0-9+.-]*:\/\/[^/]+\/(?:v1|__uas)(?:\/|$)/i;
+  const base = baseUrl.replace(/\/+$/, '');
+  if (base === '') return /^/;
+  return new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/|$)`);
 }
 
 /** Translates a Fetch request into the core's request, reading at most `limit + 1` body bytes. */

@@ -269,7 +269,7 @@ async function mswServer(emulator: Emulator, flags: ServeFlags, cwd: string): Pr
   const [
     { createServer },
     { default: express },
-    { createMiddleware },
+    { createMiddleware, problemErrorHandler },
     { pathToFileURL },
     { resolve },
   ] = await Promise.all([
@@ -302,6 +302,7 @@ async function mswServer(emulator: Emulator, flags: ServeFlags, cwd: string): Pr
   const app = express();
   app.disable('x-powered-by');
   app.use(createMiddleware({ emulator, baseUrl: '', handlers }));
+  app.use(problemErrorHandler);
   return createServer(
     { requestTimeout: 30_000, headersTimeout: 10_000, maxHeaderSize: 16_384 },
     app,
