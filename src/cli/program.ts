@@ -22,6 +22,8 @@ export function createProgram(context: CommandContext): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      // One line per error, suggestions included ("unknown option '--mail' (Did you mean --email?)").
+      outputError: (text, write) => write(`${text.trim().replace(/\s*\n\s*/g, ' ')}\n`),
     });
   registerServe(program, context);
   registerCall(program, context);

@@ -27,11 +27,24 @@ export interface HttpServerOptions {
    */
   maxHeaderBytes?: number;
   /**
+   * Milliseconds between checks for requests past their timeouts.
+   * @default 1_000
+   */
+  connectionsCheckingIntervalMs?: number;
+  /**
    * Milliseconds between heartbeat comments on event streams.
    * @default 15_000
    */
   heartbeatMs?: number;
 }
+
+/** What the transport keeps per server: open event streams, and whether it is shutting down. */
+interface ServerState {
+  streams: Set<ServerResponse>;
+  closing: boolean;
+}
+
+const serverStates = new WeakMap<Server, ServerState>();
 
 /** A running HTTP server over an emulator. */
 export interface EmulatorHttpServer {
@@ -47,25 +60,26 @@ export interface EmulatorHttpServer {
  * `uas serve`. It only translates; the emulator decides every answer.
  */
 export function createHttpServer(emulator: Emulator, options: HttpServerOptions = {}): Server {
-  const streams = new Set<ServerResponse>();
+  const state: ServerState = { streams: new Set(), closing: false };
   const server = createServer(
     {
       requestTimeout: options.requestTimeoutMs ?? 30_000,
       headersTimeout: options.headersTimeoutMs ?? 10_000,
       maxHeaderSize: options.maxHeaderBytes ?? 16_384,
       keepAliveTimeout: 5_000,
+      connectionsCheckingInterval: options.connectionsCheckingIntervalMs ?? 1_000,
     },
     (req, res) => {
       const hasBody =
         req.headers['content-length'] !== undefined ||
         req.headers['transfer-encoding'] !== undefined;
       if (!hasBody) {
-        respond(emulator, toRequest(req, undefined, 0), res, streams, options.heartbeatMs);
+        respond(emulator, toRequest(req, undefined, 0), res, state, options.heartbeatMs);
         return;
       }
       readBody(req, emulator.config.maxBodyBytes, (body, bytes, overflow) => {
         if (overflow) res.setHeader('connection', 'close');
-        respond(emulator, toRequest(req, body, bytes), res, streams, options.heartbeatMs);
+        respond(emulator, toRequest(req, body, bytes), res, state, options.heartbeatMs);
       });
     },
   );
@@ -97,9 +111,9 @@ export function createHttpServer(emulator: Emulator, options: HttpServerOptions 
     );
   });
   server.on('close', () => {
-    for (const stream of streams) stream.end();
+    for (const stream of state.streams) stream.end();
   });
-  (server as Server & { uasStreams?: Set<ServerResponse> }).uasStreams = streams;
+  serverStates.set(server, state);
   return server;
 }
 
@@ -135,8 +149,12 @@ export function wrapServer(server: Server, host: string): EmulatorHttpServer {
 /** Stops accepting connections, ends event streams, and waits for in-flight requests, at most `graceMs`. */
 export function closeGracefully(server: Server, graceMs: number): Promise<void> {
   return new Promise((resolve) => {
-    const streams = (server as Server & { uasStreams?: Set<ServerResponse> }).uasStreams;
-    for (const stream of streams ?? []) stream.end();
+    const state = serverStates.get(server);
+    if (state !== undefined) {
+      // Answers sent from now on close their connection, so keep-alive clients let go.
+      state.closing = true;
+      for (const stream of state.streams) stream.end();
+    }
     const timer = setTimeout(() => server.closeAllConnections(), graceMs);
     timer.unref();
     server.close(() => {
@@ -195,20 +213,21 @@ function respond(
   emulator: Emulator,
   request: EmulatorRequest,
   res: ServerResponse,
-  streams: Set<ServerResponse>,
+  state: ServerState,
   heartbeatMs = 15_000,
 ): void {
   const response = emulator.handle(request);
   if (response.stream) {
-    openEventStream(emulator, response, res, streams, heartbeatMs);
+    openEventStream(emulator, response, res, state.streams, heartbeatMs);
     return;
   }
-  if (response.delayMs > 0) setTimeout(() => send(res, response), response.delayMs);
-  else send(res, response);
+  if (response.delayMs > 0) setTimeout(() => send(res, response, state), response.delayMs);
+  else send(res, response, state);
 }
 
-function send(res: ServerResponse, response: EmulatorResponse): void {
+function send(res: ServerResponse, response: EmulatorResponse, state: ServerState): void {
   if (res.destroyed) return;
+  if (state.closing) response.headers.connection = 'close';
   const payload =
     response.text ?? (response.body === undefined ? '' : JSON.stringify(response.body));
   response.headers['content-length'] = String(Buffer.byteLength(payload));

@@ -1,0 +1,68 @@
+// npm run bench:flood: floods the emulator with two million distinct caller_ids and prints heap,
+// RSS, buckets held and throughput at intervals, twice:
+//   A. default limits on the wall clock (caller buckets refill in seconds: refilled buckets are
+//      dropped past keepFullBuckets, so memory follows the flood rate, not its length);
+//   B. caller buckets that never refill during the run (1 token an hour), so every bucket stays
+//      live: 1,000,000 live buckets is the DESIGN budget (under 250 MB of heap), and maxBuckets
+//      (1,000,000) caps the rest by least-recently-used eviction.
+// Requests go through emulator.handle (routing, auth, validation, bucket, operation, journal)
+// in-process. Baseline: the heap of the same emulator before the flood, measured in this run.
+//
+//   node --expose-gc bench/flood.mjs [--count 2000000]
+import { parseArgs } from 'node:util';
+import { createEmulator, DEMO_CONFIG, DEMO_TOKEN } from '../dist/index.js';
+
+const { values } = parseArgs({ options: { count: { type: 'string', default: '2000000' } } });
+const COUNT = Number(values.count);
+const STEP = COUNT / 8;
+const gc = globalThis.gc ?? (() => {});
+const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+function heap() {
+  gc();
+  return process.memoryUsage();
+}
+
+function flood(label, limits) {
+  const emulator = createEmulator({
+    config: { ...DEMO_CONFIG, limits: { ...DEMO_CONFIG.limits, ...limits } },
+  });
+  const headers = { authorization: `Bearer ${DEMO_TOKEN}` };
+  const baseline = heap();
+  console.log(`\n${label}`);
+  console.log(`  baseline: heap ${mb(baseline.heapUsed)}, rss ${mb(baseline.rss)}`);
+  console.log('  requests   heap used   heap - baseline   rss        buckets    req/s');
+  let started = performance.now();
+  let peak = 0;
+  for (let index = 1; index <= COUNT; index++) {
+    const response = emulator.handle({
+      method: 'GET',
+      url: `/v1/users/exists?email=alice%40example.com&caller_id=c${index}`,
+      headers,
+    });
+    if (response.status !== 200) throw new Error(`request ${index} answered ${response.status}`);
+    if (index % STEP === 0) {
+      const seconds = (performance.now() - started) / 1000;
+      const memory = heap();
+      const buckets = emulator.metrics().match(/uas_buckets\{level="caller"\} (\d+)/)?.[1];
+      peak = Math.max(peak, memory.heapUsed - baseline.heapUsed);
+      console.log(
+        `  ${String(index).padEnd(10)} ${mb(memory.heapUsed).padEnd(11)} ${mb(memory.heapUsed - baseline.heapUsed).padEnd(17)} ${mb(memory.rss).padEnd(10)} ${String(buckets).padEnd(10)} ${Math.round(STEP / seconds)}`,
+      );
+      started = performance.now();
+    }
+  }
+  console.log(`  peak heap above baseline: ${mb(peak)}`);
+  return peak;
+}
+
+console.log(
+  `bench:flood: ${COUNT} distinct caller_ids per run, node ${process.version}${globalThis.gc ? '' : ' (run with --expose-gc for exact heap figures)'}`,
+);
+flood('A. default limits (caller 5 tokens at 1/s), wall clock', {});
+const peak = flood('B. caller buckets that never refill (5 tokens at 1/h), maxBuckets 1,000,000', {
+  caller: { burst: 5, rate: '1/h' },
+});
+console.log(
+  `\nbudget: 1,000,000 live caller buckets under 250 MB of heap: ${mb(peak)} at the peak (${peak < 250 * 1024 * 1024 ? 'within' : 'OVER'} budget)`,
+);

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { runUas } from '../helpers/spawn-uas.js';
+
+// Every command, with unknown flags, missing values, bad numbers, bad URLs and unreadable files:
+// one line on stderr, exit code 2, never a stack trace.
+const CASES: Array<[string, string[]]> = [
+  ['unknown command', ['launch']],
+  ['serve: unknown flag', ['serve', '--colour']],
+  ['serve: missing value', ['serve', '--port']],
+  ['serve: bad number', ['serve', '--port', '99999']],
+  ['serve: bad choice', ['serve', '--engine', 'turbo']],
+  ['serve: bad chaos', ['serve', '--chaos', '2']],
+  ['serve: bad latency', ['serve', '--port', '0', '--latency', 'slow']],
+  ['serve: bad otp', ['serve', '--port', '0', '--otp', 'fixed:12']],
+  ['serve: unreadable config', ['serve', '--config', '/nonexistent/uas.json']],
+  ['serve: directory as config', ['serve', '--config', '/']],
+  ['serve: handlers without msw', ['serve', '--handlers', 'x.js']],
+  ['call: unknown subcommand', ['call', 'delete']],
+  ['call exists: unknown flag', ['call', 'exists', '--mail', 'a@b.co']],
+  ['call exists: missing value', ['call', 'exists', '--email']],
+  ['call exists: bad URL', ['call', 'exists', '--email', 'a@b.co', '--url', '://nope']],
+  ['call exists: bad scheme', ['call', 'exists', '--email', 'a@b.co', '--url', 'ftp://127.0.0.1']],
+  ['call start: bad number', ['call', 'start', '--email', 'a@b.co', '--max-attempts', '0']],
+  ['call verify: missing code', ['call', 'verify', '--email', 'a@b.co']],
+  [
+    'call flow: unreadable token file',
+    ['call', 'flow', '--email', 'a@b.co', '--token-file', '/nonexistent'],
+  ],
+  ['call start: bad timeout', ['call', 'start', '--email', 'a@b.co', '--timeout', 'never']],
+  ['simulate: unknown flag', ['simulate', '--bots', '3']],
+  ['simulate: bad number', ['simulate', '--shoppers', 'many']],
+  ['simulate: bad duration', ['simulate', '--duration', 'forever']],
+  ['simulate: unreadable scenario', ['simulate', '--scenario', '/nonexistent.json']],
+  ['simulate: both json and markdown', ['simulate', '--json', '--markdown']],
+  ['simulate: bad target', ['simulate', '--target', 'nope']],
+  ['top: unknown flag', ['top', '--interval', '1']],
+  ['top: bad URL', ['top', '--url', 'not a url']],
+];
+
+describe('usage errors', () => {
+  it.each(CASES)('%s: one line, exit 2, no stack trace', async (_name, args) => {
+    const result = await runUas(args);
+    expect(result.code).toBe(2);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines, result.stderr).toHaveLength(1);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stderr).toMatch(/^(uas: |error: )/);
+  });
+});
