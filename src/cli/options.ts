@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { CliError } from './io.js';
 
 /** Commander parser for a whole number within bounds. */
 export function integerIn(min: number, max: number) {
@@ -33,4 +34,31 @@ export function oneOf<T extends string>(choices: readonly T[]) {
       );
     return text as T;
   };
+}
+
+/**
+ * Parses an http(s) URL given to `flag`; a CliError (usage) names the flag otherwise.
+ */
+export function parseHttpUrl(flag: string, text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new CliError(
+      `invalid ${flag}: expected an http(s) URL such as http://127.0.0.1:4010; got ${JSON.stringify(text)}`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new CliError(
+      `invalid ${flag}: expected http or https; got ${JSON.stringify(url.protocol)}`,
+    );
+  }
+  return url;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\]|::ffff:127\.\d+\.\d+\.\d+)$/i;
+
+/** Whether a host name or address (as in a URL or `--host`) is this machine's loopback. */
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.test(host);
 }

@@ -127,16 +127,9 @@ export type ConfigFile = z.infer<typeof configFileSchema>;
 export const liveConfigSchema = z.strictObject({
   limits: z
     .strictObject({
+      ...limitsSchema.shape,
       client: levelLimits.partial().optional(),
       caller: levelLimits.partial().optional(),
-      cost: z
-        .strictObject({ exists: positiveInt, start: positiveInt, verify: positiveInt })
-        .partial()
-        .optional(),
-      callerScope: z.enum(['client', 'global']).optional(),
-      maxBuckets: positiveInt.optional(),
-      keepFullBuckets: z.number().int().nonnegative().optional(),
-      countInvalid: z.boolean().optional(),
     })
     .optional(),
   behavior: behaviorSchema.optional(),

@@ -13,10 +13,9 @@ import { parseDuration } from '../../core/duration.js';
 import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
 import type { CallFlags } from '../commands/call.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
+import { isLoopbackHost, parseHttpUrl } from '../options.js';
 import type { CommandContext } from '../program.js';
 import { callToJson, formatCall } from './call-output.js';
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 /** Runs one `uas call` command and returns its exit code. */
 export async function runCall(
@@ -27,7 +26,7 @@ export async function runCall(
   const { io } = context;
   const err = colorsFor(io.stderr, io.env);
   const out = colorsFor(io.stdout, io.env);
-  const target = parseTarget(flags.url);
+  const target = parseHttpUrl('--url', flags.url);
   const token = await resolveToken(flags, target, io.cwd);
   const callerId = resolveCallerId(flags);
   const maxWaitMs = durationFlag('--max-wait', flags.maxWait);
@@ -251,23 +250,6 @@ function exitCodeOf(result: CallResult<unknown>): number {
   }
 }
 
-function parseTarget(text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new CliError(
-      `invalid --url: expected an http(s) URL such as http://127.0.0.1:4010; got ${JSON.stringify(text)}`,
-    );
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new CliError(
-      `invalid --url: expected http or https; got ${JSON.stringify(url.protocol)}`,
-    );
-  }
-  return url;
-}
-
 async function resolveToken(flags: CallFlags, target: URL, cwd: string): Promise<string> {
   // An empty value (UAS_TOKEN= in the environment) counts as no token.
   const token = flags.token?.trim() === '' ? undefined : flags.token?.trim();
@@ -287,7 +269,7 @@ async function resolveToken(flags: CallFlags, target: URL, cwd: string): Promise
     if (text.trim() === '') throw new CliError(`--token-file ${file} is empty`);
     return text.trim();
   }
-  if (LOOPBACK_HOSTS.has(target.hostname)) return DEMO_TOKEN;
+  if (isLoopbackHost(target.hostname)) return DEMO_TOKEN;
   throw new CliError(
     `no access token for ${target.origin}: pass --token, --token-file, or set UAS_TOKEN (the demo token is used only against a local emulator)`,
   );

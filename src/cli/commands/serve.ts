@@ -9,7 +9,7 @@ import {
   type ConfigFlag,
 } from '../config-loader.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
-import { integerIn, numberIn } from '../options.js';
+import { integerIn, isLoopbackHost, numberIn } from '../options.js';
 import type { LogMode } from '../request-log.js';
 
 /** Options of `uas serve`, as commander parses them. */
@@ -40,8 +40,6 @@ interface ServeFlags {
 
 /** Default port of `uas serve`, and of the target of `uas call`. */
 export const DEFAULT_PORT = 4010;
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|::ffff:127\.\d+\.\d+\.\d+)$/i;
 
 /** Registers `uas serve`. */
 export function registerServe(program: Command, context: CommandContext): void {
@@ -152,7 +150,7 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
   const chalk = colorsFor(io.stdout, io.env);
   const loaded = await loadConfigFile(flags.config, io.cwd);
   const overrides = configFlags(flags);
-  const loopback = LOOPBACK.test(flags.host);
+  const loopback = isLoopbackHost(flags.host);
   if (flags.handlers !== undefined && flags.engine !== 'msw')
     throw new CliError('--handlers needs --engine msw', EXIT.usage);
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../program.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
+import { parseHttpUrl } from '../options.js';
 import { DEFAULT_URL } from './call.js';
 
 interface TopFlags {
@@ -28,14 +29,7 @@ export function registerTop(program: Command, context: CommandContext): void {
     )
     .action(async (flags: TopFlags) => {
       const { io } = context;
-      let url: URL;
-      try {
-        url = new URL(flags.url);
-      } catch {
-        throw new CliError(
-          `invalid --url: expected an http(s) URL such as http://127.0.0.1:4010; got ${JSON.stringify(flags.url)}`,
-        );
-      }
+      const url = parseHttpUrl('--url', flags.url);
       const { createDevApiSource } = await import('../../tui/dev-api-source.js');
       const source = createDevApiSource({ url: url.href, adminToken: flags.adminToken });
       const terminal = io.terminal;

@@ -9,6 +9,7 @@ import type { SimulateFlags } from '../commands/simulate.js';
 import { applyConfigFlags, readJsonFile, type ConfigFlag } from '../config-loader.js';
 import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
+import { isLoopbackHost, parseHttpUrl } from '../options.js';
 import type { CommandContext } from '../program.js';
 
 /** Where the bundled scenarios live. */
@@ -88,24 +89,6 @@ export async function loadScenario(flags: SimulateFlags, cwd: string): Promise<S
   }
 }
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
-
-function liveTarget(text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new CliError(
-      `invalid --target: expected an http(s) URL such as http://127.0.0.1:4010; got ${JSON.stringify(text)}`,
-    );
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new CliError(
-      `invalid --target: expected http or https; got ${JSON.stringify(url.protocol)}`,
-    );
-  return url;
-}
-
 /** Runs `uas simulate` and returns its exit code. */
 export async function runSimulate(flags: SimulateFlags, context: CommandContext): Promise<number> {
   const { io } = context;
@@ -134,8 +117,8 @@ export async function runSimulate(flags: SimulateFlags, context: CommandContext)
     report = watched;
   } else if (flags.target !== undefined) {
     const { runLive } = await import('../../simulate/live-run.js');
-    const target = liveTarget(flags.target);
-    const token = flags.token ?? (LOOPBACK.test(target.hostname) ? DEMO_TOKEN : undefined);
+    const target = parseHttpUrl('--target', flags.target);
+    const token = flags.token ?? (isLoopbackHost(target.hostname) ? DEMO_TOKEN : undefined);
     if (token === undefined)
       throw new CliError(
         `no access token for ${target.origin}: pass --token (the demo token is used only against a local emulator)`,
