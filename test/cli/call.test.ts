@@ -50,6 +50,16 @@ describe('uas call', () => {
     expect(result.stdout).toContain('"token_count": 2');
   });
 
+  it('shows the request with the token redacted and every response header with --verbose', async () => {
+    const { url } = await emulatorServer();
+    const result = await call(['exists', '--email', 'alice@example.com', '--verbose'], url);
+    expect(result.stdout).toContain(`> GET ${url}/v1/users/exists?email=alice%40example.com`);
+    expect(result.stdout).toContain('> authorization: Bearer uas-…(14 chars)');
+    expect(result.stdout).not.toContain('uas-demo-token');
+    expect(result.stdout).toContain('< ratelimit-policy: "client";q=20;w=2');
+    expect(result.stdout).toContain('< uas-bucket: client:demo');
+  });
+
   it('prints one JSON object with --json', async () => {
     const { url } = await emulatorServer();
     const result = await call(['exists', '--phone', '+14155550101', '--json'], url);

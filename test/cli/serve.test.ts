@@ -46,6 +46,13 @@ describe('uas serve', () => {
     expect(uas.stdout()).toContain('SIGINT: shutting down');
   });
 
+  it('shuts down cleanly on SIGTERM too', async () => {
+    const { uas } = await serve(['--log', 'off']);
+    uas.child.kill('SIGTERM');
+    expect(await uas.exited).toBe(0);
+    expect(uas.stdout()).toContain('SIGTERM: shutting down');
+  });
+
   it('applies limit and code flags over the config file', async () => {
     const { url } = await serve(['--caller-burst', '1', '--otp', 'fixed:424242', '--log', 'off']);
     const api = createApi(url);
