@@ -1,35 +1,40 @@
+import { z } from 'zod';
 import { authenticate } from './auth.js';
-import { bucketKey, levelOf, type Level } from './bucket-key.js';
-import { createBucketStore, type StoredBucket } from './bucket-store.js';
+import { levelOf, type Level } from './bucket-key.js';
+import { createBucketStore } from './bucket-store.js';
 import { sortBuckets, viewBucket, type BucketSort, type BucketView } from './bucket-view.js';
 import type { Clock } from './clock.js';
-import { applyConfigPatch, resolveConfig, type Operation, type ResolvedConfig } from './config.js';
+import { applyConfigPatch, resolveConfig, type ResolvedConfig } from './config.js';
 import { handleDevApi, DEV_API_PREFIX } from './dev-api.js';
 import { ConfigError } from './config-error.js';
 import { describeIssues, userSchema } from './config-schema.js';
 import { createDirectory, type Directory } from './directory.js';
-import { z } from 'zod';
-
-const usersSchema = z.array(userSchema).max(100_000, 'expected at most 100000 users at once');
 import { createEventHub } from './event-hub.js';
 import { headerValue, splitUrl, type EmulatorRequest, type EmulatorResponse } from './exchange.js';
 import { createJournal } from './journal.js';
 import { countRequest, renderMetrics } from './metrics.js';
-import { checkMerchant, runOperation } from './operations.js';
 import { createOtpStore, type OtpCode } from './otp-codes.js';
-import { createProblem, QUOTA_EXCEEDED_TYPE, type Problem, type ProblemKind } from './problems.js';
+import { createProblem, type Problem, type ProblemKind } from './problems.js';
 import type { RandomSource } from './random.js';
-import { BUCKET_HEADER, secondsUp, writeRateLimitHeaders } from './rate-limit-headers.js';
 import type { CodeRecord, EmulatorEvent, Outcome, RequestRecord } from './records.js';
 import {
   createInputSchemas,
   readBodyInput,
   readExistsInput,
-  type InputResult,
   type InputSchemas,
 } from './request-input.js';
 import { matchServiceRoute } from './service-routes.js';
-import { takeTokens, tokensAt, type BucketDecision } from './token-bucket.js';
+import {
+  executeCall,
+  type ServiceCall,
+  type ServiceContext,
+  type ServiceResult,
+} from './service.js';
+import { problemResponse as renderProblem, renderResult } from './service-response.js';
+
+export type { ServiceCall, ServiceResult } from './service.js';
+
+const usersSchema = z.array(userSchema).max(100_000, 'expected at most 100000 users at once');
 
 /** Who may use the dev API under `/__uas/`. */
 export interface DevApiOptions {
@@ -99,34 +104,6 @@ export interface Emulator {
   readonly devApi: Required<Pick<DevApiOptions, 'enabled'>> & DevApiOptions;
 }
 
-/** A call after routing, authentication and input parsing. */
-export interface ServiceCall {
-  operation: Operation;
-  clientId: string;
-  /** The caller_id that selects the bucket; undefined for the client bucket. */
-  callerId: string | undefined;
-  merchantId: string | undefined;
-  input: InputResult;
-}
-
-/** What a call came to, before it is rendered as HTTP. */
-export interface ServiceResult {
-  status: number;
-  outcome: Outcome;
-  bucket: string;
-  level: Level;
-  /** The bucket after the call. */
-  state: BucketDecision;
-  /** Seconds to the next token, or (on 429) until the call can pass. */
-  resetSeconds: number;
-  /** The answer (a problem on errors); undefined on 429, whose body is made when rendered. */
-  body: unknown;
-}
-
-const JSON_TYPE = 'application/json';
-const QUOTA_EXCEEDED_TITLE = 'Request cannot be satisfied as assigned quota has been exceeded';
-const PROBLEM_TYPE = 'application/problem+json';
-
 /** Creates an emulator over the given config, clock and random source. Throws a ConfigError for a bad config. */
 export function createEmulator(options: CoreEmulatorOptions): Emulator {
   const { clock, random } = options;
@@ -186,18 +163,8 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
     return response;
   }
 
-  function delay(): number {
-    const { minMs, maxMs } = config.behavior.latency;
-    return maxMs === 0 ? 0 : minMs + (maxMs - minMs) * random.next();
-  }
-
-  function problemResponse(
-    problem: Problem,
-    headers: Record<string, string> = {},
-  ): EmulatorResponse {
-    headers['content-type'] = PROBLEM_TYPE;
-    return { status: problem.status, headers, body: problem, delayMs: delay() };
-  }
+  const problemResponse = (problem: Problem, headers: Record<string, string> = {}) =>
+    renderProblem(config, random, problem, headers);
 
   function handleService(
     request: EmulatorRequest,
@@ -246,189 +213,20 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
     return finish(entry, render(result, path), result.outcome);
   }
 
-  /**
-   * Runs an authenticated call: the bucket first, then validation, then the operation. Renders
-   * no HTTP, so the simulator can drive it directly.
-   */
-  function execute(call: ServiceCall, now: number, instance: string): ServiceResult {
-    const { operation, clientId, callerId } = call;
-    const bucket = bucketKey(clientId, callerId, config.limits.callerScope);
-    const level: Level = callerId === undefined ? 'client' : 'caller';
-    const limits = config.limits[level];
-    const stored = store.get(bucket);
-    const decision = takeTokens(stored, now, limits, config.limits.cost[operation]);
-
-    const injected = config.behavior.chaos > 0 && random.next() < config.behavior.chaos;
-    if (injected || (!decision.allowed && !config.behavior.shadow)) {
-      const state = injected ? takeTokens(stored, now, limits, 0) : decision;
-      keep(bucket, stored, state.tokens, now).rejected++;
-      // An injected 429 on a bucket that had a token asks for a one-second pause.
-      const wait = decision.allowed ? 1 : secondsUp(decision.retryAfterMs);
-      const outcome = injected ? 'injected-429' : 'rate-limited';
-      return { status: 429, outcome, bucket, level, state, resetSeconds: wait, body: undefined };
-    }
-    const shadowLimited = !decision.allowed;
-
-    const { input } = call;
-    const refusal = !input.ok
-      ? input.problem
-      : call.merchantId !== undefined
-        ? checkMerchant(call.merchantId, clientId, directory, instance)
-        : undefined;
-    if (refusal !== undefined) {
-      // A refused request changes no state unless the config says invalid requests count.
-      const counted = config.limits.countInvalid && decision.allowed;
-      const state = counted
-        ? commit(bucket, stored, decision, now)
-        : takeTokens(stored, now, limits, 0);
-      const resetSeconds = secondsUp(state.nextTokenMs);
-      return {
-        status: refusal.status,
-        outcome: 'invalid',
-        bucket,
-        level,
-        state,
-        resetSeconds,
-        body: refusal,
-      };
-    }
-    if (!input.ok) throw new Error('unreachable: invalid input passed the refusal check');
-
-    const context = { config, directory, otp, random, now, onCode };
-    const result = runOperation(input.input, call.merchantId ?? '', context, instance);
-    if (shadowLimited) keep(bucket, stored, decision.tokens, now).shadowRejected++;
-    else commit(bucket, stored, decision, now);
-    const resetSeconds = secondsUp(decision.nextTokenMs);
-    const outcome = shadowLimited ? 'shadow-limited' : 'allowed';
-    if ('problem' in result) {
-      return {
-        status: result.problem.status,
-        outcome,
-        bucket,
-        level,
-        state: decision,
-        resetSeconds,
-        body: result.problem,
-      };
-    }
-    return {
-      status: result.status,
-      outcome,
-      bucket,
-      level,
-      state: decision,
-      resetSeconds,
-      body: result.body,
-    };
-  }
-
-  /** Turns the result of a call into HTTP: rate-limit headers, and the body or problem. */
-  function render(result: ServiceResult, path: string): EmulatorResponse {
-    const headers = rateLimitHeaders(
-      result.bucket,
-      result.level,
-      result.state,
-      result.resetSeconds,
-    );
-    if (result.status === 429) return tooManyRequests(result, headers, path);
-    if (result.outcome === 'shadow-limited') headers['uas-shadow-limited'] = 'true';
-    if (result.status >= 400) return problemResponse(result.body as Problem, headers);
-    headers['content-type'] = JSON_TYPE;
-    return { status: result.status, headers, body: result.body, delayMs: delay() };
-  }
-
-  /** Stores the bucket's state at `now` without taking a token; returns the stored entry. */
-  function keep(
-    key: string,
-    stored: StoredBucket | undefined,
-    tokens: number,
-    now: number,
-  ): StoredBucket {
-    const bucket = stored ?? { tokens, updatedAt: now, allowed: 0, rejected: 0, shadowRejected: 0 };
-    bucket.tokens = tokens;
-    bucket.updatedAt = now;
-    store.set(key, bucket, stored === undefined);
-    return bucket;
-  }
-
-  function commit(
-    key: string,
-    stored: StoredBucket | undefined,
-    decision: BucketDecision,
-    now: number,
-  ): BucketDecision {
-    const bucket = stored ?? {
-      tokens: 0,
-      updatedAt: now,
-      allowed: 0,
-      rejected: 0,
-      shadowRejected: 0,
-    };
-    bucket.tokens = decision.tokens;
-    bucket.updatedAt = now;
-    bucket.allowed++;
-    store.set(key, bucket, stored === undefined);
-    if (stored === undefined) sweepFullBuckets(now);
-    return decision;
-  }
-
-  /**
-   * A full bucket is the same as no bucket. Past `keepFullBuckets` buckets (below it they stay,
-   * with their counters, for the dev API), each new bucket looks at two others, in turn, and
-   * drops them if they have refilled: a flood of one-off caller_ids then holds only the buckets
-   * that are still refilling, instead of growing to `maxBuckets`.
-   */
-  function sweepFullBuckets(now: number): void {
-    if (store.size <= config.limits.keepFullBuckets) return;
-    store.sweep((key, bucket) => {
-      const limits = config.limits[levelOf(key)];
-      return tokensAt(bucket, now, limits) >= limits.burst;
-    }, 2);
-  }
-
-  function rateLimitHeaders(
-    key: string,
-    level: Level,
-    decision: BucketDecision,
-    resetSeconds: number,
-  ): Record<string, string> {
-    const headers: Record<string, string> = { [BUCKET_HEADER]: key };
-    writeRateLimitHeaders(
-      headers,
-      config.behavior.headers,
-      level,
-      config.limits[level],
-      decision,
-      resetSeconds,
-    );
-    return headers;
-  }
-
-  function tooManyRequests(
-    result: ServiceResult,
-    headers: Record<string, string>,
-    path: string,
-  ): EmulatorResponse {
-    const { bucket, level, resetSeconds } = result;
-    const injected = result.outcome === 'injected-429';
-    const retryAfter = config.behavior.retryAfter;
-    const seconds =
-      retryAfter.mode === 'fixed' ? Math.max(retryAfter.seconds, resetSeconds) : resetSeconds;
-    headers['cache-control'] = 'no-store';
-    if (retryAfter.mode !== 'absent') headers['retry-after'] = String(seconds);
-    const detail = injected
-      ? `a 429 injected by the chaos setting (probability ${config.behavior.chaos}); the ${level} bucket was not charged`
-      : `the ${level} bucket ${bucket} is empty; a token is back in ${resetSeconds} s`;
-    // Serialised here rather than by the transport: in a flood, this is the hot path. Strings that
-    // come from the request (the path, the bucket with its caller_id) go through JSON.stringify.
-    const text =
-      `{"type":"${QUOTA_EXCEEDED_TYPE}","title":"${QUOTA_EXCEEDED_TITLE}","status":429,` +
-      `"detail":${JSON.stringify(detail)},"instance":${JSON.stringify(path)},` +
-      `"violated-policies":["${level}"],"bucket":${JSON.stringify(bucket)},"level":"${level}",` +
-      `"retry_after":${retryAfter.mode === 'absent' ? 'null' : seconds},"injected":${injected}}`;
-    headers['content-type'] = PROBLEM_TYPE;
-    return { status: 429, headers, text, delayMs: delay() };
-  }
+  const context: ServiceContext = {
+    get config() {
+      return config;
+    },
+    store,
+    directory,
+    otp,
+    random,
+    onCode,
+  };
+  const execute = (call: ServiceCall, now: number, instance: string) =>
+    executeCall(context, call, now, instance);
+  const render = (result: ServiceResult, path: string) =>
+    renderResult(config, random, result, path);
 
   const emulator: Emulator = {
     execute(call) {

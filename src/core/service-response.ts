@@ -1,0 +1,97 @@
+import type { Level } from './bucket-key.js';
+import type { ResolvedConfig } from './config.js';
+import type { EmulatorResponse } from './exchange.js';
+import { QUOTA_EXCEEDED_TYPE, type Problem } from './problems.js';
+import type { RandomSource } from './random.js';
+import { BUCKET_HEADER, writeRateLimitHeaders } from './rate-limit-headers.js';
+import type { ServiceResult } from './service.js';
+import type { BucketDecision } from './token-bucket.js';
+
+const JSON_TYPE = 'application/json';
+const PROBLEM_TYPE = 'application/problem+json';
+const QUOTA_EXCEEDED_TITLE = 'Request cannot be satisfied as assigned quota has been exceeded';
+
+/** Milliseconds the transport waits before answering: the configured latency, drawn in its range. */
+export function latency(config: ResolvedConfig, random: RandomSource): number {
+  const { minMs, maxMs } = config.behavior.latency;
+  return maxMs === 0 ? 0 : minMs + (maxMs - minMs) * random.next();
+}
+
+/** A problem+json answer. */
+export function problemResponse(
+  config: ResolvedConfig,
+  random: RandomSource,
+  problem: Problem,
+  headers: Record<string, string> = {},
+): EmulatorResponse {
+  headers['content-type'] = PROBLEM_TYPE;
+  return { status: problem.status, headers, body: problem, delayMs: latency(config, random) };
+}
+
+/** Turns the result of a call into HTTP: rate-limit headers, and the body or problem. */
+export function renderResult(
+  config: ResolvedConfig,
+  random: RandomSource,
+  result: ServiceResult,
+  path: string,
+): EmulatorResponse {
+  const headers = rateLimitHeaders(
+    config,
+    result.bucket,
+    result.level,
+    result.state,
+    result.resetSeconds,
+  );
+  if (result.status === 429) return tooManyRequests(config, random, result, headers, path);
+  if (result.outcome === 'shadow-limited') headers['uas-shadow-limited'] = 'true';
+  if (result.status >= 400) return problemResponse(config, random, result.body as Problem, headers);
+  headers['content-type'] = JSON_TYPE;
+  return { status: result.status, headers, body: result.body, delayMs: latency(config, random) };
+}
+
+function rateLimitHeaders(
+  config: ResolvedConfig,
+  key: string,
+  level: Level,
+  decision: BucketDecision,
+  resetSeconds: number,
+): Record<string, string> {
+  const headers: Record<string, string> = { [BUCKET_HEADER]: key };
+  writeRateLimitHeaders(
+    headers,
+    config.behavior.headers,
+    level,
+    config.limits[level],
+    decision,
+    resetSeconds,
+  );
+  return headers;
+}
+
+function tooManyRequests(
+  config: ResolvedConfig,
+  random: RandomSource,
+  result: ServiceResult,
+  headers: Record<string, string>,
+  path: string,
+): EmulatorResponse {
+  const { bucket, level, resetSeconds } = result;
+  const injected = result.outcome === 'injected-429';
+  const retryAfter = config.behavior.retryAfter;
+  const seconds =
+    retryAfter.mode === 'fixed' ? Math.max(retryAfter.seconds, resetSeconds) : resetSeconds;
+  headers['cache-control'] = 'no-store';
+  if (retryAfter.mode !== 'absent') headers['retry-after'] = String(seconds);
+  const detail = injected
+    ? `a 429 injected by the chaos setting (probability ${config.behavior.chaos}); the ${level} bucket was not charged`
+    : `the ${level} bucket ${bucket} is empty; a token is back in ${resetSeconds} s`;
+  // Serialised here rather than by the transport: in a flood, this is the hot path. Strings that
+  // come from the request (the path, the bucket with its caller_id) go through JSON.stringify.
+  const text =
+    `{"type":"${QUOTA_EXCEEDED_TYPE}","title":"${QUOTA_EXCEEDED_TITLE}","status":429,` +
+    `"detail":${JSON.stringify(detail)},"instance":${JSON.stringify(path)},` +
+    `"violated-policies":["${level}"],"bucket":${JSON.stringify(bucket)},"level":"${level}",` +
+    `"retry_after":${retryAfter.mode === 'absent' ? 'null' : seconds},"injected":${injected}}`;
+  headers['content-type'] = PROBLEM_TYPE;
+  return { status: 429, headers, text, delayMs: latency(config, random) };
+}
