@@ -62,28 +62,21 @@ export function readRateLimit(headers: HeaderSource): RateLimitState | undefined
       style: 'draft-7',
     };
   }
-  const draft6 = headers.get('ratelimit-remaining');
-  if (draft6 !== null) {
+  // draft-6 and X-RateLimit-* are the same three fields under two prefixes.
+  for (const [prefix, style] of [
+    ['ratelimit', 'draft-6'],
+    ['x-ratelimit', 'x-ratelimit'],
+  ] as const) {
+    const remaining = headers.get(`${prefix}-remaining`);
+    if (remaining === null) continue;
     return {
       bucket,
       policy: undefined,
-      limit: defined(Number(headers.get('ratelimit-limit'))),
-      remaining: defined(Number(draft6)),
-      resetSeconds: defined(Number(headers.get('ratelimit-reset'))),
-      windowSeconds: defined(window),
-      style: 'draft-6',
-    };
-  }
-  const legacy = headers.get('x-ratelimit-remaining');
-  if (legacy !== null) {
-    return {
-      bucket,
-      policy: undefined,
-      limit: defined(Number(headers.get('x-ratelimit-limit'))),
-      remaining: defined(Number(legacy)),
-      resetSeconds: defined(Number(headers.get('x-ratelimit-reset'))),
-      windowSeconds: undefined,
-      style: 'x-ratelimit',
+      limit: defined(Number(headers.get(`${prefix}-limit`))),
+      remaining: defined(Number(remaining)),
+      resetSeconds: defined(Number(headers.get(`${prefix}-reset`))),
+      windowSeconds: style === 'draft-6' ? defined(window) : undefined,
+      style,
     };
   }
   return undefined;

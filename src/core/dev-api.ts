@@ -304,19 +304,27 @@ export function redact(secret: string): string {
   return `${secret.slice(0, 4)}…(${secret.length} chars)`;
 }
 
-function patchConfig(emulator: Emulator, request: EmulatorRequest, path: string): EmulatorResponse {
-  let patch: unknown;
+/** The parsed JSON body, or the malformed-json problem to answer. */
+function readJsonBody(
+  request: EmulatorRequest,
+  path: string,
+): { ok: true; value: unknown } | { ok: false; response: EmulatorResponse } {
   try {
-    patch = JSON.parse(request.body ?? '');
+    return { ok: true, value: JSON.parse(request.body ?? '') };
   } catch (error) {
-    return problem(
-      createProblem('malformed-json', `the body is not valid JSON: ${(error as Error).message}`, {
-        instance: path,
-      }),
-    );
+    const detail = `the body is not valid JSON: ${(error as Error).message}`;
+    return {
+      ok: false,
+      response: problem(createProblem('malformed-json', detail, { instance: path })),
+    };
   }
+}
+
+function patchConfig(emulator: Emulator, request: EmulatorRequest, path: string): EmulatorResponse {
+  const patch = readJsonBody(request, path);
+  if (!patch.ok) return patch.response;
   try {
-    emulator.configure(patch);
+    emulator.configure(patch.value);
   } catch (error) {
     if (!isConfigError(error)) throw error;
     return problem(
@@ -333,16 +341,9 @@ function patchConfig(emulator: Emulator, request: EmulatorRequest, path: string)
 }
 
 function addUsers(emulator: Emulator, request: EmulatorRequest, path: string): EmulatorResponse {
-  let body: unknown;
-  try {
-    body = JSON.parse(request.body ?? '');
-  } catch (error) {
-    return problem(
-      createProblem('malformed-json', `the body is not valid JSON: ${(error as Error).message}`, {
-        instance: path,
-      }),
-    );
-  }
+  const read = readJsonBody(request, path);
+  if (!read.ok) return read.response;
+  const body = read.value;
   const users =
     typeof body === 'object' && body !== null && !Array.isArray(body)
       ? (body as { users?: unknown }).users

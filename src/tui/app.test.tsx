@@ -5,6 +5,7 @@ import type { EmulatorRequest } from '../core/exchange.js';
 import { createSeededRandom } from '../core/random.js';
 import { DEMO_CONFIG, DEMO_TOKEN } from '../demo-config.js';
 import { createEmulator } from '../emulator.js';
+import { bucketView } from '../../test/helpers/bucket-view.js';
 import { App } from './app.js';
 import { BucketTable } from './bucket-table.js';
 import { createLocalSource } from './tui-source.js';
@@ -93,22 +94,14 @@ describe('App', () => {
 
 describe('BucketTable', () => {
   it('renders only the rows that fit, however many buckets there are', () => {
-    const buckets = Array.from({ length: 5000 }, (_, index) => ({
-      key: `caller:demo:${index}`,
-      level: 'caller' as const,
-      client_id: 'demo',
-      caller_id: String(index),
-      tokens: index % 5,
-      remaining: index % 5,
-      burst: 5,
-      rate: '1/s',
-      allowed: 1,
-      rejected: 0,
-      shadow_rejected: 0,
-      last_seen: '2026-01-01T00:00:00.000Z',
-      next_token_ms: 500,
-      full_in_ms: 1000,
-    }));
+    const buckets = Array.from({ length: 5000 }, (_, index) =>
+      bucketView(`caller:demo:${index}`, {
+        tokens: index % 5,
+        remaining: index % 5,
+        next_token_ms: 500,
+        full_in_ms: 1000,
+      }),
+    );
     const { lastFrame, unmount: stop } = render(
       <BucketTable buckets={buckets} selected={4200} rows={10} columns={80} />,
     );

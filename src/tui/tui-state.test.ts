@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BucketView } from '../core/bucket-view.js';
+import { bucketView } from '../../test/helpers/bucket-view.js';
 import type { RequestRecord } from '../core/records.js';
 import {
   currentRates,
@@ -26,22 +26,7 @@ const record = (id: number, at: number, status = 200): RequestRecord => ({
   problem: undefined,
 });
 
-const bucket = (key: string): BucketView => ({
-  key,
-  level: 'caller',
-  client_id: 'demo',
-  caller_id: key,
-  tokens: 1,
-  remaining: 1,
-  burst: 5,
-  rate: '1/s',
-  allowed: 1,
-  rejected: 0,
-  shadow_rejected: 0,
-  last_seen: '2026-01-01T00:00:00.000Z',
-  next_token_ms: 0,
-  full_in_ms: 0,
-});
+const bucket = (key: string) => bucketView(key);
 
 const apply = (...actions: TuiAction[]): TuiState => actions.reduce(reduce, initialState());
 

@@ -131,6 +131,7 @@ describe.each(TRANSPORTS)('the dev API over $name', (transport) => {
     expect(refused.status).toBe(422);
     expect(refused.body.detail).toContain('limits.caller.rate');
     expect((await api.dev('/config', json({ clients: [] }))).status).toBe(422);
+    expect((await api.dev('/config', json({ status: 200, headers: {} }))).status).toBe(422);
     expect((await api.dev('/config', { method: 'PATCH', body: '{' })).status).toBe(400);
     expect(target.emulator.config.limits.caller.rateText).toBe('1/s');
   });
