@@ -1,0 +1,79 @@
+import { EventEmitter } from 'node:events';
+import { render } from 'ink';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createManualClock } from '../core/clock.js';
+import { createSeededRandom } from '../core/random.js';
+import { DEMO_CONFIG, DEMO_TOKEN } from '../demo-config.js';
+import { createEmulator } from '../emulator.js';
+import { App } from './app.js';
+import { createLocalSource } from './tui-source.js';
+
+/** A terminal whose size the test sets, as a real one changes on resize. */
+class FakeTerminal extends EventEmitter {
+  columns = 80;
+  rows = 24;
+  frames: string[] = [];
+  isTTY = true;
+  write = (frame: string) => {
+    this.frames.push(frame);
+    return true;
+  };
+  resize(columns: number, rows: number) {
+    this.columns = columns;
+    this.rows = rows;
+    this.emit('resize');
+  }
+}
+
+class FakeInput extends EventEmitter {
+  isTTY = true;
+  setEncoding() {}
+  setRawMode() {}
+  resume() {}
+  pause() {}
+  ref() {}
+  unref() {}
+  read = () => null;
+}
+
+let stop: (() => void) | undefined;
+afterEach(() => stop?.());
+
+describe('the screen', () => {
+  it('fits 80x24 and shows more rows after the terminal grows', async () => {
+    const emulator = createEmulator({
+      config: DEMO_CONFIG,
+      clock: createManualClock(0),
+      random: createSeededRandom(1),
+    });
+    for (let index = 0; index < 40; index++) {
+      emulator.handle({
+        method: 'GET',
+        url: `/v1/users/exists?email=a%40b.co&caller_id=ip-${String(index).padStart(2, '0')}`,
+        headers: { authorization: `Bearer ${DEMO_TOKEN}` },
+      });
+    }
+    const terminal = new FakeTerminal();
+    const app = render(
+      <App source={createLocalSource(emulator, 'in-process')} title="uas test" />,
+      {
+        stdout: terminal as unknown as NodeJS.WriteStream,
+        stdin: new FakeInput() as unknown as NodeJS.ReadStream,
+        debug: true,
+        patchConsole: false,
+      },
+    );
+    stop = () => app.unmount();
+    const last = () => terminal.frames.at(-1) ?? '';
+    const bucketRows = () =>
+      last()
+        .split('\n')
+        .filter((line) => line.includes('caller:demo:ip-')).length;
+    await vi.waitFor(() => expect(bucketRows()).toBeGreaterThan(0));
+    const small = bucketRows();
+    expect(last().split('\n').length).toBeLessThanOrEqual(24);
+    terminal.resize(120, 40);
+    await vi.waitFor(() => expect(bucketRows()).toBeGreaterThan(small));
+    expect(last().split('\n').length).toBeLessThanOrEqual(40);
+  });
+});
