@@ -13,8 +13,8 @@ function failedAt(mode: ModeReport): string {
     : `${mode.shoppers.failed}: ${steps.map(([step, count]) => `${step} ${count}`).join(', ')}`;
 }
 
-/** The rows of the comparison table, shared by the terminal and Markdown forms. */
-function rows(report: SimulationReport): { header: string[]; body: string[][] } {
+/** The rows of the comparison table, shared by the terminal, Markdown and HTML forms. */
+export function reportRows(report: SimulationReport): { header: string[]; body: string[][] } {
   const header = ['', ...report.modes.map((mode) => mode.mode)];
   const line = (label: string, value: (mode: ModeReport) => string) => [
     label,
@@ -47,7 +47,8 @@ function rows(report: SimulationReport): { header: string[]; body: string[][] } 
   return { header, body };
 }
 
-function headline(report: SimulationReport): string[] {
+/** The lines that say what was simulated. */
+export function reportHeadline(report: SimulationReport): string[] {
   const s = report.scenario;
   return [
     `scenario ${s.name}${s.description === '' ? '' : `: ${s.description}`}`,
@@ -58,7 +59,7 @@ function headline(report: SimulationReport): string[] {
 
 /** The report for a terminal: headline, comparison table, verdicts, and a chart of success over time. */
 export function formatReport(report: SimulationReport, chalk: ChalkInstance, width = 80): string {
-  const { header, body } = rows(report);
+  const { header, body } = reportRows(report);
   const table = new Table({
     head: header.map((cell) => chalk.bold(cell)),
     style: { head: [], border: [] },
@@ -74,7 +75,7 @@ export function formatReport(report: SimulationReport, chalk: ChalkInstance, wid
     return `${chalk.bold(mode.mode.padEnd(10))} ${color(mode.verdict)}`;
   });
   return [
-    ...headline(report).map((line) => chalk.dim(line)),
+    ...reportHeadline(report).map((line) => chalk.dim(line)),
     table.toString(),
     ...verdicts,
     '',
@@ -128,12 +129,12 @@ function stretch(values: number[], width: number): number[] {
 
 /** The report as Markdown, to paste into a write-up. */
 export function formatMarkdown(report: SimulationReport): string {
-  const { header, body } = rows(report);
+  const { header, body } = reportRows(report);
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
   return [
     `## Simulation: ${report.scenario.name}`,
     '',
-    ...headline(report)
+    ...reportHeadline(report)
       .slice(report.scenario.description === '' ? 1 : 0)
       .map((text) => `${text}  `),
     '',

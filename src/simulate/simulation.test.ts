@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isConfigError } from '../core/config-error.js';
 import { formatMarkdown, formatReport } from './report-format.js';
+import { formatHtml } from './report-html.js';
 import { resolveScenario } from './scenario.js';
 import { simulate } from './simulation.js';
 import { Chalk } from 'chalk';
@@ -74,6 +75,15 @@ describe('simulate', () => {
     expect(markdown).toMatch(/^## Simulation: custom/);
     expect(markdown).toContain('| sign-ins completed |');
     expect(markdown).toContain('- **per-caller**');
+    const html = formatHtml({
+      ...report,
+      scenario: { ...report.scenario, name: '<script>x</script>' },
+    });
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&#60;script&#62;x&#60;/script&#62;');
+    expect(html.match(/<polyline /g)).toHaveLength(2);
+    expect(html).toContain('<th>sign-ins completed</th>');
   });
 });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,7 +55,8 @@ describe('uas simulate', () => {
     expect(result.stdout).toMatch(/checkout-rush[\s\S]*code-bombing[\s\S]*user-enumeration/);
   });
 
-  it('prints Markdown for a write-up', async () => {
+  it('prints Markdown for a write-up, and writes an HTML page on request', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'uas-html-')), 'report.html');
     const result = await runUas([
       'simulate',
       '--preset',
@@ -63,8 +64,21 @@ describe('uas simulate', () => {
       '--markdown',
       '--duration',
       '1m',
+      '--html',
+      file,
     ]);
     expect(result.stdout).toMatch(/^## Simulation: code-bombing/);
+    expect(result.stderr).toContain(`wrote ${file}`);
+    expect(readFileSync(file, 'utf8')).toContain('<h1>Simulation: code-bombing</h1>');
+    const refused = await runUas([
+      'simulate',
+      '--duration',
+      '1m',
+      '--html',
+      '/nonexistent/dir/report.html',
+    ]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('cannot write --html /nonexistent/dir/report.html: ENOENT');
   });
 
   it('rejects bad scenarios with one line naming the field and exit code 2', async () => {

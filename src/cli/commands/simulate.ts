@@ -22,6 +22,7 @@ export interface SimulateFlags {
   maxAttempts?: number;
   json?: boolean;
   markdown?: boolean;
+  html?: string;
   target?: string;
   token?: string;
   merchant?: string;
@@ -65,6 +66,7 @@ export function registerSimulate(program: Command, context: CommandContext): voi
     .option('--max-attempts <n>', 'attempts a shopper makes per step on 429', integerIn(1, 10))
     .option('--json', 'print the report as JSON (byte-identical for the same seed)')
     .option('--markdown', 'print the report as Markdown')
+    .option('--html <file>', 'also write the report as a self-contained HTML page')
     .option(
       '--target <url>',
       'live: drive a running emulator (or a server with the same interface) over HTTP in real time',

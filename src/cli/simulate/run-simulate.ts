@@ -144,6 +144,23 @@ export async function runSimulate(flags: SimulateFlags, context: CommandContext)
     report = await simulate(scenario);
   }
   const seconds = (performance.now() - started) / 1000;
+  if (flags.html !== undefined) {
+    const [{ writeFile }, { resolve }, { formatHtml }] = await Promise.all([
+      import('node:fs/promises'),
+      import('node:path'),
+      import('../../simulate/report-html.js'),
+    ]);
+    const file = resolve(io.cwd, flags.html);
+    try {
+      await writeFile(file, formatHtml(report));
+    } catch (error) {
+      throw new CliError(
+        `cannot write --html ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        EXIT.usage,
+      );
+    }
+    io.stderr.write(`wrote ${file}\n`);
+  }
   if (flags.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else if (flags.markdown) io.stdout.write(formatMarkdown(report));
   else
