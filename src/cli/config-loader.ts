@@ -85,6 +85,9 @@ export function describeConfigIssue(
     const field = flag.path.join('.');
     if (issue.startsWith(`${field}: `))
       return `invalid ${flag.flag}: ${issue.slice(field.length + 2)}`;
+    // A field inside the flag's value, such as limits.cost.start for --cost.
+    if (issue.startsWith(`${field}.`))
+      return `invalid ${flag.flag}: ${issue.slice(field.length + 1)}`;
   }
   return `invalid config in ${configPath}: ${issue}`;
 }

@@ -62,3 +62,25 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\]|::ffff:127\.\d+\.\d
 export function isLoopbackHost(host: string): boolean {
   return LOOPBACK.test(host);
 }
+
+/** Commander parser for per-operation costs: `start=2,verify=1`. */
+export function operationCosts(text: string): Record<string, number> {
+  const costs: Record<string, number> = {};
+  for (const part of text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')) {
+    const match = /^(exists|start|verify)=(\d+)$/.exec(part);
+    if (!match || Number(match[2]) < 1) {
+      throw new InvalidArgumentError(
+        `expected operation=tokens pairs such as "start=2,verify=1" (operations: exists, start, verify); got ${JSON.stringify(part)}`,
+      );
+    }
+    costs[match[1] as string] = Number(match[2]);
+  }
+  if (Object.keys(costs).length === 0)
+    throw new InvalidArgumentError(
+      'expected at least one operation=tokens pair, such as "start=2"',
+    );
+  return costs;
+}

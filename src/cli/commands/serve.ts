@@ -9,7 +9,7 @@ import {
   type ConfigFlag,
 } from '../config-loader.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
-import { integerIn, isLoopbackHost, numberIn } from '../options.js';
+import { integerIn, isLoopbackHost, numberIn, operationCosts } from '../options.js';
 import type { LogMode } from '../request-log.js';
 
 /** Options of `uas serve`, as commander parses them. */
@@ -31,6 +31,7 @@ interface ServeFlags {
   otpTtl?: string;
   otpAttempts?: number;
   maxBuckets?: number;
+  cost?: Record<string, number>;
   engine: 'fast' | 'msw';
   handlers?: string;
   log: LogMode;
@@ -84,6 +85,11 @@ export function registerServe(program: Command, context: CommandContext): void {
     .option('--otp-ttl <duration>', 'how long a code is valid, such as "10m"')
     .option('--otp-attempts <n>', 'wrong codes allowed before a code dies', integerIn(1, 1000))
     .option(
+      '--cost <costs>',
+      'tokens each operation takes, such as "start=2,verify=1" (default 1 each)',
+      operationCosts,
+    )
+    .option(
       '--max-buckets <n>',
       'most buckets kept in memory (least recently used go first)',
       integerIn(1, 100_000_000),
@@ -131,6 +137,7 @@ function configFlags(flags: ServeFlags): ConfigFlag[] {
     ['--caller-rate', ['limits', 'caller', 'rate'], flags.callerRate],
     ['--caller-scope', ['limits', 'callerScope'], flags.callerScope],
     ['--max-buckets', ['limits', 'maxBuckets'], flags.maxBuckets],
+    ['--cost', ['limits', 'cost'], flags.cost],
     ['--retry-after', ['behavior', 'retryAfter'], flags.retryAfter],
     ['--headers', ['behavior', 'headers'], flags.headers],
     ['--shadow', ['behavior', 'shadow'], flags.shadow],
