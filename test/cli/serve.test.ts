@@ -54,7 +54,16 @@ describe('uas serve', () => {
   });
 
   it('applies limit and code flags over the config file', async () => {
-    const { url } = await serve(['--caller-burst', '2', '--cost', 'exists=2', '--otp', 'fixed:424242', '--log', 'off']);
+    const { url } = await serve([
+      '--caller-burst',
+      '2',
+      '--cost',
+      'exists=2',
+      '--otp',
+      'fixed:424242',
+      '--log',
+      'off',
+    ]);
     const api = createApi(url);
     expect((await api.exists('email=alice%40example.com&caller_id=a')).status).toBe(200);
     expect((await api.exists('email=alice%40example.com&caller_id=a')).status).toBe(429);
@@ -126,7 +135,9 @@ describe('uas serve', () => {
     expect(port.stderr).toContain("option '-p, --port <port>' argument 'eighty' is invalid");
     const cost = await runUas(['serve', '--port', '0', '--cost', 'start=9']);
     expect(cost.code).toBe(2);
-    expect(cost.stderr).toBe('uas: invalid --cost: start: 9 is more than limits.caller.burst (5); such a request could never pass\n');
+    expect(cost.stderr).toBe(
+      'uas: invalid --cost: start: 9 is more than limits.caller.burst (5); such a request could never pass\n',
+    );
     const unknown = await runUas(['serve', '--colour']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown option '--colour'");

@@ -61,6 +61,30 @@ describe('uas top', () => {
     },
   );
 
+  it.skipIf(!hasTmux)(
+    'plays a simulation on the live screen with simulate --watch, then prints the report',
+    async () => {
+      const command = `${process.execPath} ${UAS_BIN} simulate --watch --duration 40s --speed 40 --shoppers 20 --bot-rate 30/s --modes shared,per-caller; sleep 30`;
+      execFileSync('tmux', ['new-session', '-d', '-s', SESSION, '-x', '100', '-y', '30', command]);
+      await vi.waitFor(
+        () => expect(screen()).toMatch(/uas simulate mode shared \(1\/2\), 40x virtual time/),
+        { timeout: 10_000, interval: 50 },
+      );
+      await vi.waitFor(() => expect(screen()).toMatch(/client:shop\s+[█░]{10} client/), {
+        timeout: 10_000,
+        interval: 50,
+      });
+      await vi.waitFor(() => expect(screen()).toContain('mode per-caller (2/2)'), {
+        timeout: 10_000,
+        interval: 50,
+      });
+      await vi.waitFor(() => expect(screen()).toMatch(/per-caller protected/), {
+        timeout: 10_000,
+        interval: 100,
+      });
+    },
+  );
+
   it('prints one snapshot without a terminal, as text or JSON', async () => {
     running = await listen(createEmulator(), 0, '127.0.0.1');
     await createApi(running.url).exists('email=alice%40example.com&caller_id=203.0.113.7');
