@@ -9,6 +9,7 @@ import {
   type ConfigFlag,
 } from '../config-loader.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
+import { allowLiveScreen } from '../live-screen.js';
 import { integerIn, isLoopbackHost, numberIn, operationCosts } from '../options.js';
 import type { LogMode } from '../request-log.js';
 
@@ -242,6 +243,7 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
         EXIT.usage,
       );
     }
+    allowLiveScreen();
     const [{ runTui }, { createLocalSource }] = await Promise.all([
       import('../../tui/run-tui.js'),
       import('../../tui/tui-source.js'),

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../program.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
+import { allowLiveScreen } from '../live-screen.js';
 import { parseHttpUrl } from '../options.js';
 import { DEFAULT_URL } from './call.js';
 
@@ -58,6 +59,7 @@ export function registerTop(program: Command, context: CommandContext): void {
         );
         return;
       }
+      allowLiveScreen();
       const { runTui } = await import('../../tui/run-tui.js');
       await runTui(source, 'uas top', terminal);
     });

@@ -9,6 +9,7 @@ import type { SimulateFlags } from '../commands/simulate.js';
 import { applyConfigFlags, readJsonFile, type ConfigFlag } from '../config-loader.js';
 import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
+import { allowLiveScreen } from '../live-screen.js';
 import { isLoopbackHost, parseHttpUrl } from '../options.js';
 import type { CommandContext } from '../program.js';
 
@@ -111,6 +112,7 @@ export async function runSimulate(flags: SimulateFlags, context: CommandContext)
     const terminal = io.terminal;
     if (terminal === undefined || !terminal.stdout.isTTY || !terminal.stdin.isTTY)
       throw new CliError('--watch needs a terminal (stdin and stdout)');
+    allowLiveScreen();
     const { watchSimulation } = await import('../../tui/watch-simulation.js');
     const watched = await watchSimulation(scenario, flags.speed, terminal);
     if (watched === undefined) return EXIT.ok;
