@@ -7,7 +7,7 @@ import { runVirtualMode, type VirtualRunOptions } from './virtual-run.js';
 /** Runs every mode of a scenario in virtual time and reports them side by side. */
 export async function simulate(
   scenario: Scenario,
-  options: VirtualRunOptions & { onModeDone?: (stats: ModeStats) => void } = {},
+  options: VirtualRunOptions = {},
 ): Promise<SimulationReport> {
   const traffic = generateTraffic(scenario);
   const results: ModeStats[] = [];
@@ -16,7 +16,6 @@ export async function simulate(
     const run = await runVirtualMode(scenario, traffic, mode, options);
     results.push(run.stats);
     requests += run.requests;
-    options.onModeDone?.(run.stats);
   }
   return buildReport(scenario, results, requests, 'virtual');
 }

@@ -4,7 +4,6 @@ import type { Operation } from '../core/config.js';
 import { createEmulator, type Emulator, type ServiceCall } from '../core/emulator.js';
 import { createSeededRandom } from '../core/random.js';
 import type { OperationInput } from '../core/request-input.js';
-import type { EmulatorEvent } from '../core/records.js';
 import { createModeStats, type ModeStats } from './mode-stats.js';
 import type { Mode, Scenario } from './scenario.js';
 import {
@@ -32,8 +31,6 @@ interface ShopperState {
 
 /** Options of {@link runVirtualMode}. */
 export interface VirtualRunOptions {
-  /** Listens to the emulator's events (for `--watch`); slows the run. */
-  onEvent?: (event: EmulatorEvent, now: number) => void;
   /** Called as virtual time passes, at most once per simulated `stepMs`; may pause the run. */
   onTick?: (now: number, emulator: Emulator, stats: ModeStats) => Promise<void> | void;
   stepMs?: number;
@@ -65,10 +62,6 @@ export async function runVirtualMode(
   const stats = createModeStats(mode, TIMELINE_BINS);
   const binMs = scenario.durationMs / TIMELINE_BINS;
   const queue = new EventQueue<ShopperState>();
-  const unsubscribe =
-    options.onEvent === undefined
-      ? undefined
-      : emulator.subscribe((event) => options.onEvent?.(event, clock.now()));
   traffic.arrivals.forEach((time, index) => queue.push(time, { index, step: 0, attempt: 1 }));
   stats.shoppers.arrived = traffic.arrivals.length;
 
@@ -202,6 +195,5 @@ export async function runVirtualMode(
   }
   stats.shoppers.unfinished =
     stats.shoppers.arrived - stats.shoppers.completed - stats.shoppers.failed;
-  unsubscribe?.();
   return { stats, requests };
 }
