@@ -52,16 +52,57 @@ export function viewBucket(
 /** Orders of the bucket list. */
 export type BucketSort = 'pressure' | 'recent' | 'key' | 'rejected';
 
-/** Sorts views: `pressure` puts the emptiest first (then the most rejected), `recent` the newest. */
-export function sortBuckets(views: BucketView[], sort: BucketSort): BucketView[] {
-  const compare: Record<BucketSort, (a: BucketView, b: BucketView) => number> = {
-    pressure: (a, b) =>
-      a.tokens / a.burst - b.tokens / b.burst ||
-      b.rejected - a.rejected ||
-      a.key.localeCompare(b.key),
-    recent: (a, b) => b.last_seen.localeCompare(a.last_seen) || a.key.localeCompare(b.key),
-    key: (a, b) => a.key.localeCompare(b.key),
-    rejected: (a, b) => b.rejected - a.rejected || a.key.localeCompare(b.key),
+/** A stored bucket with what sorting needs, before a view is made of it. */
+export interface BucketCandidate {
+  key: string;
+  bucket: StoredBucket;
+  /** Share of the burst left now, 0 to 1. */
+  fill: number;
+}
+
+const ORDERS: Record<BucketSort, (a: BucketCandidate, b: BucketCandidate) => number> = {
+  // The emptiest first, then the most rejected.
+  pressure: (a, b) => a.fill - b.fill || b.bucket.rejected - a.bucket.rejected || compareKeys(a, b),
+  recent: (a, b) => b.bucket.updatedAt - a.bucket.updatedAt || compareKeys(a, b),
+  key: (a, b) => compareKeys(a, b),
+  rejected: (a, b) => b.bucket.rejected - a.bucket.rejected || compareKeys(a, b),
+};
+
+function compareKeys(a: BucketCandidate, b: BucketCandidate): number {
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+/**
+ * Keeps the first `limit` candidates in `sort` order without sorting them all: a screen asks for
+ * the twenty emptiest of a million buckets twice a second. Returns a function to offer candidates
+ * to and one to read the result.
+ */
+export function createBucketSelection(
+  sort: BucketSort,
+  limit: number,
+): { offer(candidate: BucketCandidate): void; result(): BucketCandidate[] } {
+  const compare = ORDERS[sort];
+  const kept: BucketCandidate[] = [];
+  // Past a few thousand, inserting in order costs more than one sort at the end.
+  const sortAtEnd = limit > 2_000;
+  return {
+    offer(candidate) {
+      if (sortAtEnd) {
+        kept.push(candidate);
+        return;
+      }
+      const last = kept[kept.length - 1];
+      if (kept.length >= limit && last !== undefined && compare(candidate, last) >= 0) return;
+      let low = 0;
+      let high = kept.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (compare(kept[middle] as BucketCandidate, candidate) <= 0) low = middle + 1;
+        else high = middle;
+      }
+      kept.splice(low, 0, candidate);
+      if (kept.length > limit) kept.pop();
+    },
+    result: () => (sortAtEnd ? kept.sort(compare).slice(0, limit) : kept),
   };
-  return views.sort(compare[sort]);
 }

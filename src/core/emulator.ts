@@ -1,8 +1,14 @@
 import { z } from 'zod';
 import { authenticate } from './auth.js';
-import { levelOf, type Level } from './bucket-key.js';
+import { levelOf, parseBucketKey, type Level } from './bucket-key.js';
+import { tokensAt } from './token-bucket.js';
 import { createBucketStore } from './bucket-store.js';
-import { sortBuckets, viewBucket, type BucketSort, type BucketView } from './bucket-view.js';
+import {
+  createBucketSelection,
+  viewBucket,
+  type BucketSort,
+  type BucketView,
+} from './bucket-view.js';
 import type { Clock } from './clock.js';
 import { applyConfigPatch, resolveConfig, type ResolvedConfig } from './config.js';
 import { handleDevApi, DEV_API_PREFIX } from './dev-api.js';
@@ -288,17 +294,22 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
     subscribe: (listener) => events.subscribe(listener),
     listBuckets(query = {}) {
       const now = clock.now();
-      const views: BucketView[] = [];
+      const selection = createBucketSelection(query.sort ?? 'pressure', query.limit ?? 100);
+      let total = 0;
       for (const [key, bucket] of store.entries()) {
         const level = levelOf(key);
         if (query.level !== undefined && level !== query.level) continue;
         if (query.search !== undefined && !key.includes(query.search)) continue;
-        const view = viewBucket(key, bucket, config.limits[level], now);
-        if (query.clientId !== undefined && view.client_id !== query.clientId) continue;
-        views.push(view);
+        if (query.clientId !== undefined && parseBucketKey(key)?.clientId !== query.clientId)
+          continue;
+        total++;
+        const limits = config.limits[level];
+        selection.offer({ key, bucket, fill: tokensAt(bucket, now, limits) / limits.burst });
       }
-      const sorted = sortBuckets(views, query.sort ?? 'pressure');
-      return { total: views.length, buckets: sorted.slice(0, query.limit ?? 100) };
+      const buckets = selection
+        .result()
+        .map(({ key, bucket }) => viewBucket(key, bucket, config.limits[levelOf(key)], now));
+      return { total, buckets };
     },
     getBucket(key) {
       const bucket = store.get(key);
