@@ -112,6 +112,16 @@ describe('uas call', () => {
     expect(result.stdout).toContain('[caller:demo:203.0.113.7]');
   });
 
+  it('reads the code from a dev API that needs the admin token when given --admin-token', async () => {
+    const { url } = await emulatorServer({}, { adminToken: 'admin-secret-99' });
+    const result = await call(
+      ['flow', '--email', 'carol@example.com', '--admin-token', 'admin-secret-99'],
+      url,
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('"verified": true');
+  });
+
   it('asks for the code at the prompt when the target is not a uas emulator', async () => {
     const { url, emulator } = await emulatorServer({}, { enabled: false });
     const uas = spawnUas(['call', 'flow', '--email', 'bob@example.com', '--url', url]);

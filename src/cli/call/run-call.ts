@@ -100,7 +100,6 @@ export async function runCall(
         client,
         { merchantId: merchant(), email: flags.email as string, callerId, code: flags.code },
         target,
-        token,
         context,
         flags,
         report,
@@ -117,7 +116,6 @@ async function flow(
     code: string | undefined;
   },
   target: URL,
-  token: string,
   context: CommandContext,
   flags: CallFlags,
   report: (operation: string, result: CallResult<unknown>) => number,
@@ -143,7 +141,7 @@ async function flow(
   step(3, 'code');
   const otp =
     input.code ??
-    (await codeFromEmulator(target, input, token)) ??
+    (await codeFromEmulator(target, input, flags.adminToken)) ??
     (await promptForCode(io.stdin, input.email, io.stderr));
   if (!flags.json) io.stdout.write(`code ${otp}\n`);
   step(4, 'verify');
@@ -154,17 +152,20 @@ async function flow(
 async function codeFromEmulator(
   target: URL,
   input: { merchantId: string; email: string },
-  token: string,
+  adminToken: string | undefined,
 ): Promise<string | undefined> {
   const base = target.href.replace(/\/+$/, '');
+  // The dev API takes the admin token, never the access token.
+  const headers: Record<string, string> =
+    adminToken === undefined ? {} : { authorization: `Bearer ${adminToken}` };
   try {
-    const health = await fetch(`${base}/__uas/health`, { signal: AbortSignal.timeout(3000) });
-    if (!health.ok) return undefined;
-    const url = `${base}/__uas/codes/${encodeURIComponent(input.email)}?merchant_id=${encodeURIComponent(input.merchantId)}`;
-    const answer = await fetch(url, {
-      headers: { authorization: `Bearer ${token}` },
+    const health = await fetch(`${base}/__uas/health`, {
+      headers,
       signal: AbortSignal.timeout(3000),
     });
+    if (!health.ok) return undefined;
+    const url = `${base}/__uas/codes/${encodeURIComponent(input.email)}?merchant_id=${encodeURIComponent(input.merchantId)}`;
+    const answer = await fetch(url, { headers, signal: AbortSignal.timeout(3000) });
     if (!answer.ok) return undefined;
     const body = (await answer.json()) as { code?: unknown };
     return typeof body.code === 'string' ? body.code : undefined;

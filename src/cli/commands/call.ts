@@ -22,6 +22,7 @@ interface CallFlags {
   email?: string;
   phone?: string;
   code?: string;
+  adminToken?: string;
 }
 
 /** The default target: the local emulator. */
@@ -103,6 +104,10 @@ Examples:
     .option('--merchant <id>', 'merchant id (default: the demo merchant with the demo token)')
     .requiredOption('--email <email>', "the user's e-mail")
     .option('--code <code>', 'the code, when you already have it')
+    .option(
+      '--admin-token <token>',
+      "the emulator's dev API admin token, to read the code when it has one",
+    )
     .action(run('flow'));
 }
 
