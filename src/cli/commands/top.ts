@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { CommandContext } from '../program.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
 import { allowLiveScreen } from '../live-screen.js';
@@ -17,7 +17,7 @@ export function registerTop(program: Command, context: CommandContext): void {
   program
     .command('top')
     .description('watch the buckets of a running emulator fill and drain (through its dev API)')
-    .option('--url <url>', 'the emulator', process.env.UAS_URL ?? DEFAULT_URL)
+    .addOption(new Option('--url <url>', 'the emulator').env('UAS_URL').default(DEFAULT_URL))
     .option('--admin-token <token>', 'the dev API admin token, when the emulator requires one')
     .option(
       '--once',
