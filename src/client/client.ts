@@ -1,6 +1,7 @@
 import type { Operation } from '../core/config.js';
 import { isProblem, type Problem } from '../core/problems.js';
 import type { RandomSource } from '../core/random.js';
+import { describeNetworkError } from './network-error.js';
 import { readRateLimit, readRetryAfter, type RateLimitState } from './rate-limit-state.js';
 import {
   decideRetry,
@@ -292,17 +293,4 @@ function finish<T>(
     gaveUp,
     request,
   };
-}
-
-function describeNetworkError(error: unknown): string {
-  const failure = error as {
-    name?: string;
-    message?: string;
-    cause?: { code?: string; message?: string };
-  };
-  if (failure.name === 'TimeoutError') return 'timed out';
-  const cause = failure.cause;
-  if (cause?.code !== undefined) return `${cause.code}${cause.message ? `: ${cause.message}` : ''}`;
-  if (cause?.message !== undefined) return cause.message;
-  return failure.message ?? String(error);
 }

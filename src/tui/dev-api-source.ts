@@ -1,6 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import type { BucketView } from '../core/bucket-view.js';
 import type { EmulatorEvent, RequestRecord } from '../core/records.js';
+import { describeNetworkError } from '../client/network-error.js';
 import type { TuiSource } from './tui-source.js';
 
 /** Options of {@link createDevApiSource}. */
@@ -64,8 +65,7 @@ export function createDevApiSource(options: DevApiSourceOptions): TuiSource {
               onState({ connected: false, problem: 'the emulator closed the event stream' });
           } catch (error) {
             if (stopped) return;
-            const cause = (error as { cause?: { code?: string } }).cause?.code;
-            onState({ connected: false, problem: cause ?? (error as Error).message });
+            onState({ connected: false, problem: describeNetworkError(error) });
           }
           if (!stopped)
             await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 1000));

@@ -46,9 +46,9 @@ export function registerTop(program: Command, context: CommandContext): void {
         try {
           snapshot = await takeSnapshot(source);
         } catch (error) {
-          const cause = (error as { cause?: { code?: string } }).cause?.code;
+          const { describeNetworkError } = await import('../../client/network-error.js');
           throw new CliError(
-            `cannot read the dev API of ${url.origin}: ${cause ?? (error as Error).message}`,
+            `cannot read the dev API of ${url.origin}: ${describeNetworkError(error)}`,
             EXIT.network,
           );
         }

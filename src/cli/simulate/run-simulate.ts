@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { describeNetworkError } from '../../client/network-error.js';
 import { isConfigError } from '../../core/config-error.js';
 import { formatMarkdown, formatReport } from '../../simulate/report-format.js';
 import type { SimulationReport } from '../../simulate/report.js';
@@ -129,9 +130,8 @@ export async function runSimulate(flags: SimulateFlags, context: CommandContext)
     try {
       await fetch(target, { method: 'HEAD', signal: AbortSignal.timeout(5000) });
     } catch (error) {
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       throw new CliError(
-        `cannot reach ${target.origin}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+        `cannot reach ${target.origin}: ${describeNetworkError(error)}`,
         EXIT.network,
       );
     }
