@@ -25,6 +25,18 @@ export function createProgram(context: CommandContext): Command {
       // One line per error, suggestions included ("unknown option '--mail' (Did you mean --email?)").
       outputError: (text, write) => write(`${text.trim().replace(/\s*\n\s*/g, ' ')}\n`),
     });
+  program.addHelpText(
+    'after',
+    `
+Examples:
+  $ uas serve                                   run the emulator on http://127.0.0.1:4010
+  $ uas call flow --email alice@example.com     sign in against it, step by step
+  $ uas simulate --preset user-enumeration      shared bucket against per-caller buckets
+  $ uas top                                     watch its buckets live
+
+Exit codes: 0 success, 1 failure or HTTP error, 2 usage, 3 still rate limited, 4 unreachable.
+Colour follows the terminal; NO_COLOR turns it off. UAS_URL and UAS_TOKEN set the target.`,
+  );
   registerServe(program, context);
   registerCall(program, context);
   registerSimulate(program, context);
