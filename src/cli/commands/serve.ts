@@ -206,6 +206,10 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
     server.listen(flags.port, flags.host, () => resolve());
   });
   const running = wrapServer(server, flags.host);
+  // Listen for signals before printing anything: whoever reads the banner may signal at once.
+  let signalled: (signal: string) => void = () => {};
+  const stopSignal = new Promise<string>((resolve) => (signalled = resolve));
+  const removeSignal = flags.tui ? () => {} : io.onSignal((signal) => signalled(signal));
 
   const { createRequestLogger } = await import('../request-log.js');
   const write = (line: string) => io.stdout.write(`${line}\n`);
@@ -256,14 +260,11 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
   const logger = createRequestLogger(flags.log, io.stdout, chalk);
   const unsubscribe = logger === undefined ? () => {} : emulator.subscribe(logger);
 
-  await new Promise<void>((resolve) => {
-    const removeSignal = io.onSignal((signal) => {
-      removeSignal();
-      write(chalk.dim(`${signal}: shutting down`));
-      unsubscribe();
-      void running.close(3_000).then(resolve);
-    });
-  });
+  const signal = await stopSignal;
+  removeSignal();
+  write(chalk.dim(`${signal}: shutting down`));
+  unsubscribe();
+  await running.close(3_000);
   return EXIT.ok;
 }
 
