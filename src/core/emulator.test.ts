@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEMO_CONFIG, DEMO_TOKEN } from '../demo-config.js';
 import { createManualClock } from './clock.js';
@@ -136,5 +137,35 @@ describe('createEmulator', () => {
       expect(response.status).toBeGreaterThanOrEqual(400);
       expect(response.status).toBeLessThan(500);
     }
+  });
+});
+
+describe('Retry-After', () => {
+  it('is never earlier than the moment a token is back, whatever the limits', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 1, max: 50 }),
+        fc.constantFrom('s', 'm', '7s', '250ms', 'h'),
+        fc.integer({ min: 0, max: 5000 }),
+        (burst, tokens, window, offsetMs) => {
+          const clock = createManualClock(offsetMs);
+          const config = {
+            ...DEMO_CONFIG,
+            limits: { ...DEMO_CONFIG.limits, caller: { burst, rate: `${tokens}/${window}` } },
+          };
+          const emulator = createEmulator({ config, clock, random: createSeededRandom(1) });
+          let limited = emulator.handle(exists('p'));
+          for (let guard = 0; limited.status !== 429 && guard < 100; guard++)
+            limited = emulator.handle(exists('p'));
+          expect(limited.status).toBe(429);
+          const seconds = Number(limited.headers['retry-after']);
+          expect(seconds).toBeGreaterThanOrEqual(1);
+          clock.advance(seconds * 1000);
+          expect(emulator.handle(exists('p')).status).toBe(200);
+        },
+      ),
+      { numRuns: 300, seed: 11 },
+    );
   });
 });
