@@ -35,7 +35,7 @@ Examples:
   $ uas top                                     watch its buckets live
 
 Exit codes: 0 success, 1 failure or HTTP error, 2 usage, 3 still rate limited, 4 unreachable.
-Colour follows the terminal; NO_COLOR turns it off. UAS_URL and UAS_TOKEN set the target.`,
+Colour follows the terminal; NO_COLOR turns it off. UAS_URL, UAS_TOKEN and UAS_ADMIN_TOKEN set\nthe target, its access token and its dev API admin token.`,
   );
   registerServe(program, context);
   registerCall(program, context);

@@ -104,9 +104,11 @@ Examples:
     .option('--merchant <id>', 'merchant id (default: the demo merchant with the demo token)')
     .requiredOption('--email <email>', "the user's e-mail")
     .option('--code <code>', 'the code, when you already have it')
-    .option(
-      '--admin-token <token>',
-      "the emulator's dev API admin token, to read the code when it has one",
+    .addOption(
+      new Option(
+        '--admin-token <token>',
+        "the emulator's dev API admin token, to read the code when it has one",
+      ).env('UAS_ADMIN_TOKEN'),
     )
     .action(run('flow'));
 }

@@ -113,9 +113,11 @@ export function registerServe(program: Command, context: CommandContext): void {
         .default('pretty'),
     )
     .option('--tui', 'show the live bucket screen instead of the request log (q stops the server)')
-    .option(
-      '--admin-token <token>',
-      'require this bearer token on the dev API (needed to enable it beyond loopback)',
+    .addOption(
+      new Option(
+        '--admin-token <token>',
+        'require this bearer token on the dev API (needed to enable it beyond loopback)',
+      ).env('UAS_ADMIN_TOKEN'),
     )
     .addHelpText(
       'after',

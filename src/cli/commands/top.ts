@@ -18,7 +18,12 @@ export function registerTop(program: Command, context: CommandContext): void {
     .command('top')
     .description('watch the buckets of a running emulator fill and drain (through its dev API)')
     .addOption(new Option('--url <url>', 'the emulator').env('UAS_URL').default(DEFAULT_URL))
-    .option('--admin-token <token>', 'the dev API admin token, when the emulator requires one')
+    .addOption(
+      new Option(
+        '--admin-token <token>',
+        'the dev API admin token, when the emulator requires one',
+      ).env('UAS_ADMIN_TOKEN'),
+    )
     .option(
       '--once',
       'print one snapshot instead of the live screen (the default without a terminal)',
