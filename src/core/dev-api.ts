@@ -94,6 +94,9 @@ export function handleDevApi(
       { allow: methods },
     );
 
+  // A resource with no sub-paths that only answers GET: journal, metrics, events.
+  const refuseGetOnly = () => (item !== undefined ? notFound(path) : allow('GET'));
+
   switch (resource) {
     case '':
       return method === 'GET' ? json(200, { routes: DEV_API_ROUTES }) : allow('GET');
@@ -110,8 +113,7 @@ export function handleDevApi(
     case 'codes':
       return codes(emulator, method, item, params, path, allow);
     case 'journal': {
-      if (method !== 'GET' || item !== undefined)
-        return item !== undefined ? notFound(path) : allow('GET');
+      if (method !== 'GET' || item !== undefined) return refuseGetOnly();
       const limit = readLimit(params, 1000, path);
       if (typeof limit !== 'number') return limit;
       return json(200, { requests: emulator.journal(limit) });
@@ -126,8 +128,7 @@ export function handleDevApi(
       if (method !== 'POST') return allow('POST');
       return addUsers(emulator, request, path);
     case 'metrics':
-      if (method !== 'GET' || item !== undefined)
-        return item !== undefined ? notFound(path) : allow('GET');
+      if (method !== 'GET' || item !== undefined) return refuseGetOnly();
       return {
         status: 200,
         headers: {
@@ -138,8 +139,7 @@ export function handleDevApi(
         delayMs: 0,
       };
     case 'events':
-      if (method !== 'GET' || item !== undefined)
-        return item !== undefined ? notFound(path) : allow('GET');
+      if (method !== 'GET' || item !== undefined) return refuseGetOnly();
       return {
         status: 200,
         headers: {
