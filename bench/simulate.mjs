@@ -4,7 +4,7 @@
 import { resolveScenario } from '../dist/simulate/scenario.js';
 import { generateTraffic } from '../dist/simulate/traffic.js';
 import { runVirtualMode } from '../dist/simulate/virtual-run.js';
-import { takeTokens } from '../dist/core/token-bucket.js';
+import { takeTokens } from '../dist/core/limits/token-bucket.js';
 
 const scenario = resolveScenario({
   duration: '1h',

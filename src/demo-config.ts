@@ -1,4 +1,4 @@
-import type { ConfigFile } from './core/config-schema.js';
+import type { ConfigFile } from './core/config/config-schema.js';
 
 /** The demo client's access token. */
 export const DEMO_TOKEN = 'uas-demo-token';

@@ -2,31 +2,36 @@
 export { createEmulator } from './emulator.js';
 export type { EmulatorOptions } from './emulator.js';
 export type { Emulator, CoreEmulatorOptions, DevApiOptions, BucketQuery } from './core/emulator.js';
-export { createManualClock } from './core/clock.js';
-export type { Clock, ManualClock } from './core/clock.js';
-export { createSeededRandom } from './core/random.js';
-export type { RandomSource } from './core/random.js';
-export { resolveConfig, applyConfigPatch, DEFAULTS } from './core/config.js';
-export type { ResolvedConfig, Operation, RetryAfterMode, LevelLimits } from './core/config.js';
-export type { ConfigFile, HeaderStyle, LiveConfigPatch } from './core/config-schema.js';
-export { ConfigError, isConfigError } from './core/config-error.js';
-export { bucketKey, parseBucketKey } from './core/bucket-key.js';
-export type { Level, CallerScope, BucketKeyParts } from './core/bucket-key.js';
-export { takeTokens, peekBucket, tokensAt } from './core/token-bucket.js';
-export type { BucketPolicy, BucketState, BucketDecision } from './core/token-bucket.js';
-export { parseRate, formatRate } from './core/rate.js';
-export type { Rate } from './core/rate.js';
+export { createManualClock } from './core/time/clock.js';
+export type { Clock, ManualClock } from './core/time/clock.js';
+export { createSeededRandom } from './core/time/random.js';
+export type { RandomSource } from './core/time/random.js';
+export { resolveConfig, applyConfigPatch, DEFAULTS } from './core/config/config.js';
+export type {
+  ResolvedConfig,
+  Operation,
+  RetryAfterMode,
+  LevelLimits,
+} from './core/config/config.js';
+export type { ConfigFile, HeaderStyle, LiveConfigPatch } from './core/config/config-schema.js';
+export { ConfigError, isConfigError } from './core/config/config-error.js';
+export { bucketKey, parseBucketKey } from './core/limits/bucket-key.js';
+export type { Level, CallerScope, BucketKeyParts } from './core/limits/bucket-key.js';
+export { takeTokens, peekBucket, tokensAt } from './core/limits/token-bucket.js';
+export type { BucketPolicy, BucketState, BucketDecision } from './core/limits/token-bucket.js';
+export { parseRate, formatRate } from './core/limits/rate.js';
+export type { Rate } from './core/limits/rate.js';
 export {
   createProblem,
   isProblem,
   PROBLEM_KINDS,
   QUOTA_EXCEEDED_TYPE,
   problemType,
-} from './core/problems.js';
-export type { Problem, ProblemKind, FieldError } from './core/problems.js';
-export type { EmulatorRequest, EmulatorResponse } from './core/exchange.js';
-export type { EmulatorEvent, RequestRecord, CodeRecord, Outcome } from './core/records.js';
-export type { BucketView, BucketSort } from './core/bucket-view.js';
+} from './core/service/problems.js';
+export type { Problem, ProblemKind, FieldError } from './core/service/problems.js';
+export type { EmulatorRequest, EmulatorResponse } from './core/service/exchange.js';
+export type { EmulatorEvent, RequestRecord, CodeRecord, Outcome } from './core/admin/records.js';
+export type { BucketView, BucketSort } from './core/limits/bucket-view.js';
 export {
   DEMO_CONFIG,
   DEMO_TOKEN,

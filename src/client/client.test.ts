@@ -1,9 +1,9 @@
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers } from '../adapters/msw/msw-handlers.js';
-import { createManualClock } from '../core/clock.js';
+import { createManualClock } from '../core/time/clock.js';
 import type { Emulator } from '../core/emulator.js';
-import { createSeededRandom } from '../core/random.js';
+import { createSeededRandom } from '../core/time/random.js';
 import { DEMO_CONFIG, DEMO_MERCHANT, DEMO_TOKEN } from '../demo-config.js';
 import { createEmulator } from '../emulator.js';
 import { createClient, type RetryNotice } from './client.js';

@@ -1,6 +1,6 @@
-import type { Operation } from '../core/config.js';
-import { isProblem, type Problem } from '../core/problems.js';
-import type { RandomSource } from '../core/random.js';
+import type { Operation } from '../core/config/config.js';
+import { isProblem, type Problem } from '../core/service/problems.js';
+import type { RandomSource } from '../core/time/random.js';
 import { describeNetworkError } from './network-error.js';
 import { readRateLimit, readRetryAfter, type RateLimitState } from './rate-limit-state.js';
 import {

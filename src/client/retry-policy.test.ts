@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSeededRandom } from '../core/random.js';
+import { createSeededRandom } from '../core/time/random.js';
 import { decideRetry, RETRY_DEFAULTS } from './retry-policy.js';
 
 const fixed = (value: number) => ({ next: () => value });

@@ -1,4 +1,4 @@
-import type { RandomSource } from '../core/random.js';
+import type { RandomSource } from '../core/time/random.js';
 
 /** The retry policy of the spec (section 7): backoff with jitter, at most three attempts. */
 export interface RetryOptions {

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEMO_CONFIG, DEMO_TOKEN } from '../demo-config.js';
-import { createManualClock } from './clock.js';
+import { createManualClock } from './time/clock.js';
 import { createEmulator } from './emulator.js';
-import type { EmulatorRequest } from './exchange.js';
-import { createSeededRandom } from './random.js';
-import type { EmulatorEvent } from './records.js';
+import type { EmulatorRequest } from './service/exchange.js';
+import { createSeededRandom } from './time/random.js';
+import type { EmulatorEvent } from './admin/records.js';
 
 const exists = (callerId?: string, token = DEMO_TOKEN): EmulatorRequest => ({
   method: 'GET',

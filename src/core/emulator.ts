@@ -1,44 +1,49 @@
 import { z } from 'zod';
-import { authenticate } from './auth.js';
-import { levelOf, parseBucketKey, type Level } from './bucket-key.js';
-import { tokensAt } from './token-bucket.js';
-import { createBucketStore } from './bucket-store.js';
+import { authenticate } from './service/auth.js';
+import { levelOf, parseBucketKey, type Level } from './limits/bucket-key.js';
+import { tokensAt } from './limits/token-bucket.js';
+import { createBucketStore } from './limits/bucket-store.js';
 import {
   createBucketSelection,
   viewBucket,
   type BucketSort,
   type BucketView,
-} from './bucket-view.js';
-import type { Clock } from './clock.js';
-import { applyConfigPatch, resolveConfig, type ResolvedConfig } from './config.js';
-import { handleDevApi, DEV_API_PREFIX } from './dev-api.js';
-import { ConfigError } from './config-error.js';
-import { describeIssues, userSchema } from './config-schema.js';
-import { createDirectory, type Directory } from './directory.js';
-import { createEventHub } from './event-hub.js';
-import { headerValue, splitUrl, type EmulatorRequest, type EmulatorResponse } from './exchange.js';
-import { createJournal } from './journal.js';
-import { countRequest, renderMetrics } from './metrics.js';
-import { createOtpStore, type OtpCode } from './otp-codes.js';
-import { createProblem, type Problem, type ProblemKind } from './problems.js';
-import type { RandomSource } from './random.js';
-import type { CodeRecord, EmulatorEvent, Outcome, RequestRecord } from './records.js';
+} from './limits/bucket-view.js';
+import type { Clock } from './time/clock.js';
+import { applyConfigPatch, resolveConfig, type ResolvedConfig } from './config/config.js';
+import { handleDevApi, DEV_API_PREFIX } from './admin/dev-api.js';
+import { ConfigError } from './config/config-error.js';
+import { describeIssues, userSchema } from './config/config-schema.js';
+import { createDirectory, type Directory } from './signin/directory.js';
+import { createEventHub } from './admin/event-hub.js';
+import {
+  headerValue,
+  splitUrl,
+  type EmulatorRequest,
+  type EmulatorResponse,
+} from './service/exchange.js';
+import { createJournal } from './admin/journal.js';
+import { countRequest, renderMetrics } from './admin/metrics.js';
+import { createOtpStore, type OtpCode } from './signin/otp-codes.js';
+import { createProblem, type Problem, type ProblemKind } from './service/problems.js';
+import type { RandomSource } from './time/random.js';
+import type { CodeRecord, EmulatorEvent, Outcome, RequestRecord } from './admin/records.js';
 import {
   createInputSchemas,
   readBodyInput,
   readExistsInput,
   type InputSchemas,
-} from './request-input.js';
-import { matchServiceRoute } from './service-routes.js';
+} from './service/request-input.js';
+import { matchServiceRoute } from './service/service-routes.js';
 import {
   executeCall,
   type ServiceCall,
   type ServiceContext,
   type ServiceResult,
-} from './service.js';
-import { problemResponse as renderProblem, renderResult } from './service-response.js';
+} from './service/service.js';
+import { problemResponse as renderProblem, renderResult } from './service/service-response.js';
 
-export type { ServiceCall, ServiceResult } from './service.js';
+export type { ServiceCall, ServiceResult } from './service/service.js';
 
 const usersSchema = z.array(userSchema).max(100_000, 'expected at most 100000 users at once');
 

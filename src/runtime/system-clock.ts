@@ -1,5 +1,5 @@
-import type { Clock } from '../core/clock.js';
-import type { RandomSource } from '../core/random.js';
+import type { Clock } from '../core/time/clock.js';
+import type { RandomSource } from '../core/time/random.js';
 
 /** The wall clock, for the server. */
 export const systemClock: Clock = { now: () => Date.now() };

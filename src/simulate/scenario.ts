@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ConfigError } from '../core/config-error.js';
-import { describeIssues, limitsSchema } from '../core/config-schema.js';
-import { parseDuration } from '../core/duration.js';
-import { parseRate, refillPerMs } from '../core/rate.js';
+import { ConfigError } from '../core/config/config-error.js';
+import { describeIssues, limitsSchema } from '../core/config/config-schema.js';
+import { parseDuration } from '../core/config/duration.js';
+import { parseRate, refillPerMs } from '../core/limits/rate.js';
 
 /** How requests choose their caller_id in a mode. */
 export const MODES = ['shared', 'per-caller', 'static', 'rotating'] as const;

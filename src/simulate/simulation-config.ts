@@ -1,4 +1,4 @@
-import type { ConfigFile } from '../core/config-schema.js';
+import type { ConfigFile } from '../core/config/config-schema.js';
 import type { Scenario } from './scenario.js';
 
 /** The one client of a simulation: a shop with one merchant. */

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isConfigError } from '../core/config-error.js';
+import { isConfigError } from '../core/config/config-error.js';
 import { formatMarkdown, formatReport } from './report-format.js';
 import { formatHtml } from './report-html.js';
 import { resolveScenario } from './scenario.js';

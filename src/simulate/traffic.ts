@@ -1,4 +1,4 @@
-import { createSeededRandom } from '../core/random.js';
+import { createSeededRandom } from '../core/time/random.js';
 import type { Scenario } from './scenario.js';
 
 /** The legitimate traffic of a scenario: the same in every mode, so modes compare fairly. */

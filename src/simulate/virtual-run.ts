@@ -1,9 +1,9 @@
 import { decideRetry, RETRY_DEFAULTS, type ResolvedRetryOptions } from '../client/retry-policy.js';
-import { createManualClock } from '../core/clock.js';
-import type { Operation } from '../core/config.js';
+import { createManualClock } from '../core/time/clock.js';
+import type { Operation } from '../core/config/config.js';
 import { createEmulator, type Emulator, type ServiceCall } from '../core/emulator.js';
-import { createSeededRandom } from '../core/random.js';
-import type { OperationInput } from '../core/request-input.js';
+import { createSeededRandom } from '../core/time/random.js';
+import type { OperationInput } from '../core/service/request-input.js';
 import { createModeStats, type ModeStats } from './mode-stats.js';
 import type { Mode, Scenario } from './scenario.js';
 import {

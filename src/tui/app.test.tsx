@@ -1,8 +1,8 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createManualClock } from '../core/clock.js';
-import type { EmulatorRequest } from '../core/exchange.js';
-import { createSeededRandom } from '../core/random.js';
+import { createManualClock } from '../core/time/clock.js';
+import type { EmulatorRequest } from '../core/service/exchange.js';
+import { createSeededRandom } from '../core/time/random.js';
 import { DEMO_CONFIG, DEMO_TOKEN } from '../demo-config.js';
 import { createEmulator } from '../emulator.js';
 import { bucketView } from '../../test/helpers/bucket-view.js';

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { BucketView } from '../core/bucket-view.js';
+import type { BucketView } from '../core/limits/bucket-view.js';
 import { shortDuration, tokenBar } from './sparkline.js';
 
 const BAR = 10;

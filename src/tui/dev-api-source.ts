@@ -1,6 +1,6 @@
 import { createParser } from 'eventsource-parser';
-import type { BucketView } from '../core/bucket-view.js';
-import type { EmulatorEvent, RequestRecord } from '../core/records.js';
+import type { BucketView } from '../core/limits/bucket-view.js';
+import type { EmulatorEvent, RequestRecord } from '../core/admin/records.js';
 import { describeNetworkError } from '../client/network-error.js';
 import type { TuiSource } from './tui-source.js';
 

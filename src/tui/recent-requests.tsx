@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { RequestRecord } from '../core/records.js';
+import type { RequestRecord } from '../core/admin/records.js';
 
 function statusColor(status: number): string {
   return status < 300 ? 'green' : status === 429 ? 'yellow' : 'red';

@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { render } from 'ink';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createManualClock } from '../core/clock.js';
-import { createSeededRandom } from '../core/random.js';
+import { createManualClock } from '../core/time/clock.js';
+import { createSeededRandom } from '../core/time/random.js';
 import { DEMO_CONFIG, DEMO_TOKEN } from '../demo-config.js';
 import { createEmulator } from '../emulator.js';
 import { App } from './app.js';

@@ -1,6 +1,6 @@
 import type { BucketQuery, Emulator } from '../core/emulator.js';
-import type { BucketView } from '../core/bucket-view.js';
-import type { EmulatorEvent, RequestRecord } from '../core/records.js';
+import type { BucketView } from '../core/limits/bucket-view.js';
+import type { EmulatorEvent, RequestRecord } from '../core/admin/records.js';
 
 /** Where the screen gets its data: a running emulator's dev API, or an emulator in this process. */
 export interface TuiSource {

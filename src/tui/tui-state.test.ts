@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bucketView } from '../../test/helpers/bucket-view.js';
-import type { RequestRecord } from '../core/records.js';
+import type { RequestRecord } from '../core/admin/records.js';
 import {
   currentRates,
   initialState,

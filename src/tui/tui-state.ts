@@ -1,5 +1,5 @@
-import type { BucketSort, BucketView } from '../core/bucket-view.js';
-import type { RequestRecord } from '../core/records.js';
+import type { BucketSort, BucketView } from '../core/limits/bucket-view.js';
+import type { RequestRecord } from '../core/admin/records.js';
 
 /** Orders the bucket table cycles through with `s`. */
 export const SORTS: BucketSort[] = ['pressure', 'recent', 'rejected', 'key'];

@@ -6,8 +6,8 @@ import {
   createMiddleware,
   problemErrorHandler,
 } from '../../src/adapters/express/express-middleware.js';
-import { createManualClock } from '../../src/core/clock.js';
-import { createSeededRandom } from '../../src/core/random.js';
+import { createManualClock } from '../../src/core/time/clock.js';
+import { createSeededRandom } from '../../src/core/time/random.js';
 import { DEMO_CONFIG, DEMO_TOKEN } from '../../src/demo-config.js';
 import { createEmulator } from '../../src/emulator.js';
 

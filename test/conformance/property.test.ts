@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/core/emulator.js';
-import type { EmulatorRequest } from '../../src/core/exchange.js';
-import { createManualClock } from '../../src/core/clock.js';
-import { createSeededRandom } from '../../src/core/random.js';
+import type { EmulatorRequest } from '../../src/core/service/exchange.js';
+import { createManualClock } from '../../src/core/time/clock.js';
+import { createSeededRandom } from '../../src/core/time/random.js';
 import {
   DEMO_CONFIG,
   DEMO_MERCHANT,

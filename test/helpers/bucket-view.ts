@@ -1,4 +1,4 @@
-import type { BucketView } from '../../src/core/bucket-view.js';
+import type { BucketView } from '../../src/core/limits/bucket-view.js';
 
 /** A bucket as the dev API reports it, for screen tests: a caller bucket of 5 tokens at 1/s. */
 export function bucketView(key: string, overrides: Partial<BucketView> = {}): BucketView {

@@ -8,9 +8,9 @@ import {
   problemErrorHandler,
 } from '../../src/adapters/express/express-middleware.js';
 import { createHandlers } from '../../src/adapters/msw/msw-handlers.js';
-import { createManualClock, type ManualClock } from '../../src/core/clock.js';
+import { createManualClock, type ManualClock } from '../../src/core/time/clock.js';
 import type { DevApiOptions, Emulator } from '../../src/core/emulator.js';
-import { createSeededRandom } from '../../src/core/random.js';
+import { createSeededRandom } from '../../src/core/time/random.js';
 import { createEmulator } from '../../src/emulator.js';
 import { DEMO_CONFIG } from '../../src/demo-config.js';
 

@@ -1,7 +1,7 @@
 import { createMiddleware as createMswMiddleware } from '@mswjs/http-middleware';
 import type { ErrorRequestHandler, RequestHandler as ExpressHandler } from 'express';
 import type { RequestHandler } from 'msw';
-import { createProblem } from '../../core/problems.js';
+import { createProblem } from '../../core/service/problems.js';
 import { createHandlers, type HandlersOptions } from '../msw/msw-handlers.js';
 
 /** Options of {@link createMiddleware}: those of `createHandlers`, plus handlers of your own. */

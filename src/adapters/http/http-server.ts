@@ -1,13 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Emulator } from '../../core/emulator.js';
-import type { EmulatorRequest, EmulatorResponse } from '../../core/exchange.js';
-import { createProblem } from '../../core/problems.js';
+import type { EmulatorRequest, EmulatorResponse } from '../../core/service/exchange.js';
+import { createProblem } from '../../core/service/problems.js';
 import {
   formatServerSentEvent,
   SSE_HEARTBEAT,
   SSE_PREAMBLE,
-} from '../../core/server-sent-events.js';
+} from '../../core/admin/server-sent-events.js';
 
 /** Options of {@link createHttpServer}. */
 export interface HttpServerOptions {

@@ -1,5 +1,5 @@
 export { createHandlers, fromFetchRequest, toFetchResponse } from './msw-handlers.js';
 export type { HandlersOptions } from './msw-handlers.js';
 export { createEmulator } from '../../emulator.js';
-export { createManualClock } from '../../core/clock.js';
-export { createSeededRandom } from '../../core/random.js';
+export { createManualClock } from '../../core/time/clock.js';
+export { createSeededRandom } from '../../core/time/random.js';

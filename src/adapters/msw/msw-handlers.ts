@@ -1,7 +1,7 @@
 import { delay, http, HttpResponse, type RequestHandler } from 'msw';
 import type { Emulator } from '../../core/emulator.js';
-import type { EmulatorRequest, EmulatorResponse } from '../../core/exchange.js';
-import { formatServerSentEvent, SSE_PREAMBLE } from '../../core/server-sent-events.js';
+import type { EmulatorRequest, EmulatorResponse } from '../../core/service/exchange.js';
+import { formatServerSentEvent, SSE_PREAMBLE } from '../../core/admin/server-sent-events.js';
 import { createEmulator, type EmulatorOptions } from '../../emulator.js';
 
 /** Options of {@link createHandlers}. */

@@ -9,7 +9,7 @@ import {
   type RetryNotice,
 } from '../../client/client.js';
 import { describeRateLimit } from '../../client/rate-limit-state.js';
-import { parseDuration } from '../../core/duration.js';
+import { parseDuration } from '../../core/config/duration.js';
 import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
 import type { CallFlags } from '../commands/call.js';
 import { CliError, colorsFor, EXIT } from '../io.js';

@@ -166,7 +166,7 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
 
   const [{ createEmulator }, { isConfigError }] = await Promise.all([
     import('../../emulator.js'),
-    import('../../core/config-error.js'),
+    import('../../core/config/config-error.js'),
   ]);
   let emulator: Emulator;
   try {

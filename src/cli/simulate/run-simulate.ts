@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describeNetworkError } from '../../client/network-error.js';
-import { isConfigError } from '../../core/config-error.js';
+import { isConfigError } from '../../core/config/config-error.js';
 import { formatMarkdown, formatReport } from '../../simulate/report-format.js';
 import type { SimulationReport } from '../../simulate/report.js';
 import { resolveScenario, type Scenario } from '../../simulate/scenario.js';

@@ -1,6 +1,6 @@
 import type { Level } from './bucket-key.js';
-import type { HeaderStyle } from './config-schema.js';
-import type { LevelLimits } from './config.js';
+import type { HeaderStyle } from '../config/config-schema.js';
+import type { LevelLimits } from '../config/config.js';
 import type { BucketDecision } from './token-bucket.js';
 
 /** The header that names the bucket a request was counted in. Sent in every header style. */

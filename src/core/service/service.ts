@@ -1,14 +1,14 @@
-import { bucketKey, levelOf, type Level } from './bucket-key.js';
-import type { BucketStore, StoredBucket } from './bucket-store.js';
-import type { Operation, ResolvedConfig } from './config.js';
-import type { Directory } from './directory.js';
+import { bucketKey, levelOf, type Level } from '../limits/bucket-key.js';
+import type { BucketStore, StoredBucket } from '../limits/bucket-store.js';
+import type { Operation, ResolvedConfig } from '../config/config.js';
+import type { Directory } from '../signin/directory.js';
 import { checkMerchant, runOperation } from './operations.js';
-import type { OtpCode, OtpStore } from './otp-codes.js';
-import type { RandomSource } from './random.js';
-import { secondsUp } from './rate-limit-headers.js';
-import type { Outcome } from './records.js';
+import type { OtpCode, OtpStore } from '../signin/otp-codes.js';
+import type { RandomSource } from '../time/random.js';
+import { secondsUp } from '../limits/rate-limit-headers.js';
+import type { Outcome } from '../admin/records.js';
 import type { InputResult } from './request-input.js';
-import { takeTokens, tokensAt, type BucketDecision } from './token-bucket.js';
+import { takeTokens, tokensAt, type BucketDecision } from '../limits/token-bucket.js';
 
 /** A call after routing, authentication and input parsing. */
 export interface ServiceCall {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Operation } from './config.js';
+import type { Operation } from '../config/config.js';
 import { headerValue, type EmulatorRequest } from './exchange.js';
 import { createProblem, type FieldError, type Problem } from './problems.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_CONFIG } from '../demo-config.js';
+import { DEMO_CONFIG } from '../../demo-config.js';
 import { isConfigError } from './config-error.js';
 import { applyConfigPatch, resolveConfig } from './config.js';
 

@@ -8,10 +8,10 @@ import {
   type HeaderStyle,
   type LiveConfigPatch,
 } from './config-schema.js';
-import type { CallerScope, Level } from './bucket-key.js';
+import type { CallerScope, Level } from '../limits/bucket-key.js';
 import { parseDuration } from './duration.js';
-import { parseRate, refillPerMs, type Rate } from './rate.js';
-import type { BucketPolicy } from './token-bucket.js';
+import { parseRate, refillPerMs, type Rate } from '../limits/rate.js';
+import type { BucketPolicy } from '../limits/token-bucket.js';
 
 /** The three operations of the service. */
 export type Operation = 'exists' | 'start' | 'verify';

@@ -1,11 +1,11 @@
-import type { Level } from './bucket-key.js';
-import type { ResolvedConfig } from './config.js';
+import type { Level } from '../limits/bucket-key.js';
+import type { ResolvedConfig } from '../config/config.js';
 import type { EmulatorResponse } from './exchange.js';
 import { QUOTA_EXCEEDED_TYPE, type Problem } from './problems.js';
-import type { RandomSource } from './random.js';
-import { BUCKET_HEADER, writeRateLimitHeaders } from './rate-limit-headers.js';
+import type { RandomSource } from '../time/random.js';
+import { BUCKET_HEADER, writeRateLimitHeaders } from '../limits/rate-limit-headers.js';
 import type { ServiceResult } from './service.js';
-import type { BucketDecision } from './token-bucket.js';
+import type { BucketDecision } from '../limits/token-bucket.js';
 
 const JSON_TYPE = 'application/json';
 const PROBLEM_TYPE = 'application/problem+json';

@@ -1,4 +1,4 @@
-import type { Directory } from './directory.js';
+import type { Directory } from '../signin/directory.js';
 
 /** The result of reading the Authorization header (spec section 5). */
 export type AuthResult =

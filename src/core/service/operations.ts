@@ -1,8 +1,8 @@
-import type { ResolvedConfig } from './config.js';
-import type { Directory } from './directory.js';
-import type { OtpCode, OtpStore } from './otp-codes.js';
+import type { ResolvedConfig } from '../config/config.js';
+import type { Directory } from '../signin/directory.js';
+import type { OtpCode, OtpStore } from '../signin/otp-codes.js';
 import { createProblem, type Problem } from './problems.js';
-import type { RandomSource } from './random.js';
+import type { RandomSource } from '../time/random.js';
 import type { OperationInput } from './request-input.js';
 
 /** What an operation needs: state, config, time and randomness, all injected. */

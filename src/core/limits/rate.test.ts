@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatRate, parseRate } from './rate.js';
-import { parseDuration } from './duration.js';
+import { parseDuration } from '../config/duration.js';
 
 describe('parseRate', () => {
   it.each([

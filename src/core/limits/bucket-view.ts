@@ -1,5 +1,5 @@
 import { parseBucketKey, type Level } from './bucket-key.js';
-import type { LevelLimits } from './config.js';
+import type { LevelLimits } from '../config/config.js';
 import type { StoredBucket } from './bucket-store.js';
 import { peekBucket } from './token-bucket.js';
 

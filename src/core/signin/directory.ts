@@ -1,4 +1,4 @@
-import type { ConfigFile } from './config-schema.js';
+import type { ConfigFile } from '../config/config-schema.js';
 import { constantTimeEqual } from './constant-time.js';
 
 /** A user known to the emulator. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createManualClock } from './clock.js';
+import { createManualClock } from '../time/clock.js';
 import { peekBucket, takeTokens, type BucketState } from './token-bucket.js';
 
 const policy = { burst: 3, refillPerMs: 1 / 1000 };

@@ -1,4 +1,4 @@
-import type { Operation } from './config.js';
+import type { Operation } from '../config/config.js';
 
 /** Where a service request goes. */
 export type ServiceRoute =

@@ -1,10 +1,10 @@
-import type { Level } from './bucket-key.js';
-import type { BucketSort } from './bucket-view.js';
-import { isConfigError } from './config-error.js';
-import { constantTimeEqual } from './constant-time.js';
-import type { Emulator } from './emulator.js';
-import { headerValue, type EmulatorRequest, type EmulatorResponse } from './exchange.js';
-import { createProblem, type FieldError, type Problem } from './problems.js';
+import type { Level } from '../limits/bucket-key.js';
+import type { BucketSort } from '../limits/bucket-view.js';
+import { isConfigError } from '../config/config-error.js';
+import { constantTimeEqual } from '../signin/constant-time.js';
+import type { Emulator } from '../emulator.js';
+import { headerValue, type EmulatorRequest, type EmulatorResponse } from '../service/exchange.js';
+import { createProblem, type FieldError, type Problem } from '../service/problems.js';
 
 /** Where the dev API lives. */
 export const DEV_API_PREFIX = '/__uas';

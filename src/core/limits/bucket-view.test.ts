@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSeededRandom } from './random.js';
+import { createSeededRandom } from '../time/random.js';
 import { createBucketSelection, type BucketCandidate, type BucketSort } from './bucket-view.js';
 
 function candidates(count: number, seed: number): BucketCandidate[] {

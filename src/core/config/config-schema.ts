@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseDuration } from './duration.js';
-import { parseRate } from './rate.js';
+import { parseRate } from '../limits/rate.js';
 
 /** Header styles for rate-limit state on every response. */
 export const HEADER_STYLES = ['draft-10', 'draft-7', 'draft-6', 'x-ratelimit', 'none'] as const;

@@ -1,5 +1,5 @@
-import type { Level } from './bucket-key.js';
-import type { Operation } from './config.js';
+import type { Level } from '../limits/bucket-key.js';
+import type { Operation } from '../config/config.js';
 
 /** How the limiter treated a request. */
 export type Outcome =
