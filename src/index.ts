@@ -39,7 +39,7 @@ export {
   OTHER_TOKEN,
   OTHER_MERCHANT,
 } from './demo-config.js';
-export { listen, createHttpServer } from './adapters/http/index.js';
+export { listen } from './adapters/http/index.js';
 export type { EmulatorHttpServer, HttpServerOptions } from './adapters/http/index.js';
 export { VERSION } from './version.js';
 export { createClient } from './client/client.js';

@@ -1,38 +1,115 @@
-import { readFile } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CliError, EXIT } from './io.js';
+import { formatIssue, type ConfigError } from '../core/config/config-error.js';
+import { CliError, EXIT, isCliError } from './io.js';
 
 /** The config file bundled with uas: the demo clients, merchants and users. */
 export const BUNDLED_CONFIG_PATH = fileURLToPath(
   new URL('../../fixtures/uas.config.json', import.meta.url),
 );
 
-/** Reads and parses a JSON file, with one-line errors that name the file. */
-export async function readJsonFile(path: string, what: string): Promise<unknown> {
-  let text: string;
+/** The largest config or scenario file read: 16 MiB (a config of 100,000 users is about 6 MiB). */
+export const MAX_JSON_FILE_BYTES = 16 * 1_048_576;
+
+/**
+ * Reads a file of at most `maxBytes`, refusing a larger one without reading it (a device such as
+ * /dev/urandom is read only up to the limit).
+ */
+export async function readBoundedFile(
+  path: string,
+  what: string,
+  maxBytes: number = MAX_JSON_FILE_BYTES,
+): Promise<string> {
+  let handle: FileHandle;
   try {
-    text = await readFile(path, 'utf8');
+    handle = await open(path, 'r');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EACCES'
-          ? 'permission denied'
-          : code === 'EISDIR'
-            ? 'it is a directory'
-            : (error as Error).message;
-    throw new CliError(`cannot read ${what} ${path}: ${reason}`, EXIT.usage);
+    throw new CliError(`cannot read ${what} ${path}: ${describeFsError(error)}`, EXIT.usage);
   }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new CliError(
-      `${what} ${path} is not valid JSON: ${(error as Error).message}`,
+  const tooLarge = () =>
+    new CliError(
+      `${what} ${path} is larger than ${maxBytes / 1_048_576} MiB; is it the right file?`,
       EXIT.usage,
     );
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) throw new CliError(`cannot read ${what} ${path}: it is a directory`);
+    if (info.isFile() && info.size > maxBytes) throw tooLarge();
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buffer = Buffer.alloc(Math.min(65_536, maxBytes + 1 - total));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(buffer.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) throw tooLarge();
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } catch (error) {
+    if (isCliError(error)) throw error;
+    throw new CliError(`cannot read ${what} ${path}: ${describeFsError(error)}`, EXIT.usage);
+  } finally {
+    await handle.close();
   }
+}
+
+function describeFsError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT'
+    ? 'no such file'
+    : code === 'EACCES'
+      ? 'permission denied'
+      : code === 'EISDIR'
+        ? 'it is a directory'
+        : (error as Error).message;
+}
+
+/** Reads and parses a JSON file, with one-line errors that name the file (and the line and column). */
+export async function readJsonFile(path: string, what: string): Promise<unknown> {
+  const text = await readBoundedFile(path, what);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CliError(`${what} ${path} is not valid JSON: ${describeJsonError(text)}`, EXIT.usage);
+  }
+}
+
+const JSON_ERRORS: Record<string, string> = {
+  InvalidSymbol: 'unexpected character',
+  InvalidNumberFormat: 'invalid number',
+  PropertyNameExpected: 'expected a property name in double quotes',
+  ValueExpected: 'expected a value',
+  ColonExpected: 'expected a colon',
+  CommaExpected: 'expected a comma',
+  CloseBraceExpected: 'expected a closing brace',
+  CloseBracketExpected: 'expected a closing bracket',
+  EndOfFileExpected: 'unexpected text after the end of the JSON value',
+  InvalidCommentToken: 'comments are not allowed in JSON',
+  UnexpectedEndOfComment: 'comments are not allowed in JSON',
+  UnexpectedEndOfString: 'unterminated string',
+  UnexpectedEndOfNumber: 'unterminated number',
+  InvalidUnicode: 'invalid \\u escape',
+  InvalidEscapeCharacter: 'invalid escape character',
+  InvalidCharacter: 'control character in a string',
+};
+
+/**
+ * Where and why text is not JSON: `line 4, column 12: expected a comma`. JSON.parse words this
+ * differently on each Node version (and gives no line on Node 20), so jsonc-parser, in strict
+ * mode, finds the first error.
+ */
+export function describeJsonError(text: string): string {
+  const errors: ParseError[] = [];
+  parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false });
+  const first = errors[0];
+  if (first === undefined) return text.trim() === '' ? 'the file is empty' : 'not a JSON value';
+  const before = text.slice(0, first.offset);
+  const line = before.split('\n').length;
+  const column = first.offset - before.lastIndexOf('\n');
+  return `line ${line}, column ${column}: ${JSON_ERRORS[printParseErrorCode(first.error)] ?? 'invalid JSON'}`;
 }
 
 /** Loads the config file at `path` (relative to `cwd`), or the bundled one. */
@@ -75,19 +152,25 @@ export function applyConfigFlags(
   return copy;
 }
 
-/** Rewrites config issues (`limits.client.rate: ...`) in terms of the flag that set the field. */
-export function describeConfigIssue(
-  issue: string,
+/**
+ * Turns a config error into a CLI error with one line per issue, each in terms of the flag that
+ * set the field (`invalid --client-rate: ...`) or of the file (`invalid config in FILE: ...`).
+ */
+export function configErrorToCli(
+  error: ConfigError,
   flags: ConfigFlag[],
-  configPath: string,
-): string {
-  for (const flag of flags) {
-    const field = flag.path.join('.');
-    if (issue.startsWith(`${field}: `))
-      return `invalid ${flag.flag}: ${issue.slice(field.length + 2)}`;
-    // A field inside the flag's value, such as limits.cost.start for --cost.
-    if (issue.startsWith(`${field}.`))
-      return `invalid ${flag.flag}: ${issue.slice(field.length + 1)}`;
-  }
-  return `invalid config in ${configPath}: ${issue}`;
+  source: string,
+): CliError {
+  const lines = error.issues.map((issue) => {
+    for (const flag of flags) {
+      const field = flag.path.join('.');
+      if (issue.path === field || issue.path.startsWith(`${field}[`))
+        return `invalid ${flag.flag}: ${issue.message}`;
+      // A field inside the flag's value, such as limits.cost.start for --cost.
+      if (issue.path.startsWith(`${field}.`))
+        return `invalid ${flag.flag}: ${issue.path.slice(field.length + 1)}: ${issue.message}`;
+    }
+    return `invalid ${source}: ${formatIssue(issue)}`;
+  });
+  return new CliError(lines.join('\n'), EXIT.usage);
 }

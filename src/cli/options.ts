@@ -84,3 +84,19 @@ export function operationCosts(text: string): Record<string, number> {
     );
   return costs;
 }
+
+/** Commander parser for a comma-separated list of host names (`--allowed-hosts`). */
+export function hostList(text: string): string[] {
+  const names = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  for (const name of names) {
+    if (name !== '*' && !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/i.test(name))
+      throw new InvalidArgumentError(
+        `expected host names such as "uas.internal,10.0.0.5" or "*"; got ${JSON.stringify(name)}`,
+      );
+  }
+  if (names.length === 0) throw new InvalidArgumentError('expected at least one host name');
+  return names;
+}

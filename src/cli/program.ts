@@ -65,7 +65,8 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
       return EXIT.usage;
     }
     if (isCliError(error)) {
-      io.stderr.write(`uas: ${error.message}\n`);
+      // One line per problem, each saying what was given and what was expected.
+      for (const line of error.message.split('\n')) io.stderr.write(`uas: ${line}\n`);
       return error.exitCode;
     }
     io.stderr.write(`uas: unexpected failure: ${(error as Error).stack ?? String(error)}\n`);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from '../core/config/config-error.js';
+import { ConfigError, configIssue, type ConfigIssue } from '../core/config/config-error.js';
 import { describeIssues, limitsSchema } from '../core/config/config-schema.js';
 import { parseDuration } from '../core/config/duration.js';
 import { parseRate, refillPerMs } from '../core/limits/rate.js';
@@ -118,7 +118,7 @@ export function parseRange(text: string): { minMs: number; maxMs: number } | und
  */
 export function resolveScenario(input: unknown): Scenario {
   const parsed = scenarioSchema.safeParse(input);
-  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error));
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, scenarioSchema));
   const file = parsed.data;
   const shoppers = { ...SCENARIO_DEFAULTS.shoppers, ...file.shoppers };
   const bot = { ...SCENARIO_DEFAULTS.bot, ...file.bot };
@@ -127,10 +127,12 @@ export function resolveScenario(input: unknown): Scenario {
   const think = parseRange(shoppers.thinkTime) as { minMs: number; maxMs: number };
   const botStart = parseDuration(bot.start) as number;
   const botStop = bot.stop === undefined ? durationMs : (parseDuration(bot.stop) as number);
-  const issues: string[] = [];
-  if (durationMs <= 0) issues.push('duration: expected more than zero');
-  if (durationMs > 24 * 3_600_000) issues.push('duration: expected at most 24h of simulated time');
-  if (botStop < botStart) issues.push(`bot.stop: expected a time after bot.start (${bot.start})`);
+  const issues: ConfigIssue[] = [];
+  if (durationMs <= 0) issues.push(configIssue(['duration'], 'expected more than zero'));
+  if (durationMs > 24 * 3_600_000)
+    issues.push(configIssue(['duration'], 'expected at most 24h of simulated time'));
+  if (botStop < botStart)
+    issues.push(configIssue(['bot', 'stop'], `expected a time after bot.start (${bot.start})`));
   const limits = {
     client: { ...SCENARIO_DEFAULTS.limits.client, ...file.limits?.client },
     caller: { ...SCENARIO_DEFAULTS.limits.caller, ...file.limits?.caller },
@@ -138,7 +140,10 @@ export function resolveScenario(input: unknown): Scenario {
   const botRate = parseRate(bot.rate);
   if (botRate !== undefined && refillPerMs(botRate) * durationMs > 50_000_000) {
     issues.push(
-      'bot.rate: more than 50 million bot requests in one run; shorten the duration or lower the rate',
+      configIssue(
+        ['bot', 'rate'],
+        'more than 50 million bot requests in one run; shorten the duration or lower the rate',
+      ),
     );
   }
   if (issues.length > 0) throw new ConfigError(issues);

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isConfigError } from '../core/config/config-error.js';
+import { formatIssue, isConfigError } from '../core/config/config-error.js';
 import { formatMarkdown, formatReport } from './report-format.js';
 import { formatHtml } from './report-html.js';
 import { resolveScenario } from './scenario.js';
@@ -93,7 +93,7 @@ describe('resolveScenario', () => {
       resolveScenario(input);
       return [];
     } catch (error) {
-      if (isConfigError(error)) return error.issues;
+      if (isConfigError(error)) return error.issues.map(formatIssue);
       throw error;
     }
   };

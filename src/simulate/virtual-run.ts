@@ -83,7 +83,7 @@ export async function runVirtualMode(
       clientId: SIM_CLIENT,
       callerId,
       merchantId: operation === 'exists' ? undefined : SIM_MERCHANT,
-      input: { ok: true, input, callerId },
+      input: { ok: true, input, callerId, fields: undefined },
     };
     requests++;
     const result = emulator.execute(serviceCall);

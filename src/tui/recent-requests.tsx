@@ -15,7 +15,8 @@ export function RecentRequests({ records, rows }: { records: RequestRecord[]; ro
           <Text dimColor>{new Date(record.at).toISOString().slice(11, 23)}</Text>{' '}
           {(record.operation ?? record.method).padEnd(7)}{' '}
           {(
-            record.callerId ?? (record.clientId === undefined ? '-' : `(client ${record.clientId})`)
+            record.caller_id ??
+            (record.client_id === undefined ? '-' : `(client ${record.client_id})`)
           )
             .slice(0, 24)
             .padEnd(24)}{' '}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bucketView } from '../../test/helpers/bucket-view.js';
+import { requestRecord } from '../../test/helpers/request-record.js';
 import type { RequestRecord } from '../core/admin/records.js';
 import {
   currentRates,
@@ -10,21 +11,17 @@ import {
   type TuiState,
 } from './tui-state.js';
 
-const record = (id: number, at: number, status = 200): RequestRecord => ({
-  id,
-  at,
-  method: 'GET',
-  path: '/v1/users/exists',
-  operation: 'exists',
-  clientId: 'demo',
-  callerId: 'x',
-  bucket: 'caller:demo:x',
-  level: 'caller',
-  status,
-  outcome: status === 429 ? 'rate-limited' : 'allowed',
-  remaining: 1,
-  problem: undefined,
-});
+const record = (id: number, at: number, status = 200): RequestRecord =>
+  requestRecord({
+    id,
+    at,
+    caller_id: 'x',
+    bucket: 'caller:demo:x',
+    level: 'caller',
+    status,
+    outcome: status === 429 ? 'rate-limited' : 'allowed',
+    remaining: 1,
+  });
 
 const bucket = (key: string) => bucketView(key);
 

@@ -132,7 +132,17 @@ describe.each(TRANSPORTS)('the dev API over $name', (transport) => {
     expect(refused.body.detail).toContain('limits.caller.rate');
     expect((await api.dev('/config', json({ clients: [] }))).status).toBe(422);
     expect((await api.dev('/config', json({ status: 200, headers: {} }))).status).toBe(422);
-    expect((await api.dev('/config', { method: 'PATCH', body: '{' })).status).toBe(400);
+    expect(
+      (
+        await api.dev('/config', {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json' },
+          body: '{',
+        })
+      ).status,
+    ).toBe(400);
+    // A body that is not declared JSON is refused before it is read: a cross-site form cannot send one.
+    expect((await api.dev('/config', { method: 'PATCH', body: '{}' })).status).toBe(415);
     expect(target.emulator.config.limits.caller.rateText).toBe('1/s');
   });
 

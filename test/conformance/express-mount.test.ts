@@ -2,10 +2,7 @@ import express from 'express';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createMiddleware,
-  problemErrorHandler,
-} from '../../src/adapters/express/express-middleware.js';
+import { createMiddleware } from '../../src/adapters/express/express-middleware.js';
 import { createManualClock } from '../../src/core/time/clock.js';
 import { createSeededRandom } from '../../src/core/time/random.js';
 import { DEMO_CONFIG, DEMO_TOKEN } from '../../src/demo-config.js';
@@ -27,7 +24,6 @@ describe('uas/express mounted in an existing app', () => {
     const app = express();
     app.get('/health', (_req, res) => res.json({ app: 'ok' }));
     app.use('/uas', createMiddleware({ emulator }));
-    app.use(problemErrorHandler);
     server = createServer(app);
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

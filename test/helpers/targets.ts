@@ -1,12 +1,6 @@
-import express from 'express';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setupServer } from 'msw/node';
 import { listen } from '../../src/adapters/http/http-server.js';
-import {
-  createMiddleware,
-  problemErrorHandler,
-} from '../../src/adapters/express/express-middleware.js';
+import { createMswEngine } from '../../src/adapters/msw/msw-engine.js';
 import { createHandlers } from '../../src/adapters/msw/msw-handlers.js';
 import { createManualClock, type ManualClock } from '../../src/core/time/clock.js';
 import type { DevApiOptions, Emulator } from '../../src/core/emulator.js';
@@ -49,18 +43,6 @@ function makeEmulator(options: TargetOptions = {}): { emulator: Emulator; clock:
   };
 }
 
-async function listenOn(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
-}
-
 export const TRANSPORTS: Transport[] = [
   {
     name: 'node:http engine',
@@ -71,15 +53,13 @@ export const TRANSPORTS: Transport[] = [
     },
   },
   {
-    name: 'msw engine over HTTP (@mswjs/http-middleware)',
+    name: 'msw engine over HTTP',
     async start(options) {
       const { emulator, clock } = makeEmulator(options);
-      const app = express();
-      app.use(createMiddleware({ emulator, baseUrl: '' }));
-      app.use(problemErrorHandler);
-      const server = createServer(app);
-      const baseUrl = await listenOn(server);
-      return { baseUrl, emulator, clock, close: () => closeServer(server) };
+      const running = await listen(emulator, 0, '127.0.0.1', {
+        engine: createMswEngine(emulator),
+      });
+      return { baseUrl: running.url, emulator, clock, close: () => running.close(100) };
     },
   },
   {

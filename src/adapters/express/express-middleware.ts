@@ -1,43 +1,102 @@
-import { createMiddleware as createMswMiddleware } from '@mswjs/http-middleware';
-import type { ErrorRequestHandler, RequestHandler as ExpressHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'msw';
-import { createProblem } from '../../core/service/problems.js';
+import { isDevApiPath } from '../../core/admin/dev-api.js';
+import { createEmulator } from '../../emulator.js';
+import { checkDevApiHost, type HostPolicy } from '../../transport/host-guard.js';
+import {
+  hasBody,
+  readBody,
+  requestTarget,
+  type TransportRequest,
+} from '../../transport/incoming.js';
+import { pumpStream, writeResponse, type TransportResponse } from '../../transport/outgoing.js';
+import { createFetchEngine } from '../msw/msw-engine.js';
 import { createHandlers, type HandlersOptions } from '../msw/msw-handlers.js';
 
-/** Options of {@link createMiddleware}: those of `createHandlers`, plus handlers of your own. */
-export interface MiddlewareOptions extends HandlersOptions {
+/** Options of {@link createMiddleware}: those of `createHandlers`, handlers of your own, and who may reach the dev API by name. */
+export interface MiddlewareOptions extends HandlersOptions, HostPolicy {
   /** msw handlers tried before the emulator's, to add or override endpoints. */
   handlers?: RequestHandler[];
 }
 
+/** A request as Express (4 or 5) hands it to middleware; `body` is set when a body parser ran first. */
+export type MiddlewareRequest = IncomingMessage & { body?: unknown };
+
 /**
- * Express middleware that answers like `uas serve`, to mount in an existing app:
- * `app.use('/uas', createMiddleware())`. Requests the handlers do not match go to `next()`.
+ * Connect-style middleware (Express 4 and 5, or a bare `node:http` server) that answers like
+ * `uas serve`, to mount in an existing app: `app.use('/uas', createMiddleware())`. Requests the
+ * handlers do not match go to `next()`. Typed with `node:http` types only, so it needs no
+ * Express types.
  */
-export function createMiddleware(options: MiddlewareOptions = {}): ExpressHandler {
-  // @mswjs/http-middleware is CommonJS and types its handlers with msw's CommonJS build; the ESM
-  // handlers made here behave the same at run time (the conformance suite serves through it).
-  const handlers = [
+export function createMiddleware(
+  options: MiddlewareOptions = {},
+): (req: MiddlewareRequest, res: ServerResponse, next: (error?: unknown) => void) => void {
+  const emulator = options.emulator ?? createEmulator(options);
+  const engine = createFetchEngine(emulator, [
     ...(options.handlers ?? []),
-    ...createHandlers(options),
-  ] as unknown as Parameters<typeof createMswMiddleware>;
-  const middleware = createMswMiddleware(...handlers);
+    ...createHandlers({ ...options, emulator }),
+  ]);
   return (req, res, next) => {
-    // The middleware resolves `req.url` against the server's origin; a path that starts with `//`
-    // would be read as a host. No service path starts so: the emulator answers it with its 404.
-    if (req.url.startsWith('//')) req.url = req.url.replace(/^\/+/, '/');
-    // Its promise is not handled by Express 4: pass failures on instead of leaving the request open.
-    Promise.resolve(middleware(req, res, next)).catch(next);
+    const { url, host } = requestTarget(req);
+    const path = url.split('?', 1)[0] ?? url;
+    if (isDevApiPath(path) && emulator.devApi.adminToken === undefined) {
+      const refusal = checkDevApiHost(host, options, path);
+      if (refusal !== undefined) {
+        writeResponse(
+          res,
+          {
+            status: refusal.status,
+            headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store' },
+            body: JSON.stringify(refusal),
+          },
+          false,
+        );
+        return;
+      }
+    }
+    const request: TransportRequest = {
+      method: req.method ?? 'GET',
+      url,
+      headers: req.headers,
+      body: undefined,
+      bodyBytes: 0,
+      signal: undefined,
+    };
+    const controller = new AbortController();
+    res.on('close', () => controller.abort());
+    request.signal = controller.signal;
+    const answer = () =>
+      engine(request).then(
+        (response) => (response === undefined ? next() : send(res, response)),
+        next,
+      );
+    const parsed = parsedBody(req);
+    if (parsed !== undefined) {
+      request.body = parsed;
+      request.bodyBytes = Buffer.byteLength(parsed);
+      void answer();
+    } else if (hasBody(req) && !req.readableEnded) {
+      readBody(req, emulator.bodyLimit(path), (body, bytes) => {
+        request.body = body;
+        request.bodyBytes = bytes;
+        void answer();
+      });
+    } else {
+      void answer();
+    }
   };
 }
 
-/** An Express error handler that answers problem+json instead of Express's HTML page. */
-export const problemErrorHandler: ErrorRequestHandler = (error: Error, req, res, next) => {
-  if (res.headersSent) return next(error);
-  const problem = createProblem(
-    'invalid-request',
-    `the request could not be read: ${error.message}`,
-    { instance: req.path },
-  );
-  res.status(400).type('application/problem+json').send(JSON.stringify(problem));
-};
+/** The body a parser of the app already read (`express.json()`, `express.text()`), as text. */
+function parsedBody(req: MiddlewareRequest): string | undefined {
+  if (!req.readableEnded || req.body === undefined) return undefined;
+  if (typeof req.body === 'string') return req.body;
+  if (Buffer.isBuffer(req.body)) return req.body.toString('utf8');
+  return JSON.stringify(req.body);
+}
+
+function send(res: ServerResponse, response: TransportResponse): void {
+  if (response.stream === undefined) writeResponse(res, response, false);
+  else
+    pumpStream(res, response as TransportResponse & { stream: ReadableStream<Uint8Array> }, 15_000);
+}

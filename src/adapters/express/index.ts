@@ -1,2 +1,2 @@
-export { createMiddleware, problemErrorHandler } from './express-middleware.js';
-export type { MiddlewareOptions } from './express-middleware.js';
+export { createMiddleware } from './express-middleware.js';
+export type { MiddlewareOptions, MiddlewareRequest } from './express-middleware.js';

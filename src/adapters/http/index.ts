@@ -1,2 +1,2 @@
-export { createHttpServer, listen, wrapServer, closeGracefully } from './http-server.js';
-export type { HttpServerOptions, EmulatorHttpServer } from './http-server.js';
+export { listen } from './http-server.js';
+export type { EmulatorHttpServer, HttpServerOptions } from './http-server.js';

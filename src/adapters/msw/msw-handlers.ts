@@ -1,8 +1,8 @@
-import { delay, http, HttpResponse, type RequestHandler } from 'msw';
+import { http, HttpResponse, type RequestHandler } from 'msw';
 import type { Emulator } from '../../core/emulator.js';
 import type { EmulatorRequest, EmulatorResponse } from '../../core/service/exchange.js';
-import { formatServerSentEvent, SSE_PREAMBLE } from '../../core/admin/server-sent-events.js';
 import { createEmulator, type EmulatorOptions } from '../../emulator.js';
+import { waitFor } from '../../runtime/wait.js';
 
 /** Options of {@link createHandlers}. */
 export interface HandlersOptions extends EmulatorOptions {
@@ -18,7 +18,7 @@ export interface HandlersOptions extends EmulatorOptions {
 
 /**
  * Creates msw request handlers that answer like `uas serve`, for `setupServer` (Node),
- * `setupWorker` (browsers) and `@mswjs/http-middleware`.
+ * `setupWorker` (browsers) and the msw engine of `uas serve`.
  *
  * ```ts
  * const emulator = createEmulator({ clock: createManualClock() });
@@ -27,11 +27,13 @@ export interface HandlersOptions extends EmulatorOptions {
  */
 export function createHandlers(options: HandlersOptions = {}): RequestHandler[] {
   const emulator = options.emulator ?? createEmulator(options);
-  const resolver = async ({ request }: { request: Request }) =>
-    toFetchResponse(
-      emulator,
-      emulator.handle(await fromFetchRequest(request, emulator.config.maxBodyBytes)),
+  const resolver = async ({ request }: { request: Request }) => {
+    const input = await fromFetchRequest(
+      request,
+      emulator.bodyLimit(new URL(request.url).pathname),
     );
+    return toFetchResponse(emulator, emulator.handle(input), request.signal);
+  };
   return [http.all(handledUrls(options.baseUrl), resolver)];
 }
 
@@ -92,38 +94,19 @@ async function readLimited(
   return { text: new TextDecoder().decode(joined), bytes };
 }
 
-/** Translates the core's answer into a Fetch response (a stream for the event endpoint). */
+/**
+ * Translates the core's answer into a Fetch response (a stream for the event endpoint), after the
+ * configured latency: on a manual clock, once the test moves it that far.
+ */
 export async function toFetchResponse(
   emulator: Emulator,
   response: EmulatorResponse,
+  signal?: AbortSignal,
 ): Promise<Response> {
-  if (response.delayMs > 0) await delay(response.delayMs);
-  if (response.stream)
-    return new HttpResponse(eventStream(emulator), {
-      status: response.status,
-      headers: response.headers,
-    });
+  if (response.delayMs > 0) await waitFor(emulator.clock, response.delayMs, signal);
   const payload =
-    response.text ?? (response.body === undefined ? null : JSON.stringify(response.body));
+    response.stream ??
+    response.text ??
+    (response.body === undefined ? null : JSON.stringify(response.body));
   return new HttpResponse(payload, { status: response.status, headers: response.headers });
-}
-
-function eventStream(emulator: Emulator): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let unsubscribe = () => {};
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(SSE_PREAMBLE));
-      unsubscribe = emulator.subscribe((event) => {
-        try {
-          controller.enqueue(encoder.encode(formatServerSentEvent(event)));
-        } catch {
-          unsubscribe();
-        }
-      });
-    },
-    cancel() {
-      unsubscribe();
-    },
-  });
 }

@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { CallResult } from '../../client/client.js';
 import { describeRateLimit } from '../../client/rate-limit-state.js';
-import { redactAuthorization } from '../redact.js';
+import { redactAuthorization } from '../../core/admin/redact.js';
 import { colorStatus } from '../request-log.js';
 
 /** The machine-readable form of a call, printed by `--json`. */

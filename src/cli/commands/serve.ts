@@ -1,16 +1,17 @@
 import { Option, type Command } from 'commander';
-import type { Server } from 'node:http';
+import type { EmulatorHttpServer } from '../../adapters/http/http-server.js';
 import type { Emulator } from '../../core/emulator.js';
+import type { Engine } from '../../transport/http-transport.js';
 import type { CommandContext } from '../program.js';
 import {
   applyConfigFlags,
-  describeConfigIssue,
+  configErrorToCli,
   loadConfigFile,
   type ConfigFlag,
 } from '../config-loader.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
 import { allowLiveScreen } from '../live-screen.js';
-import { integerIn, isLoopbackHost, numberIn, operationCosts } from '../options.js';
+import { hostList, integerIn, isLoopbackHost, numberIn, operationCosts } from '../options.js';
 import type { LogMode } from '../request-log.js';
 
 /** Options of `uas serve`, as commander parses them. */
@@ -37,6 +38,7 @@ interface ServeFlags {
   handlers?: string;
   log: LogMode;
   adminToken?: string;
+  allowedHosts?: string[];
   tui?: boolean;
 }
 
@@ -98,7 +100,7 @@ export function registerServe(program: Command, context: CommandContext): void {
     .addOption(
       new Option(
         '--engine <engine>',
-        'fast: node:http; msw: msw handlers through @mswjs/http-middleware',
+        'fast: the core called directly; msw: through msw handlers (and --handlers of your own)',
       )
         .choices(['fast', 'msw'])
         .default('fast'),
@@ -111,6 +113,11 @@ export function registerServe(program: Command, context: CommandContext): void {
       new Option('--log <mode>', 'request log on stdout')
         .choices(['pretty', 'json', 'off'])
         .default('pretty'),
+    )
+    .option(
+      '--allowed-hosts <names>',
+      'host names the dev API answers besides localhost and loopback addresses, comma-separated ("*" for any)',
+      hostList,
     )
     .option('--tui', 'show the live bucket screen instead of the request log (q stops the server)')
     .addOption(
@@ -176,38 +183,21 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
     });
   } catch (error) {
     if (!isConfigError(error)) throw error;
-    throw new CliError(
-      describeConfigIssue(error.issues[0] ?? error.message, overrides, loaded.path),
-      EXIT.usage,
-    );
+    throw configErrorToCli(error, overrides, `config in ${loaded.path}`);
   }
 
-  const server =
-    flags.engine === 'msw' ? await mswServer(emulator, flags, io.cwd) : await fastServer(emulator);
-  const { wrapServer } = await import('../../adapters/http/http-server.js');
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE')
-        reject(
-          new CliError(
-            `port ${flags.port} is already in use on ${flags.host}; choose another with --port`,
-            EXIT.failure,
-          ),
-        );
-      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
-        reject(new CliError(`cannot listen on ${flags.host}: no such local address`, EXIT.usage));
-      else if (error.code === 'EACCES')
-        reject(
-          new CliError(
-            `no permission to listen on port ${flags.port}; choose a port above 1023`,
-            EXIT.failure,
-          ),
-        );
-      else reject(error);
+  const engine =
+    flags.engine === 'msw' ? await mswEngine(emulator, flags.handlers, io.cwd) : undefined;
+  const { listen } = await import('../../adapters/http/http-server.js');
+  let running: EmulatorHttpServer;
+  try {
+    running = await listen(emulator, flags.port, flags.host, {
+      engine,
+      allowedHosts: flags.allowedHosts,
     });
-    server.listen(flags.port, flags.host, () => resolve());
-  });
-  const running = wrapServer(server, flags.host);
+  } catch (error) {
+    throw listenError(error as NodeJS.ErrnoException, flags);
+  }
   // Listen for signals before printing anything: whoever reads the banner may signal at once.
   let signalled: (signal: string) => void = () => {};
   const stopSignal = new Promise<string>((resolve) => (signalled = resolve));
@@ -270,28 +260,40 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
   return EXIT.ok;
 }
 
-async function fastServer(emulator: Emulator): Promise<Server> {
-  const { createHttpServer } = await import('../../adapters/http/http-server.js');
-  return createHttpServer(emulator);
+function listenError(error: NodeJS.ErrnoException, flags: ServeFlags): Error {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new CliError(
+        `port ${flags.port} is already in use on ${flags.host}; choose another with --port`,
+        EXIT.failure,
+      );
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+      return new CliError(`cannot listen on ${flags.host}: no such local address`, EXIT.usage);
+    case 'EACCES':
+      return new CliError(
+        `no permission to listen on port ${flags.port}; choose a port above 1023`,
+        EXIT.failure,
+      );
+    default:
+      return error;
+  }
 }
 
-async function mswServer(emulator: Emulator, flags: ServeFlags, cwd: string): Promise<Server> {
-  const [
-    { createServer },
-    { default: express },
-    { createMiddleware, problemErrorHandler },
-    { pathToFileURL },
-    { resolve },
-  ] = await Promise.all([
-    import('node:http'),
-    import('express'),
-    import('../../adapters/express/express-middleware.js'),
+/** The msw engine over the user's handlers (`--handlers`), loaded from their module. */
+async function mswEngine(
+  emulator: Emulator,
+  handlersFile: string | undefined,
+  cwd: string,
+): Promise<Engine> {
+  const [{ createMswEngine }, { pathToFileURL }, { resolve }] = await Promise.all([
+    import('../../adapters/msw/msw-engine.js'),
     import('node:url'),
     import('node:path'),
   ]);
   let handlers: import('msw').RequestHandler[] = [];
-  if (flags.handlers !== undefined) {
-    const file = resolve(cwd, flags.handlers);
+  if (handlersFile !== undefined) {
+    const file = resolve(cwd, handlersFile);
     let loaded: { handlers?: unknown; default?: unknown };
     try {
       loaded = (await import(pathToFileURL(file).href)) as typeof loaded;
@@ -309,12 +311,5 @@ async function mswServer(emulator: Emulator, flags: ServeFlags, cwd: string): Pr
       );
     handlers = list as import('msw').RequestHandler[];
   }
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(createMiddleware({ emulator, baseUrl: '', handlers }));
-  app.use(problemErrorHandler);
-  return createServer(
-    { requestTimeout: 30_000, headersTimeout: 10_000, maxHeaderSize: 16_384 },
-    app,
-  );
+  return createMswEngine(emulator, handlers);
 }

@@ -7,7 +7,12 @@ import type { SimulationReport } from '../../simulate/report.js';
 import { resolveScenario, type Scenario } from '../../simulate/scenario.js';
 import { simulate } from '../../simulate/simulation.js';
 import type { SimulateFlags } from '../commands/simulate.js';
-import { applyConfigFlags, readJsonFile, type ConfigFlag } from '../config-loader.js';
+import {
+  applyConfigFlags,
+  configErrorToCli,
+  readJsonFile,
+  type ConfigFlag,
+} from '../config-loader.js';
 import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
 import { allowLiveScreen } from '../live-screen.js';
@@ -81,13 +86,7 @@ export async function loadScenario(flags: SimulateFlags, cwd: string): Promise<S
     return resolveScenario(applyConfigFlags(base, overrides));
   } catch (error) {
     if (!isConfigError(error)) throw error;
-    const issue = error.issues[0] ?? error.message;
-    const flag = overrides.find((entry) => issue.startsWith(`${entry.path.join('.')}`));
-    throw new CliError(
-      flag === undefined
-        ? `invalid scenario (${source}): ${issue}`
-        : `invalid ${flag.flag}: ${issue.slice(issue.indexOf(':') + 2)}`,
-    );
+    throw configErrorToCli(error, overrides, `scenario (${source})`);
   }
 }
 

@@ -1,51 +1,273 @@
 import type { Level } from '../limits/bucket-key.js';
 import type { BucketSort } from '../limits/bucket-view.js';
-import { isConfigError } from '../config/config-error.js';
-import { constantTimeEqual } from '../signin/constant-time.js';
+import { isConfigError, type ConfigError } from '../config/config-error.js';
 import type { Emulator } from '../emulator.js';
 import { headerValue, type EmulatorRequest, type EmulatorResponse } from '../service/exchange.js';
 import { createProblem, type FieldError, type Problem } from '../service/problems.js';
+import { constantTimeEqual } from '../signin/constant-time.js';
+import { redactSecret } from './redact.js';
 
 /** Where the dev API lives. */
 export const DEV_API_PREFIX = '/__uas';
 
-/** The routes of the dev API, as listed by `GET /__uas`. */
-export const DEV_API_ROUTES = [
-  'GET    /__uas/health',
-  'GET    /__uas/buckets?level=client|caller&client=ID&search=TEXT&sort=pressure|recent|key|rejected&limit=N',
-  'GET    /__uas/buckets/{key}',
-  'DELETE /__uas/buckets',
-  'DELETE /__uas/buckets/{key}',
-  'GET    /__uas/codes?email=E&merchant_id=M',
-  'GET    /__uas/codes/{email}?merchant_id=M',
-  'GET    /__uas/journal?limit=N',
-  'POST   /__uas/users',
-  'GET    /__uas/config',
-  'PATCH  /__uas/config',
-  'GET    /__uas/events',
-  'GET    /__uas/metrics',
-] as const;
+/** Whether a path is the dev API's. */
+export function isDevApiPath(path: string): boolean {
+  return path.startsWith(DEV_API_PREFIX) && (path.length === 6 || path.charCodeAt(6) === 47);
+}
+
+/** The most buckets one page of `GET /__uas/buckets` holds. */
+export const BUCKET_PAGE_MAX = 1000;
+
+/** A request to the dev API, as a route sees it. */
+interface DevRequest {
+  emulator: Emulator;
+  request: EmulatorRequest;
+  path: string;
+  params: URLSearchParams;
+  /** The part after the resource, decoded (a bucket key, an e-mail). */
+  item: string | undefined;
+}
+
+/** A route of the dev API: a method on a resource, with or without an item after it. */
+interface DevRoute {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  resource: string;
+  item: boolean;
+  /** As listed by `GET /__uas`. */
+  usage: string;
+  /** Whether it reads a JSON body (which must then be `application/json`). */
+  body?: boolean;
+  handle(request: DevRequest, body: unknown): EmulatorResponse;
+}
+
+const NO_STORE = { 'cache-control': 'no-store' };
 
 const json = (status: number, body: unknown): EmulatorResponse => ({
   status,
-  headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+  headers: { 'content-type': 'application/json', ...NO_STORE },
   body,
   delayMs: 0,
 });
+
 const problem = (value: Problem, headers: Record<string, string> = {}): EmulatorResponse => ({
   status: value.status,
-  headers: { ...headers, 'content-type': 'application/problem+json', 'cache-control': 'no-store' },
+  headers: { ...headers, 'content-type': 'application/problem+json', ...NO_STORE },
   body: value,
   delayMs: 0,
 });
 
-/** Answers a request under `/__uas`. Never rate limited; guarded by the admin token when one is set. */
+const ROUTES: DevRoute[] = [
+  {
+    method: 'GET',
+    resource: '',
+    item: false,
+    usage: '',
+    handle: () => json(200, { routes: DEV_API_ROUTES }),
+  },
+  {
+    method: 'GET',
+    resource: 'health',
+    item: false,
+    usage: '',
+    handle: ({ emulator }) =>
+      json(200, {
+        status: 'ok',
+        version: emulator.version,
+        started_at: new Date(emulator.startedAt).toISOString(),
+        uptime_ms: emulator.clock.now() - emulator.startedAt,
+      }),
+  },
+  {
+    method: 'GET',
+    resource: 'buckets',
+    item: false,
+    usage: `?level=client|caller&client=ID&search=TEXT&sort=pressure|recent|key|rejected&offset=N&limit=1..${BUCKET_PAGE_MAX}`,
+    handle: listBuckets,
+  },
+  {
+    method: 'DELETE',
+    resource: 'buckets',
+    item: false,
+    usage: '',
+    handle: ({ emulator }) => {
+      const count = emulator.listBuckets({ limit: 0 }).total;
+      emulator.resetBuckets();
+      return json(200, { reset: 'all', count });
+    },
+  },
+  {
+    method: 'GET',
+    resource: 'buckets',
+    item: true,
+    usage: '',
+    handle: ({ emulator, item, path }) => {
+      const view = emulator.getBucket(item as string);
+      return view === undefined ? bucketNotFound(item as string, path) : json(200, view);
+    },
+  },
+  {
+    method: 'DELETE',
+    resource: 'buckets',
+    item: true,
+    usage: '',
+    handle: ({ emulator, item, path }) =>
+      emulator.resetBuckets(item)
+        ? json(200, { reset: [item] })
+        : bucketNotFound(item as string, path),
+  },
+  {
+    method: 'GET',
+    resource: 'codes',
+    item: false,
+    usage: '?email=E&merchant_id=M',
+    handle: (request) => {
+      const email = request.params.get('email');
+      return email === null
+        ? json(200, { codes: request.emulator.listCodes() })
+        : latestCode(request, email);
+    },
+  },
+  {
+    method: 'GET',
+    resource: 'codes',
+    item: true,
+    usage: '?merchant_id=M',
+    handle: (request) => latestCode(request, request.item as string),
+  },
+  {
+    method: 'GET',
+    resource: 'journal',
+    item: false,
+    usage: '?limit=N',
+    handle: ({ emulator, params, path }) => {
+      const limit = readWhole(params, 'limit', 1, 100_000, 1000, path);
+      return typeof limit === 'number' ? json(200, { requests: emulator.journal(limit) }) : limit;
+    },
+  },
+  {
+    method: 'POST',
+    resource: 'users',
+    item: false,
+    usage: '',
+    body: true,
+    handle: addUsers,
+  },
+  {
+    method: 'GET',
+    resource: 'config',
+    item: false,
+    usage: '',
+    handle: ({ emulator }) => json(200, publicConfig(emulator)),
+  },
+  {
+    method: 'PATCH',
+    resource: 'config',
+    item: false,
+    usage: '',
+    body: true,
+    handle: ({ emulator, path }, body) => {
+      try {
+        emulator.configure(body);
+      } catch (error) {
+        if (!isConfigError(error)) throw error;
+        return configProblem('invalid-config', error, path, '');
+      }
+      return json(200, publicConfig(emulator));
+    },
+  },
+  {
+    method: 'GET',
+    resource: 'events',
+    item: false,
+    usage: '',
+    handle: ({ emulator }) => ({
+      status: 200,
+      headers: { 'content-type': 'text/event-stream', ...NO_STORE },
+      stream: emulator.openEventStream(),
+      delayMs: 0,
+    }),
+  },
+  {
+    method: 'GET',
+    resource: 'metrics',
+    item: false,
+    usage: '',
+    handle: ({ emulator }) => ({
+      status: 200,
+      headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', ...NO_STORE },
+      text: emulator.metrics(),
+      delayMs: 0,
+    }),
+  },
+];
+
+/** The routes of the dev API, as listed by `GET /__uas`. */
+export const DEV_API_ROUTES: readonly string[] = ROUTES.map(
+  (route) =>
+    `${route.method.padEnd(6)} ${DEV_API_PREFIX}${route.resource === '' ? '' : `/${route.resource}`}${route.item ? `/{${route.resource === 'codes' ? 'email' : 'key'}}` : ''}${route.usage}`,
+);
+
+/**
+ * Answers a request under `/__uas`. Never rate limited. Guarded by the admin token when one is
+ * set; writes from another origin (a web page the developer happens to visit) are refused, and a
+ * body must be JSON, so a cross-site form or `text/plain` post cannot change anything.
+ */
 export function handleDevApi(
   emulator: Emulator,
   request: EmulatorRequest,
   path: string,
   query: string,
 ): EmulatorResponse {
+  const refusal = guard(emulator, request, path);
+  if (refusal !== undefined) return refusal;
+  const rest = path.slice(DEV_API_PREFIX.length + 1);
+  const slash = rest.indexOf('/');
+  const resource = slash === -1 ? rest : rest.slice(0, slash);
+  let item: string | undefined;
+  try {
+    item =
+      slash === -1 || slash === rest.length - 1
+        ? undefined
+        : decodeURIComponent(rest.slice(slash + 1));
+  } catch {
+    return problem(
+      createProblem('invalid-request', `the path ${path} is not validly percent-encoded`, {
+        instance: path,
+      }),
+    );
+  }
+  const candidates = ROUTES.filter(
+    (route) => route.resource === resource && route.item === (item !== undefined),
+  );
+  if (candidates.length === 0) return notFound(path);
+  const route = candidates.find((candidate) => candidate.method === request.method);
+  if (route === undefined) {
+    const allow = candidates.map((candidate) => candidate.method).join(', ');
+    return problem(
+      createProblem('method-not-allowed', `${path} accepts ${allow}, not ${request.method}`, {
+        instance: path,
+      }),
+      { allow },
+    );
+  }
+  const devRequest: DevRequest = {
+    emulator,
+    request,
+    path,
+    params: new URLSearchParams(query),
+    item,
+  };
+  if (route.body !== true) return route.handle(devRequest, undefined);
+  const body = readJsonBody(request, path);
+  return body.ok ? route.handle(devRequest, body.value) : body.response;
+}
+
+/** The admin token, and the origin of writes. */
+function guard(
+  emulator: Emulator,
+  request: EmulatorRequest,
+  path: string,
+): EmulatorResponse | undefined {
   if (!emulator.devApi.enabled) {
     return problem(
       createProblem(
@@ -66,93 +288,42 @@ export function handleDevApi(
           'send Authorization: Bearer <admin token> (the --admin-token of uas serve)',
           { instance: path },
         ),
-        {
-          'www-authenticate': 'Bearer realm="uas-dev-api"',
-        },
+        { 'www-authenticate': 'Bearer realm="uas-dev-api"' },
       );
     }
   }
-  const params = new URLSearchParams(query);
-  const rest = path.slice(DEV_API_PREFIX.length).replace(/^\/+/, '');
-  const [resource = '', ...tail] = rest.split('/');
-  let item: string | undefined;
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    const foreign = foreignOrigin(request);
+    if (foreign !== undefined)
+      return problem(
+        createProblem(
+          'cross-origin-refused',
+          `the dev API refuses changes sent by a web page of another origin (${foreign}); call it from a terminal, a test or a page on the same origin`,
+          { instance: path },
+        ),
+      );
+  }
+  return undefined;
+}
+
+/**
+ * The origin of a request sent by a page of another origin, or undefined. Browsers send `Origin`
+ * (and `Sec-Fetch-Site`) on cross-origin writes, even those that need no preflight; tools and
+ * tests send neither.
+ */
+function foreignOrigin(request: EmulatorRequest): string | undefined {
+  const site = headerValue(request.headers, 'sec-fetch-site');
+  const origin = headerValue(request.headers, 'origin');
+  if (site === 'cross-site' || site === 'same-site') return origin ?? site;
+  if (origin === undefined) return undefined;
+  const host = headerValue(request.headers, 'host');
+  let originHost: string;
   try {
-    item = tail.length === 0 ? undefined : decodeURIComponent(tail.join('/'));
+    originHost = new URL(origin).host;
   } catch {
-    return problem(
-      createProblem('invalid-request', `the path ${path} is not validly percent-encoded`, {
-        instance: path,
-      }),
-    );
+    return origin; // "null" (a sandboxed frame, a file) or junk
   }
-  const method = request.method;
-  const allow = (methods: string) =>
-    problem(
-      createProblem('method-not-allowed', `${path} accepts ${methods}, not ${method}`, {
-        instance: path,
-      }),
-      { allow: methods },
-    );
-
-  // A resource with no sub-paths that only answers GET: journal, metrics, events.
-  const refuseGetOnly = () => (item !== undefined ? notFound(path) : allow('GET'));
-
-  switch (resource) {
-    case '':
-      return method === 'GET' ? json(200, { routes: DEV_API_ROUTES }) : allow('GET');
-    case 'health':
-      if (method !== 'GET') return allow('GET');
-      return json(200, {
-        status: 'ok',
-        version: emulator.version,
-        started_at: new Date(emulator.startedAt).toISOString(),
-        uptime_ms: emulator.clock.now() - emulator.startedAt,
-      });
-    case 'buckets':
-      return buckets(emulator, method, item, params, path, allow);
-    case 'codes':
-      return codes(emulator, method, item, params, path, allow);
-    case 'journal': {
-      if (method !== 'GET' || item !== undefined) return refuseGetOnly();
-      const limit = readLimit(params, 1000, path);
-      if (typeof limit !== 'number') return limit;
-      return json(200, { requests: emulator.journal(limit) });
-    }
-    case 'config':
-      if (item !== undefined) return notFound(path);
-      if (method === 'GET') return json(200, publicConfig(emulator));
-      if (method === 'PATCH') return patchConfig(emulator, request, path);
-      return allow('GET, PATCH');
-    case 'users':
-      if (item !== undefined) return notFound(path);
-      if (method !== 'POST') return allow('POST');
-      return addUsers(emulator, request, path);
-    case 'metrics':
-      if (method !== 'GET' || item !== undefined) return refuseGetOnly();
-      return {
-        status: 200,
-        headers: {
-          'content-type': 'text/plain; version=0.0.4; charset=utf-8',
-          'cache-control': 'no-store',
-        },
-        text: emulator.metrics(),
-        delayMs: 0,
-      };
-    case 'events':
-      if (method !== 'GET' || item !== undefined) return refuseGetOnly();
-      return {
-        status: 200,
-        headers: {
-          'content-type': 'text/event-stream',
-          'cache-control': 'no-store',
-          connection: 'keep-alive',
-        },
-        stream: true,
-        delayMs: 0,
-      };
-    default:
-      return notFound(path);
-  }
+  return host !== undefined && originHost.toLowerCase() === host.toLowerCase() ? undefined : origin;
 }
 
 function notFound(path: string): EmulatorResponse {
@@ -160,6 +331,16 @@ function notFound(path: string): EmulatorResponse {
     createProblem(
       'not-found',
       `there is no dev API resource at ${path}; GET ${DEV_API_PREFIX} lists them`,
+      { instance: path },
+    ),
+  );
+}
+
+function bucketNotFound(key: string, path: string): EmulatorResponse {
+  return problem(
+    createProblem(
+      'bucket-not-found',
+      `no bucket has the key ${JSON.stringify(key)} (an unused bucket is full and not listed)`,
       { instance: path },
     ),
   );
@@ -174,16 +355,24 @@ function invalid(path: string, errors: FieldError[]): EmulatorResponse {
   );
 }
 
-function readLimit(params: URLSearchParams, max: number, path: string): number | EmulatorResponse {
-  const text = params.get('limit');
-  if (text === null) return max;
+/** A whole number parameter within bounds, its default when absent, or the problem to answer. */
+function readWhole(
+  params: URLSearchParams,
+  name: string,
+  min: number,
+  max: number,
+  fallback: number,
+  path: string,
+): number | EmulatorResponse {
+  const text = params.get(name);
+  if (text === null) return fallback;
   const value = Number(text);
-  if (!/^\d+$/.test(text) || value < 1 || value > max) {
+  if (!/^\d{1,15}$/.test(text) || value < min || value > max) {
     return invalid(path, [
       {
-        detail: `limit must be a whole number from 1 to ${max}; got ${JSON.stringify(text)}`,
-        pointer: '#/limit',
-        parameter: 'limit',
+        detail: `${name} must be a whole number from ${min} to ${max}; got ${JSON.stringify(text)}`,
+        pointer: `#/${name}`,
+        parameter: name,
       },
     ]);
   }
@@ -211,38 +400,7 @@ function readChoice<T extends string>(
 const isResponse = (value: unknown): value is EmulatorResponse =>
   typeof value === 'object' && value !== null && 'status' in value;
 
-function buckets(
-  emulator: Emulator,
-  method: string,
-  key: string | undefined,
-  params: URLSearchParams,
-  path: string,
-  allow: (methods: string) => EmulatorResponse,
-): EmulatorResponse {
-  if (key !== undefined) {
-    if (method === 'GET' || method === 'DELETE') {
-      const view = emulator.getBucket(key);
-      if (view === undefined) {
-        return problem(
-          createProblem(
-            'bucket-not-found',
-            `no bucket has the key ${JSON.stringify(key)} (an unused bucket is full and not listed)`,
-            { instance: path },
-          ),
-        );
-      }
-      if (method === 'GET') return json(200, view);
-      emulator.resetBuckets(key);
-      return json(200, { reset: [key] });
-    }
-    return allow('GET, DELETE');
-  }
-  if (method === 'DELETE') {
-    const count = emulator.listBuckets({ limit: 1 }).total;
-    emulator.resetBuckets();
-    return json(200, { reset: 'all', count });
-  }
-  if (method !== 'GET') return allow('GET, DELETE');
+function listBuckets({ emulator, params, path }: DevRequest): EmulatorResponse {
   const level = readChoice<Level>(params, 'level', ['client', 'caller'], path);
   if (isResponse(level)) return level;
   const sort = readChoice<BucketSort>(
@@ -252,42 +410,37 @@ function buckets(
     path,
   );
   if (isResponse(sort)) return sort;
-  const limit = readLimit(params, 100_000, path);
+  const limit = readWhole(params, 'limit', 1, BUCKET_PAGE_MAX, 100, path);
   if (isResponse(limit)) return limit;
-  const result = emulator.listBuckets({
+  const offset = readWhole(params, 'offset', 0, Number.MAX_SAFE_INTEGER, 0, path);
+  if (isResponse(offset)) return offset;
+  const page = emulator.listBuckets({
     level,
     sort,
-    limit: params.has('limit') ? limit : 100,
+    offset,
+    limit,
     clientId: params.get('client') ?? undefined,
     search: params.get('search') ?? undefined,
   });
-  return json(200, result);
+  const next = offset + page.buckets.length;
+  return json(200, {
+    total: page.total,
+    offset,
+    buckets: page.buckets,
+    next_offset: next < page.total ? next : null,
+  });
 }
 
-function codes(
-  emulator: Emulator,
-  method: string,
-  email: string | undefined,
-  params: URLSearchParams,
-  path: string,
-  allow: (methods: string) => EmulatorResponse,
-): EmulatorResponse {
-  if (method !== 'GET') return allow('GET');
-  const wanted = email ?? params.get('email') ?? undefined;
-  if (wanted === undefined) return json(200, { codes: emulator.listCodes() });
+function latestCode({ emulator, params, path }: DevRequest, email: string): EmulatorResponse {
   const merchantId = params.get('merchant_id') ?? undefined;
-  const code = emulator.latestCode(wanted, merchantId);
-  if (code === undefined) {
-    const where = merchantId === undefined ? '' : ` at merchant ${merchantId}`;
-    return problem(
-      createProblem(
-        'code-not-found',
-        `no code was issued for ${wanted}${where}; call start first`,
-        { instance: path },
-      ),
-    );
-  }
-  return json(200, code);
+  const code = emulator.latestCode(email, merchantId);
+  if (code !== undefined) return json(200, code);
+  const where = merchantId === undefined ? '' : ` at merchant ${merchantId}`;
+  return problem(
+    createProblem('code-not-found', `no code was issued for ${email}${where}; call start first`, {
+      instance: path,
+    }),
+  );
 }
 
 /** The running config without secrets: client tokens are redacted. */
@@ -295,20 +448,25 @@ export function publicConfig(emulator: Emulator): unknown {
   const source = emulator.config.source;
   return {
     ...source,
-    clients: source.clients.map((client) => ({ ...client, token: redact(client.token) })),
+    clients: source.clients.map((client) => ({ ...client, token: redactSecret(client.token) })),
   };
 }
 
-/** Shows the first four characters of a secret and hides the rest. */
-export function redact(secret: string): string {
-  return `${secret.slice(0, 4)}…(${secret.length} chars)`;
-}
-
-/** The parsed JSON body, or the malformed-json problem to answer. */
+/** The parsed JSON body, or the problem to answer: it must be `application/json` and valid. */
 function readJsonBody(
   request: EmulatorRequest,
   path: string,
 ): { ok: true; value: unknown } | { ok: false; response: EmulatorResponse } {
+  const type = headerValue(request.headers, 'content-type');
+  const media = (type?.split(';')[0] ?? '').trim().toLowerCase();
+  if (media !== 'application/json') {
+    const given = type === undefined ? 'no Content-Type' : `Content-Type ${JSON.stringify(type)}`;
+    const detail = `the dev API takes JSON bodies with Content-Type: application/json; got ${given}`;
+    return {
+      ok: false,
+      response: problem(createProblem('unsupported-media-type', detail, { instance: path })),
+    };
+  }
   try {
     return { ok: true, value: JSON.parse(request.body ?? '') };
   } catch (error) {
@@ -320,30 +478,26 @@ function readJsonBody(
   }
 }
 
-function patchConfig(emulator: Emulator, request: EmulatorRequest, path: string): EmulatorResponse {
-  const patch = readJsonBody(request, path);
-  if (!patch.ok) return patch.response;
-  try {
-    emulator.configure(patch.value);
-  } catch (error) {
-    if (!isConfigError(error)) throw error;
-    return problem(
-      createProblem('invalid-config', error.issues.join('; '), {
-        instance: path,
-        errors: error.issues.map((issue) => ({
-          detail: issue,
-          pointer: `#/${(issue.split(':')[0] ?? '').replaceAll('.', '/')}`,
-        })),
-      }),
-    );
-  }
-  return json(200, publicConfig(emulator));
+/** A problem that lists each issue of a config error with a JSON pointer under `prefix`. */
+function configProblem(
+  kind: 'invalid-config' | 'invalid-request',
+  error: ConfigError,
+  path: string,
+  prefix: string,
+): EmulatorResponse {
+  const errors = error.issues.map((issue) => ({
+    detail: issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`,
+    pointer: `#${prefix}${issue.pointer}`,
+  }));
+  return problem(
+    createProblem(kind, errors.map((entry) => entry.detail).join('; '), {
+      instance: path,
+      errors,
+    }),
+  );
 }
 
-function addUsers(emulator: Emulator, request: EmulatorRequest, path: string): EmulatorResponse {
-  const read = readJsonBody(request, path);
-  if (!read.ok) return read.response;
-  const body = read.value;
+function addUsers({ emulator, path }: DevRequest, body: unknown): EmulatorResponse {
   const users =
     typeof body === 'object' && body !== null && !Array.isArray(body)
       ? (body as { users?: unknown }).users
@@ -357,10 +511,6 @@ function addUsers(emulator: Emulator, request: EmulatorRequest, path: string): E
     return json(200, { added: emulator.addUsers(users) });
   } catch (error) {
     if (!isConfigError(error)) throw error;
-    const errors = error.issues.map((issue) => ({
-      detail: issue,
-      pointer: `#/users/${(issue.split(':')[0] ?? '').replace(/^\[(\d+)\]\.?/, '$1/').replaceAll('.', '/')}`,
-    }));
-    return invalid(path, errors);
+    return configProblem('invalid-request', error, path, '/users');
   }
 }

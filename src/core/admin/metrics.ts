@@ -5,6 +5,10 @@ export interface MetricsSnapshot {
   buckets: { client: number; caller: number };
   evictions: number;
   codesIssued: number;
+  /** Event-stream readers connected now. */
+  eventReaders: number;
+  /** Event-stream readers cut off because they fell behind. */
+  eventReadersDropped: number;
 }
 
 /** Counts a request under its operation (or `none`) and status. */
@@ -20,7 +24,7 @@ export function countRequest(
 
 /**
  * Renders the Prometheus text exposition format. Written here rather than with a client library
- * because those read the process and the clock, which the core must not; the format is four
+ * because those read the process and the clock, which the core must not; the format is six
  * metric families of a few lines each.
  */
 export function renderMetrics(snapshot: MetricsSnapshot): string {
@@ -47,6 +51,12 @@ export function renderMetrics(snapshot: MetricsSnapshot): string {
     '# HELP uas_codes_issued_total One-time codes issued by start.',
     '# TYPE uas_codes_issued_total counter',
     `uas_codes_issued_total ${snapshot.codesIssued}`,
+    '# HELP uas_event_readers Readers of GET /__uas/events connected now.',
+    '# TYPE uas_event_readers gauge',
+    `uas_event_readers ${snapshot.eventReaders}`,
+    '# HELP uas_event_readers_dropped_total Event readers cut off because they fell behind.',
+    '# TYPE uas_event_readers_dropped_total counter',
+    `uas_event_readers_dropped_total ${snapshot.eventReadersDropped}`,
   );
   return `${lines.join('\n')}\n`;
 }

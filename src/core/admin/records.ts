@@ -11,7 +11,25 @@ export type Outcome =
   | 'unauthenticated'
   | 'unrouted';
 
-/** One request, as kept in the journal and sent on the event stream. */
+/** Where a caller_id was read from: the place the spec gives it (query on exists, body on start and verify). */
+export type CallerIdSource = 'query' | 'body';
+
+/**
+ * A caller_id sent where the service does not read it: a header such as `X-Caller-Id`, the query
+ * string of a POST, the body of the GET, or a field spelt otherwise (`callerId`).
+ */
+export interface MisplacedCallerId {
+  place: 'header' | 'query' | 'body';
+  /** The header, parameter or field name as sent. */
+  name: string;
+  value: string;
+}
+
+/**
+ * One request, as kept in the journal, sent on the event stream, written by `--record` and
+ * returned by `requests()`. Field names are snake_case like the rest of the wire format; every
+ * text that came from the client is bounded (see {@link RECORD_TEXT_MAX}).
+ */
 export interface RequestRecord {
   id: number;
   /** Milliseconds since the epoch, from the emulator's clock. */
@@ -19,17 +37,51 @@ export interface RequestRecord {
   method: string;
   path: string;
   operation: Operation | undefined;
-  clientId: string | undefined;
-  callerId: string | undefined;
+  client_id: string | undefined;
+  /** The merchant of start and verify, as sent in the path. */
+  merchant_id: string | undefined;
+  /** The e-mail of the request (query of exists, body of start and verify), as sent. */
+  email: string | undefined;
+  /** The phone number of an exists request, as sent. */
+  phone_number: string | undefined;
+  /**
+   * The caller_id sent in the place the service reads it, as sent (even when invalid); the bucket
+   * says whether it was used.
+   */
+  caller_id: string | undefined;
+  /** Where `caller_id` was found; undefined when none was sent there. */
+  caller_id_source: CallerIdSource | undefined;
+  /** caller_ids sent where the service ignores them. Empty when there are none. */
+  caller_id_misplaced: MisplacedCallerId[];
+  /**
+   * Fields of the body (start, verify) or query (exists) other than the one-time code: what a
+   * test asserts on. Undefined when the body could not be read as a JSON object.
+   */
+  fields: Record<string, unknown> | undefined;
+  /**
+   * A hash of the request without its caller_id (method, path, sorted query or body fields,
+   * the code included): equal for a resend of the same request, different when a shopper types
+   * another code. Hex, 16 characters.
+   */
+  fingerprint: string;
+  user_agent: string | undefined;
+  idempotency_key: string | undefined;
+  /** The `Retry-Attempt` header (or `X-Retry-Attempt`), as sent. */
+  retry_attempt: string | undefined;
   bucket: string | undefined;
   level: Level | undefined;
   status: number;
   outcome: Outcome;
   /** Whole tokens left in the bucket after the request. */
   remaining: number | undefined;
+  /** The `Retry-After` sent back with a 429, in seconds; undefined when none was sent. */
+  retry_after: number | undefined;
   /** The problem kind of an error answer (for example `code-invalid`). */
   problem: string | undefined;
 }
+
+/** The longest text kept from a request in a record field; longer text is cut and ends in `…`. */
+export const RECORD_TEXT_MAX = 256;
 
 /** A one-time code as reported by the dev API and the event stream (never by the service). */
 export interface CodeRecord {

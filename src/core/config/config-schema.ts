@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { configIssue, type ConfigIssue } from './config-error.js';
 import { parseDuration } from './duration.js';
 import { parseRate } from '../limits/rate.js';
 
@@ -6,42 +7,107 @@ import { parseRate } from '../limits/rate.js';
 export const HEADER_STYLES = ['draft-10', 'draft-7', 'draft-6', 'x-ratelimit', 'none'] as const;
 export type HeaderStyle = (typeof HEADER_STYLES)[number];
 
+/**
+ * The bounds of every number and duration a config can hold. Each keeps what it bounds within
+ * what HTTP headers (structured-field integers have at most 15 digits), timers (at most 2^31-1
+ * ms) and dates can carry; README lists them.
+ */
+export const BOUNDS = {
+  /** Tokens of a bucket, and of a rate's count. */
+  tokens: 1_000_000_000,
+  /** The window of a rate. */
+  rateWindowMs: 24 * 3_600_000,
+  /** A code's lifetime. */
+  otpTtlMs: 365 * 24 * 3_600_000,
+  /** A fixed Retry-After. */
+  retryAfterSeconds: 86_400,
+  /** Added latency. */
+  latencyMs: 3_600_000,
+  maxBuckets: 100_000_000,
+  otpAttempts: 1000,
+  tokenCount: 1_000_000_000_000,
+} as const;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-const rateText = z.string().refine((text) => parseRate(text) !== undefined, {
-  error: (issue) =>
-    `expected a rate such as "10/s", "100/m" or "5/10s"; got ${JSON.stringify(issue.input)}`,
+const got = (input: unknown) => `got ${JSON.stringify(input)}`;
+
+/** A rate within bounds, or the reason it is not one. */
+function rateProblem(text: string): string | undefined {
+  const rate = parseRate(text);
+  if (rate === undefined) return `expected a rate such as "10/s", "100/m" or "5/10s"; ${got(text)}`;
+  if (rate.tokens > BOUNDS.tokens)
+    return `expected at most ${BOUNDS.tokens} tokens per window; ${got(text)}`;
+  if (rate.windowMs < 1 || rate.windowMs > BOUNDS.rateWindowMs)
+    return `expected a window from 1ms to 24h; ${got(text)}`;
+  return undefined;
+}
+
+const rateText = z.string().check((context) => {
+  const problem = rateProblem(context.value);
+  if (problem !== undefined)
+    context.issues.push({ code: 'custom', message: problem, input: context.value });
 });
 
-const durationText = z
-  .union([z.number().nonnegative(), z.string()])
-  .refine((value) => parseDuration(value) !== undefined, {
-    error: (issue) =>
-      `expected a duration such as "500ms", "2s" or "10m"; got ${JSON.stringify(issue.input)}`,
+/** A duration (text such as "2s", or milliseconds) from 0 to `maxMs`. */
+function durationText(maxMs: number, maxText: string) {
+  return z.union([z.number(), z.string()]).check((context) => {
+    const value = parseDuration(context.value);
+    const message =
+      value === undefined
+        ? `expected a duration such as "500ms", "2s" or "10m"; ${got(context.value)}`
+        : value > maxMs
+          ? `expected at most ${maxText}; ${got(context.value)}`
+          : undefined;
+    if (message !== undefined)
+      context.issues.push({ code: 'custom', message, input: context.value });
   });
+}
 
-const positiveInt = z.number().int().positive();
+const whole = (min: number, max: number) =>
+  z
+    .number({ error: (issue) => `expected a number; ${got(issue.input)}` })
+    .int(`expected a whole number`)
+    .min(min, `expected at least ${min}`)
+    .max(max, `expected at most ${max}`);
 
-const levelLimits = z.strictObject({ burst: positiveInt, rate: rateText });
+const levelLimits = z.strictObject({ burst: whole(1, BOUNDS.tokens), rate: rateText });
 
-export const retryAfterSchema = z
-  .string()
-  .refine((text) => /^(exact|absent|fixed:\d+)$/.test(text), {
-    error: (issue) =>
-      `expected "exact", "absent" or "fixed:<seconds>"; got ${JSON.stringify(issue.input)}`,
-  });
+export const retryAfterSchema = z.string().check((context) => {
+  const text = context.value;
+  const fixed = /^fixed:(\d{1,6})$/.exec(text);
+  const ok =
+    text === 'exact' ||
+    text === 'absent' ||
+    (fixed !== null && Number(fixed[1]) <= BOUNDS.retryAfterSeconds);
+  if (!ok)
+    context.issues.push({
+      code: 'custom',
+      input: text,
+      message: `expected "exact", "absent" or "fixed:<seconds>" with 0 to ${BOUNDS.retryAfterSeconds} seconds; ${got(text)}`,
+    });
+});
 
-export const latencySchema = z
-  .union([z.number().nonnegative(), z.string()])
-  .refine((value) => typeof value === 'number' || parseLatencyText(value) !== undefined, {
-    error: (issue) =>
-      `expected a latency such as "0", "100ms" or "50ms-200ms"; got ${JSON.stringify(issue.input)}`,
-  });
+export const latencySchema = z.union([z.number(), z.string()]).check((context) => {
+  const value = context.value;
+  const range =
+    typeof value === 'number' ? parseLatencyText(String(value)) : parseLatencyText(value);
+  if (range === undefined || range.maxMs > BOUNDS.latencyMs)
+    context.issues.push({
+      code: 'custom',
+      input: value,
+      message: `expected a latency such as "0", "100ms" or "50ms-200ms", at most 1h; ${got(value)}`,
+    });
+});
 
-export const otpModeSchema = z.string().refine((text) => /^(random|fixed:\d{4,10})$/.test(text), {
-  error: (issue) =>
-    `expected "random" or "fixed:<4 to 10 digits>"; got ${JSON.stringify(issue.input)}`,
+export const otpModeSchema = z.string().check((context) => {
+  if (!/^(random|fixed:\d{4,10})$/.test(context.value))
+    context.issues.push({
+      code: 'custom',
+      input: context.value,
+      message: `expected "random" or "fixed:<4 to 10 digits>"; ${got(context.value)}`,
+    });
 });
 
 /** Parses `"100ms"`, `"1s"` or a range `"50ms-200ms"` into a min and max in ms. */
@@ -55,16 +121,20 @@ export function parseLatencyText(text: string): { minMs: number; maxMs: number }
   return { minMs, maxMs };
 }
 
-export const limitsSchema = z.object({
+export const limitsSchema = z.strictObject({
   client: levelLimits,
   caller: levelLimits,
   cost: z
-    .strictObject({ exists: positiveInt, start: positiveInt, verify: positiveInt })
+    .strictObject({
+      exists: whole(1, BOUNDS.tokens),
+      start: whole(1, BOUNDS.tokens),
+      verify: whole(1, BOUNDS.tokens),
+    })
     .partial()
     .optional(),
   callerScope: z.enum(['client', 'global']).optional(),
-  maxBuckets: positiveInt.optional(),
-  keepFullBuckets: z.number().int().nonnegative().optional(),
+  maxBuckets: whole(1, BOUNDS.maxBuckets).optional(),
+  keepFullBuckets: whole(0, BOUNDS.maxBuckets).optional(),
   countInvalid: z.boolean().optional(),
 });
 
@@ -72,49 +142,58 @@ export const behaviorSchema = z.strictObject({
   retryAfter: retryAfterSchema.optional(),
   headers: z.enum(HEADER_STYLES).optional(),
   shadow: z.boolean().optional(),
-  chaos: z.number().min(0).max(1).optional(),
+  chaos: z.number().min(0, 'expected 0 to 1').max(1, 'expected 0 to 1').optional(),
   latency: latencySchema.optional(),
 });
 
 export const otpSchema = z.strictObject({
   mode: otpModeSchema.optional(),
-  length: z.number().int().min(4).max(10).optional(),
-  ttl: durationText.optional(),
-  maxAttempts: positiveInt.optional(),
+  length: whole(4, 10).optional(),
+  ttl: durationText(BOUNDS.otpTtlMs, '365d').optional(),
+  maxAttempts: whole(1, BOUNDS.otpAttempts).optional(),
 });
 
-export const clientSchema = z.object({
+export const clientSchema = z.strictObject({
   id: z.string().regex(ID, 'expected 1 to 64 letters, digits, ".", "_" or "-"'),
-  token: z.string().min(8, 'expected a token of at least 8 characters').max(512),
-  merchants: z.array(z.string().regex(UUID, 'expected a merchant id in UUID form')),
-  name: z.string().optional(),
+  token: z
+    .string()
+    .min(8, 'expected a token of at least 8 characters')
+    .max(512, 'expected a token of at most 512 characters')
+    .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'expected a bearer token (letters, digits and -._~+/)'),
+  merchants: z
+    .array(z.string().regex(UUID, 'expected a merchant id in UUID form'))
+    .max(1000, 'expected at most 1000 merchants'),
+  name: z.string().max(200, 'expected at most 200 characters').optional(),
 });
 
-export const userSchema = z.object({
-  email: z.email('expected an e-mail address'),
+export const userSchema = z.strictObject({
+  email: z.email('expected an e-mail address').max(254, 'expected at most 254 characters'),
   phone_number: z
     .string()
     .regex(/^\+[1-9]\d{6,14}$/, 'expected a phone number in E.164 form, such as +14155550123')
     .optional(),
-  token_count: z.number().int().nonnegative().optional(),
+  token_count: whole(0, BOUNDS.tokenCount).optional(),
 });
 
-/** The config file (JSON), as users write it. Unknown top-level keys are refused, to catch typos. */
+/** The config file (JSON), as users write it. Unknown keys are refused at every level, to catch typos. */
 export const configFileSchema = z.strictObject({
   $schema: z.string().optional(),
-  clients: z.array(clientSchema).min(1, 'expected at least one client'),
-  users: z.array(userSchema),
+  clients: z
+    .array(clientSchema)
+    .min(1, 'expected at least one client')
+    .max(1000, 'expected at most 1000 clients'),
+  users: z.array(userSchema).max(100_000, 'expected at most 100000 users'),
   limits: limitsSchema,
   behavior: behaviorSchema.optional(),
   otp: otpSchema.optional(),
   journal: z
-    .strictObject({ size: positiveInt.max(100_000) })
+    .strictObject({ size: whole(1, 100_000) })
     .partial()
     .optional(),
   request: z
     .strictObject({
-      maxBodyBytes: positiveInt.max(1_048_576),
-      callerIdMaxLength: positiveInt.max(4096),
+      maxBodyBytes: whole(1, 1_048_576),
+      callerIdMaxLength: whole(1, 4096),
     })
     .partial()
     .optional(),
@@ -139,13 +218,81 @@ export const liveConfigSchema = z.strictObject({
 /** A change to the running config. */
 export type LiveConfigPatch = z.infer<typeof liveConfigSchema>;
 
-/** Turns zod issues into `path: message` lines, the path in config-file terms. */
-export function describeIssues(error: z.ZodError): string[] {
-  return error.issues.map((issue) => {
-    const path = issue.path
-      .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
-      .join('');
-    const where = path.startsWith('.') ? path.slice(1) : path;
-    return where === '' ? issue.message : `${where}: ${issue.message}`;
+/**
+ * Turns zod issues into config issues, the path in config-file terms. An unknown key becomes
+ * one issue per key, with the closest known key as a suggestion when there is one.
+ */
+export function describeIssues(error: z.ZodError, schema?: z.ZodType): ConfigIssue[] {
+  return error.issues.flatMap((issue) => {
+    const parts = issue.path.map((part) => (typeof part === 'number' ? part : String(part)));
+    if (issue.code === 'unrecognized_keys') {
+      const known = schema === undefined ? [] : knownKeys(schema, parts);
+      return issue.keys.map((key) => {
+        const near = closest(key, known);
+        const hint =
+          near !== undefined
+            ? ` (did you mean "${near}"?)`
+            : known.length > 0
+              ? ` (expected one of ${known.join(', ')})`
+              : '';
+        return configIssue([...parts, key], `unknown field${hint}`);
+      });
+    }
+    return [configIssue(parts, issue.message)];
   });
+}
+
+/** The keys an object schema allows at `path`, following arrays, optionals and unions. */
+function knownKeys(schema: z.ZodType, path: ReadonlyArray<string | number>): string[] {
+  let node: unknown = schema;
+  for (const part of [...path, undefined]) {
+    for (;;) {
+      const def = (node as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
+      if (def === undefined) return [];
+      if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default')
+        node = def.innerType;
+      else if (def.type === 'pipe') node = def.in;
+      else break;
+    }
+    const def = (node as { _zod: { def: Record<string, unknown> } })._zod.def;
+    if (part === undefined) return def.type === 'object' ? Object.keys(def.shape as object) : [];
+    if (def.type === 'array' && typeof part === 'number') node = def.element;
+    else if (def.type === 'object' && typeof part === 'string')
+      node = (def.shape as Record<string, unknown>)[part];
+    else return [];
+  }
+  return [];
+}
+
+/** The known key nearest to `key` (edit distance at most a third of its length), if any. */
+function closest(key: string, known: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(1, Math.floor(key.length / 3)) + 1;
+  for (const candidate of known) {
+    const a = key.toLowerCase();
+    const b = candidate.toLowerCase();
+    const distance = b.startsWith(a) || a.startsWith(b) ? 1 : editDistance(a, b);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/**
+ * Levenshtein distance. Written here rather than taken from a package: twelve lines, run only on
+ * an unknown config key against a handful of known ones.
+ */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(current[j - 1]! + 1, previous[j]! + 1, previous[j - 1]! + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_CONFIG } from '../../demo-config.js';
-import { isConfigError } from './config-error.js';
+import { formatIssue, isConfigError } from './config-error.js';
 import { applyConfigPatch, resolveConfig } from './config.js';
 
 const issuesOf = (input: unknown): string[] => {
   try {
     resolveConfig(input);
   } catch (error) {
-    if (isConfigError(error)) return error.issues;
+    if (isConfigError(error)) return error.issues.map(formatIssue);
     throw error;
   }
   return [];
@@ -38,7 +38,7 @@ describe('resolveConfig', () => {
         limits: { ...DEMO_CONFIG.limits, client: { burst: 0, rate: 'fast' } },
       }),
     ).toEqual([
-      'limits.client.burst: Too small: expected number to be >0',
+      'limits.client.burst: expected at least 1',
       'limits.client.rate: expected a rate such as "10/s", "100/m" or "5/10s"; got "fast"',
     ]);
     expect(

@@ -1,4 +1,4 @@
-import { ConfigError } from './config-error.js';
+import { ConfigError, configIssue, type ConfigIssue } from './config-error.js';
 import {
   configFileSchema,
   describeIssues,
@@ -78,7 +78,7 @@ export const DEFAULTS = {
  */
 export function resolveConfig(input: unknown): ResolvedConfig {
   const parsed = configFileSchema.safeParse(input);
-  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error));
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, configFileSchema));
   const file = withDefaults(parsed.data);
   const issues = crossCheck(file);
   if (issues.length > 0) throw new ConfigError(issues);
@@ -91,7 +91,7 @@ export function resolveConfig(input: unknown): ResolvedConfig {
  */
 export function applyConfigPatch(current: ConfigFile, patchInput: unknown): ResolvedConfig {
   const parsed = liveConfigSchema.safeParse(patchInput);
-  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error));
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, liveConfigSchema));
   return resolveConfig(mergePatch(current, parsed.data));
 }
 
@@ -126,23 +126,30 @@ function withDefaults(file: ConfigFile): ConfigFile {
   };
 }
 
-function crossCheck(file: ConfigFile): string[] {
-  const issues: string[] = [];
-  const seen = (label: string, values: string[], normalise = (value: string) => value) => {
+function crossCheck(file: ConfigFile): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const seen = (
+    list: string,
+    field: string,
+    values: string[],
+    normalise = (value: string) => value,
+  ) => {
     const found = new Set<string>();
     values.forEach((value, index) => {
       const key = normalise(value);
       if (found.has(key))
-        issues.push(`${label.replace('#', String(index))}: ${JSON.stringify(value)} appears twice`);
+        issues.push(configIssue([list, index, field], `${JSON.stringify(value)} appears twice`));
       found.add(key);
     });
   };
   seen(
-    'clients[#].id',
+    'clients',
+    'id',
     file.clients.map((client) => client.id),
   );
   seen(
-    'clients[#].token',
+    'clients',
+    'token',
     file.clients.map((client) => client.token),
   );
   const owners = new Map<string, string>();
@@ -151,13 +158,17 @@ function crossCheck(file: ConfigFile): string[] {
       const owner = owners.get(merchant.toLowerCase());
       if (owner !== undefined)
         issues.push(
-          `clients[${clientIndex}].merchants[${merchantIndex}]: ${merchant} is already listed by client ${owner}`,
+          configIssue(
+            ['clients', clientIndex, 'merchants', merchantIndex],
+            `${merchant} is already listed by client ${owner}`,
+          ),
         );
       owners.set(merchant.toLowerCase(), client.id);
     }),
   );
   seen(
-    'users[#].email',
+    'users',
+    'email',
     file.users.map((user) => user.email),
     (email) => email.toLowerCase(),
   );
@@ -167,7 +178,10 @@ function crossCheck(file: ConfigFile): string[] {
     for (const [operation, value] of Object.entries(cost)) {
       if (value > burst) {
         issues.push(
-          `limits.cost.${operation}: ${value} is more than limits.${level}.burst (${burst}); such a request could never pass`,
+          configIssue(
+            ['limits', 'cost', operation],
+            `${value} is more than limits.${level}.burst (${burst}); such a request could never pass`,
+          ),
         );
       }
     }

@@ -23,10 +23,15 @@ export interface EmulatorResponse {
   body?: unknown;
   /** A text body (Prometheus metrics), used instead of `body`. */
   text?: string;
-  /** Set for `GET /__uas/events`: the transport streams {@link EmulatorEvent}s as server-sent events. */
-  stream?: true;
+  /**
+   * A body the transport streams as it is pulled (`GET /__uas/events`), instead of `body`. The
+   * transport reads it only as fast as its client takes it, and cancels it when the client goes.
+   */
+  stream?: ReadableStream<Uint8Array>;
   /** Milliseconds the transport waits before answering (configured latency). */
   delayMs: number;
+  /** Asks the transport to close the connection after the answer (the body was not read whole). */
+  close?: boolean;
 }
 
 /** Reads a header as one string (lines joined by a comma), or undefined. */

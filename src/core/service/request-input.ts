@@ -24,9 +24,16 @@ export type OperationInput =
  * problem that rejects it. `callerId` is set whenever a valid caller_id could be read, so even an
  * invalid request is checked against the right bucket.
  */
-export type InputResult =
+export type InputResult = (
   | { ok: true; input: OperationInput; callerId: string | undefined }
-  | { ok: false; problem: Problem; callerId: string | undefined };
+  | { ok: false; problem: Problem; callerId: string | undefined }
+) & {
+  /**
+   * The fields as sent (the query of exists, the JSON body of start and verify), for the record;
+   * undefined when the body could not be read as a JSON object.
+   */
+  fields: Record<string, unknown> | undefined;
+};
 
 type Message = (issue: { code: string; input?: unknown }) => string;
 
@@ -96,17 +103,23 @@ export function readExistsInput(
   instance: string,
 ): InputResult {
   const params = new URLSearchParams(query);
+  const fields: Record<string, string> = {};
+  let repeated: Set<string> | undefined;
+  for (const [name, value] of params) {
+    if (name in fields) (repeated ??= new Set()).add(name);
+    else fields[name] = value;
+  }
   const raw: Record<string, string> = {};
+  for (const name of EXISTS_PARAMETERS) if (name in fields) raw[name] = fields[name] as string;
   const duplicates: FieldError[] = [];
   for (const name of EXISTS_PARAMETERS) {
-    const values = params.getAll(name);
-    if (values.length > 1)
-      duplicates.push({
-        detail: `${name} is given ${values.length} times; give it once`,
-        pointer: `#/${name}`,
-        parameter: name,
-      });
-    if (values[0] !== undefined) raw[name] = values[0];
+    if (repeated === undefined || !repeated.has(name)) continue;
+    const count = params.getAll(name).length;
+    duplicates.push({
+      detail: `${name} is given ${count} times; give it once`,
+      pointer: `#/${name}`,
+      parameter: name,
+    });
   }
   const parsed = schemas.exists.safeParse(raw);
   const callerId = readCallerId(raw, parsed);
@@ -114,6 +127,7 @@ export function readExistsInput(
     return {
       ok: false,
       callerId,
+      fields,
       problem: createProblem(
         'duplicate-parameter',
         duplicates.map((error) => error.detail).join('; '),
@@ -122,10 +136,16 @@ export function readExistsInput(
     };
   }
   if (!parsed.success)
-    return { ok: false, callerId, problem: validationProblem(parsed.error, instance, true) };
+    return {
+      ok: false,
+      callerId,
+      fields,
+      problem: validationProblem(parsed.error, instance, true),
+    };
   return {
     ok: true,
     callerId,
+    fields,
     input: {
       operation: 'exists',
       email: parsed.data.email,
@@ -140,19 +160,8 @@ export function readBodyInput(
   request: EmulatorRequest,
   operation: Exclude<Operation, 'exists'>,
   schemas: InputSchemas,
-  maxBodyBytes: number,
   instance: string,
 ): InputResult {
-  const bytes = request.bodyBytes ?? request.body?.length ?? 0;
-  if (bytes > maxBodyBytes) {
-    return fail(
-      createProblem(
-        'payload-too-large',
-        `the body has ${bytes} bytes or more; at most ${maxBodyBytes} are accepted`,
-        { instance },
-      ),
-    );
-  }
   const contentType = headerValue(request.headers, 'content-type');
   if (contentType === undefined || !isJsonMediaType(contentType)) {
     const given =
@@ -189,10 +198,16 @@ export function readBodyInput(
       ),
     );
   }
+  const fields = body as Record<string, unknown>;
   const parsed = schemas[operation].safeParse(body);
-  const callerId = readCallerId(body as Record<string, unknown>, parsed);
+  const callerId = readCallerId(fields, parsed);
   if (!parsed.success)
-    return { ok: false, callerId, problem: validationProblem(parsed.error, instance, false) };
+    return {
+      ok: false,
+      callerId,
+      fields,
+      problem: validationProblem(parsed.error, instance, false),
+    };
   const data = parsed.data as { email: string; verification_code?: string; caller_id?: string };
   const input: OperationInput =
     operation === 'start'
@@ -203,11 +218,11 @@ export function readBodyInput(
           verification_code: data.verification_code as string,
           caller_id: data.caller_id,
         };
-  return { ok: true, callerId, input };
+  return { ok: true, callerId, fields, input };
 }
 
 function fail(problem: Problem): InputResult {
-  return { ok: false, problem, callerId: undefined };
+  return { ok: false, problem, callerId: undefined, fields: undefined };
 }
 
 function isJsonMediaType(contentType: string): boolean {

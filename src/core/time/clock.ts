@@ -3,17 +3,37 @@ export interface Clock {
   now(): number;
 }
 
-/** A clock that moves only when told to: for tests and virtual-time simulation. */
+/** A clock that moves only when told to: for tests, virtual-time simulation and `--clock manual`. */
 export interface ManualClock extends Clock {
-  /** Moves the clock forward by `ms` milliseconds. */
+  /** Moves the clock forward by `ms` milliseconds, waking the sleepers that are due. */
   advance(ms: number): void;
-  /** Sets the clock to an absolute time in milliseconds. */
+  /** Sets the clock to an absolute time in milliseconds (forward wakes the sleepers that are due). */
   set(ms: number): void;
+  /**
+   * Resolves once the clock has been moved `ms` past now (at once for 0), or when `signal`
+   * aborts: how a delayed answer waits on a manual clock.
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** Sleepers not yet woken. */
+  readonly sleepers: number;
+}
+
+interface Sleeper {
+  due: number;
+  wake(): void;
 }
 
 /** Creates a manual clock that starts at `startMs` (default 0). */
 export function createManualClock(startMs = 0): ManualClock {
   let current = startMs;
+  let sleepers: Sleeper[] = [];
+  const wakeDue = () => {
+    if (sleepers.length === 0) return;
+    const due = sleepers.filter((sleeper) => sleeper.due <= current);
+    if (due.length === 0) return;
+    sleepers = sleepers.filter((sleeper) => sleeper.due > current);
+    due.sort((a, b) => a.due - b.due).forEach((sleeper) => sleeper.wake());
+  };
   return {
     now: () => current,
     advance(ms) {
@@ -23,12 +43,41 @@ export function createManualClock(startMs = 0): ManualClock {
         );
       }
       current += ms;
+      wakeDue();
     },
     set(ms) {
       if (!Number.isFinite(ms)) {
         throw new RangeError(`ManualClock.set expects a finite number of ms; got ${ms}`);
       }
       current = ms;
+      wakeDue();
+    },
+    sleep(ms, signal) {
+      if (!(ms > 0) || signal?.aborted) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const sleeper: Sleeper = {
+          due: current + ms,
+          wake: () => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+          },
+        };
+        const onAbort = () => {
+          sleepers = sleepers.filter((entry) => entry !== sleeper);
+          resolve();
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        sleepers.push(sleeper);
+      });
+    },
+    get sleepers() {
+      return sleepers.length;
     },
   };
+}
+
+/** Whether a clock is a {@link ManualClock} (it can be moved, and sleeps follow it). */
+export function isManualClock(clock: Clock): clock is ManualClock {
+  const candidate = clock as Partial<ManualClock>;
+  return typeof candidate.advance === 'function' && typeof candidate.sleep === 'function';
 }

@@ -1,0 +1,80 @@
+import { getResponse, type RequestHandler } from 'msw';
+import type { Emulator } from '../../core/emulator.js';
+import type { Engine } from '../../transport/http-transport.js';
+import type { TransportResponse } from '../../transport/outgoing.js';
+import { createHandlers, toFetchResponse } from './msw-handlers.js';
+
+/**
+ * The msw engine of `uas serve`: each request becomes a Fetch request for msw's `getResponse`
+ * over `handlers` (the user's, tried first) and the emulator's own, which answer every path. The
+ * socket work is the transport's, as for the default engine.
+ */
+export function createMswEngine(emulator: Emulator, handlers: RequestHandler[] = []): Engine {
+  return createFetchEngine(emulator, [...handlers, ...createHandlers({ emulator, baseUrl: '' })]);
+}
+
+/**
+ * An engine over msw handlers: resolves with their answer, or undefined when none matched.
+ * What the Fetch API cannot carry goes to the emulator's core as it is.
+ */
+export function createFetchEngine(emulator: Emulator, all: RequestHandler[]): Engine {
+  return async (request) => {
+    const headers = new Headers();
+    try {
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (value === undefined) continue;
+        if (Array.isArray(value)) for (const entry of value) headers.append(name, entry);
+        else headers.set(name, value);
+      }
+    } catch {
+      return fromFetchResponse(
+        await toFetchResponse(emulator, emulator.handle(request), request.signal),
+      );
+    }
+    const withBody = request.method !== 'GET' && request.method !== 'HEAD';
+    let fetchRequest: Request;
+    try {
+      fetchRequest = new Request(`${origin(headers.get('host'))}${request.url}`, {
+        method: request.method,
+        headers,
+        body: withBody ? (request.body ?? '') : undefined,
+        signal: request.signal,
+      });
+    } catch {
+      // What the Fetch API cannot carry (a header value it refuses) goes to the core as it is.
+      return fromFetchResponse(
+        await toFetchResponse(emulator, emulator.handle(request), request.signal),
+      );
+    }
+    const response = await getResponse(all, fetchRequest);
+    return response === undefined ? undefined : fromFetchResponse(response);
+  };
+}
+
+function origin(host: string | null): string {
+  if (host !== null) {
+    try {
+      return new URL(`http://${host}`).origin;
+    } catch {
+      // not a host: fall through
+    }
+  }
+  return 'http://localhost';
+}
+
+async function fromFetchResponse(response: Response): Promise<TransportResponse> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  const streaming = response.headers.get('content-type')?.startsWith('text/event-stream') === true;
+  if (streaming && response.body !== null)
+    return { status: response.status, headers, stream: response.body };
+  return {
+    status: response.status,
+    headers,
+    body: new Uint8Array(await response.arrayBuffer()),
+  };
+}

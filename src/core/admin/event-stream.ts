@@ -1,0 +1,52 @@
+import type { Counters } from '../emulator-state.js';
+import type { EventHub } from './event-hub.js';
+import type { EmulatorEvent } from './records.js';
+import { formatServerSentEvent, SSE_PREAMBLE } from './server-sent-events.js';
+
+/** Bytes an event reader may have waiting before it is cut off, by default: 1 MiB. */
+export const EVENT_QUEUE_BYTES = 1_048_576;
+
+/** Why a reader was cut off; also the text of the stream's error. */
+export const READER_FELL_BEHIND =
+  'the event reader fell behind (more than its queue of events waiting); reconnect to resume';
+
+/**
+ * Opens one reader's stream of server-sent events. The stream is pulled by its transport: what
+ * the reader has not taken waits in a queue of at most `maxQueuedBytes`. A reader that lets it
+ * fill is cut off (the stream errors, the transport closes the connection) and counted, so a
+ * reader that never reads costs a bounded amount of memory and never slows the emulator.
+ */
+export function openEventStream(
+  events: EventHub<EmulatorEvent>,
+  counters: Counters,
+  maxQueuedBytes: number = EVENT_QUEUE_BYTES,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let unsubscribe: (() => void) | undefined;
+  const stop = () => {
+    if (unsubscribe === undefined) return;
+    unsubscribe();
+    unsubscribe = undefined;
+    counters.eventReaders--;
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        controller.enqueue(encoder.encode(SSE_PREAMBLE));
+        counters.eventReaders++;
+        unsubscribe = events.subscribe((event) => {
+          const chunk = encoder.encode(formatServerSentEvent(event));
+          if ((controller.desiredSize ?? 0) < chunk.byteLength) {
+            stop();
+            counters.eventReadersDropped++;
+            controller.error(new Error(READER_FELL_BEHIND));
+            return;
+          }
+          controller.enqueue(chunk);
+        });
+      },
+      cancel: stop,
+    },
+    { highWaterMark: maxQueuedBytes, size: (chunk) => chunk.byteLength },
+  );
+}

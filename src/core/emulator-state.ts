@@ -1,0 +1,53 @@
+import { createJournal, type Journal } from './admin/journal.js';
+import type { RequestRecord } from './admin/records.js';
+import type { ResolvedConfig } from './config/config.js';
+import { createBucketStore, type BucketStore } from './limits/bucket-store.js';
+import { createInputSchemas, type InputSchemas } from './service/request-input.js';
+import { createDirectory, type Directory } from './signin/directory.js';
+import { createOtpStore, type OtpStore } from './signin/otp-codes.js';
+
+/** Counters the metrics report. */
+export interface Counters {
+  /** Service requests by operation (or `none`), then by status. */
+  requests: Map<string, Map<number, number>>;
+  codesIssued: number;
+  /** Event-stream readers cut off because they fell behind. */
+  eventReadersDropped: number;
+  eventReaders: number;
+}
+
+/**
+ * Everything an emulator holds. One object, so a reset can start it afresh and every part (the
+ * request pipeline, the dev API) reads the current state through it.
+ */
+export interface EmulatorState {
+  config: ResolvedConfig;
+  schemas: InputSchemas;
+  directory: Directory;
+  buckets: BucketStore;
+  codes: OtpStore;
+  journal: Journal<RequestRecord>;
+  counters: Counters;
+  nextRequestId: number;
+}
+
+/** The state of a new emulator over a resolved config. */
+export function createState(config: ResolvedConfig): EmulatorState {
+  return {
+    config,
+    schemas: createInputSchemas(config.callerIdMaxLength),
+    directory: createDirectory(config),
+    buckets: createBucketStore({ maxBuckets: config.limits.maxBuckets }),
+    codes: createOtpStore(),
+    journal: createJournal<RequestRecord>(config.journalSize),
+    counters: { requests: new Map(), codesIssued: 0, eventReadersDropped: 0, eventReaders: 0 },
+    nextRequestId: 1,
+  };
+}
+
+/** Runs on a new config (a live change): what depends on it follows. */
+export function useConfig(state: EmulatorState, config: ResolvedConfig): void {
+  state.config = config;
+  state.schemas = createInputSchemas(config.callerIdMaxLength);
+  state.buckets.setMaxBuckets(config.limits.maxBuckets);
+}

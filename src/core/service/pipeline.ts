@@ -1,0 +1,217 @@
+import type { OtpCode } from '../signin/otp-codes.js';
+import type { RequestRecord } from '../admin/records.js';
+import {
+  blankRecord,
+  clip,
+  clipString,
+  fingerprint,
+  joinMisplaced,
+  misplacedInFields,
+  misplacedInHeaders,
+  recordFields,
+} from '../admin/request-facts.js';
+import type { EmulatorState } from '../emulator-state.js';
+import type { RandomSource } from '../time/random.js';
+import { authenticate } from './auth.js';
+import { headerValue, type EmulatorRequest, type EmulatorResponse } from './exchange.js';
+import { createProblem } from './problems.js';
+import { readBodyInput, readExistsInput, type InputResult } from './request-input.js';
+import {
+  executeCall,
+  type ServiceCall,
+  type ServiceContext,
+  type ServiceResult,
+} from './service.js';
+import { problemResponse, renderResult } from './service-response.js';
+import { matchServiceRoute } from './service-routes.js';
+
+/** What the pipeline needs besides the state: randomness, and who hears of issued codes. */
+export interface PipelineContext {
+  readonly state: EmulatorState;
+  readonly random: RandomSource;
+  onCode(code: OtpCode): void;
+}
+
+/** The answer to a service request, and its record for the journal. */
+export interface PipelineResult {
+  response: EmulatorResponse;
+  record: RequestRecord;
+}
+
+/** The service context of an {@link executeCall}, read through the state (which a reset replaces). */
+export function serviceContext(context: PipelineContext): ServiceContext {
+  return {
+    get config() {
+      return context.state.config;
+    },
+    get store() {
+      return context.state.buckets;
+    },
+    get directory() {
+      return context.state.directory;
+    },
+    get otp() {
+      return context.state.codes;
+    },
+    random: context.random,
+    onCode: (code) => context.onCode(code),
+  };
+}
+
+/**
+ * Runs a request of the service (spec section 4) at `now`: route, authenticate, read the input,
+ * run the call against its bucket, and render the answer. Records what the request was and what
+ * it got, for the journal, `requests()` and `uas check`.
+ */
+export function runServiceRequest(
+  context: PipelineContext,
+  service: ServiceContext,
+  request: EmulatorRequest,
+  path: string,
+  query: string,
+  now: number,
+): PipelineResult {
+  const { state, random } = context;
+  const record = newRecord(state, request, path, now);
+  const route = matchServiceRoute(request.method, path);
+  if (route.kind === 'not-found') {
+    const problem = createProblem('not-found', `there is no resource at ${path}`, {
+      instance: path,
+    });
+    return finishRecord(record, problemResponse(state.config, random, problem), 'unrouted');
+  }
+  if (route.kind === 'method-not-allowed') {
+    const detail = `${path} accepts ${route.allow}, not ${request.method}`;
+    const problem = createProblem('method-not-allowed', detail, { instance: path });
+    const response = problemResponse(state.config, random, problem, { allow: route.allow });
+    return finishRecord(record, response, 'unrouted');
+  }
+  const { operation } = route;
+  record.operation = operation;
+  record.merchant_id = route.merchantId === undefined ? undefined : clipString(route.merchantId);
+  const auth = authenticate(headerValue(request.headers, 'authorization'), state.directory);
+  if (!auth.ok) {
+    const problem = createProblem('unauthorized', auth.detail, { instance: path });
+    const headers = { 'www-authenticate': auth.challenge };
+    return finishRecord(
+      record,
+      problemResponse(state.config, random, problem, headers),
+      'unauthenticated',
+    );
+  }
+  const input =
+    operation === 'exists'
+      ? readExistsInput(query, state.schemas, path)
+      : readBodyInput(request, operation, state.schemas, path);
+  describeInput(record, request, input, operation === 'exists' ? 'query' : 'body', query);
+  const call: ServiceCall = {
+    operation,
+    clientId: auth.clientId,
+    callerId: input.callerId,
+    merchantId: route.merchantId,
+    input,
+  };
+  const result = executeCall(service, call, now, path);
+  record.client_id = auth.clientId;
+  return finishRecord(
+    record,
+    renderResult(state.config, random, result, path),
+    result.outcome,
+    result,
+  );
+}
+
+function newRecord(
+  state: EmulatorState,
+  request: EmulatorRequest,
+  path: string,
+  now: number,
+): RequestRecord {
+  const { headers } = request;
+  const record = blankRecord(state.nextRequestId++, now, request.method, clip(path));
+  record.caller_id_misplaced = misplacedInHeaders(headers);
+  record.user_agent = clipString(headerValue(headers, 'user-agent'));
+  record.idempotency_key = clipString(headerValue(headers, 'idempotency-key'));
+  record.retry_attempt = clipString(
+    headerValue(headers, 'retry-attempt') ?? headerValue(headers, 'x-retry-attempt'),
+  );
+  return record;
+}
+
+/** Fills in what the request said: e-mail, caller_id and where it was, its fields. */
+function describeInput(
+  record: RequestRecord,
+  request: EmulatorRequest,
+  input: InputResult,
+  place: 'query' | 'body',
+  query: string,
+): void {
+  const fields = input.fields;
+  if (fields !== undefined) {
+    record.email = clipString(fields.email);
+    record.phone_number = clipString(fields.phone_number);
+    if (typeof fields.caller_id === 'string') {
+      record.caller_id = clipString(fields.caller_id);
+      record.caller_id_source = place;
+    }
+    record.fields = recordFields(fields);
+  }
+  record.fingerprint = fingerprint(record.method, record.path, fields);
+  // Where the service does not look: the query of a POST, the body of the GET, other spellings.
+  const elsewhere = place === 'body' ? queryFields(query) : bodyFields(request.body);
+  record.caller_id_misplaced = joinMisplaced(
+    record.caller_id_misplaced,
+    fields === undefined ? [] : misplacedInFields(fields, place, true),
+    elsewhere === undefined
+      ? []
+      : misplacedInFields(elsewhere, place === 'body' ? 'query' : 'body', false),
+  );
+}
+
+function queryFields(query: string): Record<string, unknown> | undefined {
+  if (query === '') return undefined;
+  return Object.fromEntries(new URLSearchParams(query));
+}
+
+function bodyFields(body: string | undefined): Record<string, unknown> | undefined {
+  if (body === undefined || body === '') return undefined;
+  try {
+    const value: unknown = JSON.parse(body);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function finishRecord(
+  record: RequestRecord,
+  response: EmulatorResponse,
+  outcome: RequestRecord['outcome'],
+  result?: ServiceResult,
+): PipelineResult {
+  record.status = response.status;
+  record.outcome = outcome;
+  if (record.fingerprint === '')
+    record.fingerprint = fingerprint(record.method, record.path, undefined);
+  if (result !== undefined) {
+    record.bucket = result.bucket;
+    record.level = result.level;
+    record.remaining = result.state.remaining;
+  }
+  if (response.status === 429) {
+    record.problem = 'quota-exceeded';
+    const retryAfter = response.headers['retry-after'];
+    record.retry_after = retryAfter === undefined ? undefined : Number(retryAfter);
+  } else if (response.status >= 400) {
+    record.problem = problemKindOf((response.body as { type: string }).type);
+  }
+  return { response, record };
+}
+
+/** The short name of a problem type: `code-invalid`, `quota-exceeded`, ... */
+export function problemKindOf(type: string): string {
+  const hash = type.lastIndexOf('#');
+  return hash >= 0 ? type.slice(hash + 1) : type.slice(type.lastIndexOf(':') + 1);
+}

@@ -1,0 +1,49 @@
+import { createProblem, type Problem } from '../core/service/problems.js';
+
+/** Host names always allowed on the dev API: this machine's loopback names and addresses. */
+const LOOPBACK_HOST =
+  /^(localhost|[a-z0-9-]+\.localhost|127(\.\d{1,3}){3}|\[::1\]|\[::ffff:127(\.\d{1,3}){3}\])$/i;
+
+/** Who may reach the dev API by name. */
+export interface HostPolicy {
+  /**
+   * Host names (without port) allowed besides the loopback ones, such as `uas.internal`;
+   * `"*"` in the list allows any.
+   * @default []
+   */
+  allowedHosts?: readonly string[] | undefined;
+}
+
+/** The host name of a Host header value: lower case, port removed, IPv6 brackets kept. */
+export function hostName(host: string): string {
+  const value = host.trim().toLowerCase();
+  if (value.startsWith('[')) {
+    const end = value.indexOf(']');
+    return end === -1 ? value : value.slice(0, end + 1);
+  }
+  const colon = value.indexOf(':');
+  return colon === -1 ? value : value.slice(0, colon);
+}
+
+/**
+ * Refuses a dev-API request whose Host names another site: a page on another name that resolves
+ * to 127.0.0.1 (DNS rebinding) would otherwise read codes and change the config, since the
+ * browser sees one origin. A request without Host (HTTP/1.0, a test's in-process fetch) passes;
+ * browsers always send it.
+ */
+export function checkDevApiHost(
+  host: string | undefined,
+  policy: HostPolicy,
+  path: string,
+): Problem | undefined {
+  if (host === undefined) return undefined;
+  const name = hostName(host);
+  if (LOOPBACK_HOST.test(name)) return undefined;
+  const allowed = policy.allowedHosts ?? [];
+  if (allowed.includes('*') || allowed.some((entry) => hostName(entry) === name)) return undefined;
+  return createProblem(
+    'host-not-allowed',
+    `the dev API answers loopback names only (localhost, 127.0.0.1, [::1]); ${JSON.stringify(host.slice(0, 100))} is not one. Allow it with uas serve --allowed-hosts, or set --admin-token`,
+    { instance: path },
+  );
+}

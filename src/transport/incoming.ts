@@ -1,0 +1,71 @@
+import type { IncomingMessage } from 'node:http';
+import type { EmulatorRequest } from '../core/service/exchange.js';
+
+/** A request as the transport hands it to an engine. */
+export interface TransportRequest extends EmulatorRequest {
+  /** Aborted when the client goes away or the server shuts down: a delayed answer stops waiting. */
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * The target of a request in origin form (`/path?query`) and the host it names. An absolute-form
+ * target (`GET http://host/path`, as sent to proxies) is served as its path, and its authority
+ * replaces the Host header (RFC 9112, section 3.2.2).
+ */
+export function requestTarget(req: IncomingMessage): { url: string; host: string | undefined } {
+  const raw = req.url ?? '/';
+  const host = req.headers.host;
+  if (raw.charCodeAt(0) === 47 /* "/" */) return { url: raw, host };
+  if (/^https?:\/\//i.test(raw)) {
+    try {
+      const parsed = new URL(raw);
+      return { url: `${parsed.pathname}${parsed.search}`, host: parsed.host };
+    } catch {
+      return { url: raw, host };
+    }
+  }
+  return { url: raw, host };
+}
+
+/**
+ * Reads a request body of at most `limit` bytes. Past the limit it stops reading at once (the
+ * rest is discarded as it arrives, and the connection is closed after the answer): a client
+ * cannot make the server hold a large body. `bytes` then tells how much was seen.
+ */
+export function readBody(
+  req: IncomingMessage,
+  limit: number,
+  done: (body: string, bytes: number) => void,
+): void {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    done(
+      chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'),
+      bytes,
+    );
+  };
+  req.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (bytes > limit) {
+      req.removeAllListeners('data');
+      req.resume();
+      finish();
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.on('end', finish);
+  req.on('error', () => {
+    finished = true;
+  });
+}
+
+/** Whether a request announces a body (Content-Length above 0, or chunked). */
+export function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}

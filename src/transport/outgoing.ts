@@ -1,0 +1,125 @@
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { SSE_HEARTBEAT } from '../core/admin/server-sent-events.js';
+import type { Problem } from '../core/service/problems.js';
+
+/** An answer as an engine gives it to the transport. */
+export interface TransportResponse {
+  status: number;
+  headers: Record<string, string | string[]>;
+  /** The whole body. */
+  body?: string | Uint8Array | undefined;
+  /** A body to stream as its reader takes it (server-sent events), instead of `body`. */
+  stream?: ReadableStream<Uint8Array> | undefined;
+  /** Close the connection after this answer. */
+  close?: boolean | undefined;
+}
+
+/** Milliseconds a socket may stay open after its last answer was written and ended. */
+const LINGER_MS = 1_000;
+
+/** Writes a whole answer. `closing` adds `Connection: close` (the server is shutting down). */
+export function writeResponse(
+  res: ServerResponse,
+  response: TransportResponse,
+  closing: boolean,
+): void {
+  if (res.destroyed || res.headersSent) return;
+  const { headers } = response;
+  if (closing || response.close === true) headers.connection = 'close';
+  const body = response.body ?? '';
+  headers['content-length'] = String(
+    typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
+  );
+  res.writeHead(response.status, headers);
+  res.end(body);
+}
+
+/**
+ * Streams `stream` to the client as fast as it reads, no faster: the next chunk is pulled only
+ * once the socket has taken the last one, so what a slow reader has not taken waits in the
+ * stream's own bounded queue (which cuts the reader off when it is full). Heartbeat comments go
+ * out while the stream is idle. Returns the function that ends the stream (shutdown).
+ */
+export function pumpStream(
+  res: ServerResponse,
+  response: TransportResponse & { stream: ReadableStream<Uint8Array> },
+  heartbeatMs: number,
+): () => void {
+  res.writeHead(response.status, response.headers);
+  res.flushHeaders();
+  const reader = response.stream.getReader();
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clearInterval(heartbeat);
+    reader.cancel().catch(() => {});
+    if (!res.destroyed) res.end();
+  };
+  const heartbeat = setInterval(() => {
+    if (!res.writableNeedDrain) res.write(SSE_HEARTBEAT);
+  }, heartbeatMs);
+  heartbeat.unref();
+  res.on('close', end);
+  const pump = async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || ended) break;
+      if (!res.write(value))
+        await new Promise<void>((resolve) => {
+          const go = () => {
+            res.off('drain', go);
+            res.off('close', go);
+            resolve();
+          };
+          res.on('drain', go);
+          res.on('close', go);
+        });
+      if (res.destroyed) break;
+    }
+    end();
+  };
+  pump().catch(() => {
+    // The stream was cut off (its reader fell behind): close the connection, drop what is queued.
+    ended = true;
+    clearInterval(heartbeat);
+    res.destroy();
+  });
+  return end;
+}
+
+/**
+ * Answers on a raw socket, outside of any request (a parser error, a timeout, CONNECT), then
+ * closes it: ended at once, and destroyed shortly after even when the client never closes its
+ * side, so a half-open socket cannot hold a descriptor.
+ */
+export function answerSocket(
+  socket: Socket,
+  problem: Problem,
+  headers: Record<string, string> = {},
+): void {
+  if (socket.destroyed) return;
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify(problem);
+  const lines = [
+    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? ''}`,
+    'content-type: application/problem+json',
+    'cache-control: no-store',
+    `content-length: ${Buffer.byteLength(body)}`,
+    'connection: close',
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+  lingerThenDestroy(socket);
+}
+
+/** Destroys a socket that is still open {@link LINGER_MS} after it was ended. */
+export function lingerThenDestroy(socket: Socket): void {
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+}
