@@ -21,5 +21,6 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     random: options.random ?? systemRandom,
     devApi: options.devApi,
     version: options.version ?? VERSION,
+    eventQueueBytes: options.eventQueueBytes,
   });
 }

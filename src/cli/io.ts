@@ -70,11 +70,36 @@ export function colorsFor(stream: OutputStream, env: CliIO['env']): ChalkInstanc
   return new Chalk({ level: stream.isTTY ? 2 : 0 });
 }
 
+/**
+ * A process stream that survives its reader going away: `uas serve | grep -m1 listening` closes
+ * the pipe after the first line, and the server must go on serving (quietly) rather than die of
+ * an unhandled EPIPE.
+ */
+export function resilientStream(stream: NodeJS.WriteStream): OutputStream {
+  let broken = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') broken = true;
+    else throw error;
+  });
+  return {
+    write: (text: string) => (broken ? false : stream.write(text)),
+    get isTTY() {
+      return stream.isTTY;
+    },
+    get columns() {
+      return stream.columns;
+    },
+    get rows() {
+      return stream.rows;
+    },
+  };
+}
+
 /** The real process's streams, environment and signals. */
 export function processIO(): CliIO {
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: resilientStream(process.stdout),
+    stderr: resilientStream(process.stderr),
     env: process.env,
     cwd: process.cwd(),
     stdin: process.stdin,

@@ -39,6 +39,11 @@ export interface CoreEmulatorOptions {
   devApi?: DevApiOptions;
   /** Reported by `GET /__uas/health`. */
   version?: string;
+  /**
+   * Bytes of events a reader of `GET /__uas/events` may leave unread before it is cut off.
+   * @default 1_048_576
+   */
+  eventQueueBytes?: number;
 }
 
 /** The emulated service: one instance holds all state; transports call {@link Emulator.handle}. */
@@ -154,7 +159,7 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
       }
     },
     subscribe: (listener) => events.subscribe(listener),
-    openEventStream: () => openEventStream(events, state.counters),
+    openEventStream: () => openEventStream(events, state.counters, options.eventQueueBytes),
     bodyLimit,
     clock,
     startedAt,

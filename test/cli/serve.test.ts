@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CONFIG } from '../../src/demo-config.js';
 import { createApi } from '../helpers/api.js';
+import { runCli } from '../helpers/run-cli.js';
 import { runUas, spawnUas, type UasProcess } from '../helpers/spawn-uas.js';
 
 const running: UasProcess[] = [];
@@ -51,6 +52,29 @@ describe('uas serve', () => {
     uas.child.kill('SIGTERM');
     expect(await uas.exited).toBe(0);
     expect(uas.stdout()).toContain('SIGTERM: shutting down');
+  });
+
+  it('exits within the grace period on SIGTERM while an answer waits on its latency', async () => {
+    const { uas, url } = await serve(['--latency', '60s', '--log', 'off']);
+    const pending = createApi(url).exists('email=alice%40example.com');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    uas.child.kill('SIGTERM');
+    expect(await uas.exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    // The waiting request is answered at once rather than dropped.
+    expect((await pending).status).toBe(200);
+  });
+
+  it('keeps serving, quietly, when the reader of its output goes away (| grep -m1, | head)', async () => {
+    const { uas, url } = await serve();
+    uas.child.stdout?.destroy();
+    const api = createApi(url);
+    for (let index = 0; index < 20; index++)
+      expect((await api.exists('email=alice%40example.com')).status).toBe(200);
+    uas.child.kill('SIGTERM');
+    expect(await uas.exited).toBe(0);
+    expect(uas.stderr()).toBe('');
   });
 
   it('applies limit and code flags over the config file', async () => {
@@ -141,6 +165,56 @@ describe('uas serve', () => {
     const unknown = await runUas(['serve', '--colour']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown option '--colour'");
+  });
+
+  it('reports every config problem, each on its line, with the closest known field', async () => {
+    const file = tempFile(
+      'typos.json',
+      JSON.stringify({
+        ...DEMO_CONFIG,
+        limits: { ...DEMO_CONFIG.limits, calller: {}, callerscope: 'global' },
+        users: [{ email: 'a@example.com', phone: '+14155550100' }],
+        clients: [{ ...DEMO_CONFIG.clients[0], tokn: 'x' }],
+        otp: { ttl: '300000y' },
+        behavior: { retryAfter: 'fixed:100000000000000000000000', latency: '30d' },
+      }),
+    );
+    const result = await runCli(['serve', '--port', '0', '--config', file]);
+    expect(result.code).toBe(2);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines.every((line) => line.startsWith(`uas: invalid config in ${file}: `))).toBe(true);
+    const problems = lines.map((line) => line.slice(`uas: invalid config in ${file}: `.length));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'clients[0].tokn: unknown field (did you mean "token"?)',
+        'users[0].phone: unknown field (did you mean "phone_number"?)',
+        'limits.calller: unknown field (did you mean "caller"?)',
+        'limits.callerscope: unknown field (did you mean "callerScope"?)',
+        'behavior.retryAfter: expected "exact", "absent" or "fixed:<seconds>" with 0 to 86400 seconds; got "fixed:100000000000000000000000"',
+        'behavior.latency: expected a latency such as "0", "100ms" or "50ms-200ms", at most 1h; got "30d"',
+        'otp.ttl: expected at most 365d; got "300000y"',
+      ]),
+    );
+    expect(problems).toHaveLength(7);
+  });
+
+  it('says where a config file stops being JSON', async () => {
+    const file = tempFile('syntax.json', '{\n  "clients": [],\n  "users": [] "limits": {}\n}\n');
+    const result = await runCli(['serve', '--config', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `uas: config file ${file} is not valid JSON: line 3, column 15: expected a comma\n`,
+    );
+  });
+
+  it('refuses a config file larger than 16 MiB without reading it', async () => {
+    const file = tempFile(
+      'huge.json',
+      `{"users": [${'{"email":"a@example.com"},'.repeat(700_000)}]}`,
+    );
+    const result = await runCli(['serve', '--config', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('is larger than 16 MiB');
   });
 
   it('says clearly when the port is in use', async () => {

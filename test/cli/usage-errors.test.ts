@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
 import { runUas } from '../helpers/spawn-uas.js';
 
 // Every command, with unknown flags, missing values, bad numbers, bad URLs and unreadable files:
@@ -11,9 +12,17 @@ const CASES: Array<[string, string[]]> = [
   ['serve: bad choice', ['serve', '--engine', 'turbo']],
   ['serve: bad chaos', ['serve', '--chaos', '2']],
   ['serve: bad latency', ['serve', '--port', '0', '--latency', 'slow']],
+  ['serve: latency past the bound', ['serve', '--port', '0', '--latency', '30d']],
   ['serve: bad otp', ['serve', '--port', '0', '--otp', 'fixed:12']],
+  ['serve: code lifetime past the bound', ['serve', '--port', '0', '--otp-ttl', '300000y']],
+  [
+    'serve: huge fixed Retry-After',
+    ['serve', '--port', '0', '--retry-after', 'fixed:100000000000000000000000'],
+  ],
+  ['serve: bad allowed host', ['serve', '--allowed-hosts', 'a b']],
   ['serve: unreadable config', ['serve', '--config', '/nonexistent/uas.json']],
   ['serve: directory as config', ['serve', '--config', '/']],
+  ['serve: endless device as config', ['serve', '--config', '/dev/zero']],
   ['serve: handlers without msw', ['serve', '--handlers', 'x.js']],
   ['call: unknown subcommand', ['call', 'delete']],
   ['call exists: unknown flag', ['call', 'exists', '--mail', 'a@b.co']],
@@ -37,13 +46,24 @@ const CASES: Array<[string, string[]]> = [
   ['top: bad URL', ['top', '--url', 'not a url']],
 ];
 
+const expectUsageError = (result: { code: number | null; stderr: string }) => {
+  expect(result.code).toBe(2);
+  const lines = result.stderr.trim().split('\n');
+  expect(lines, result.stderr).toHaveLength(1);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  expect(result.stderr).toMatch(/^(uas: |error: )/);
+};
+
 describe('usage errors', () => {
   it.each(CASES)('%s: one line, exit 2, no stack trace', async (_name, args) => {
-    const result = await runUas(args);
-    expect(result.code).toBe(2);
-    const lines = result.stderr.trim().split('\n');
-    expect(lines, result.stderr).toHaveLength(1);
-    expect(result.stderr).not.toMatch(/\n\s+at /);
-    expect(result.stderr).toMatch(/^(uas: |error: )/);
+    expectUsageError(await runCli(args));
+  });
+
+  it.each([
+    ['unknown command', ['launch']],
+    ['bad config file', ['serve', '--config', '/nonexistent/uas.json']],
+    ['bad URL', ['call', 'exists', '--email', 'a@b.co', '--url', '://nope']],
+  ])('the built binary too: %s', async (_name, args) => {
+    expectUsageError(await runUas(args));
   });
 });

@@ -170,6 +170,46 @@ describe.each(TRANSPORTS)('the dev API over $name', (transport) => {
     expect((await api.exists('email=erin%40example.com')).body.exists).toBe(false);
   });
 
+  it('takes 100,000 users in one body, and answers 413 (not a truncated 400) past 16 MiB', async () => {
+    const { api } = await start();
+    const users = Array.from({ length: 100_000 }, (_, index) => ({
+      email: `shopper-${index}@example.com`,
+    }));
+    const post = (body: string) =>
+      api.dev('/users', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+    expect((await post(JSON.stringify({ users }))).body).toEqual({ added: 100_000 });
+    expect((await api.exists('email=shopper-99999%40example.com')).body.exists).toBe(true);
+    const tooLarge = await post(JSON.stringify({ users, padding: 'x'.repeat(17 * 1_048_576) }));
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body.type).toBe('urn:uas:problem:payload-too-large');
+  });
+
+  it('pages the bucket list, at most 1000 a page', async () => {
+    const { api, target } = await start();
+    for (let index = 0; index < 2_500; index++)
+      target.emulator.handle({
+        method: 'GET',
+        url: `/v1/users/exists?email=a%40b.co&caller_id=c${index}`,
+        headers: { authorization: 'Bearer uas-demo-token' },
+      });
+    expect((await api.dev('/buckets?limit=100000')).status).toBe(400);
+    const keys: string[] = [];
+    let offset: number | null = 0;
+    while (offset !== null) {
+      const page = await api.dev(`/buckets?sort=key&limit=1000&offset=${offset}`);
+      expect(page.body.total).toBe(2_500);
+      keys.push(...(page.body.buckets as Array<{ key: string }>).map((bucket) => bucket.key));
+      offset = page.body.next_offset as number | null;
+    }
+    expect(keys).toHaveLength(2_500);
+    expect(new Set(keys).size).toBe(2_500);
+    expect(keys).toEqual([...keys].sort());
+  });
+
   it('exposes Prometheus metrics', async () => {
     const { target } = await start();
     const api = createApi(target.baseUrl);

@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-server.js';
+import { DEMO_CONFIG } from '../../src/demo-config.js';
 import { createEmulator } from '../../src/emulator.js';
 import { createApi } from '../helpers/api.js';
 import { runUas, UAS_BIN } from '../helpers/spawn-uas.js';
@@ -15,6 +16,18 @@ afterEach(async () => {
   running = undefined;
 });
 
+/**
+ * The demo config with buckets that cannot refill within a test (one token an hour): what the
+ * screen shows must not depend on how fast this machine runs the test.
+ */
+const steady = () =>
+  createEmulator({
+    config: {
+      ...DEMO_CONFIG,
+      limits: { client: { burst: 20, rate: '1/h' }, caller: { burst: 5, rate: '1/h' } },
+    },
+  });
+
 const screen = () =>
   execFileSync('tmux', ['capture-pane', '-p', '-t', SESSION], { encoding: 'utf8' });
 
@@ -23,7 +36,7 @@ describe('uas top', () => {
   it.skipIf(!hasTmux)(
     'draws the live screen in a real terminal, resets a bucket on r, and quits on q',
     async () => {
-      running = await listen(createEmulator(), 0, '127.0.0.1');
+      running = await listen(steady(), 0, '127.0.0.1');
       execFileSync('tmux', [
         'new-session',
         '-d',
@@ -43,7 +56,7 @@ describe('uas top', () => {
       for (let index = 0; index < 6; index++)
         await api.exists('email=alice%40example.com&caller_id=bot');
       await vi.waitFor(
-        () => expect(screen()).toMatch(/caller:demo:bot\s+[█░]{10} caller 5\s+1\/s\s+5\s+1 /),
+        () => expect(screen()).toMatch(/caller:demo:bot\s+[█░]{10} caller 5\s+1\/h\s+5\s+1 /),
         { timeout: 10_000, interval: 100 },
       );
       expect(screen()).toMatch(/exists\s+bot\s+429/);
@@ -86,7 +99,7 @@ describe('uas top', () => {
   );
 
   it('prints one snapshot without a terminal, as text or JSON', async () => {
-    running = await listen(createEmulator(), 0, '127.0.0.1');
+    running = await listen(steady(), 0, '127.0.0.1');
     await createApi(running.url).exists('email=alice%40example.com&caller_id=203.0.113.7');
     const text = await runUas(['top', '--url', running.url]);
     expect(text.code).toBe(0);

@@ -65,12 +65,17 @@ function durationText(maxMs: number, maxText: string) {
   });
 }
 
+/** A whole number from `min` to `max`, with one message that says which. */
 const whole = (min: number, max: number) =>
-  z
-    .number({ error: (issue) => `expected a number; ${got(issue.input)}` })
-    .int(`expected a whole number`)
-    .min(min, `expected at least ${min}`)
-    .max(max, `expected at most ${max}`);
+  z.number({ error: (issue) => `expected a number; ${got(issue.input)}` }).check((context) => {
+    const value = context.value;
+    if (!Number.isInteger(value) || value < min || value > max)
+      context.issues.push({
+        code: 'custom',
+        input: value,
+        message: `expected a whole number from ${min} to ${max}; ${got(value)}`,
+      });
+  });
 
 const levelLimits = z.strictObject({ burst: whole(1, BOUNDS.tokens), rate: rateText });
 
@@ -271,7 +276,7 @@ function closest(key: string, known: string[]): string | undefined {
   for (const candidate of known) {
     const a = key.toLowerCase();
     const b = candidate.toLowerCase();
-    const distance = b.startsWith(a) || a.startsWith(b) ? 1 : editDistance(a, b);
+    const distance = a === b ? 0 : b.startsWith(a) || a.startsWith(b) ? 1 : editDistance(a, b);
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;

@@ -2,6 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_CONFIG } from '../../demo-config.js';
 import { formatIssue, isConfigError } from './config-error.js';
 import { applyConfigPatch, resolveConfig } from './config.js';
+import { parseList } from 'structured-headers';
+import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
+import { createEmulator } from '../emulator.js';
+import { createManualClock } from '../time/clock.js';
+import { createSeededRandom } from '../time/random.js';
 
 const issuesOf = (input: unknown): string[] => {
   try {
@@ -38,7 +43,7 @@ describe('resolveConfig', () => {
         limits: { ...DEMO_CONFIG.limits, client: { burst: 0, rate: 'fast' } },
       }),
     ).toEqual([
-      'limits.client.burst: expected at least 1',
+      'limits.client.burst: expected a whole number from 1 to 1000000000; got 0',
       'limits.client.rate: expected a rate such as "10/s", "100/m" or "5/10s"; got "fast"',
     ]);
     expect(
@@ -63,6 +68,66 @@ describe('resolveConfig', () => {
     ).toEqual([
       'limits.cost.start: 6 is more than limits.caller.burst (5); such a request could never pass',
     ]);
+  });
+});
+
+describe('the bounds of numbers and durations', () => {
+  it('refuses values that headers, timers or dates cannot carry', () => {
+    const limits = (client: unknown) => ({
+      ...DEMO_CONFIG,
+      limits: { ...DEMO_CONFIG.limits, client },
+    });
+    expect(issuesOf(limits({ burst: 10 ** 16, rate: '1/s' }))).toEqual([
+      'limits.client.burst: expected a whole number from 1 to 1000000000; got 10000000000000000',
+    ]);
+    expect(issuesOf(limits({ burst: 5, rate: '1/365d' }))[0]).toContain(
+      'expected a window from 1ms to 24h',
+    );
+    expect(issuesOf({ ...DEMO_CONFIG, otp: { ttl: '300000y' } })).toEqual([
+      'otp.ttl: expected at most 365d; got "300000y"',
+    ]);
+    expect(issuesOf({ ...DEMO_CONFIG, behavior: { latency: '30d' } })[0]).toContain('at most 1h');
+    expect(issuesOf({ ...DEMO_CONFIG, behavior: { retryAfter: 'fixed:86401' } })[0]).toContain(
+      '0 to 86400 seconds',
+    );
+  });
+
+  it('keeps every header within structured-field integers at the largest allowed values', () => {
+    const emulator = createEmulator({
+      config: {
+        ...DEMO_CONFIG,
+        limits: {
+          ...DEMO_CONFIG.limits,
+          client: { burst: 1_000_000_000, rate: '1/24h' },
+          caller: { burst: 1_000_000_000, rate: '1/24h' },
+          cost: { exists: 1_000_000_000 },
+        },
+        behavior: { retryAfter: 'fixed:86400' },
+        otp: { ttl: '365d' },
+      },
+      clock: createManualClock(Date.UTC(2026, 0, 1)),
+      random: createSeededRandom(1),
+    });
+    const ask = () =>
+      emulator.handle({
+        method: 'GET',
+        url: '/v1/users/exists?email=alice%40example.com',
+        headers: { authorization: `Bearer ${DEMO_TOKEN}` },
+      });
+    expect(ask().status).toBe(200);
+    const refused = ask();
+    expect(refused.status).toBe(429);
+    for (const name of ['ratelimit', 'ratelimit-policy'])
+      expect(() => parseList(refused.headers[name] ?? ''), name).not.toThrow();
+    expect(refused.headers['retry-after']).toMatch(/^\d{1,15}$/);
+    const code = emulator.handle({
+      method: 'POST',
+      url: `/v1/merchants/${DEMO_MERCHANT}/users/passwordless/start`,
+      headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'alice@example.com', caller_id: 'a' }),
+    });
+    expect(code.status).toBe(200);
+    expect(emulator.latestCode('alice@example.com')?.expires_at).toBe('2027-01-01T00:00:00.000Z');
   });
 });
 

@@ -1,0 +1,282 @@
+import { setImmediate as turn } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-server.js';
+import { createMswEngine } from '../../src/adapters/msw/msw-engine.js';
+import type { Emulator } from '../../src/core/emulator.js';
+import { DEMO_CONFIG, DEMO_MERCHANT, DEMO_TOKEN } from '../../src/demo-config.js';
+import { createEmulator, type EmulatorOptions } from '../../src/emulator.js';
+import type { HttpTransportOptions } from '../../src/transport/http-transport.js';
+import { destroySockets, openSocket, rawRequest, type RawAnswer } from '../helpers/raw-http.js';
+
+const ENGINES = [
+  { name: 'default engine', engine: () => undefined },
+  { name: 'msw engine', engine: (emulator: Emulator) => createMswEngine(emulator) },
+];
+
+let running: EmulatorHttpServer | undefined;
+afterEach(async () => {
+  destroySockets();
+  await running?.close(100);
+  running = undefined;
+});
+
+const EXISTS = '/v1/users/exists?email=alice%40example.com';
+const AUTH = `Authorization: Bearer ${DEMO_TOKEN}\r\n`;
+
+describe.each(ENGINES)('the transport, $name', ({ engine }) => {
+  async function start(
+    options: EmulatorOptions = {},
+    transport: Omit<HttpTransportOptions, 'engine'> = {},
+  ) {
+    const emulator = createEmulator({ config: DEMO_CONFIG, ...options });
+    running = await listen(emulator, 0, '127.0.0.1', { ...transport, engine: engine(emulator) });
+    return { emulator, port: Number(new URL(running.url).port) };
+  }
+
+  /** What a client can tell of an answer: status, problem type, Allow, and whether it closed. */
+  const shape = (answer: RawAnswer) => ({
+    status: answer.status,
+    type:
+      answer.status !== undefined && answer.status >= 400 ? problemType(answer.body) : undefined,
+    contentType: answer.headers['content-type'],
+    allow: answer.headers.allow,
+    closed: answer.closed,
+  });
+
+  it.each([
+    ['a request line that is not HTTP', 'NONSENSE\r\n\r\n', 400, 'malformed-http', true],
+    [
+      'a header name with a space',
+      `GET ${EXISTS} HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n`,
+      400,
+      'malformed-http',
+      true,
+    ],
+    [
+      'broken chunked encoding',
+      `POST /v1/merchants/${DEMO_MERCHANT}/users/passwordless/start HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n\r\n`,
+      400,
+      'malformed-http',
+      true,
+    ],
+    [
+      'a header block over 16 KiB',
+      `GET ${EXISTS} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'header-fields-too-large',
+      true,
+    ],
+    ['HTTP/1.1 without Host', `GET ${EXISTS} HTTP/1.1\r\n${AUTH}\r\n`, 400, 'malformed-http', true],
+    [
+      'CONNECT',
+      'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+      405,
+      'method-not-allowed',
+      true,
+    ],
+    [
+      'TRACE on a service path',
+      `TRACE ${EXISTS} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      405,
+      'method-not-allowed',
+      false,
+    ],
+    [
+      'a body over the limit',
+      `POST /v1/merchants/${DEMO_MERCHANT}/users/passwordless/start HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Type: application/json\r\nContent-Length: 10000000\r\n\r\n${'x'.repeat(40_000)}`,
+      413,
+      'payload-too-large',
+      true,
+    ],
+    [
+      'an absolute-form target',
+      `GET http://127.0.0.1${EXISTS} HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`,
+      200,
+      undefined,
+      false,
+    ],
+    ['HTTP/1.0 without Host', `GET ${EXISTS} HTTP/1.0\r\n${AUTH}\r\n`, 200, undefined, true],
+    ['the asterisk form', 'OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n', 404, 'not-found', false],
+  ] as const)(
+    'answers %s with problem+json alike on both engines',
+    async (_name, text, status, type, closed) => {
+      const { port } = await start();
+      const answer = await rawRequest(port, text);
+      expect(shape(answer)).toMatchObject({
+        status,
+        type,
+        contentType: status >= 400 ? 'application/problem+json' : 'application/json',
+        closed,
+      });
+      if (status === 405) expect(answer.headers.allow).toBeDefined();
+    },
+  );
+
+  it('closes a connection that sends nothing, even when the client never closes its side', async () => {
+    const { port } = await start({}, { headersTimeoutMs: 200, connectionsCheckingIntervalMs: 50 });
+    // They read what comes (a 408) but never send a byte nor close their side.
+    const idle = Array.from({ length: 20 }, () => openSocket(port, true).resume());
+    const ended = idle.map((socket) => new Promise((resolve) => socket.once('end', resolve)));
+    await until(async () => (await connections()) === 20, 2_000);
+    await Promise.all(ended);
+    // The clients keep their side open; the server must not keep its descriptors for them.
+    await until(async () => (await connections()) === 0, 5_000);
+    expect(idle.every((socket) => !socket.destroyed)).toBe(true);
+    expect(await connections()).toBe(0);
+  });
+
+  it('cuts off an event reader that never reads, counts it, and keeps serving one that does', async () => {
+    const { emulator, port } = await start({ eventQueueBytes: 64 * 1024 });
+    const stalled = openSocket(port);
+    stalled.write(`GET /__uas/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    const stalledClosed = new Promise((resolve) => stalled.once('close', resolve));
+    stalled.pause();
+    const healthy = openSocket(port);
+    let healthyBytes = 0;
+    healthy.on('data', (chunk: Buffer) => (healthyBytes += chunk.length));
+    healthy.write(`GET /__uas/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    await until(() => readers(emulator) === 2, 2_000);
+    // Events come in bursts (of about 15 KiB, well under the queue) between turns of the event
+    // loop, as requests do.
+    let sent = 0;
+    while (dropped(emulator) === 0 && sent < 400_000) {
+      for (let index = 0; index < 20; index++, sent++)
+        emulator.handle({
+          method: 'GET',
+          url: EXISTS,
+          headers: { authorization: `Bearer ${DEMO_TOKEN}` },
+        });
+      await turn();
+    }
+    expect(dropped(emulator)).toBe(1);
+    // The server closed the connection; the client sees it once it reads what was sent before.
+    stalled.resume();
+    await stalledClosed;
+    expect(readers(emulator)).toBe(1);
+    const before = healthyBytes;
+    emulator.handle({ method: 'GET', url: EXISTS, headers: {} });
+    await until(() => healthyBytes > before, 2_000);
+  });
+
+  it('ends event streams at shutdown instead of waiting out the grace period', async () => {
+    const { port } = await start();
+    const reader = openSocket(port);
+    reader.write(`GET /__uas/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    await new Promise((resolve) => reader.once('data', resolve));
+    const started = performance.now();
+    await running!.close(3_000);
+    running = undefined;
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('answers a request waiting on its latency at once when the server shuts down', async () => {
+    const { port } = await start({ config: { ...DEMO_CONFIG, behavior: { latency: '60s' } } });
+    const pending = rawRequest(port, `GET ${EXISTS} HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`);
+    await turn();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
+    await running!.close(3_000);
+    running = undefined;
+    const answer = await pending;
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.connection).toBe('close');
+  });
+
+  describe('the dev API against web pages', () => {
+    const ALICE_CODE = '/__uas/codes/alice%40example.com';
+
+    it('refuses a Host that is not a loopback name (DNS rebinding), unless allowed', async () => {
+      const { port } = await start({}, { allowedHosts: ['uas.internal'] });
+      const ask = (host: string) =>
+        rawRequest(port, `GET ${ALICE_CODE} HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+      const foreign = await ask('evil.example:80');
+      expect(foreign.status).toBe(403);
+      expect(problemType(foreign.body)).toBe('host-not-allowed');
+      expect(foreign.body).not.toMatch(/"code":"\d+"/);
+      for (const host of [
+        `127.0.0.1:${port}`,
+        `localhost:${port}`,
+        `[::1]:${port}`,
+        'uas.internal:4010',
+        'app.localhost',
+      ])
+        expect((await ask(host)).status, host).toBe(404); // code-not-found: the request got through
+    });
+
+    it('answers any Host when an admin token guards the dev API', async () => {
+      const { port } = await start({ devApi: { adminToken: 'admin-secret' } });
+      const answer = await rawRequest(
+        port,
+        `GET ${ALICE_CODE} HTTP/1.1\r\nHost: evil.example\r\nAuthorization: Bearer admin-secret\r\n\r\n`,
+      );
+      expect(answer.status).toBe(404);
+    });
+
+    it('refuses writes from another origin and bodies that are not JSON, and changes nothing', async () => {
+      const { emulator, port } = await start();
+      const users = JSON.stringify({ users: [{ email: 'mallory@example.com' }] });
+      const post = (headers: string) =>
+        rawRequest(
+          port,
+          `POST /__uas/users HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${headers}Content-Length: ${users.length}\r\n\r\n${users}`,
+        );
+      // A cross-site form or fetch(mode: 'no-cors') posts text/plain without a preflight.
+      const csrf = await post('Origin: http://evil.example\r\nContent-Type: text/plain\r\n');
+      expect(csrf.status).toBe(403);
+      expect(problemType(csrf.body)).toBe('cross-origin-refused');
+      const crossSite = await post(
+        'Sec-Fetch-Site: cross-site\r\nContent-Type: application/json\r\n',
+      );
+      expect(crossSite.status).toBe(403);
+      const plain = await post('Content-Type: text/plain\r\n');
+      expect(plain.status).toBe(415);
+      expect(
+        emulator.handle({
+          method: 'GET',
+          url: '/v1/users/exists?email=mallory%40example.com',
+          headers: { authorization: `Bearer ${DEMO_TOKEN}` },
+        }).body,
+      ).toMatchObject({ exists: false });
+      const sameOrigin = await post(
+        `Origin: http://127.0.0.1:${port}\r\nContent-Type: application/json\r\n`,
+      );
+      expect(sameOrigin.status).toBe(200);
+    });
+  });
+
+  async function connections(): Promise<number> {
+    return new Promise((resolve, reject) =>
+      running!.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    );
+  }
+});
+
+function problemType(body: string): string | undefined {
+  try {
+    const type = (JSON.parse(body) as { type?: string }).type ?? '';
+    return type.slice(type.lastIndexOf(':') + 1);
+  } catch {
+    return undefined;
+  }
+}
+
+function readers(emulator: Emulator): number {
+  return Number(/^uas_event_readers (\d+)$/m.exec(emulator.metrics())?.[1]);
+}
+
+function dropped(emulator: Emulator): number {
+  return Number(/^uas_event_readers_dropped_total (\d+)$/m.exec(emulator.metrics())?.[1]);
+}
+
+/** Polls `condition` (at most `timeoutMs`): for states the server reaches on its own time. */
+async function until(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await condition())) {
+    if (performance.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
