@@ -247,6 +247,7 @@ function exitCodeOf(result: CallResult<unknown>): number {
     case 'network-error':
       return EXIT.network;
     case 'http-error':
+    case 'invalid-answer':
       return EXIT.failure;
   }
 }
