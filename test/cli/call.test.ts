@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -60,11 +60,11 @@ const call = (args: string[], url: string) => runUas(['call', ...args, '--url', 
 
 /**
  * Runs `uas call ...args --url url` in this process, on a virtual clock (`deps`), without colour:
- * retries wait no real time. Usage errors end as they do in `run()`: one line, exit code 2.
+ * retries wait no real time. Usage errors end with exit code 2, as they do in `run()`.
  */
 async function callInProcess(
   args: string[],
-  url: string,
+  url?: string,
   deps: CallDeps = createTestClock(),
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -85,9 +85,13 @@ async function callInProcess(
   });
   registerCall(program, context, deps);
   try {
-    await program.parseAsync(['call', ...args, '--url', url], { from: 'user' });
+    await program.parseAsync(['call', ...args, ...(url === undefined ? [] : ['--url', url])], {
+      from: 'user',
+    });
     return { code: context.exitCode, stdout, stderr };
   } catch (error) {
+    // commander has written its one line already.
+    if (error instanceof CommanderError) return { code: 2, stdout, stderr };
     if (!isCliError(error)) throw error;
     return { code: error.exitCode, stdout, stderr: `${stderr}uas: ${error.message}\n` };
   }
@@ -349,10 +353,19 @@ describe('uas call', () => {
       ],
     ];
     for (const [args, message] of cases) {
-      const result = await runUas(['call', ...args]);
+      const result = await callInProcess(args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr, args.join(' ')).toContain(message);
-      expect(result.stderr).not.toContain('    at ');
+    }
+    // The real binary: one line, no stack, for an error of uas and one of commander.
+    for (const [args, message] of [cases[0], cases[cases.length - 2]] as Array<
+      [string[], string]
+    >) {
+      const result = await runUas(['call', ...args]);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr.trim().split('\n'), args.join(' ')).toEqual([
+        expect.stringContaining(message),
+      ]);
     }
   });
 });
