@@ -48,7 +48,14 @@ export type {
   ClientOptions,
   ClientClock,
   CallResult,
+  CallSuccess,
+  CallHttpError,
+  CallRateLimited,
+  CallInvalidAnswer,
+  CallNetworkError,
   CallOutcome,
+  CallRequest,
+  GaveUp,
   AttemptRecord,
   RetryNotice,
   ExistsAnswer,
@@ -57,7 +64,15 @@ export type {
 } from './client/client.js';
 export { decideRetry, RETRY_DEFAULTS } from './client/retry-policy.js';
 export type { RetryOptions, RetryDecision, AttemptOutcome } from './client/retry-policy.js';
-export { readRateLimit, readRetryAfter, describeRateLimit } from './client/rate-limit-state.js';
+export { readRateLimit, describeRateLimit } from './client/rate-limit-state.js';
+export {
+  readRetryAfter,
+  understandRetryAfter,
+  parseHttpDate,
+  MAX_RETRY_AFTER_SECONDS,
+} from './client/retry-after.js';
+export type { RetryAfter } from './client/retry-after.js';
+export { DEFAULT_MAX_RESPONSE_BYTES } from './client/response-body.js';
 export type { RateLimitState } from './client/rate-limit-state.js';
 export {
   callerIdFromHeaders,

@@ -130,8 +130,14 @@ describe('createClient', () => {
   });
 
   it('makes a single attempt with retry off', async () => {
-    const client = createClient({ baseUrl: BASE, token: DEMO_TOKEN, retry: false });
     setup({ burst: 1, rate: '1/m' });
+    const client = createClient({
+      baseUrl: BASE,
+      token: DEMO_TOKEN,
+      retry: false,
+      clock: { now: () => clock.now(), sleep: () => Promise.reject(new Error('no waits')) },
+      random: createSeededRandom(9),
+    });
     await client.exists({ email: 'a@b.co', callerId: 'one' });
     const result = await client.exists({ email: 'a@b.co', callerId: 'one' });
     expect(result.attempts).toHaveLength(1);

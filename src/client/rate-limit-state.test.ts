@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeRateLimit, readRateLimit, readRetryAfter } from './rate-limit-state.js';
+import { describeRateLimit, readRateLimit } from './rate-limit-state.js';
 
 describe('readRateLimit', () => {
   it('reads draft-10 structured fields and the uas bucket', () => {
@@ -53,14 +53,5 @@ describe('readRateLimit', () => {
       ),
     ).toMatchObject({ limit: 5, remaining: 0, resetSeconds: 3, style: 'x-ratelimit' });
     expect(readRateLimit(new Headers())).toBeUndefined();
-  });
-});
-
-describe('readRetryAfter', () => {
-  it('reads delay-seconds and HTTP dates', () => {
-    expect(readRetryAfter('3', 0)).toBe(3000);
-    expect(readRetryAfter('Thu, 01 Jan 1970 00:00:10 GMT', 4000)).toBe(6000);
-    expect(readRetryAfter('soon', 0)).toBeUndefined();
-    expect(readRetryAfter(null, 0)).toBeUndefined();
   });
 });

@@ -114,15 +114,3 @@ export function describeRateLimit(state: RateLimitState): string {
         : `, next token in ${state.resetSeconds} s`;
   return `${levelOfState(state)} bucket: ${left}${next}`;
 }
-
-/**
- * Reads Retry-After (delay-seconds or an HTTP date) as milliseconds from `now`; undefined when
- * absent or unreadable.
- */
-export function readRetryAfter(value: string | null, now: number): number | undefined {
-  if (value === null) return undefined;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}

@@ -100,4 +100,22 @@ describe('decideRetry', () => {
       decideRetry({ kind: 'network', sent: true }, 1, false, RETRY_DEFAULTS, fixed(0)),
     ).toEqual({ retry: false, reason: 'not-retryable' });
   });
+
+  it('does not follow up a redirect or an unusable answer', () => {
+    for (const status of [301, 302, 303, 307, 308]) {
+      expect(
+        decideRetry(
+          { kind: 'status', status, retryAfterMs: undefined },
+          1,
+          true,
+          RETRY_DEFAULTS,
+          fixed(0),
+        ),
+      ).toEqual({ retry: false, reason: 'not-retryable' });
+    }
+    expect(decideRetry({ kind: 'unusable' }, 1, true, RETRY_DEFAULTS, fixed(0))).toEqual({
+      retry: false,
+      reason: 'not-retryable',
+    });
+  });
 });

@@ -38,8 +38,13 @@ export const RETRY_DEFAULTS: ResolvedRetryOptions = {
 /** What an attempt ended with, as far as retrying is concerned. */
 export type AttemptOutcome =
   | { kind: 'status'; status: number; retryAfterMs: number | undefined }
-  /** `sent`: the request may have reached the server (a timeout or reset), so it may have run. */
-  | { kind: 'network'; sent: boolean };
+  /**
+   * No whole answer. `sent`: the request may have reached the server (a timeout, a reset, a body
+   * cut short), so it may have run.
+   */
+  | { kind: 'network'; sent: boolean }
+  /** An answer that cannot be used (too long, or not the operation's): asking again would not help. */
+  | { kind: 'unusable' };
 
 /** Whether to try again, and after how long. A value, never an exception. */
 export type RetryDecision =
@@ -50,8 +55,8 @@ export type RetryDecision =
  * Decides whether attempt `attempt` (1-based) is followed by another.
  *
  * Retried: 429 and 503 (the server did not run the request), and network errors where the request
- * was not sent, or was sent but is safe to repeat (`idempotent`: exists). Not retried: every other
- * status. The wait is the server's Retry-After plus full jitter of an exponential backoff
+ * was not sent, or was sent but is safe to repeat (`idempotent`: exists). Done: 2xx. Not retried:
+ * every other status (3xx included: redirects are not followed), and unusable answers. The wait is the server's Retry-After plus full jitter of an exponential backoff
  * (`random × min(maxDelay, base × 2^(attempt-1))`): never earlier than Retry-After, and clients
  * told the same Retry-After spread out instead of returning together. A Retry-After above
  * `maxWaitMs` ends the retries at once.
@@ -63,11 +68,12 @@ export function decideRetry(
   options: ResolvedRetryOptions,
   random: RandomSource,
 ): RetryDecision {
-  if (outcome.kind === 'status' && outcome.status < 400) return { retry: false, reason: 'done' };
+  if (outcome.kind === 'status' && outcome.status >= 200 && outcome.status < 300)
+    return { retry: false, reason: 'done' };
   const retryable =
     outcome.kind === 'status'
       ? outcome.status === 429 || outcome.status === 503
-      : !outcome.sent || idempotent;
+      : outcome.kind === 'network' && (!outcome.sent || idempotent);
   if (!retryable) return { retry: false, reason: 'not-retryable' };
   const retryAfterMs = outcome.kind === 'status' ? (outcome.retryAfterMs ?? 0) : 0;
   if (attempt >= options.maxAttempts) return { retry: false, reason: 'max-attempts' };

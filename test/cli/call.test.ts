@@ -1,14 +1,27 @@
+import { Command, CommanderError } from 'commander';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-server.js';
+import type { CallDeps } from '../../src/cli/call/run-call.js';
+import { registerCall } from '../../src/cli/commands/call.js';
+import { isCliError } from '../../src/cli/io.js';
 import { createManualClock } from '../../src/core/time/clock.js';
 import type { Emulator } from '../../src/core/emulator.js';
 import { createSeededRandom } from '../../src/core/time/random.js';
 import { DEMO_CONFIG, DEMO_MERCHANT } from '../../src/demo-config.js';
 import { createEmulator } from '../../src/emulator.js';
+import { createTestClock, TEST_NOW } from '../helpers/client-clock.js';
+import {
+  answer,
+  head,
+  startHostileServer,
+  stream,
+  type HostileServer,
+  type Misbehaviour,
+} from '../helpers/hostile-server.js';
 import { runUas, spawnUas } from '../helpers/spawn-uas.js';
 
 let running: EmulatorHttpServer | undefined;
@@ -28,12 +41,65 @@ async function emulatorServer(
   return { url: running.url, emulator };
 }
 
+const hostiles: HostileServer[] = [];
+
 afterEach(async () => {
   await running?.close(100);
   running = undefined;
+  await Promise.all(hostiles.splice(0).map((server) => server.close()));
 });
 
+async function hostile(misbehave: Misbehaviour): Promise<HostileServer> {
+  const server = await startHostileServer(misbehave);
+  hostiles.push(server);
+  return server;
+}
+
+/** Spawns `bin/uas.js call ...args --url url`, as a user would. */
 const call = (args: string[], url: string) => runUas(['call', ...args, '--url', url]);
+
+/**
+ * Runs `uas call ...args --url url` in this process, on a virtual clock (`deps`), without colour:
+ * retries wait no real time. Usage errors end with exit code 2, as they do in `run()`.
+ */
+async function callInProcess(
+  args: string[],
+  url?: string,
+  deps: CallDeps = createTestClock(),
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const context = {
+    io: {
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text) },
+      env: { NO_COLOR: '1' },
+      cwd: process.cwd(),
+      onSignal: () => () => {},
+    },
+    exitCode: 0,
+  };
+  const program = new Command('uas').exitOverride().configureOutput({
+    writeOut: (text) => (stdout += text),
+    writeErr: (text) => (stderr += text),
+  });
+  registerCall(program, context, deps);
+  try {
+    await program.parseAsync(['call', ...args, ...(url === undefined ? [] : ['--url', url])], {
+      from: 'user',
+    });
+    return { code: context.exitCode, stdout, stderr };
+  } catch (error) {
+    // commander has written its one line already.
+    if (error instanceof CommanderError) return { code: 2, stdout, stderr };
+    if (!isCliError(error)) throw error;
+    return { code: error.exitCode, stdout, stderr: `${stderr}uas: ${error.message}\n` };
+  }
+}
+
+/** Any control character but newline and tab, or a carriage return that does not end a line. */
+// eslint-disable-next-line no-control-regex -- looking for control characters
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]|\r(?!\n)/;
 
 describe('uas call', () => {
   it('checks a user and prints status, bucket state and body', async () => {
@@ -63,13 +129,35 @@ describe('uas call', () => {
   it('prints one JSON object with --json', async () => {
     const { url } = await emulatorServer();
     const result = await call(['exists', '--phone', '+14155550101', '--json'], url);
-    expect(JSON.parse(result.stdout)).toMatchObject({
+    const printed = JSON.parse(result.stdout);
+    expect(printed).toEqual({
       operation: 'exists',
       outcome: 'success',
       status: 200,
-      body: { exists: true },
-      rate_limit: { bucket: 'client:demo', remaining: 19 },
-      attempts: [{ attempt: 1, status: 200, wait_ms: 0 }],
+      error: null,
+      location: null,
+      retry_after: null,
+      rate_limit: {
+        bucket: 'client:demo',
+        policy: 'client',
+        limit: 20,
+        remaining: 19,
+        reset_seconds: 1,
+        window_seconds: 2,
+        style: 'draft-10',
+      },
+      body: { exists: true, token_count: 2 },
+      attempts: [
+        {
+          attempt: 1,
+          status: 200,
+          error: null,
+          retry_after: null,
+          wait_ms: 0,
+          rate_limit: printed.rate_limit,
+        },
+      ],
+      gave_up: null,
     });
   });
 
@@ -134,25 +222,25 @@ describe('uas call', () => {
   });
 
   it('retries a 429 after Retry-After and succeeds when the bucket has refilled', async () => {
-    const { url, emulator } = await emulatorServer({
+    const { url } = await emulatorServer({
       limits: { ...DEMO_CONFIG.limits, caller: { burst: 1, rate: '1/s' } },
     });
-    emulator.subscribe((event) => {
-      // The server runs on a manual clock: a second passes on it when the 429 is sent.
-      if (event.type === 'request' && event.request.status === 429) clock.advance(1000);
-    });
-    await call(['exists', '--email', 'alice@example.com', '--caller-id', 'r'], url);
-    const result = await call(['exists', '--email', 'alice@example.com', '--caller-id', 'r'], url);
+    // The client waits on the server's manual clock: a wait moves it, and the bucket refills.
+    const time = createTestClock(clock.now(), (ms) => clock.advance(ms));
+    const args = ['exists', '--email', 'alice@example.com', '--caller-id', 'r'];
+    await callInProcess(args, url, time);
+    const result = await callInProcess(args, url, time);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('(2 attempts)');
     expect(result.stderr).toMatch(
       /429 on exists: caller bucket: 0 of 1 left, next token in 1 s \[caller:demo:r\]; attempt 2 of 3 in 1\.\d s/,
     );
+    expect(time.waits).toHaveLength(1);
   });
 
   it('exits 3 after exactly the configured attempts when every attempt is rate limited', async () => {
     const { url, emulator } = await emulatorServer({ behavior: { chaos: 1 } });
-    const result = await call(
+    const result = await callInProcess(
       [
         'exists',
         '--email',
@@ -178,13 +266,16 @@ describe('uas call', () => {
     const { url } = await emulatorServer({
       limits: { ...DEMO_CONFIG.limits, caller: { burst: 1, rate: '1/m' } },
     });
-    await call(['exists', '--email', 'alice@example.com', '--caller-id', 'w'], url);
-    const result = await call(
+    await callInProcess(['exists', '--email', 'alice@example.com', '--caller-id', 'w'], url);
+    const result = await callInProcess(
       ['exists', '--email', 'alice@example.com', '--caller-id', 'w', '--max-wait', '5s'],
       url,
     );
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain('Retry-After 60 s is above --max-wait 5s, not retrying');
+    expect(result.stdout).toContain('Retry-After: 60 (in 60 s)');
+    expect(result.stderr).toContain(
+      'uas: rate limited (caller:demo:w); Retry-After: 60 (in 60 s) is above --max-wait 5s; not retrying',
+    );
   });
 
   it('exits 4 when the target cannot be reached', async () => {
@@ -262,10 +353,240 @@ describe('uas call', () => {
       ],
     ];
     for (const [args, message] of cases) {
-      const result = await runUas(['call', ...args]);
+      const result = await callInProcess(args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr, args.join(' ')).toContain(message);
-      expect(result.stderr).not.toContain('    at ');
+    }
+    // The real binary: one line, no stack, for an error of uas and one of commander.
+    for (const [args, message] of [cases[0], cases[cases.length - 2]] as Array<
+      [string[], string]
+    >) {
+      const result = await runUas(['call', ...args]);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr.trim().split('\n'), args.join(' ')).toEqual([
+        expect.stringContaining(message),
+      ]);
+    }
+  });
+});
+
+describe('uas call against a hostile server', () => {
+  const JSON_TYPE: [string, string] = ['Content-Type', 'application/json'];
+  /** Bytes 0x80-0xff in a header arrive as latin1: 0x9b becomes U+009B, CSI to some terminals. */
+  const c1 = (text: string) =>
+    Buffer.concat([Buffer.from(text), Buffer.from([0x9b]), Buffer.from('2J')]);
+  const hostileText = '\x1b]0;pwned\x07\x1b[2J\x1b[Hok\r✔ 200 fake line\u009b31m\x7f';
+
+  it('escapes control characters in the body, the headers and the bucket, --verbose included', async () => {
+    const server = await hostile((socket) =>
+      answer(
+        socket,
+        200,
+        [
+          ['Content-Type', 'text/plain'],
+          ['UAS-Bucket', c1('caller:demo:')],
+          ['RateLimit', '"caller";r=1;t=1'],
+          ['X-Title', c1('title')],
+        ],
+        hostileText,
+      ),
+    );
+    const result = await call(
+      ['exists', '--email', 'a@b.co', '--verbose', '--no-retry'],
+      server.url,
+    );
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toMatch(CONTROL);
+    expect(result.stderr).not.toMatch(CONTROL);
+    expect(result.stdout).toContain(
+      '\\x1b]0;pwned\\x07\\x1b[2J\\x1b[Hok\\r✔ 200 fake line\\x9b31m\\x7f',
+    );
+    expect(result.stdout).toContain('< x-title: title\\x9b2J');
+    expect(result.stdout).toContain('[caller:demo:\\x9b2J]');
+    expect(result.stdout).toContain('not an answer of the API: the body is not JSON');
+  });
+
+  it('escapes problem details, Retry-After and the bucket of a 429 and of its retry notices', async () => {
+    const problem = JSON.stringify({
+      type: 'about:blank',
+      title: 'Slow down\u009b2J',
+      status: 429,
+      detail: 'wait\x1b[2J\rfake',
+    });
+    const server = await hostile((socket) =>
+      answer(
+        socket,
+        429,
+        [
+          ['Content-Type', 'application/problem+json'],
+          ['Retry-After', c1('soon')],
+          ['UAS-Bucket', c1('caller:demo:')],
+          ['RateLimit', '"caller";r=0;t=1'],
+        ],
+        problem,
+      ),
+    );
+    const result = await callInProcess(['start', '--email', 'a@b.co'], server.url);
+    expect(result.code).toBe(3);
+    expect(server.requests).toHaveLength(3);
+    expect(result.stdout).not.toMatch(CONTROL);
+    expect(result.stderr).not.toMatch(CONTROL);
+    expect(result.stdout).toContain('Retry-After: soon\\x9b2J (not understood; ignored)');
+    expect(result.stdout).toContain('"title": "Slow down\\x9b2J"');
+    expect(result.stdout).toContain('"detail": "wait\\u001b[2J\\rfake"');
+    expect(result.stderr).toContain(
+      '429 on start: caller bucket: 0 left, next token in 1 s [caller:demo:\\x9b2J]',
+    );
+    expect(result.stderr).toContain('still rate limited after 3 attempts (caller:demo:\\x9b2J)');
+  });
+
+  it('prints --json with every key in snake_case and C1 controls escaped, parsing back to what was sent', async () => {
+    const server = await hostile((socket) =>
+      answer(
+        socket,
+        503,
+        [
+          JSON_TYPE,
+          ['Retry-After', '2'],
+          ['UAS-Bucket', c1('client:')],
+          ['RateLimit', '"client";r=0;t=2'],
+        ],
+        JSON.stringify({ note: hostileText }),
+      ),
+    );
+    const result = await callInProcess(
+      ['exists', '--email', 'a@b.co', '--json', '--max-attempts', '2'],
+      server.url,
+    );
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toMatch(CONTROL);
+    const printed = JSON.parse(result.stdout);
+    expect(printed.body).toEqual({ note: hostileText });
+    expect(printed.rate_limit.bucket).toBe('client:\u009b2J');
+    expect(printed.retry_after).toEqual({ value: '2', form: 'seconds', delay_ms: 2000 });
+    const keys = (value: unknown): string[] =>
+      value === null || typeof value !== 'object'
+        ? []
+        : Array.isArray(value)
+          ? value.flatMap(keys)
+          : Object.entries(value).flatMap(([key, inner]) => [
+              key,
+              ...(key === 'body' ? [] : keys(inner)),
+            ]);
+    const all = keys(printed);
+    expect(all).toContain('reset_seconds');
+    expect(all).toContain('wait_ms');
+    expect(all.filter((key) => !/^[a-z]+(_[a-z]+)*$/.test(key))).toEqual([]);
+  });
+
+  it('exits 4 on a body cut short, saying the server was reached but its answer was not whole', async () => {
+    const server = await hostile((socket) =>
+      socket.end(
+        Buffer.concat([
+          head(200, [JSON_TYPE, ['Content-Length', '100']]),
+          Buffer.from('{"sent":true'),
+        ]),
+      ),
+    );
+    const result = await call(['start', '--email', 'alice@example.com'], server.url);
+    expect(result.code).toBe(4);
+    expect(result.stdout).toContain('✖ network error  POST /v1/merchants/');
+    expect(result.stderr).toContain(
+      `uas: no whole answer from ${server.url}: the answer was cut short after 12 of 100 bytes of body`,
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('does not follow a redirect: exits 1 naming the Location, and the other host gets nothing', async () => {
+    const elsewhere = await hostile((socket) => answer(socket, 200, [JSON_TYPE], '{"sent":true}'));
+    const server = await hostile((socket) =>
+      answer(socket, 307, [['Location', c1(`${elsewhere.url}/steal`)]]),
+    );
+    const result = await call(['start', '--email', 'alice@example.com'], server.url);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('✖ 307  POST /v1/merchants/');
+    expect(result.stdout).toContain(
+      `redirect to ${elsewhere.url}/steal\\x9b2J: not followed (uas call never follows redirects)`,
+    );
+    expect(result.stderr).toContain('uas call never follows redirects: check --url');
+    expect(elsewhere.requests).toEqual([]);
+  });
+
+  it('exits 1 on a body over --max-response, and refuses a Content-Length over it unread', async () => {
+    const endless = await hostile((socket) =>
+      stream(socket, head(200, [JSON_TYPE]), endless.written),
+    );
+    const capped = await callInProcess(
+      ['exists', '--email', 'a@b.co', '--max-response', '64kb'],
+      endless.url,
+    );
+    expect(capped.code).toBe(1);
+    expect(capped.stderr).toContain(
+      "answered 200 with something that is not an answer of the API: the answer's body passed the limit of 65536 bytes; not read further (raise the limit with --max-response)",
+    );
+    expect(endless.requests).toHaveLength(1);
+
+    const huge = await hostile((socket) =>
+      stream(
+        socket,
+        head(200, [JSON_TYPE, ['Content-Length', String(3 * 1024 ** 3)]]),
+        huge.written,
+      ),
+    );
+    const refused = await callInProcess(['exists', '--email', 'a@b.co', '--json'], huge.url);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({
+      outcome: 'invalid-answer',
+      status: 200,
+      error:
+        'the answer announces 3221225472 bytes (Content-Length), above the limit of 1048576; not read',
+      body: null,
+    });
+  });
+
+  it('prints a Retry-After date as sent and as understood', async () => {
+    const date = new Date(TEST_NOW + 12_000).toUTCString();
+    const server = await hostile((socket) => answer(socket, 429, [['Retry-After', date]]));
+    const result = await callInProcess(
+      ['exists', '--email', 'a@b.co', '--max-wait', '5s'],
+      server.url,
+      createTestClock(TEST_NOW),
+    );
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain('Retry-After: Sun, 22 Nov 2026 08:00:12 GMT (in 12 s)');
+    expect(result.stderr).toContain(
+      'Retry-After: Sun, 22 Nov 2026 08:00:12 GMT (in 12 s) is above --max-wait 5s; not retrying',
+    );
+    expect(result.stderr).not.toContain('GMT s');
+  });
+
+  it('neither prints nor sends a "code" from a fake dev API that is not digits', async () => {
+    const server = await hostile((socket, request) => {
+      if (request.path.startsWith('/__uas/health'))
+        answer(socket, 200, [JSON_TYPE], '{"status":"ok"}');
+      else if (request.path.startsWith('/__uas/codes'))
+        answer(socket, 200, [JSON_TYPE], JSON.stringify({ code: '\x1b]0;pwned\x07' }));
+      else if (request.path.startsWith('/v1/users/exists'))
+        answer(socket, 200, [JSON_TYPE], '{"exists":true,"token_count":1}');
+      else answer(socket, 200, [JSON_TYPE], '{"sent":true}');
+    });
+    const result = await callInProcess(['flow', '--email', 'alice@example.com'], server.url);
+    expect(result.code).toBe(2);
+    expect(result.stdout).not.toMatch(CONTROL);
+    expect(result.stdout).not.toContain('pwned');
+    expect(server.requests.map((request) => request.path)).not.toContainEqual(
+      expect.stringContaining('/verify'),
+    );
+  });
+
+  it('rejects a --max-response that is not a size with exit code 2', async () => {
+    for (const size of ['0', 'lots', '12abc', '1e9', '-5']) {
+      const result = await callInProcess(
+        ['exists', '--email', 'a@b.co', '--max-response', size],
+        'http://127.0.0.1:9',
+      );
+      expect(result.code, size).toBe(2);
+      expect(result.stderr, size).toContain('invalid --max-response');
     }
   });
 });

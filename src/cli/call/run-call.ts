@@ -6,22 +6,34 @@ import {
   createClient,
   type CallResult,
   type Client,
+  type ClientClock,
   type RetryNotice,
 } from '../../client/client.js';
-import { describeRateLimit } from '../../client/rate-limit-state.js';
+import { readBody } from '../../client/response-body.js';
 import { parseDuration } from '../../core/config/duration.js';
+import type { RandomSource } from '../../core/time/random.js';
 import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
 import type { CallFlags } from '../commands/call.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
 import { isLoopbackHost, parseHttpUrl } from '../options.js';
 import type { CommandContext } from '../program.js';
-import { callToJson, formatCall } from './call-output.js';
+import { escapeControls as safe, toSafeJson } from '../safe-text.js';
+import { callToJson, describeBucket, describeRetryAfter, formatCall } from './call-output.js';
+
+/** What `uas call` takes from outside besides its I/O: time and jitter, injected by tests. */
+export interface CallDeps {
+  /** @default the wall clock and setTimeout */
+  clock?: ClientClock;
+  /** @default Math.random */
+  random?: RandomSource;
+}
 
 /** Runs one `uas call` command and returns its exit code. */
 export async function runCall(
   name: 'exists' | 'start' | 'verify' | 'flow',
   flags: CallFlags,
   context: CommandContext,
+  deps: CallDeps = {},
 ): Promise<number> {
   const { io } = context;
   const err = colorsFor(io.stderr, io.env);
@@ -33,21 +45,21 @@ export async function runCall(
   const timeoutMs = durationFlag('--timeout', flags.timeout);
   if (timeoutMs === 0)
     throw new CliError('invalid --timeout: expected a duration above zero, such as "10s"');
+  const maxResponseBytes = sizeFlag('--max-response', flags.maxResponse);
   const retry = flags.retry ? { maxAttempts: flags.maxAttempts, maxWaitMs } : (false as const);
   const warn = (line: string) => io.stderr.write(`${line}\n`);
 
   const onRetry = (notice: RetryNotice) => {
     const wait = `${(notice.waitMs / 1000).toFixed(1)} s`;
     const next = `attempt ${notice.attempt + 1} of ${notice.maxAttempts} in ${wait}`;
-    if (notice.status === 429) {
+    if (notice.status === 429 && notice.error === undefined) {
       const state = notice.rateLimit;
-      const bucket =
-        state === undefined
-          ? 'rate limited'
-          : `${describeRateLimit(state)}${state.bucket === undefined ? '' : ` [${state.bucket}]`}`;
+      const bucket = state === undefined ? 'rate limited' : describeBucket(state);
       warn(err.yellow(`429 on ${notice.operation}: ${bucket}; ${next}`));
     } else {
-      warn(err.yellow(`${notice.status ?? notice.error} on ${notice.operation}; ${next}`));
+      // A body cut short has a status too: the error says more than the status.
+      const what = notice.error === undefined ? String(notice.status) : safe(notice.error);
+      warn(err.yellow(`${what} on ${notice.operation}; ${next}`));
     }
   };
   const client = createClient({
@@ -55,7 +67,10 @@ export async function runCall(
     token,
     retry,
     timeoutMs,
+    maxResponseBytes,
     onRetry,
+    ...(deps.clock === undefined ? {} : { clock: deps.clock }),
+    ...(deps.random === undefined ? {} : { random: deps.random }),
   });
 
   const merchant = () => {
@@ -65,7 +80,7 @@ export async function runCall(
   };
 
   const report = (operation: string, result: CallResult<unknown>): number => {
-    if (flags.json) io.stdout.write(`${JSON.stringify(callToJson(operation, result))}\n`);
+    if (flags.json) io.stdout.write(`${toSafeJson(callToJson(operation, result))}\n`);
     else io.stdout.write(`${formatCall(result, out, flags.verbose === true)}\n`);
     explain(result, flags, warn, err);
     return exitCodeOf(result);
@@ -103,6 +118,7 @@ export async function runCall(
         context,
         flags,
         report,
+        maxResponseBytes,
       );
   }
 }
@@ -119,19 +135,20 @@ async function flow(
   context: CommandContext,
   flags: CallFlags,
   report: (operation: string, result: CallResult<unknown>) => number,
+  maxResponseBytes: number,
 ): Promise<number> {
   const { io } = context;
   const chalk = colorsFor(io.stdout, io.env);
   const step = (n: number, text: string) => {
-    if (!flags.json) io.stdout.write(`${chalk.bold(`[${n}/4]`)} ${text}\n`);
+    if (!flags.json) io.stdout.write(`${chalk.bold(`[${n}/4]`)} ${safe(text)}\n`);
   };
   step(1, `exists ${input.email}`);
   const exists = await client.exists({ email: input.email, callerId: input.callerId });
   let code = report('exists', exists);
-  if (code !== EXIT.ok) return code;
-  if (exists.data?.exists !== true) {
+  if (!exists.ok) return code;
+  if (!exists.data.exists) {
     io.stderr.write(
-      `uas: ${input.email} is not a user of ${target.origin}; stopping before start\n`,
+      `uas: ${safe(input.email)} is not a user of ${target.origin}; stopping before start\n`,
     );
     return EXIT.failure;
   }
@@ -141,9 +158,9 @@ async function flow(
   step(3, 'code');
   const otp =
     input.code ??
-    (await codeFromEmulator(target, input, flags.adminToken)) ??
+    (await codeFromEmulator(target, input, flags.adminToken, maxResponseBytes)) ??
     (await promptForCode(io.stdin, input.email, io.stderr));
-  if (!flags.json) io.stdout.write(`code ${otp}\n`);
+  if (!flags.json) io.stdout.write(`code ${safe(otp)}\n`);
   step(4, 'verify');
   return report('verify', await client.verify({ ...input, code: otp }));
 }
@@ -153,22 +170,33 @@ async function codeFromEmulator(
   target: URL,
   input: { merchantId: string; email: string },
   adminToken: string | undefined,
+  maxResponseBytes: number,
 ): Promise<string | undefined> {
   const base = target.href.replace(/\/+$/, '');
   // The dev API takes the admin token, never the access token.
   const headers: Record<string, string> =
     adminToken === undefined ? {} : { authorization: `Bearer ${adminToken}` };
-  try {
-    const health = await fetch(`${base}/__uas/health`, {
+  // Same care as the client: no redirects, a capped body; anything odd means "not an emulator".
+  const get = async (url: string): Promise<unknown> => {
+    const answer = await fetch(url, {
       headers,
+      redirect: 'manual',
       signal: AbortSignal.timeout(3000),
     });
-    if (!health.ok) return undefined;
-    const url = `${base}/__uas/codes/${encodeURIComponent(input.email)}?merchant_id=${encodeURIComponent(input.merchantId)}`;
-    const answer = await fetch(url, { headers, signal: AbortSignal.timeout(3000) });
-    if (!answer.ok) return undefined;
-    const body = (await answer.json()) as { code?: unknown };
-    return typeof body.code === 'string' ? body.code : undefined;
+    if (answer.status !== 200) {
+      await answer.body?.cancel();
+      return undefined;
+    }
+    const body = await readBody(answer, maxResponseBytes);
+    return body.kind === 'complete' ? JSON.parse(body.text) : undefined;
+  };
+  try {
+    if ((await get(`${base}/__uas/health`)) === undefined) return undefined;
+    const body = (await get(
+      `${base}/__uas/codes/${encodeURIComponent(input.email)}?merchant_id=${encodeURIComponent(input.merchantId)}`,
+    )) as { code?: unknown } | undefined;
+    // A code is digits; anything else is not one, and is not shown or sent.
+    return typeof body?.code === 'string' && /^\d{1,32}$/.test(body.code) ? body.code : undefined;
   } catch {
     return undefined;
   }
@@ -204,40 +232,66 @@ async function promptForCode(
   }
 }
 
+/** Says on stderr what went wrong and what to do, in words; server text escaped. */
 function explain(
   result: CallResult<unknown>,
   flags: CallFlags,
   warn: (line: string) => void,
   chalk: ReturnType<typeof colorsFor>,
 ): void {
-  if (result.outcome === 'rate-limited') {
-    const bucket = result.rateLimit?.bucket === undefined ? '' : ` (${result.rateLimit.bucket})`;
-    if (result.gaveUp === 'wait-too-long') {
+  const origin = new URL(result.request.url).origin;
+  switch (result.outcome) {
+    case 'rate-limited': {
+      const bucket =
+        result.rateLimit?.bucket === undefined ? '' : ` (${safe(result.rateLimit.bucket)})`;
+      if (result.gaveUp === 'wait-too-long' && result.retryAfter !== undefined) {
+        warn(
+          chalk.red(
+            `uas: rate limited${bucket}; ${describeRetryAfter(result.retryAfter)} is above --max-wait ${flags.maxWait}; not retrying`,
+          ),
+        );
+      } else {
+        warn(
+          chalk.red(
+            `uas: still rate limited after ${result.attempts.length} attempt${result.attempts.length === 1 ? '' : 's'}${bucket}.`,
+          ),
+        );
+      }
       warn(
-        chalk.red(
-          `uas: rate limited${bucket}; Retry-After ${result.headers?.get('retry-after')} s is above --max-wait ${flags.maxWait}, not retrying`,
-        ),
+        'uas: persistent 429s usually mean a missing or shared caller_id (one bucket for many users), or abuse; send a caller_id unique to each end-user.',
       );
-    } else {
-      warn(
-        chalk.red(
-          `uas: still rate limited after ${result.attempts.length} attempt${result.attempts.length === 1 ? '' : 's'}${bucket}.`,
-        ),
-      );
+      return;
     }
-    warn(
-      'uas: persistent 429s usually mean a missing or shared caller_id (one bucket for many users), or abuse; send a caller_id unique to each end-user.',
-    );
-  }
-  if (result.outcome === 'network-error') {
-    warn(
-      chalk.red(
-        `uas: cannot reach ${new URL(result.request.url).origin}: ${result.attempts[result.attempts.length - 1]?.error ?? 'no answer'}`,
-      ),
-    );
+    case 'network-error': {
+      // A status came but the body did not: the server was reached, its answer was not whole.
+      const reached = result.attempts[result.attempts.length - 1]?.status !== undefined;
+      const what = reached ? `no whole answer from ${origin}` : `cannot reach ${origin}`;
+      warn(chalk.red(`uas: ${what}: ${safe(result.error)}`));
+      return;
+    }
+    case 'invalid-answer': {
+      const hint = result.text === '' ? ' (raise the limit with --max-response)' : '';
+      warn(
+        chalk.red(
+          `uas: ${origin} answered ${result.status} with something that is not an answer of the API: ${safe(result.error)}${hint}`,
+        ),
+      );
+      return;
+    }
+    case 'http-error':
+      if (result.status >= 300 && result.status < 400)
+        warn(
+          chalk.red(
+            `uas: ${origin} answered ${result.status}, a redirect${result.location === undefined ? '' : ` to ${safe(result.location)}`}; uas call never follows redirects: check --url`,
+          ),
+        );
+      return;
+    case 'success':
+      return;
   }
 }
 
+/** The exit code of a call; README and `uas call --help` list them. */
 function exitCodeOf(result: CallResult<unknown>): number {
   switch (result.outcome) {
     case 'success':
@@ -247,6 +301,7 @@ function exitCodeOf(result: CallResult<unknown>): number {
     case 'network-error':
       return EXIT.network;
     case 'http-error':
+    case 'invalid-answer':
       return EXIT.failure;
   }
 }
@@ -312,6 +367,25 @@ function durationFlag(flag: string, text: string): number {
   if (value === undefined)
     throw new CliError(
       `invalid ${flag}: expected a duration such as "500ms", "30s" or "2m"; got ${JSON.stringify(text)}`,
+    );
+  return value;
+}
+
+const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/**
+ * Parses a size such as "65536", "512kb" or "1mb" (units of 1024, case-insensitive). By hand:
+ * the `bytes` package would read "12abc" as 12 and "1e9" as 1.
+ */
+function sizeFlag(flag: string, text: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(text.trim());
+  const value =
+    match === null
+      ? NaN
+      : Math.floor(Number(match[1]) * SIZE_UNITS[(match[2] ?? 'b').toLowerCase()]!);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new CliError(
+      `invalid ${flag}: expected a size above zero, such as "65536", "512kb" or "1mb"; got ${JSON.stringify(text)}`,
     );
   return value;
 }

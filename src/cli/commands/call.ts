@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import type { CallResult, Client, RetryNotice } from '../../client/client.js';
+import type { CallDeps } from '../call/run-call.js';
 import type { CommandContext } from '../program.js';
 import { integerIn } from '../options.js';
 import { DEFAULT_PORT } from './serve.js';
@@ -16,6 +17,7 @@ interface CallFlags {
   retry: boolean;
   maxWait: string;
   timeout: string;
+  maxResponse: string;
   json?: boolean;
   verbose?: boolean;
   merchant?: string;
@@ -56,13 +58,21 @@ function addTargetOptions(command: Command): Command {
     )
     .option('--no-retry', 'a single attempt, no retries')
     .option('--max-wait <duration>', 'give up at once when Retry-After asks for longer', '30s')
-    .option('--timeout <duration>', 'abandon an attempt after this long', '10s')
-    .option('--json', 'print one JSON object (status, rate-limit state, body, attempts)')
+    .option('--timeout <duration>', 'abandon an attempt, its body included, after this long', '10s')
+    .option(
+      '--max-response <size>',
+      'read at most this much of a response body, such as 512kb or 2mb (units of 1024)',
+      '1mb',
+    )
+    .option(
+      '--json',
+      'print one JSON object, keys in snake_case (outcome, status, rate-limit state, body, attempts)',
+    )
     .option('-V, --verbose', 'also print the request and every response header');
 }
 
-/** Registers `uas call exists|start|verify|flow`. */
-export function registerCall(program: Command, context: CommandContext): void {
+/** Registers `uas call exists|start|verify|flow`; `deps` injects time and jitter (tests). */
+export function registerCall(program: Command, context: CommandContext, deps: CallDeps = {}): void {
   const call = program
     .command('call')
     .description(
@@ -71,7 +81,17 @@ export function registerCall(program: Command, context: CommandContext): void {
     .addHelpText(
       'after',
       `
-Exit codes: 0 success, 1 HTTP error, 2 usage, 3 still rate limited after every attempt, 4 network error.
+Server text (bodies, headers, problems, errors) is printed with control characters escaped:
+ESC shows as \\x1b, a lone carriage return as \\r. Redirects are never followed: a 3xx is
+reported with its Location.
+
+Exit codes:
+  0  success: a 2xx with the operation's answer
+  1  HTTP error (a 3xx included), or an answer that is not the API's: a 2xx body of the
+     wrong shape, or a body over --max-response
+  2  usage
+  3  still rate limited (429) after every attempt
+  4  network error: unreachable, reset, timed out, or a body cut short
 
 Examples:
   $ uas call exists --email alice@example.com --caller-id 203.0.113.7
@@ -81,7 +101,7 @@ Examples:
     );
   const run = (name: 'exists' | 'start' | 'verify' | 'flow') => async (flags: CallFlags) => {
     const { runCall } = await import('../call/run-call.js');
-    context.exitCode = await runCall(name, flags, context);
+    context.exitCode = await runCall(name, flags, context, deps);
   };
   addTargetOptions(call.command('exists').description('does a user exist? (GET /v1/users/exists)'))
     .option('--email <email>', "the user's e-mail")
