@@ -25,17 +25,6 @@ export function numberIn(min: number, max: number) {
   };
 }
 
-/** Commander parser that accepts one of `choices`. */
-export function oneOf<T extends string>(choices: readonly T[]) {
-  return (text: string): T => {
-    if (!(choices as readonly string[]).includes(text))
-      throw new InvalidArgumentError(
-        `expected one of ${choices.join(', ')}; got ${JSON.stringify(text)}`,
-      );
-    return text as T;
-  };
-}
-
 /**
  * Parses an http(s) URL given to `flag`; a CliError (usage) names the flag otherwise.
  */

@@ -9,6 +9,7 @@ import {
   loadConfigFile,
   type ConfigFlag,
 } from '../config-loader.js';
+import { redactSecret } from '../../core/admin/redact.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
 import { allowLiveScreen } from '../live-screen.js';
 import { hostList, integerIn, isLoopbackHost, numberIn, operationCosts } from '../options.js';
@@ -212,7 +213,7 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
     `  config    ${loaded.bundled ? `${loaded.path} ${chalk.dim('(bundled demo)')}` : loaded.path}`,
   );
   for (const client of emulator.config.clients) {
-    const token = loaded.bundled ? client.token : `${client.token.slice(0, 4)}…`;
+    const token = loaded.bundled ? client.token : redactSecret(client.token);
     write(
       `  client    ${client.id}: token ${chalk.bold(token)}, merchants ${client.merchants.join(', ')}`,
     );

@@ -1,45 +1,27 @@
-/** A bounded log that keeps the newest `capacity` entries. */
+/** A log that keeps the newest `capacity` entries (every entry when it is unbounded). */
 export interface Journal<T> {
   push(entry: T): void;
   /** Entries, newest first, at most `limit`. */
   list(limit?: number): T[];
-  clear(): void;
-  resize(capacity: number): void;
-  readonly size: number;
 }
 
-/** Creates a ring-buffer journal of at most `capacity` entries. */
+/** Creates a ring-buffer journal of at most `capacity` entries; `Infinity` keeps them all. */
 export function createJournal<T>(capacity: number): Journal<T> {
-  let entries: T[] = [];
+  const entries: T[] = [];
   let next = 0;
-  let cap = capacity;
   return {
     push(entry) {
-      if (entries.length < cap) entries.push(entry);
+      if (entries.length < capacity) entries.push(entry);
       else entries[next] = entry;
-      next = (next + 1) % cap;
+      next = (next + 1) % capacity;
     },
-    list(limit = cap) {
+    list(limit = entries.length) {
       const out: T[] = [];
       const count = Math.min(limit, entries.length);
-      for (let index = 0; index < count; index++) {
-        const position = (next - 1 - index + entries.length * 2) % entries.length;
-        out.push(entries[position] as T);
-      }
+      const newest = (next - 1 + entries.length) % entries.length;
+      for (let index = 0; index < count; index++)
+        out.push(entries[(newest - index + entries.length) % entries.length] as T);
       return out;
-    },
-    clear() {
-      entries = [];
-      next = 0;
-    },
-    resize(capacity) {
-      const kept = this.list(capacity).reverse();
-      cap = capacity;
-      entries = kept;
-      next = kept.length % cap;
-    },
-    get size() {
-      return entries.length;
     },
   };
 }

@@ -13,8 +13,3 @@ export function parseDuration(input: string | number): number | undefined {
   const value = ms((/^[a-z]/i.test(text) ? `1${text}` : text) as ms.StringValue);
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
-
-/** Formats milliseconds compactly: 1500 -> "1.5s", 600000 -> "10m". */
-export function formatDuration(milliseconds: number): string {
-  return ms(Math.round(milliseconds));
-}

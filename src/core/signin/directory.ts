@@ -18,7 +18,6 @@ export interface Directory {
   userByPhone(phone: string): User | undefined;
   /** Adds users, or replaces those with the same e-mail (the dev API's `POST /__uas/users`). */
   addUsers(users: ConfigFile['users']): void;
-  readonly userCount: number;
 }
 
 /** Builds the directory from the config's clients and users. */
@@ -56,8 +55,5 @@ export function createDirectory(config: Pick<ConfigFile, 'clients' | 'users'>): 
     userByEmail: (email) => byEmail.get(email.toLowerCase()),
     userByPhone: (phone) => byPhone.get(phone),
     addUsers,
-    get userCount() {
-      return byEmail.size;
-    },
   };
 }

@@ -35,8 +35,6 @@ export interface OtpStore {
   /** The latest code for an e-mail, at one merchant or (without one) the most recently issued. */
   latest(email: string, merchantId?: string): OtpCode | undefined;
   list(): OtpCode[];
-  clear(): void;
-  readonly size: number;
 }
 
 const keyOf = (merchantId: string, email: string) =>
@@ -87,9 +85,5 @@ export function createOtpStore(): OtpStore {
       return newest;
     },
     list: () => [...codes.values()],
-    clear: () => codes.clear(),
-    get size() {
-      return codes.size;
-    },
   };
 }

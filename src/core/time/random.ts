@@ -19,8 +19,3 @@ export function createSeededRandom(seed: number): RandomSource {
     },
   };
 }
-
-/** Returns an integer in [min, max] drawn from `random`. */
-export function randomInt(random: RandomSource, min: number, max: number): number {
-  return min + Math.floor(random.next() * (max - min + 1));
-}
