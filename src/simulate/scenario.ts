@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigError, configIssue, type ConfigIssue } from '../core/config/config-error.js';
-import { describeIssues, limitsSchema } from '../core/config/config-schema.js';
+import { describeIssues, limitsSchema, parseLatencyText } from '../core/config/config-schema.js';
 import { parseDuration } from '../core/config/duration.js';
 import { parseRate, refillPerMs } from '../core/limits/rate.js';
 
@@ -26,7 +26,7 @@ const rateText = z.string().refine((text) => parseRate(text) !== undefined, {
   error: (issue) =>
     `expected a rate such as "2/s", "100/m" or "5/10s"; got ${JSON.stringify(issue.input)}`,
 });
-const rangeText = z.string().refine((text) => parseRange(text) !== undefined, {
+const rangeText = z.string().refine((text) => parseLatencyText(text) !== undefined, {
   error: (issue) =>
     `expected a duration or a range such as "3s" or "2s-10s"; got ${JSON.stringify(issue.input)}`,
 });
@@ -68,9 +68,6 @@ export const scenarioSchema = z.strictObject({
     .optional(),
 });
 
-/** A scenario as written. */
-export type ScenarioFile = z.infer<typeof scenarioSchema>;
-
 /** A scenario with defaults applied and every value parsed. */
 export interface Scenario {
   name: string;
@@ -102,16 +99,6 @@ export const SCENARIO_DEFAULTS = {
   retry: { maxAttempts: 3, maxWait: '30s' },
 } as const;
 
-/** Parses `"3s"` or `"2s-10s"` into a min and max in ms. */
-export function parseRange(text: string): { minMs: number; maxMs: number } | undefined {
-  const parts = text.split('-').map((part) => part.trim());
-  if (parts.length > 2) return undefined;
-  const min = parseDuration(parts[0] ?? '');
-  const max = parseDuration(parts[1] ?? parts[0] ?? '');
-  if (min === undefined || max === undefined || max < min) return undefined;
-  return { minMs: min, maxMs: max };
-}
-
 /**
  * Validates and resolves a scenario (parsed JSON merged with flags). Throws a ConfigError whose
  * issues name each bad field.
@@ -124,7 +111,7 @@ export function resolveScenario(input: unknown): Scenario {
   const bot = { ...SCENARIO_DEFAULTS.bot, ...file.bot };
   const retry = { ...SCENARIO_DEFAULTS.retry, ...file.retry };
   const durationMs = parseDuration(file.duration ?? SCENARIO_DEFAULTS.duration) as number;
-  const think = parseRange(shoppers.thinkTime) as { minMs: number; maxMs: number };
+  const think = parseLatencyText(shoppers.thinkTime) as { minMs: number; maxMs: number };
   const botStart = parseDuration(bot.start) as number;
   const botStop = bot.stop === undefined ? durationMs : (parseDuration(bot.stop) as number);
   const issues: ConfigIssue[] = [];
