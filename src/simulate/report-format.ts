@@ -2,8 +2,11 @@ import asciichart from 'asciichart';
 import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import type { ModeReport, SimulationReport } from './report.js';
+import { formatShare } from './share.js';
 
-const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
+/** `part/whole (share)`, the share computed from the two counts shown. */
+const fraction = (part: number, whole: number, ofNothing = '-') =>
+  `${part}/${whole} (${formatShare(part, whole) ?? ofNothing})`;
 const seconds = (ms: number | null) => (ms === null ? '-' : `${(ms / 1000).toFixed(1)}s`);
 
 function failedAt(mode: ModeReport): string {
@@ -21,10 +24,7 @@ export function reportRows(report: SimulationReport): { header: string[]; body: 
     ...report.modes.map(value),
   ];
   const body = [
-    line(
-      'sign-ins completed',
-      (m) => `${m.shoppers.completed}/${m.shoppers.arrived} (${pct(m.shoppers.success_rate)})`,
-    ),
+    line('sign-ins completed', (m) => fraction(m.shoppers.completed, m.shoppers.arrived)),
     line('sign-ins failed, at step', (m) => failedAt(m)),
     line('still running at the end', (m) => String(m.shoppers.unfinished)),
     line(
@@ -39,10 +39,7 @@ export function reportRows(report: SimulationReport): { header: string[]; body: 
       'time to sign in p50/p95',
       (m) => `${seconds(m.flow_time_ms.p50)} / ${seconds(m.flow_time_ms.p95)}`,
     ),
-    line(
-      'bot requests allowed',
-      (m) => `${m.bot.allowed}/${m.bot.requests} (${pct(m.bot.allowed_rate)})`,
-    ),
+    line('bot requests allowed', (m) => fraction(m.bot.allowed, m.bot.requests, 'no bot requests')),
   ];
   return { header, body };
 }

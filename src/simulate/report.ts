@@ -1,5 +1,6 @@
 import type { ModeStats } from './mode-stats.js';
 import { MODE_DESCRIPTIONS, type Mode, type Scenario } from './scenario.js';
+import { formatShare, shareOf } from './share.js';
 
 /** The outcome of one mode, as reported. */
 export interface ModeReport {
@@ -38,10 +39,6 @@ export interface SimulationReport {
   simulated_requests: number;
 }
 
-const rate = (part: number, whole: number) =>
-  whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000;
-const percent = (value: number) => `${Math.round(value * 1000) / 10}%`;
-
 /** The value at quantile `q` of sorted numbers (nearest rank), or null for none. */
 export function quantile(sorted: number[], q: number): number | null {
   if (sorted.length === 0) return null;
@@ -54,9 +51,9 @@ export function quantile(sorted: number[], q: number): number | null {
  */
 export function verdictOf(report: Omit<ModeReport, 'verdict'>): string {
   const ended = report.shoppers.completed + report.shoppers.failed;
-  const botShare = percent(report.bot.allowed_rate);
+  const botShare = formatShare(report.bot.allowed, report.bot.requests) ?? '0.0%';
   if (ended > 0 && report.shoppers.success_rate < 0.95) {
-    const failed = percent(1 - report.shoppers.success_rate);
+    const failed = formatShare(report.shoppers.failed, ended);
     return report.mode === 'shared' || report.mode === 'static'
       ? `shoppers hurt: ${failed} of sign-ins failed because the bot drained the one bucket they share with it`
       : `shoppers hurt: ${failed} of sign-ins failed`;
@@ -66,7 +63,7 @@ export function verdictOf(report: Omit<ModeReport, 'verdict'>): string {
       ? `bot unchecked: ${botShare} of its requests passed; a new caller_id per request always finds a full bucket, so per-caller buckets alone cannot stop it (UNPROTECTED)`
       : `bot unchecked: ${botShare} of its requests passed`;
   }
-  return `protected: ${percent(report.shoppers.success_rate)} of sign-ins completed while the bot got ${botShare} of its requests through`;
+  return `protected: ${formatShare(report.shoppers.completed, ended) ?? '-'} of sign-ins completed while the bot got ${botShare} of its requests through`;
 }
 
 /** Turns the stats of every mode into the report. */
@@ -105,7 +102,7 @@ export function buildReport(
         shoppers: {
           ...stats.shoppers,
           failedAt: { ...stats.shoppers.failedAt },
-          success_rate: rate(stats.shoppers.completed, ended),
+          success_rate: shareOf(stats.shoppers.completed, ended),
         },
         legitimate_requests: {
           total: stats.legit.requests,
@@ -114,7 +111,7 @@ export function buildReport(
           waited_ms: Math.round(stats.legit.waitedMs),
         },
         flow_time_ms: { p50: round(quantile(sorted, 0.5)), p95: round(quantile(sorted, 0.95)) },
-        bot: { ...stats.bot, allowed_rate: rate(stats.bot.allowed, stats.bot.requests) },
+        bot: { ...stats.bot, allowed_rate: shareOf(stats.bot.allowed, stats.bot.requests) },
         timeline: stats.timeline.map((bin, index) => ({
           from_s: Math.round(index * binS * 10) / 10,
           to_s: Math.round((index + 1) * binS * 10) / 10,
@@ -123,7 +120,7 @@ export function buildReport(
           success_rate:
             bin.completed + bin.failed === 0
               ? null
-              : rate(bin.completed, bin.completed + bin.failed),
+              : shareOf(bin.completed, bin.completed + bin.failed),
         })),
       };
       return { ...partial, verdict: verdictOf(partial) };

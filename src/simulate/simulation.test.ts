@@ -43,7 +43,7 @@ describe('simulate', () => {
     );
     expect(report.modes[0]?.shoppers.success_rate).toBe(1);
     // A bot under the limit is not stopped either, and the verdict says so.
-    expect(report.modes[0]?.verdict).toMatch(/^bot unchecked: 100% of its requests passed$/);
+    expect(report.modes[0]?.verdict).toMatch(/^bot unchecked: 100.0% of its requests passed$/);
   });
 
   it.each(
