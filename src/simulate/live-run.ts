@@ -1,7 +1,7 @@
 import { SingleBar } from 'cli-progress';
 import { createClient, type Client } from '../client/client.js';
 import { RETRY_DEFAULTS } from '../client/retry-policy.js';
-import { createModeStats, type ModeStats } from './mode-stats.js';
+import { binAt, createModeStats, type ModeStats } from './mode-stats.js';
 import { buildReport, type SimulationReport } from './report.js';
 import type { Mode, Scenario } from './scenario.js';
 import { shopperEmail, victimEmail, VICTIMS } from './simulation-config.js';
@@ -85,7 +85,9 @@ async function runLiveMode(
   options: LiveOptions,
 ): Promise<{ stats: ModeStats; requests: number }> {
   const stats = createModeStats(mode, TIMELINE_BINS);
-  const binMs = scenario.durationMs / TIMELINE_BINS;
+  const startedAt = Date.now();
+  const elapsed = () => Date.now() - startedAt;
+  const deadline = startedAt + scenario.durationMs;
   let requests = 0;
   let inFlight = 0;
   let skipped = 0;
@@ -110,6 +112,9 @@ async function runLiveMode(
       maxWaitMs: scenario.retry.maxWaitMs,
     },
     onRetry: (notice) => {
+      const bin = binAt(stats, elapsed(), scenario.durationMs);
+      bin.requests++;
+      if (notice.status === 429) bin.refused++;
       stats.legit.retries++;
       stats.legit.waitedMs += notice.waitMs;
     },
@@ -120,22 +125,25 @@ async function runLiveMode(
     fetch: counting(fetch),
     retry: false,
   });
-  const startedAt = Date.now();
-  const elapsed = () => Date.now() - startedAt;
-  const deadline = startedAt + scenario.durationMs;
   const bar = progressBar(options.progress, mode, scenario.durationMs);
 
-  const end = (completed: boolean, step: 'exists' | 'start' | 'verify', arrival: number) => {
+  const end = (
+    completed: boolean,
+    step: 'exists' | 'start' | 'verify',
+    arrival: number,
+    status?: number,
+  ) => {
     const now = elapsed();
-    const bin = stats.timeline[Math.min(TIMELINE_BINS - 1, Math.floor(now / binMs))];
+    const bin = binAt(stats, now, scenario.durationMs);
     if (completed) {
       stats.shoppers.completed++;
       stats.flowTimes.push(now - arrival);
-      if (bin) bin.completed++;
+      bin.completed++;
     } else {
       stats.shoppers.failed++;
+      if (status === 429) stats.shoppers.rateLimited++;
       stats.shoppers.failedAt[step]++;
-      if (bin) bin.failed++;
+      bin.failed++;
     }
   };
   const count = (result: {
@@ -144,6 +152,10 @@ async function runLiveMode(
   }) => {
     stats.legit.requests += result.attempts.length;
     stats.legit.rejected += result.attempts.filter((attempt) => attempt.status === 429).length;
+    // Earlier attempts were counted in their bins as they were retried (onRetry).
+    const bin = binAt(stats, elapsed(), scenario.durationMs);
+    bin.requests++;
+    if (result.status === 429) bin.refused++;
   };
 
   // A pause that ends at the deadline: flows still running then are reported as unfinished.
@@ -164,11 +176,11 @@ async function runLiveMode(
           : shopperAddress(index);
     const exists = await client.exists({ email, callerId });
     count(exists);
-    if (!exists.ok) return end(false, 'exists', arrival);
+    if (!exists.ok) return end(false, 'exists', arrival, exists.status);
     if (!(await pause(thinkStart))) return;
     const started = await client.start({ merchantId: options.merchantId, email, callerId });
     count(started);
-    if (!started.ok) return end(false, 'start', arrival);
+    if (!started.ok) return end(false, 'start', arrival, started.status);
     if (!emulator) return end(true, 'start', arrival);
     if (!(await pause(thinkVerify))) return;
     const code = await fetch(
@@ -183,7 +195,7 @@ async function runLiveMode(
       callerId,
     });
     count(verified);
-    end(verified.ok, 'verify', arrival);
+    end(verified.ok, 'verify', arrival, verified.status);
   };
 
   const flows: Array<Promise<void>> = [];
@@ -229,9 +241,14 @@ async function runLiveMode(
           : bot.start({ merchantId: options.merchantId, email: victimEmail(index), callerId });
       pending.push(
         request.then((result) => {
+          const bin = binAt(stats, elapsed(), scenario.durationMs);
           stats.bot.requests++;
+          bin.botRequests++;
           if (result.status === 429) stats.bot.rejected++;
-          else if (result.ok) stats.bot.allowed++;
+          else if (result.ok) {
+            stats.bot.allowed++;
+            bin.botAllowed++;
+          }
         }),
       );
     }

@@ -1,6 +1,7 @@
 import type { ModeStats } from './mode-stats.js';
 import { MODE_DESCRIPTIONS, type Mode, type Scenario } from './scenario.js';
-import { formatShare, shareOf } from './share.js';
+import { shareOf } from './share.js';
+import { verdictOf } from './verdict.js';
 
 /** The outcome of one mode, as reported. */
 export interface ModeReport {
@@ -17,6 +18,12 @@ export interface ModeReport {
     completed: number;
     failed: number;
     success_rate: number | null;
+    shopper_requests: number;
+    /** Shopper requests answered 429 in the bin. */
+    shopper_rejected_429: number;
+    bot_requests: number;
+    /** Bot requests that got through in the bin. */
+    bot_allowed: number;
   }>;
   verdict: string;
 }
@@ -43,27 +50,6 @@ export interface SimulationReport {
 export function quantile(sorted: number[], q: number): number | null {
   if (sorted.length === 0) return null;
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? null;
-}
-
-/**
- * One line on what the numbers say, decided from them: shoppers hurt when fewer than 95% of
- * ended flows completed; otherwise the bot is unchecked when most of its requests passed.
- */
-export function verdictOf(report: Omit<ModeReport, 'verdict'>): string {
-  const ended = report.shoppers.completed + report.shoppers.failed;
-  const botShare = formatShare(report.bot.allowed, report.bot.requests) ?? '0.0%';
-  if (ended > 0 && report.shoppers.success_rate < 0.95) {
-    const failed = formatShare(report.shoppers.failed, ended);
-    return report.mode === 'shared' || report.mode === 'static'
-      ? `shoppers hurt: ${failed} of sign-ins failed because the bot drained the one bucket they share with it`
-      : `shoppers hurt: ${failed} of sign-ins failed`;
-  }
-  if (report.bot.requests > 0 && report.bot.allowed_rate > 0.5) {
-    return report.mode === 'rotating'
-      ? `bot unchecked: ${botShare} of its requests passed; a new caller_id per request always finds a full bucket, so per-caller buckets alone cannot stop it (UNPROTECTED)`
-      : `bot unchecked: ${botShare} of its requests passed`;
-  }
-  return `protected: ${formatShare(report.shoppers.completed, ended) ?? '-'} of sign-ins completed while the bot got ${botShare} of its requests through`;
 }
 
 /** Turns the stats of every mode into the report. */
@@ -121,6 +107,10 @@ export function buildReport(
             bin.completed + bin.failed === 0
               ? null
               : shareOf(bin.completed, bin.completed + bin.failed),
+          shopper_requests: bin.requests,
+          shopper_rejected_429: bin.refused,
+          bot_requests: bin.botRequests,
+          bot_allowed: bin.botAllowed,
         })),
       };
       return { ...partial, verdict: verdictOf(partial) };
