@@ -44,13 +44,20 @@ export function reportRows(report: SimulationReport): { header: string[]; body: 
   return { header, body };
 }
 
-/** The lines that say what was simulated. */
+const WARNING = 'warning: ';
+
+/** The lines that say what was simulated, then the warnings. */
 export function reportHeadline(report: SimulationReport): string[] {
   const s = report.scenario;
+  const bot =
+    s.bot.from_s >= s.duration_s
+      ? `no bot in this run (${s.bot.rate} on ${s.bot.target} would start at ${s.bot.from_s} s)`
+      : `bot ${s.bot.rate} on ${s.bot.target} from ${s.bot.from_s} s to ${s.bot.until_s} s`;
   return [
     `scenario ${s.name}${s.description === '' ? '' : `: ${s.description}`}`,
-    `${s.duration_s} s simulated (${s.engine}${s.target === undefined ? '' : ` against ${s.target}`}), seed ${s.seed}; ${s.shoppers} shoppers; bot ${s.bot.rate} on ${s.bot.target} from ${s.bot.from_s} s to ${s.bot.until_s} s`,
+    `${s.duration_s} s simulated (${s.engine}${s.target === undefined ? '' : ` against ${s.target}`}), seed ${s.seed}; up to ${s.shoppers} shoppers; ${bot}`,
     `limits: client ${s.limits.client.burst} tokens at ${s.limits.client.rate}, caller ${s.limits.caller.burst} tokens at ${s.limits.caller.rate}; shoppers retry at most ${s.retry.maxAttempts} attempts`,
+    ...report.warnings.map((warning) => `${WARNING}${warning}`),
   ];
 }
 
@@ -72,7 +79,9 @@ export function formatReport(report: SimulationReport, chalk: ChalkInstance, wid
     return `${chalk.bold(mode.mode.padEnd(10))} ${color(mode.verdict)}`;
   });
   return [
-    ...reportHeadline(report).map((line) => chalk.dim(line)),
+    ...reportHeadline(report).map((line) =>
+      line.startsWith(WARNING) ? chalk.yellow(line) : chalk.dim(line),
+    ),
     table.toString(),
     ...verdicts,
     '',

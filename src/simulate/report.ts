@@ -44,6 +44,8 @@ export interface SimulationReport {
   };
   modes: ModeReport[];
   simulated_requests: number;
+  /** What the run could not show that the scenario asks for, in words (empty when nothing). */
+  warnings: string[];
 }
 
 /** The value at quantile `q` of sorted numbers (nearest rank), or null for none. */
@@ -59,6 +61,7 @@ export function buildReport(
   requests: number,
   engine: 'virtual' | 'live',
   target?: string,
+  warnings: string[] = [],
 ): SimulationReport {
   const binS = scenario.durationMs / 1000 / (results[0]?.timeline.length ?? 1);
   return {
@@ -116,6 +119,7 @@ export function buildReport(
       return { ...partial, verdict: verdictOf(partial) };
     }),
     simulated_requests: requests,
+    warnings: [...scenario.warnings, ...warnings],
   };
 }
 

@@ -3,6 +3,7 @@ import { ConfigError, configIssue, type ConfigIssue } from '../core/config/confi
 import { describeIssues, limitsSchema, parseLatencyText } from '../core/config/config-schema.js';
 import { parseDuration } from '../core/config/duration.js';
 import { parseRate, refillPerMs } from '../core/limits/rate.js';
+import { botWindowWarnings } from './scenario-warnings.js';
 
 /** How requests choose their caller_id in a mode. */
 export const MODES = ['shared', 'per-caller', 'static', 'rotating'] as const;
@@ -85,6 +86,8 @@ export interface Scenario {
   limits: { client: { burst: number; rate: string }; caller: { burst: number; rate: string } };
   modes: Mode[];
   retry: { maxAttempts: number; maxWaitMs: number };
+  /** What the run will not show that the scenario asks for (a bot cut off by the end), in words. */
+  warnings: string[];
 }
 
 /** Defaults of a scenario, in one place (README lists them). */
@@ -113,12 +116,14 @@ export function resolveScenario(input: unknown): Scenario {
   const durationMs = parseDuration(file.duration ?? SCENARIO_DEFAULTS.duration) as number;
   const think = parseLatencyText(shoppers.thinkTime) as { minMs: number; maxMs: number };
   const botStart = parseDuration(bot.start) as number;
-  const botStop = bot.stop === undefined ? durationMs : (parseDuration(bot.stop) as number);
+  const botStopAsWritten = bot.stop === undefined ? undefined : (parseDuration(bot.stop) as number);
+  const botStop = botStopAsWritten ?? durationMs;
   const issues: ConfigIssue[] = [];
   if (durationMs <= 0) issues.push(configIssue(['duration'], 'expected more than zero'));
   if (durationMs > 24 * 3_600_000)
     issues.push(configIssue(['duration'], 'expected at most 24h of simulated time'));
-  if (botStop < botStart)
+  // Checked only when written: a bot that starts after the end is a warning, not an error.
+  if (botStopAsWritten !== undefined && botStopAsWritten < botStart)
     issues.push(configIssue(['bot', 'stop'], `expected a time after bot.start (${bot.start})`));
   const limits = {
     client: { ...SCENARIO_DEFAULTS.limits.client, ...file.limits?.client },
@@ -150,10 +155,15 @@ export function resolveScenario(input: unknown): Scenario {
       rateText: bot.rate,
       target: bot.target,
       startMs: botStart,
-      stopMs: Math.min(botStop, durationMs),
+      // Never after the end, unless the bot starts after it (an empty window: no bot).
+      stopMs: Math.max(botStart, Math.min(botStop, durationMs)),
     },
     limits,
     modes: file.modes ?? [...SCENARIO_DEFAULTS.modes],
     retry: { maxAttempts: retry.maxAttempts, maxWaitMs: parseDuration(retry.maxWait) as number },
+    warnings: botWindowWarnings(
+      { startMs: botStart, stopAsWrittenMs: botStopAsWritten },
+      durationMs,
+    ),
   };
 }

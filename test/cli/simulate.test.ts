@@ -50,6 +50,35 @@ describe('uas simulate', () => {
     expect(result.stdout).toMatch(/per-caller\s+protected/);
   });
 
+  it('warns when --duration cuts the bot away, and blames no absent bot', async () => {
+    const result = await runUas([
+      'simulate',
+      '--preset',
+      'checkout-rush',
+      '--duration',
+      '60s',
+      '--json',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.warnings).toEqual([
+      expect.stringMatching(
+        /^the bot would start at 60 s, but the run ends at 60 s: this run has no bot/,
+      ),
+    ]);
+    for (const mode of report.modes) {
+      expect(mode.bot.requests).toBe(0);
+      expect(mode.verdict).not.toMatch(/drained|protected/);
+    }
+    const staticMode = report.modes.find((mode: { mode: string }) => mode.mode === 'static');
+    expect(staticMode.verdict).toMatch(
+      /^shoppers hurt: .* exhaust it themselves \(the bot sent no requests\)$/,
+    );
+    const text = await runUas(['simulate', '--preset', 'checkout-rush', '--duration', '60s']);
+    expect(text.stdout).toContain('no bot in this run (12/s on exists would start at 60 s)');
+    expect(text.stdout).toContain('warning: the bot would start at 60 s, but the run ends at 60 s');
+  });
+
   it('lists the presets', async () => {
     const result = await runUas(['simulate', '--list-presets']);
     expect(result.stdout).toMatch(/checkout-rush[\s\S]*code-bombing[\s\S]*user-enumeration/);
