@@ -79,6 +79,19 @@ describe('uas simulate', () => {
     expect(text.stdout).toContain('warning: the bot would start at 60 s, but the run ends at 60 s');
   });
 
+  it("runs README's scenario defaults as a scenario file, unchanged", async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('**Scenario file**'));
+    const block = /```json\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(block).toBeDefined();
+    const file = join(mkdtempSync(join(tmpdir(), 'uas-scenario-')), 'defaults.json');
+    writeFileSync(file, block as string);
+    const fromFile = await runUas(['simulate', '--scenario', file, '--json']);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    const defaults = await runUas(['simulate', '--json']);
+    expect(fromFile.stdout).toBe(defaults.stdout);
+  });
+
   it('lists the presets', async () => {
     const result = await runUas(['simulate', '--list-presets']);
     expect(result.stdout).toMatch(/checkout-rush[\s\S]*code-bombing[\s\S]*user-enumeration/);
