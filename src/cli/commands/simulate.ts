@@ -28,6 +28,7 @@ export interface SimulateFlags {
   target?: string;
   token?: string;
   merchant?: string;
+  adminToken?: string;
   concurrency: number;
   watch?: boolean;
   speed: number;
@@ -80,6 +81,12 @@ export function registerSimulate(program: Command, context: CommandContext): voi
       'live: access token of the target (default: the demo token on loopback)',
     )
     .option('--merchant <id>', 'live: merchant of the sign-ins (default: the demo merchant)')
+    .addOption(
+      new Option(
+        '--admin-token <token>',
+        "live: the target emulator's dev API admin token, when it has one",
+      ).env('UAS_ADMIN_TOKEN'),
+    )
     .option(
       '--watch',
       'play the simulation on the live bucket screen (virtual time, one mode after another)',

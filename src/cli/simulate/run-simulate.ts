@@ -158,13 +158,20 @@ export async function runSimulate(flags: SimulateFlags, context: CommandContext)
         EXIT.network,
       );
     }
-    report = await runLive(scenario, {
-      target: target.href,
-      token,
-      merchantId,
-      concurrency: flags.concurrency,
-      progress: io.stderr,
-    });
+    const { isLiveRunError } = await import('../../simulate/live-run-error.js');
+    try {
+      report = await runLive(scenario, {
+        target: target.href,
+        token,
+        merchantId,
+        adminToken: flags.adminToken,
+        concurrency: flags.concurrency,
+        progress: io.stderr,
+      });
+    } catch (error) {
+      if (!isLiveRunError(error)) throw error;
+      throw new CliError(error.message, error.reason === 'network' ? EXIT.network : EXIT.failure);
+    }
   } else {
     report = await simulate(scenario);
   }
