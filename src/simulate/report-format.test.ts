@@ -1,7 +1,8 @@
+import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { createModeStats, type ModeStats } from './mode-stats.js';
 import { buildReport } from './report.js';
-import { reportRows } from './report-format.js';
+import { chart, reportRows } from './report-format.js';
 import { resolveScenario, type Mode } from './scenario.js';
 
 function statsOf(
@@ -61,5 +62,19 @@ describe('reportRows', () => {
     const idle = statsOf('shared', { completed: 0, failed: 0, unfinished: 0 });
     expect(cell(idle, 'sign-ins completed')).toBe('0/0 (-)');
     expect(cell(idle, 'bot requests allowed')).toBe('0/0 (no bot requests)');
+  });
+});
+
+describe('chart', () => {
+  it('speaks of simulated time only for a virtual run', () => {
+    const stats = statsOf('shared', { completed: 3, failed: 1, unfinished: 0 });
+    stats.timeline[0]!.completed = 3;
+    stats.timeline[0]!.failed = 1;
+    const scenario = resolveScenario({ duration: '24s', modes: ['shared'] });
+    const plain = new Chalk({ level: 0 });
+    const virtual = buildReport(scenario, [stats], 0, 'virtual');
+    expect(chart(virtual, plain)).toMatch(/^sign-ins that succeeded, per 1 s of simulated time\n/);
+    const live = buildReport(scenario, [stats], 0, 'live', 'http://127.0.0.1:4010');
+    expect(chart(live, plain)).toMatch(/^sign-ins that succeeded, per 1 s of the run\n/);
   });
 });

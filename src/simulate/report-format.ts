@@ -111,7 +111,8 @@ export function chart(report: SimulationReport, chalk: ChalkInstance, width = 80
       colored ? `${SERIES_COLORS[index]}── ${mode.mode}${asciichart.reset}` : mode.mode,
     )
     .join(colored ? '   ' : ', ');
-  const title = `sign-ins that succeeded, per ${report.modes[0]?.timeline[0]?.to_s ?? 0} s of simulated time`;
+  const time = report.scenario.engine === 'live' ? 'of the run' : 'of simulated time';
+  const title = `sign-ins that succeeded, per ${report.modes[0]?.timeline[0]?.to_s ?? 0} s ${time}`;
   return [title, plot, colored ? `      ${legend}` : `      lines, in order: ${legend}`].join('\n');
 }
 
