@@ -131,9 +131,14 @@ describe('verdictOf', () => {
     });
 
     it('calls shoppers hurt only below 95% completed', () => {
-      expect(verdict('shared', { completed: 95, failed: 5, rateLimited: 5 })).not.toMatch(
-        /^shoppers hurt/,
-      );
+      for (const [completed, failed] of [
+        [95, 5],
+        [19, 1],
+        [57, 3],
+      ] as const)
+        expect(verdict('shared', { completed, failed, rateLimited: failed })).not.toMatch(
+          /^shoppers hurt/,
+        );
       expect(verdict('shared', { completed: 94, failed: 6, rateLimited: 6 })).toMatch(
         /^shoppers hurt: 6 of the 100 sign-ins that ended failed \(6\.0%\)/,
       );

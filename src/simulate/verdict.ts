@@ -2,10 +2,10 @@ import type { ModeReport } from './report.js';
 import type { Mode } from './scenario.js';
 import { formatShare } from './share.js';
 
-/** Below this share of ended sign-ins completed, shoppers are hurt. */
-export const HURT_BELOW = 0.95;
-/** Above this share of its requests through, the bot is unchecked. */
-export const UNCHECKED_ABOVE = 0.5;
+/** Below this percentage of ended sign-ins completed, shoppers are hurt. */
+export const HURT_BELOW_PERCENT = 95;
+/** Above this percentage of its requests through, the bot is unchecked. */
+export const UNCHECKED_ABOVE_PERCENT = 50;
 
 /** The bucket shoppers and the bot both land in, in the modes where they share one. */
 const SHARED_BUCKET: Partial<Record<Mode, string>> = {
@@ -23,9 +23,9 @@ const count = (part: number, whole: number, things: string, verb: string) =>
  *
  * - `too short to judge` when no sign-in ended;
  * - `shoppers hurt` when fewer than 95% of the sign-ins that ended completed. The bot is blamed
- *   only in a mode where it shares the shoppers' bucket and only when it got requests through in
- *   the time bins where shoppers were refused; without that, the shoppers of a shared or static
- *   mode exhausted their one bucket themselves;
+ *   only in a mode where it shares the shoppers' bucket and only when, in the time bins where
+ *   shoppers were refused, it got more requests through than they did; otherwise the shoppers of
+ *   a shared or static mode exhausted their one bucket themselves (or with the bot's help);
  * - `no attack` when the bot sent nothing (nothing to be protected from);
  * - `bot unchecked` when more than half of the bot's requests got through;
  * - `protected` otherwise: shoppers completed while most of the bot's requests were refused.
@@ -40,7 +40,8 @@ export function verdictOf(report: Omit<ModeReport, 'verdict'>): string {
       : `the bot got ${count(bot.allowed, bot.requests, 'its # requests', 'through')}`;
   if (ended === 0)
     return `too short to judge: no sign-in ended within the run (${unfinished} still running); ${botLine}`;
-  if (completed < HURT_BELOW * ended) {
+  // Whole numbers on both sides: no rounding can move the line.
+  if (completed * 100 < HURT_BELOW_PERCENT * ended) {
     const hurt = `shoppers hurt: ${count(failed, ended, 'the # sign-ins that ended', 'failed')}`;
     const otherErrors = failed - rateLimited;
     if (rateLimited === 0) return `${hurt}, none of them on 429`;
@@ -49,7 +50,7 @@ export function verdictOf(report: Omit<ModeReport, 'verdict'>): string {
     return `${hurt}${on429} ${causeOf429(report)}${rest}`;
   }
   if (bot.requests === 0) return `no attack: the bot sent no requests; ${completedLine(report)}`;
-  if (bot.allowed > UNCHECKED_ABOVE * bot.requests) {
+  if (bot.allowed * 100 > UNCHECKED_ABOVE_PERCENT * bot.requests) {
     const passed = `bot unchecked: ${count(bot.allowed, bot.requests, 'its # requests', 'passed')}`;
     return report.mode === 'rotating'
       ? `${passed}; a new caller_id per request always finds a full bucket, so per-caller buckets alone cannot stop it (UNPROTECTED)`
