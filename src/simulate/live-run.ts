@@ -1,12 +1,13 @@
 import { SingleBar } from 'cli-progress';
 import { createClient, type Client } from '../client/client.js';
 import { RETRY_DEFAULTS } from '../client/retry-policy.js';
-import { createModeStats, type ModeStats } from './mode-stats.js';
+import { createDevApiClient, type DevApiClient } from './dev-api-client.js';
+import { isLiveRunError, LiveRunError } from './live-run-error.js';
+import { binAt, createModeStats, type ModeStats } from './mode-stats.js';
 import { buildReport, type SimulationReport } from './report.js';
 import type { Mode, Scenario } from './scenario.js';
 import { shopperEmail, victimEmail, VICTIMS } from './simulation-config.js';
-import { generateTraffic } from './traffic.js';
-import { rotatingAddress, shopperAddress } from './traffic.js';
+import { generateTraffic, rotatingAddress, shopperAddress } from './traffic.js';
 import { TIMELINE_BINS } from './virtual-run.js';
 
 /** Options of {@link runLive}. */
@@ -15,65 +16,54 @@ export interface LiveOptions {
   target: string;
   token: string;
   merchantId: string;
+  /** The target's dev API admin token (`uas serve --admin-token`), when it has one. */
+  adminToken?: string | undefined;
   /** Most requests in flight at once; bot requests beyond it are skipped (and counted). */
   concurrency: number;
   /** Where the progress bar goes (a terminal), or progress lines (anything else). */
   progress?: { write(text: string): unknown; isTTY?: boolean | undefined } | undefined;
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch | undefined;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** What a report of a run against another server than uas says it could not do. */
+export const NOT_AN_EMULATOR =
+  "the target has no uas dev API (GET /__uas/health): the scenario's limits were not applied (the target's own are), buckets were not reset between modes, and flows end at start, counted as completed, since codes cannot be read";
+
 /**
  * Runs a scenario live over HTTP in real time, one mode after another. Against a uas emulator it
- * resets the buckets before each mode, registers the shoppers as users and reads their codes from
- * the dev API; against another server the flows stop after start (the code cannot be read).
+ * registers the shoppers as users, applies the scenario's limits, resets the buckets before each
+ * mode and reads codes from the dev API; against another server the flows stop after start (the
+ * code cannot be read), and the report says so. A dev API that fails ends the run with a
+ * {@link LiveRunError}.
  */
 export async function runLive(scenario: Scenario, options: LiveOptions): Promise<SimulationReport> {
   const base = options.target.replace(/\/+$/, '');
+  const devApi = createDevApiClient({ base, adminToken: options.adminToken, fetch: options.fetch });
   const traffic = generateTraffic(scenario);
-  const emulator = await isEmulator(base);
+  const emulator = await devApi.isEmulator();
   if (emulator) {
-    await registerUsers(base, traffic.arrivals.length);
+    const emails: string[] = [];
+    for (let index = 0; index < traffic.arrivals.length; index++) emails.push(shopperEmail(index));
+    for (let index = 0; index < VICTIMS; index++) emails.push(victimEmail(index));
+    await devApi.addUsers(emails);
     // The scenario's limits apply to the run, as in virtual time.
-    await devCall(base, 'PATCH', '/__uas/config', { limits: scenario.limits });
+    await devApi.configure({ limits: scenario.limits });
   }
   const results: ModeStats[] = [];
   let requests = 0;
   for (const mode of scenario.modes) {
-    if (emulator) await fetch(`${base}/__uas/buckets`, { method: 'DELETE' });
-    const run = await runLiveMode(scenario, traffic, mode, base, emulator, options);
+    if (emulator) await devApi.resetBuckets();
+    const run = await runLiveMode(scenario, traffic, mode, base, emulator ? devApi : undefined, {
+      ...options,
+      fetch: options.fetch ?? fetch,
+    });
     results.push(run.stats);
     requests += run.requests;
   }
-  return buildReport(scenario, results, requests, 'live', base);
-}
-
-async function devCall(base: string, method: string, path: string, body: unknown): Promise<void> {
-  const answer = await fetch(`${base}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!answer.ok)
-    throw new Error(
-      `the target refused ${method} ${path}: ${answer.status} ${await answer.text()}`,
-    );
-}
-
-async function isEmulator(base: string): Promise<boolean> {
-  try {
-    const health = await fetch(`${base}/__uas/health`, { signal: AbortSignal.timeout(3000) });
-    return health.ok && ((await health.json()) as { status?: string }).status === 'ok';
-  } catch {
-    return false;
-  }
-}
-
-async function registerUsers(base: string, shoppers: number): Promise<void> {
-  const users = [];
-  for (let index = 0; index < shoppers; index++) users.push({ email: shopperEmail(index) });
-  for (let index = 0; index < VICTIMS; index++) users.push({ email: victimEmail(index) });
-  await devCall(base, 'POST', '/__uas/users', { users });
+  return buildReport(scenario, results, requests, 'live', base, emulator ? [] : [NOT_AN_EMULATOR]);
 }
 
 async function runLiveMode(
@@ -81,11 +71,13 @@ async function runLiveMode(
   traffic: ReturnType<typeof generateTraffic>,
   mode: Mode,
   base: string,
-  emulator: boolean,
-  options: LiveOptions,
+  devApi: DevApiClient | undefined,
+  options: LiveOptions & { fetch: typeof fetch },
 ): Promise<{ stats: ModeStats; requests: number }> {
   const stats = createModeStats(mode, TIMELINE_BINS);
-  const binMs = scenario.durationMs / TIMELINE_BINS;
+  const startedAt = Date.now();
+  const elapsed = () => Date.now() - startedAt;
+  const deadline = startedAt + scenario.durationMs;
   let requests = 0;
   let inFlight = 0;
   let skipped = 0;
@@ -103,13 +95,16 @@ async function runLiveMode(
   const client: Client = createClient({
     baseUrl: base,
     token: options.token,
-    fetch: counting(fetch),
+    fetch: counting(options.fetch),
     retry: {
       ...RETRY_DEFAULTS,
       maxAttempts: scenario.retry.maxAttempts,
       maxWaitMs: scenario.retry.maxWaitMs,
     },
     onRetry: (notice) => {
+      const bin = binAt(stats, elapsed(), scenario.durationMs);
+      bin.requests++;
+      if (notice.status === 429) bin.refused++;
       stats.legit.retries++;
       stats.legit.waitedMs += notice.waitMs;
     },
@@ -117,25 +112,28 @@ async function runLiveMode(
   const bot = createClient({
     baseUrl: base,
     token: options.token,
-    fetch: counting(fetch),
+    fetch: counting(options.fetch),
     retry: false,
   });
-  const startedAt = Date.now();
-  const elapsed = () => Date.now() - startedAt;
-  const deadline = startedAt + scenario.durationMs;
   const bar = progressBar(options.progress, mode, scenario.durationMs);
 
-  const end = (completed: boolean, step: 'exists' | 'start' | 'verify', arrival: number) => {
+  const end = (
+    completed: boolean,
+    step: 'exists' | 'start' | 'verify',
+    arrival: number,
+    status?: number,
+  ) => {
     const now = elapsed();
-    const bin = stats.timeline[Math.min(TIMELINE_BINS - 1, Math.floor(now / binMs))];
+    const bin = binAt(stats, now, scenario.durationMs);
     if (completed) {
       stats.shoppers.completed++;
       stats.flowTimes.push(now - arrival);
-      if (bin) bin.completed++;
+      bin.completed++;
     } else {
       stats.shoppers.failed++;
+      if (status === 429) stats.shoppers.rateLimited++;
       stats.shoppers.failedAt[step]++;
-      if (bin) bin.failed++;
+      bin.failed++;
     }
   };
   const count = (result: {
@@ -144,12 +142,18 @@ async function runLiveMode(
   }) => {
     stats.legit.requests += result.attempts.length;
     stats.legit.rejected += result.attempts.filter((attempt) => attempt.status === 429).length;
+    // Earlier attempts were counted in their bins as they were retried (onRetry).
+    const bin = binAt(stats, elapsed(), scenario.durationMs);
+    bin.requests++;
+    if (result.status === 429) bin.refused++;
   };
 
+  // The first failure of the dev API: the run stops there and runLive throws it.
+  let fatal: LiveRunError | undefined;
   // A pause that ends at the deadline: flows still running then are reported as unfinished.
   const pause = async (ms: number) => {
     await sleep(Math.max(0, Math.min(ms, deadline - Date.now())));
-    return Date.now() < deadline;
+    return Date.now() < deadline && fatal === undefined;
   };
 
   const shopper = async (index: number) => {
@@ -164,26 +168,23 @@ async function runLiveMode(
           : shopperAddress(index);
     const exists = await client.exists({ email, callerId });
     count(exists);
-    if (!exists.ok) return end(false, 'exists', arrival);
+    if (!exists.ok) return end(false, 'exists', arrival, exists.status);
     if (!(await pause(thinkStart))) return;
     const started = await client.start({ merchantId: options.merchantId, email, callerId });
     count(started);
-    if (!started.ok) return end(false, 'start', arrival);
-    if (!emulator) return end(true, 'start', arrival);
+    if (!started.ok) return end(false, 'start', arrival, started.status);
+    if (devApi === undefined) return end(true, 'start', arrival);
     if (!(await pause(thinkVerify))) return;
-    const code = await fetch(
-      `${base}/__uas/codes/${encodeURIComponent(email)}?merchant_id=${options.merchantId}`,
-    )
-      .then((answer) => answer.json() as Promise<{ code?: string }>)
-      .catch(() => ({ code: undefined }));
+    const code = await devApi.latestCode(email, options.merchantId);
+    if (fatal !== undefined) return;
     const verified = await client.verify({
       merchantId: options.merchantId,
       email,
-      code: code.code ?? '0',
+      code: code ?? '0',
       callerId,
     });
     count(verified);
-    end(verified.ok, 'verify', arrival);
+    end(verified.ok, 'verify', arrival, verified.status);
   };
 
   const flows: Array<Promise<void>> = [];
@@ -191,10 +192,14 @@ async function runLiveMode(
     for (let index = 0; index < traffic.arrivals.length; index++) {
       const wait = (traffic.arrivals[index] as number) - elapsed();
       if (wait > 0) await sleep(wait);
-      if (Date.now() >= deadline) break;
+      if (Date.now() >= deadline || fatal !== undefined) break;
       stats.shoppers.arrived++;
       flows.push(
-        shopper(index).catch(() => end(false, 'exists', traffic.arrivals[index] as number)),
+        shopper(index).catch((error: unknown) => {
+          fatal ??= isLiveRunError(error)
+            ? error
+            : new LiveRunError(`the live run failed: ${String(error)}`, 'refused');
+        }),
       );
     }
   })();
@@ -206,7 +211,7 @@ async function runLiveMode(
     const pending: Array<Promise<void>> = [];
     for (;;) {
       const due = spec.startMs + sent * interval;
-      if (due >= spec.stopMs || startedAt + due >= deadline) break;
+      if (due >= spec.stopMs || startedAt + due >= deadline || fatal !== undefined) break;
       const wait = due - elapsed();
       if (wait > 0) await sleep(wait);
       bar?.update(Math.min(elapsed(), scenario.durationMs));
@@ -229,9 +234,14 @@ async function runLiveMode(
           : bot.start({ merchantId: options.merchantId, email: victimEmail(index), callerId });
       pending.push(
         request.then((result) => {
+          const bin = binAt(stats, elapsed(), scenario.durationMs);
           stats.bot.requests++;
+          bin.botRequests++;
           if (result.status === 429) stats.bot.rejected++;
-          else if (result.ok) stats.bot.allowed++;
+          else if (result.ok) {
+            stats.bot.allowed++;
+            bin.botAllowed++;
+          }
         }),
       );
     }
@@ -240,15 +250,17 @@ async function runLiveMode(
 
   const ticker = setInterval(() => bar?.update(Math.min(elapsed(), scenario.durationMs)), 250);
   await Promise.all([arrivals, botLoop]);
-  const remaining = deadline - Date.now();
-  if (remaining > 0) await sleep(remaining);
+  // Wait out the mode (in short steps, so a failure ends it at once).
+  while (fatal === undefined && Date.now() < deadline)
+    await sleep(Math.min(100, deadline - Date.now()));
   clearInterval(ticker);
   // Flows still running stop at their next step (see `pause`); wait for their last answers.
   await Promise.all(flows);
+  if (fatal === undefined) bar?.update(scenario.durationMs);
+  bar?.stop();
+  if (fatal !== undefined) throw fatal;
   stats.shoppers.unfinished =
     stats.shoppers.arrived - stats.shoppers.completed - stats.shoppers.failed;
-  bar?.update(scenario.durationMs);
-  bar?.stop();
   if (skipped > 0)
     options.progress?.write(
       `${mode}: ${skipped} bot requests skipped (more than ${options.concurrency} in flight)\n`,

@@ -1,5 +1,21 @@
 import type { Mode } from './scenario.js';
 
+/** The counts of one time bin of a mode's run. */
+export interface TimeBin {
+  /** Flows that completed in the bin. */
+  completed: number;
+  /** Flows that failed in the bin. */
+  failed: number;
+  /** Shopper requests answered in the bin. */
+  requests: number;
+  /** Shopper requests answered 429 in the bin. */
+  refused: number;
+  /** Bot requests answered in the bin. */
+  botRequests: number;
+  /** Bot requests that got through (not 429) in the bin. */
+  botAllowed: number;
+}
+
 /** The raw counts of one mode's run. */
 export interface ModeStats {
   mode: Mode;
@@ -7,6 +23,8 @@ export interface ModeStats {
     arrived: number;
     completed: number;
     failed: number;
+    /** Flows that failed on a 429 after every attempt the retry policy allows (part of `failed`). */
+    rateLimited: number;
     unfinished: number;
     failedAt: { exists: number; start: number; verify: number };
   };
@@ -14,8 +32,8 @@ export interface ModeStats {
   bot: { requests: number; allowed: number; rejected: number };
   /** Milliseconds from arrival to signed in, for each shopper who finished. */
   flowTimes: number[];
-  /** Per time bin: flows that completed and failed in it. */
-  timeline: Array<{ completed: number; failed: number }>;
+  /** The run cut into equal spans of time. */
+  timeline: TimeBin[];
 }
 
 /** Empty stats for a mode with `bins` timeline bins. */
@@ -26,12 +44,27 @@ export function createModeStats(mode: Mode, bins: number): ModeStats {
       arrived: 0,
       completed: 0,
       failed: 0,
+      rateLimited: 0,
       unfinished: 0,
       failedAt: { exists: 0, start: 0, verify: 0 },
     },
     legit: { requests: 0, rejected: 0, retries: 0, waitedMs: 0 },
     bot: { requests: 0, allowed: 0, rejected: 0 },
     flowTimes: [],
-    timeline: Array.from({ length: bins }, () => ({ completed: 0, failed: 0 })),
+    timeline: Array.from({ length: bins }, () => ({
+      completed: 0,
+      failed: 0,
+      requests: 0,
+      refused: 0,
+      botRequests: 0,
+      botAllowed: 0,
+    })),
   };
+}
+
+/** The bin of `timeline` that holds time `ms` of a run of `durationMs` (the last for the end). */
+export function binAt(stats: ModeStats, ms: number, durationMs: number): TimeBin {
+  const bins = stats.timeline.length;
+  const index = Math.min(bins - 1, Math.max(0, Math.floor((ms * bins) / durationMs)));
+  return stats.timeline[index] as TimeBin;
 }

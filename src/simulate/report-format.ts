@@ -2,8 +2,11 @@ import asciichart from 'asciichart';
 import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import type { ModeReport, SimulationReport } from './report.js';
+import { formatShare } from './share.js';
 
-const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
+/** `part/whole (share)`, the share computed from the two counts shown. */
+const fraction = (part: number, whole: number, ofNothing = '-') =>
+  `${part}/${whole} (${formatShare(part, whole) ?? ofNothing})`;
 const seconds = (ms: number | null) => (ms === null ? '-' : `${(ms / 1000).toFixed(1)}s`);
 
 function failedAt(mode: ModeReport): string {
@@ -21,10 +24,7 @@ export function reportRows(report: SimulationReport): { header: string[]; body: 
     ...report.modes.map(value),
   ];
   const body = [
-    line(
-      'sign-ins completed',
-      (m) => `${m.shoppers.completed}/${m.shoppers.arrived} (${pct(m.shoppers.success_rate)})`,
-    ),
+    line('sign-ins completed', (m) => fraction(m.shoppers.completed, m.shoppers.arrived)),
     line('sign-ins failed, at step', (m) => failedAt(m)),
     line('still running at the end', (m) => String(m.shoppers.unfinished)),
     line(
@@ -39,21 +39,25 @@ export function reportRows(report: SimulationReport): { header: string[]; body: 
       'time to sign in p50/p95',
       (m) => `${seconds(m.flow_time_ms.p50)} / ${seconds(m.flow_time_ms.p95)}`,
     ),
-    line(
-      'bot requests allowed',
-      (m) => `${m.bot.allowed}/${m.bot.requests} (${pct(m.bot.allowed_rate)})`,
-    ),
+    line('bot requests allowed', (m) => fraction(m.bot.allowed, m.bot.requests, 'no bot requests')),
   ];
   return { header, body };
 }
 
-/** The lines that say what was simulated. */
+const WARNING = 'warning: ';
+
+/** The lines that say what was simulated, then the warnings. */
 export function reportHeadline(report: SimulationReport): string[] {
   const s = report.scenario;
+  const bot =
+    s.bot.from_s >= s.duration_s
+      ? `no bot in this run (${s.bot.rate} on ${s.bot.target} would start at ${s.bot.from_s} s)`
+      : `bot ${s.bot.rate} on ${s.bot.target} from ${s.bot.from_s} s to ${s.bot.until_s} s`;
   return [
     `scenario ${s.name}${s.description === '' ? '' : `: ${s.description}`}`,
-    `${s.duration_s} s simulated (${s.engine}${s.target === undefined ? '' : ` against ${s.target}`}), seed ${s.seed}; ${s.shoppers} shoppers; bot ${s.bot.rate} on ${s.bot.target} from ${s.bot.from_s} s to ${s.bot.until_s} s`,
+    `${s.duration_s} s simulated (${s.engine}${s.target === undefined ? '' : ` against ${s.target}`}), seed ${s.seed}; up to ${s.shoppers} shoppers; ${bot}`,
     `limits: client ${s.limits.client.burst} tokens at ${s.limits.client.rate}, caller ${s.limits.caller.burst} tokens at ${s.limits.caller.rate}; shoppers retry at most ${s.retry.maxAttempts} attempts`,
+    ...report.warnings.map((warning) => `${WARNING}${warning}`),
   ];
 }
 
@@ -75,7 +79,9 @@ export function formatReport(report: SimulationReport, chalk: ChalkInstance, wid
     return `${chalk.bold(mode.mode.padEnd(10))} ${color(mode.verdict)}`;
   });
   return [
-    ...reportHeadline(report).map((line) => chalk.dim(line)),
+    ...reportHeadline(report).map((line) =>
+      line.startsWith(WARNING) ? chalk.yellow(line) : chalk.dim(line),
+    ),
     table.toString(),
     ...verdicts,
     '',
@@ -105,7 +111,8 @@ export function chart(report: SimulationReport, chalk: ChalkInstance, width = 80
       colored ? `${SERIES_COLORS[index]}── ${mode.mode}${asciichart.reset}` : mode.mode,
     )
     .join(colored ? '   ' : ', ');
-  const title = `sign-ins that succeeded, per ${report.modes[0]?.timeline[0]?.to_s ?? 0} s of simulated time`;
+  const time = report.scenario.engine === 'live' ? 'of the run' : 'of simulated time';
+  const title = `sign-ins that succeeded, per ${report.modes[0]?.timeline[0]?.to_s ?? 0} s ${time}`;
   return [title, plot, colored ? `      ${legend}` : `      lines, in order: ${legend}`].join('\n');
 }
 

@@ -1,5 +1,7 @@
 import type { ModeStats } from './mode-stats.js';
 import { MODE_DESCRIPTIONS, type Mode, type Scenario } from './scenario.js';
+import { shareOf } from './share.js';
+import { verdictOf } from './verdict.js';
 
 /** The outcome of one mode, as reported. */
 export interface ModeReport {
@@ -16,6 +18,12 @@ export interface ModeReport {
     completed: number;
     failed: number;
     success_rate: number | null;
+    shopper_requests: number;
+    /** Shopper requests answered 429 in the bin. */
+    shopper_rejected_429: number;
+    bot_requests: number;
+    /** Bot requests that got through in the bin. */
+    bot_allowed: number;
   }>;
   verdict: string;
 }
@@ -36,37 +44,14 @@ export interface SimulationReport {
   };
   modes: ModeReport[];
   simulated_requests: number;
+  /** What the run could not show that the scenario asks for, in words (empty when nothing). */
+  warnings: string[];
 }
-
-const rate = (part: number, whole: number) =>
-  whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000;
-const percent = (value: number) => `${Math.round(value * 1000) / 10}%`;
 
 /** The value at quantile `q` of sorted numbers (nearest rank), or null for none. */
 export function quantile(sorted: number[], q: number): number | null {
   if (sorted.length === 0) return null;
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? null;
-}
-
-/**
- * One line on what the numbers say, decided from them: shoppers hurt when fewer than 95% of
- * ended flows completed; otherwise the bot is unchecked when most of its requests passed.
- */
-export function verdictOf(report: Omit<ModeReport, 'verdict'>): string {
-  const ended = report.shoppers.completed + report.shoppers.failed;
-  const botShare = percent(report.bot.allowed_rate);
-  if (ended > 0 && report.shoppers.success_rate < 0.95) {
-    const failed = percent(1 - report.shoppers.success_rate);
-    return report.mode === 'shared' || report.mode === 'static'
-      ? `shoppers hurt: ${failed} of sign-ins failed because the bot drained the one bucket they share with it`
-      : `shoppers hurt: ${failed} of sign-ins failed`;
-  }
-  if (report.bot.requests > 0 && report.bot.allowed_rate > 0.5) {
-    return report.mode === 'rotating'
-      ? `bot unchecked: ${botShare} of its requests passed; a new caller_id per request always finds a full bucket, so per-caller buckets alone cannot stop it (UNPROTECTED)`
-      : `bot unchecked: ${botShare} of its requests passed`;
-  }
-  return `protected: ${percent(report.shoppers.success_rate)} of sign-ins completed while the bot got ${botShare} of its requests through`;
 }
 
 /** Turns the stats of every mode into the report. */
@@ -76,6 +61,7 @@ export function buildReport(
   requests: number,
   engine: 'virtual' | 'live',
   target?: string,
+  warnings: string[] = [],
 ): SimulationReport {
   const binS = scenario.durationMs / 1000 / (results[0]?.timeline.length ?? 1);
   return {
@@ -105,7 +91,7 @@ export function buildReport(
         shoppers: {
           ...stats.shoppers,
           failedAt: { ...stats.shoppers.failedAt },
-          success_rate: rate(stats.shoppers.completed, ended),
+          success_rate: shareOf(stats.shoppers.completed, ended),
         },
         legitimate_requests: {
           total: stats.legit.requests,
@@ -114,7 +100,7 @@ export function buildReport(
           waited_ms: Math.round(stats.legit.waitedMs),
         },
         flow_time_ms: { p50: round(quantile(sorted, 0.5)), p95: round(quantile(sorted, 0.95)) },
-        bot: { ...stats.bot, allowed_rate: rate(stats.bot.allowed, stats.bot.requests) },
+        bot: { ...stats.bot, allowed_rate: shareOf(stats.bot.allowed, stats.bot.requests) },
         timeline: stats.timeline.map((bin, index) => ({
           from_s: Math.round(index * binS * 10) / 10,
           to_s: Math.round((index + 1) * binS * 10) / 10,
@@ -123,12 +109,17 @@ export function buildReport(
           success_rate:
             bin.completed + bin.failed === 0
               ? null
-              : rate(bin.completed, bin.completed + bin.failed),
+              : shareOf(bin.completed, bin.completed + bin.failed),
+          shopper_requests: bin.requests,
+          shopper_rejected_429: bin.refused,
+          bot_requests: bin.botRequests,
+          bot_allowed: bin.botAllowed,
         })),
       };
       return { ...partial, verdict: verdictOf(partial) };
     }),
     simulated_requests: requests,
+    warnings: [...scenario.warnings, ...warnings],
   };
 }
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ConfigError, configIssue, type ConfigIssue } from '../core/config/config-error.js';
-import { describeIssues, limitsSchema } from '../core/config/config-schema.js';
+import { describeIssues, limitsSchema, parseLatencyText } from '../core/config/config-schema.js';
 import { parseDuration } from '../core/config/duration.js';
 import { parseRate, refillPerMs } from '../core/limits/rate.js';
+import { botWindowWarnings } from './scenario-warnings.js';
 
 /** How requests choose their caller_id in a mode. */
 export const MODES = ['shared', 'per-caller', 'static', 'rotating'] as const;
@@ -26,7 +27,7 @@ const rateText = z.string().refine((text) => parseRate(text) !== undefined, {
   error: (issue) =>
     `expected a rate such as "2/s", "100/m" or "5/10s"; got ${JSON.stringify(issue.input)}`,
 });
-const rangeText = z.string().refine((text) => parseRange(text) !== undefined, {
+const rangeText = z.string().refine((text) => parseLatencyText(text) !== undefined, {
   error: (issue) =>
     `expected a duration or a range such as "3s" or "2s-10s"; got ${JSON.stringify(issue.input)}`,
 });
@@ -68,9 +69,6 @@ export const scenarioSchema = z.strictObject({
     .optional(),
 });
 
-/** A scenario as written. */
-export type ScenarioFile = z.infer<typeof scenarioSchema>;
-
 /** A scenario with defaults applied and every value parsed. */
 export interface Scenario {
   name: string;
@@ -88,6 +86,8 @@ export interface Scenario {
   limits: { client: { burst: number; rate: string }; caller: { burst: number; rate: string } };
   modes: Mode[];
   retry: { maxAttempts: number; maxWaitMs: number };
+  /** What the run will not show that the scenario asks for (a bot cut off by the end), in words. */
+  warnings: string[];
 }
 
 /** Defaults of a scenario, in one place (README lists them). */
@@ -102,16 +102,6 @@ export const SCENARIO_DEFAULTS = {
   retry: { maxAttempts: 3, maxWait: '30s' },
 } as const;
 
-/** Parses `"3s"` or `"2s-10s"` into a min and max in ms. */
-export function parseRange(text: string): { minMs: number; maxMs: number } | undefined {
-  const parts = text.split('-').map((part) => part.trim());
-  if (parts.length > 2) return undefined;
-  const min = parseDuration(parts[0] ?? '');
-  const max = parseDuration(parts[1] ?? parts[0] ?? '');
-  if (min === undefined || max === undefined || max < min) return undefined;
-  return { minMs: min, maxMs: max };
-}
-
 /**
  * Validates and resolves a scenario (parsed JSON merged with flags). Throws a ConfigError whose
  * issues name each bad field.
@@ -124,14 +114,16 @@ export function resolveScenario(input: unknown): Scenario {
   const bot = { ...SCENARIO_DEFAULTS.bot, ...file.bot };
   const retry = { ...SCENARIO_DEFAULTS.retry, ...file.retry };
   const durationMs = parseDuration(file.duration ?? SCENARIO_DEFAULTS.duration) as number;
-  const think = parseRange(shoppers.thinkTime) as { minMs: number; maxMs: number };
+  const think = parseLatencyText(shoppers.thinkTime) as { minMs: number; maxMs: number };
   const botStart = parseDuration(bot.start) as number;
-  const botStop = bot.stop === undefined ? durationMs : (parseDuration(bot.stop) as number);
+  const botStopAsWritten = bot.stop === undefined ? undefined : (parseDuration(bot.stop) as number);
+  const botStop = botStopAsWritten ?? durationMs;
   const issues: ConfigIssue[] = [];
   if (durationMs <= 0) issues.push(configIssue(['duration'], 'expected more than zero'));
   if (durationMs > 24 * 3_600_000)
     issues.push(configIssue(['duration'], 'expected at most 24h of simulated time'));
-  if (botStop < botStart)
+  // Checked only when written: a bot that starts after the end is a warning, not an error.
+  if (botStopAsWritten !== undefined && botStopAsWritten < botStart)
     issues.push(configIssue(['bot', 'stop'], `expected a time after bot.start (${bot.start})`));
   const limits = {
     client: { ...SCENARIO_DEFAULTS.limits.client, ...file.limits?.client },
@@ -163,10 +155,15 @@ export function resolveScenario(input: unknown): Scenario {
       rateText: bot.rate,
       target: bot.target,
       startMs: botStart,
-      stopMs: Math.min(botStop, durationMs),
+      // Never after the end, unless the bot starts after it (an empty window: no bot).
+      stopMs: Math.max(botStart, Math.min(botStop, durationMs)),
     },
     limits,
     modes: file.modes ?? [...SCENARIO_DEFAULTS.modes],
     retry: { maxAttempts: retry.maxAttempts, maxWaitMs: parseDuration(retry.maxWait) as number },
+    warnings: botWindowWarnings(
+      { startMs: botStart, stopAsWrittenMs: botStopAsWritten },
+      durationMs,
+    ),
   };
 }

@@ -4,7 +4,7 @@ import type { Operation } from '../core/config/config.js';
 import { createEmulator, type Emulator, type ServiceCall } from '../core/emulator.js';
 import { createSeededRandom } from '../core/time/random.js';
 import type { OperationInput } from '../core/service/request-input.js';
-import { createModeStats, type ModeStats } from './mode-stats.js';
+import { binAt, createModeStats, type ModeStats } from './mode-stats.js';
 import type { Mode, Scenario } from './scenario.js';
 import {
   simulationConfig,
@@ -60,7 +60,6 @@ export async function runVirtualMode(
     maxWaitMs: scenario.retry.maxWaitMs,
   };
   const stats = createModeStats(mode, TIMELINE_BINS);
-  const binMs = scenario.durationMs / TIMELINE_BINS;
   const queue = new EventQueue<ShopperState>();
   traffic.arrivals.forEach((time, index) => queue.push(time, { index, step: 0, attempt: 1 }));
   stats.shoppers.arrived = traffic.arrivals.length;
@@ -101,16 +100,23 @@ export async function runVirtualMode(
           ? rotatingAddress(botCount)
           : BOT_ADDRESS;
 
-  const end = (index: number, now: number, completed: boolean, step: number) => {
-    const bin = stats.timeline[Math.min(TIMELINE_BINS - 1, Math.floor(now / binMs))];
+  const end = (
+    index: number,
+    now: number,
+    completed: boolean,
+    step: number,
+    rateLimited = false,
+  ) => {
+    const bin = binAt(stats, now, scenario.durationMs);
     if (completed) {
       stats.shoppers.completed++;
       stats.flowTimes.push(now - (traffic.arrivals[index] as number));
-      if (bin) bin.completed++;
+      bin.completed++;
     } else {
       stats.shoppers.failed++;
+      if (rateLimited) stats.shoppers.rateLimited++;
       stats.shoppers.failedAt[STEPS[step] as Operation]++;
-      if (bin) bin.failed++;
+      bin.failed++;
     }
   };
 
@@ -134,9 +140,14 @@ export async function runVirtualMode(
           ? { operation: 'exists', email, phone_number: undefined, caller_id: undefined }
           : { operation: 'start', email, caller_id: undefined },
       );
+      const bin = binAt(stats, now, scenario.durationMs);
       stats.bot.requests++;
+      bin.botRequests++;
       if (status < 0) stats.bot.rejected++;
-      else stats.bot.allowed++;
+      else {
+        stats.bot.allowed++;
+        bin.botAllowed++;
+      }
       botCount++;
       nextBot = bot.startMs + botCount * botInterval;
       continue;
@@ -159,9 +170,12 @@ export async function runVirtualMode(
         caller_id: callerId,
       };
     const status = call(operation, callerId, input);
+    const bin = binAt(stats, now, scenario.durationMs);
     stats.legit.requests++;
+    bin.requests++;
     if (status < 0) {
       stats.legit.rejected++;
+      bin.refused++;
       const decision = decideRetry(
         { kind: 'status', status: 429, retryAfterMs: -status * 1000 },
         shopper.attempt,
@@ -178,7 +192,7 @@ export async function runVirtualMode(
           attempt: shopper.attempt + 1,
         });
       } else {
-        end(index, now, false, shopper.step);
+        end(index, now, false, shopper.step, true);
       }
       continue;
     }

@@ -1,4 +1,6 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,10 +9,36 @@ import { createEmulator } from '../../src/emulator.js';
 import { runUas } from '../helpers/spawn-uas.js';
 
 let running: EmulatorHttpServer | undefined;
+const fakes: Server[] = [];
 afterEach(async () => {
   await running?.close(100);
   running = undefined;
+  for (const fake of fakes.splice(0)) {
+    fake.closeAllConnections();
+    await new Promise((resolve) => fake.close(resolve));
+  }
 });
+
+/**
+ * A server that says it is a uas emulator (GET /__uas/health) and fails `POST /__uas/users` the
+ * way `fail` does.
+ */
+async function brokenEmulator(fail: 'answer' | 'hang up'): Promise<string> {
+  const fake = createServer((request, response) => {
+    if (request.url === '/__uas/health') {
+      response.setHeader('content-type', 'application/json');
+      response.end('{"status":"ok"}');
+    } else if (request.url === '/__uas/users' && fail === 'hang up') {
+      request.socket.destroy();
+    } else if (request.url === '/__uas/users') {
+      response.statusCode = 500;
+      response.end('Error: out of memory\n    at addUsers (dev-api.js:1:1)\n');
+    } else response.end();
+  });
+  fakes.push(fake);
+  await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+}
 
 describe('uas simulate', () => {
   it('prints byte-identical JSON for the same seed', async () => {
@@ -48,6 +76,48 @@ describe('uas simulate', () => {
     expect(result.stdout).toContain('scenario user-enumeration');
     expect(result.stdout).toMatch(/shared\s+shoppers hurt/);
     expect(result.stdout).toMatch(/per-caller\s+protected/);
+  });
+
+  it('warns when --duration cuts the bot away, and blames no absent bot', async () => {
+    const result = await runUas([
+      'simulate',
+      '--preset',
+      'checkout-rush',
+      '--duration',
+      '60s',
+      '--json',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.warnings).toEqual([
+      expect.stringMatching(
+        /^the bot would start at 60 s, but the run ends at 60 s: this run has no bot/,
+      ),
+    ]);
+    for (const mode of report.modes) {
+      expect(mode.bot.requests).toBe(0);
+      expect(mode.verdict).not.toMatch(/drained|protected/);
+    }
+    const staticMode = report.modes.find((mode: { mode: string }) => mode.mode === 'static');
+    expect(staticMode.verdict).toMatch(
+      /^shoppers hurt: .* exhaust it themselves \(the bot sent no requests\)$/,
+    );
+    const text = await runUas(['simulate', '--preset', 'checkout-rush', '--duration', '60s']);
+    expect(text.stdout).toContain('no bot in this run (12/s on exists would start at 60 s)');
+    expect(text.stdout).toContain('warning: the bot would start at 60 s, but the run ends at 60 s');
+  });
+
+  it("runs README's scenario defaults as a scenario file, unchanged", async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('**Scenario file**'));
+    const block = /```json\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(block).toBeDefined();
+    const file = join(mkdtempSync(join(tmpdir(), 'uas-scenario-')), 'defaults.json');
+    writeFileSync(file, block as string);
+    const fromFile = await runUas(['simulate', '--scenario', file, '--json']);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    const defaults = await runUas(['simulate', '--json']);
+    expect(fromFile.stdout).toBe(defaults.stdout);
   });
 
   it('lists the presets', async () => {
@@ -101,8 +171,24 @@ describe('uas simulate', () => {
     }
   });
 
-  it('drives a running emulator live over HTTP', async () => {
+  it('ends a live run whose dev API fails with one line and a non-zero exit, never a stack trace', async () => {
+    const refused = await runUas(['simulate', '--target', await brokenEmulator('answer')]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      "uas: the target's dev API refused POST /__uas/users: 500 Error: out of memory at addUsers (dev-api.js:1:1)\n",
+    );
+    const hungUp = await runUas(['simulate', '--target', await brokenEmulator('hang up')]);
+    expect(hungUp.code).toBe(4);
+    expect(hungUp.stderr).toMatch(
+      /^uas: the target's dev API did not answer POST \/__uas\/users: [^\n]+\n$/,
+    );
+  });
+
+  it('drives a running emulator live over HTTP, with counts no timing can change', async () => {
     running = await listen(createEmulator(), 0, '127.0.0.1');
+    // Buckets that cannot refill a token within the test (1 an hour), and a bot whose 40
+    // requests (20/s for 2 s, sent on schedule) never exceed --concurrency: what each bucket
+    // lets through is then fixed by the burst sizes, however slow the machine is.
     const result = await runUas([
       'simulate',
       '--target',
@@ -112,11 +198,21 @@ describe('uas simulate', () => {
       '--shoppers',
       '6',
       '--arrival-rate',
-      '10/s',
+      '20/s',
       '--think-time',
-      '50ms-100ms',
+      '10ms-20ms',
       '--bot-rate',
-      '40/s',
+      '20/s',
+      '--client-burst',
+      '10',
+      '--client-rate',
+      '1/h',
+      '--caller-burst',
+      '5',
+      '--caller-rate',
+      '1/h',
+      '--concurrency',
+      '64',
       '--modes',
       'shared,per-caller',
       '--json',
@@ -124,11 +220,50 @@ describe('uas simulate', () => {
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.scenario).toMatchObject({ engine: 'live', target: running.url });
+    expect(report.warnings).toEqual([]);
     const [shared, perCaller] = report.modes;
-    expect(perCaller.shoppers.completed).toBeGreaterThan(0);
+    for (const mode of [shared, perCaller]) {
+      expect(mode.bot.requests).toBeGreaterThanOrEqual(39);
+      expect(mode.bot.rejected).toBe(mode.bot.requests - mode.bot.allowed);
+      const { arrived, completed, failed, unfinished } = mode.shoppers;
+      expect(completed + failed + unfinished).toBe(arrived);
+    }
+    // shared: the bot and the shoppers take the client bucket's 10 tokens between them.
+    const sharedShopperAllowed =
+      shared.legitimate_requests.total - shared.legitimate_requests.rejected_429;
+    expect(shared.bot.allowed + sharedShopperAllowed).toBe(10);
+    // per-caller: the bot gets its own burst of 5; each shopper's 3 requests fit in its own 5.
+    expect(perCaller.bot.allowed).toBe(5);
+    expect(perCaller.legitimate_requests.rejected_429).toBe(0);
     expect(perCaller.shoppers.failed).toBe(0);
-    expect(perCaller.bot.rejected).toBeGreaterThan(0);
-    expect(shared.bot.requests).toBeGreaterThan(20);
-    expect(report.simulated_requests).toBeGreaterThan(40);
+    // The one wall-clock assertion, with seconds of margin: the first shopper arrives after
+    // about 50 ms and needs four round trips (exists, start, code, verify) before the 2 s end.
+    expect(perCaller.shoppers.completed).toBeGreaterThan(0);
+    expect(perCaller.verdict).toMatch(/^protected: /);
+  });
+
+  it('warns on stderr before a live run that will have no bot', async () => {
+    running = await listen(createEmulator(), 0, '127.0.0.1');
+    const result = await runUas([
+      'simulate',
+      '--target',
+      running.url,
+      '--duration',
+      '1s',
+      '--shoppers',
+      '1',
+      '--bot-start',
+      '1s',
+      '--modes',
+      'per-caller',
+      '--json',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(
+      /^uas: warning: the bot would start at 1 s, but the run ends at 1 s: this run has no bot[^\n]*\nlive: running mode per-caller for 1 s\n/,
+    );
+    const [mode] = JSON.parse(result.stdout).modes;
+    expect(mode.bot.requests).toBe(0);
+    expect(mode.verdict).not.toMatch(/protected|drained|unchecked/);
   });
 });

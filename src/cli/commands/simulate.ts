@@ -14,6 +14,8 @@ export interface SimulateFlags {
   thinkTime?: string;
   botRate?: string;
   botTarget?: string;
+  botStart?: string;
+  botStop?: string;
   modes?: string;
   clientBurst?: number;
   clientRate?: string;
@@ -26,6 +28,7 @@ export interface SimulateFlags {
   target?: string;
   token?: string;
   merchant?: string;
+  adminToken?: string;
   concurrency: number;
   watch?: boolean;
   speed: number;
@@ -58,6 +61,8 @@ export function registerSimulate(program: Command, context: CommandContext): voi
         'what the bot hammers: exists (enumeration) or start (code bombing)',
       ).choices(['exists', 'start']),
     )
+    .option('--bot-start <duration>', 'when the bot starts, such as "0s" or "1m"')
+    .option('--bot-stop <duration>', 'when the bot stops (default: the end of the run)')
     .option('--modes <list>', 'comma-separated: shared, per-caller, static, rotating')
     .option('--client-burst <n>', 'client bucket size', integerIn(1, 1_000_000_000))
     .option('--client-rate <rate>', 'client bucket refill')
@@ -76,6 +81,12 @@ export function registerSimulate(program: Command, context: CommandContext): voi
       'live: access token of the target (default: the demo token on loopback)',
     )
     .option('--merchant <id>', 'live: merchant of the sign-ins (default: the demo merchant)')
+    .addOption(
+      new Option(
+        '--admin-token <token>',
+        "live: the target emulator's dev API admin token, when it has one",
+      ).env('UAS_ADMIN_TOKEN'),
+    )
     .option(
       '--watch',
       'play the simulation on the live bucket screen (virtual time, one mode after another)',
@@ -94,7 +105,8 @@ Examples:
   $ uas simulate --preset user-enumeration
   $ uas simulate --duration 1h --shoppers 1000 --bot-rate 200/s --json > report.json
   $ uas simulate --preset code-bombing --markdown > report.md
-  $ uas simulate --preset checkout-rush --duration 60s --target http://127.0.0.1:4010`,
+  $ uas simulate --preset user-enumeration --modes shared,per-caller --duration 15s \\
+      --think-time 1s-2s --target http://127.0.0.1:4010   # live: 2 modes x 15 s`,
     )
     .action(async (flags: SimulateFlags) => {
       const { runSimulate } = await import('../simulate/run-simulate.js');

@@ -5,6 +5,7 @@ import { isConfigError } from '../../core/config/config-error.js';
 import { formatMarkdown, formatReport } from '../../simulate/report-format.js';
 import type { SimulationReport } from '../../simulate/report.js';
 import { resolveScenario, type Scenario } from '../../simulate/scenario.js';
+import { shortenedBotWarning } from '../../simulate/scenario-warnings.js';
 import { simulate } from '../../simulate/simulation.js';
 import type { SimulateFlags } from '../commands/simulate.js';
 import {
@@ -43,6 +44,8 @@ function scenarioFlags(flags: SimulateFlags): ConfigFlag[] {
     ['--think-time', ['shoppers', 'thinkTime'], flags.thinkTime],
     ['--bot-rate', ['bot', 'rate'], flags.botRate],
     ['--bot-target', ['bot', 'target'], flags.botTarget],
+    ['--bot-start', ['bot', 'start'], flags.botStart],
+    ['--bot-stop', ['bot', 'stop'], flags.botStop],
     ['--modes', ['modes'], modes],
     ['--client-burst', ['limits', 'client', 'burst'], flags.clientBurst],
     ['--client-rate', ['limits', 'client', 'rate'], flags.clientRate],
@@ -82,12 +85,30 @@ export async function loadScenario(flags: SimulateFlags, cwd: string): Promise<S
     source = `scenario file ${file}`;
   }
   const overrides = scenarioFlags(flags);
+  let scenario: Scenario;
   try {
-    return resolveScenario(applyConfigFlags(base, overrides));
+    scenario = resolveScenario(applyConfigFlags(base, overrides));
   } catch (error) {
     if (!isConfigError(error)) throw error;
     throw configErrorToCli(error, overrides, `scenario (${source})`);
   }
+  if (flags.duration === undefined) return scenario;
+  // The bot's share of the run as the scenario is written, to say when --duration shrinks it.
+  let asWritten: Scenario;
+  try {
+    asWritten = resolveScenario(
+      applyConfigFlags(
+        base,
+        overrides.filter((override) => override.flag !== '--duration'),
+      ),
+    );
+  } catch {
+    return scenario;
+  }
+  const shortened = shortenedBotWarning(asWritten, scenario, `--duration ${flags.duration}`);
+  return shortened === undefined
+    ? scenario
+    : { ...scenario, warnings: [...scenario.warnings, shortened] };
 }
 
 /** Runs `uas simulate` and returns its exit code. */
@@ -104,6 +125,9 @@ export async function runSimulate(flags: SimulateFlags, context: CommandContext)
   }
   if (flags.json && flags.markdown) throw new CliError('give --json or --markdown, not both');
   const scenario = await loadScenario(flags, io.cwd);
+  // A run in real time says so before it starts, not minutes later in the report.
+  if (flags.watch || flags.target !== undefined)
+    for (const warning of scenario.warnings) io.stderr.write(`uas: warning: ${warning}\n`);
   const started = performance.now();
   let report: SimulationReport;
   if (flags.watch) {
@@ -134,13 +158,20 @@ export async function runSimulate(flags: SimulateFlags, context: CommandContext)
         EXIT.network,
       );
     }
-    report = await runLive(scenario, {
-      target: target.href,
-      token,
-      merchantId,
-      concurrency: flags.concurrency,
-      progress: io.stderr,
-    });
+    const { isLiveRunError } = await import('../../simulate/live-run-error.js');
+    try {
+      report = await runLive(scenario, {
+        target: target.href,
+        token,
+        merchantId,
+        adminToken: flags.adminToken,
+        concurrency: flags.concurrency,
+        progress: io.stderr,
+      });
+    } catch (error) {
+      if (!isLiveRunError(error)) throw error;
+      throw new CliError(error.message, error.reason === 'network' ? EXIT.network : EXIT.failure);
+    }
   } else {
     report = await simulate(scenario);
   }

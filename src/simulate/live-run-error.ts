@@ -1,0 +1,18 @@
+/**
+ * A live run that cannot go on: the target's dev API refused a call (`refused`) or did not answer
+ * it (`network`). The message is one line that names the call.
+ */
+export class LiveRunError extends Error {
+  override readonly name = 'LiveRunError';
+  constructor(
+    message: string,
+    readonly reason: 'refused' | 'network',
+  ) {
+    super(message);
+  }
+}
+
+/** Whether a value is a {@link LiveRunError}. */
+export function isLiveRunError(value: unknown): value is LiveRunError {
+  return value instanceof LiveRunError;
+}

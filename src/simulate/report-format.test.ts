@@ -1,0 +1,80 @@
+import { Chalk } from 'chalk';
+import { describe, expect, it } from 'vitest';
+import { createModeStats, type ModeStats } from './mode-stats.js';
+import { buildReport } from './report.js';
+import { chart, reportRows } from './report-format.js';
+import { resolveScenario, type Mode } from './scenario.js';
+
+function statsOf(
+  mode: Mode,
+  counts: { completed: number; failed: number; unfinished: number; bot?: [number, number] },
+): ModeStats {
+  const stats = createModeStats(mode, 24);
+  stats.shoppers.completed = counts.completed;
+  stats.shoppers.failed = counts.failed;
+  stats.shoppers.failedAt.exists = counts.failed;
+  stats.shoppers.unfinished = counts.unfinished;
+  stats.shoppers.arrived = counts.completed + counts.failed + counts.unfinished;
+  const [allowed, requests] = counts.bot ?? [0, 0];
+  stats.bot.requests = requests;
+  stats.bot.allowed = allowed;
+  stats.bot.rejected = requests - allowed;
+  return stats;
+}
+
+const cell = (stats: ModeStats, label: string) => {
+  const report = buildReport(resolveScenario({ modes: [stats.mode] }), [stats], 0, 'virtual');
+  return reportRows(report).body.find((row) => row[0] === label)?.[1];
+};
+
+describe('reportRows', () => {
+  it('gives the share of the fraction it prints when some shoppers are still running', () => {
+    const stats = statsOf('per-caller', { completed: 292, failed: 0, unfinished: 6 });
+    expect(cell(stats, 'sign-ins completed')).toBe('292/298 (98.0%)');
+    const cut = statsOf('shared', { completed: 52, failed: 0, unfinished: 10 });
+    expect(cell(cut, 'sign-ins completed')).toBe('52/62 (83.9%)');
+  });
+
+  it('prints 100.0% only for all and 0.0% only for none', () => {
+    const nearlyAll = statsOf('rotating', {
+      completed: 1,
+      failed: 0,
+      unfinished: 0,
+      bot: [29_999, 30_000],
+    });
+    expect(cell(nearlyAll, 'bot requests allowed')).toBe('29999/30000 (>99.9%)');
+    const nearlyNone = statsOf('per-caller', {
+      completed: 1,
+      failed: 0,
+      unfinished: 0,
+      bot: [1, 30_000],
+    });
+    expect(cell(nearlyNone, 'bot requests allowed')).toBe('1/30000 (<0.1%)');
+    const all = statsOf('rotating', { completed: 5, failed: 0, unfinished: 0, bot: [7, 7] });
+    expect(cell(all, 'bot requests allowed')).toBe('7/7 (100.0%)');
+    expect(cell(all, 'sign-ins completed')).toBe('5/5 (100.0%)');
+    const none = statsOf('shared', { completed: 0, failed: 4, unfinished: 0, bot: [0, 9] });
+    expect(cell(none, 'bot requests allowed')).toBe('0/9 (0.0%)');
+    expect(cell(none, 'sign-ins completed')).toBe('0/4 (0.0%)');
+  });
+
+  it('gives no share of nothing', () => {
+    const idle = statsOf('shared', { completed: 0, failed: 0, unfinished: 0 });
+    expect(cell(idle, 'sign-ins completed')).toBe('0/0 (-)');
+    expect(cell(idle, 'bot requests allowed')).toBe('0/0 (no bot requests)');
+  });
+});
+
+describe('chart', () => {
+  it('speaks of simulated time only for a virtual run', () => {
+    const stats = statsOf('shared', { completed: 3, failed: 1, unfinished: 0 });
+    stats.timeline[0]!.completed = 3;
+    stats.timeline[0]!.failed = 1;
+    const scenario = resolveScenario({ duration: '24s', modes: ['shared'] });
+    const plain = new Chalk({ level: 0 });
+    const virtual = buildReport(scenario, [stats], 0, 'virtual');
+    expect(chart(virtual, plain)).toMatch(/^sign-ins that succeeded, per 1 s of simulated time\n/);
+    const live = buildReport(scenario, [stats], 0, 'live', 'http://127.0.0.1:4010');
+    expect(chart(live, plain)).toMatch(/^sign-ins that succeeded, per 1 s of the run\n/);
+  });
+});

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseLatencyText } from '../core/config/config-schema.js';
+import { resolveScenario, SCENARIO_DEFAULTS } from './scenario.js';
+
+/** The JSON block that follows the scenario-file heading of README.md's `uas simulate` section. */
+function readmeDefaults(): string {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('## `uas simulate`'));
+  const heading = section.indexOf('**Scenario file**');
+  const block = /```json\n([\s\S]*?)```/.exec(section.slice(heading));
+  if (heading === -1 || block === null) throw new Error('README.md has no scenario file block');
+  return block[1] as string;
+}
+
+const thinkOf = (thinkTime: string) => {
+  try {
+    const { thinkMinMs, thinkMaxMs } = resolveScenario({ shoppers: { thinkTime } }).shoppers;
+    return { minMs: thinkMinMs, maxMs: thinkMaxMs };
+  } catch {
+    return undefined;
+  }
+};
+
+describe('resolveScenario', () => {
+  it.each(['3s', '2s-8s', ' 2s - 8s ', '500ms-1s', '0s', '1m-30s', '2s-', '-2s', '1s-2s-3s', 'x'])(
+    'reads the think time %j as the config reads a latency range',
+    (text) => {
+      expect(thinkOf(text)).toEqual(parseLatencyText(text));
+    },
+  );
+});
+
+describe('the scenario defaults in README.md', () => {
+  it('are valid JSON that the resolver accepts unchanged, and are the defaults', () => {
+    const text = readmeDefaults();
+    const parsed: unknown = JSON.parse(text);
+    expect(resolveScenario(parsed)).toEqual(resolveScenario({}));
+    expect(parsed).toEqual(SCENARIO_DEFAULTS);
+  });
+});

@@ -1,0 +1,88 @@
+import type { ModeReport } from './report.js';
+import type { Mode } from './scenario.js';
+import { formatShare } from './share.js';
+
+/** Below this percentage of ended sign-ins completed, shoppers are hurt. */
+export const HURT_BELOW_PERCENT = 95;
+/** Above this percentage of its requests through, the bot is unchecked. */
+export const UNCHECKED_ABOVE_PERCENT = 50;
+
+/** The bucket shoppers and the bot both land in, in the modes where they share one. */
+const SHARED_BUCKET: Partial<Record<Mode, string>> = {
+  shared: 'nobody sends caller_id, so the shoppers share the one client bucket',
+  static: 'every request sends the same caller_id, so the shoppers share one caller bucket',
+};
+
+/** `"a of the b things (share)"`, the share computed from the two counts stated. */
+const count = (part: number, whole: number, things: string, verb: string) =>
+  `${part} of ${things.replace('#', String(whole))} ${verb} (${formatShare(part, whole) ?? '-'})`;
+
+/**
+ * One line on what a mode's numbers say, made only from numbers of the report that it states
+ * (or that it names as zero), so it cannot claim more than the run showed:
+ *
+ * - `too short to judge` when no sign-in ended;
+ * - `shoppers hurt` when fewer than 95% of the sign-ins that ended completed. The bot is blamed
+ *   only in a mode where it shares the shoppers' bucket and only when, in the time bins where
+ *   shoppers were refused, it got more requests through than they did; otherwise the shoppers of
+ *   a shared or static mode exhausted their one bucket themselves (or with the bot's help);
+ * - `no attack` when the bot sent nothing (nothing to be protected from);
+ * - `bot unchecked` when more than half of the bot's requests got through;
+ * - `protected` otherwise: shoppers completed while most of the bot's requests were refused.
+ */
+export function verdictOf(report: Omit<ModeReport, 'verdict'>): string {
+  const { completed, failed, rateLimited, unfinished } = report.shoppers;
+  const ended = completed + failed;
+  const bot = report.bot;
+  const botLine =
+    bot.requests === 0
+      ? 'the bot sent no requests'
+      : `the bot got ${count(bot.allowed, bot.requests, 'its # requests', 'through')}`;
+  if (ended === 0)
+    return `too short to judge: no sign-in ended within the run (${unfinished} still running); ${botLine}`;
+  // Whole numbers on both sides: no rounding can move the line.
+  if (completed * 100 < HURT_BELOW_PERCENT * ended) {
+    const hurt = `shoppers hurt: ${count(failed, ended, 'the # sign-ins that ended', 'failed')}`;
+    const otherErrors = failed - rateLimited;
+    if (rateLimited === 0) return `${hurt}, none of them on 429`;
+    const on429 = otherErrors === 0 ? '' : `, ${rateLimited} of them`;
+    const rest = otherErrors === 0 ? '' : `; ${otherErrors} on other errors`;
+    return `${hurt}${on429} ${causeOf429(report)}${rest}`;
+  }
+  if (bot.requests === 0) return `no attack: the bot sent no requests; ${completedLine(report)}`;
+  if (bot.allowed * 100 > UNCHECKED_ABOVE_PERCENT * bot.requests) {
+    const passed = `bot unchecked: ${count(bot.allowed, bot.requests, 'its # requests', 'passed')}`;
+    return report.mode === 'rotating'
+      ? `${passed}; a new caller_id per request always finds a full bucket, so per-caller buckets alone cannot stop it (UNPROTECTED)`
+      : passed;
+  }
+  return `protected: ${completedLine(report)} while ${botLine}`;
+}
+
+function completedLine(report: Omit<ModeReport, 'verdict'>): string {
+  const { completed, failed } = report.shoppers;
+  return count(completed, completed + failed, 'the # sign-ins that ended', 'completed');
+}
+
+/**
+ * Why shoppers were refused with 429, from who got requests through in the time bins where they
+ * were: the bot is blamed for draining a bucket only when it shares it and took most of them.
+ */
+function causeOf429(report: Omit<ModeReport, 'verdict'>): string {
+  const refusing = report.timeline.filter((bin) => bin.shopper_rejected_429 > 0);
+  const bot = refusing.reduce((sum, bin) => sum + bin.bot_allowed, 0);
+  const shoppers = refusing.reduce(
+    (sum, bin) => sum + bin.shopper_requests - bin.shopper_rejected_429,
+    0,
+  );
+  const shared = SHARED_BUCKET[report.mode];
+  if (shared === undefined) return 'on 429 from their own caller buckets';
+  const tally = `while shoppers were refused, the bot got ${bot} requests through and the shoppers ${shoppers}`;
+  if (bot > shoppers) return `because the bot drained the one bucket they share with it: ${tally}`;
+  if (bot > 0) return `because ${shared} and exhaust it, with the bot's help: ${tally}`;
+  const absent =
+    report.bot.requests === 0
+      ? 'the bot sent no requests'
+      : 'the bot got 0 requests through while they were refused';
+  return `because ${shared} and exhaust it themselves (${absent})`;
+}
