@@ -107,25 +107,50 @@ export const CHECK_DEFAULTS: ResolvedCheckOptions = {
   herdMinCallers: 10,
 };
 
+// What each option may be: a share in (0, 1], a whole count of at least 1, or a duration.
+const KINDS: Readonly<Record<keyof ResolvedCheckOptions, 'share' | 'count' | 'ms'>> = {
+  maxAttempts: 'count',
+  resendWindowMs: 'ms',
+  retryAfterToleranceMs: 'ms',
+  clientErrorWindowMs: 'ms',
+  sharedCallerIdMaxEndUsers: 'count',
+  perRequestMinRequests: 'count',
+  perRequestRatio: 'share',
+  perRequestMinShare: 'share',
+  persistent429Count: 'count',
+  minRetrySamples: 'count',
+  jitterToleranceMs: 'ms',
+  retryPatternShare: 'share',
+  herdWindowMs: 'ms',
+  herdMinCallers: 'count',
+};
+
+const EXPECTED = {
+  share: 'a number above 0 and at most 1',
+  count: 'a whole number of at least 1',
+  ms: 'a finite number of milliseconds, at least 0',
+} as const;
+
 /**
- * Applies the defaults. Throws a RangeError naming the option when a value is not a finite
- * number in its range (a threshold of NaN would silently pass every rule).
+ * Applies the defaults. Throws a RangeError naming the option when a value is not a number in
+ * its range (a threshold of NaN would silently pass every rule).
  */
 export function resolveCheckOptions(options: CheckOptions = {}): ResolvedCheckOptions {
   const resolved: ResolvedCheckOptions = { ...CHECK_DEFAULTS };
-  for (const name of Object.keys(CHECK_DEFAULTS) as (keyof ResolvedCheckOptions)[]) {
-    const value = options[name];
+  for (const name of Object.keys(KINDS) as (keyof ResolvedCheckOptions)[]) {
+    const value: unknown = options[name];
     if (value === undefined) continue;
-    const share = name.endsWith('Ratio') || name.endsWith('Share');
+    const kind = KINDS[name];
     const valid =
       typeof value === 'number' &&
       Number.isFinite(value) &&
-      (share ? value > 0 && value <= 1 : value >= 0);
-    if (!valid) {
-      throw new RangeError(
-        `check option ${name} must be ${share ? 'a number above 0 and at most 1' : 'a finite number of at least 0'}; got ${String(value)}`,
-      );
-    }
+      (kind === 'share'
+        ? value > 0 && value <= 1
+        : kind === 'count'
+          ? Number.isInteger(value) && value >= 1
+          : value >= 0);
+    if (!valid)
+      throw new RangeError(`check option ${name} must be ${EXPECTED[kind]}; got ${String(value)}`);
     resolved[name] = value;
   }
   return resolved;
