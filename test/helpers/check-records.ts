@@ -143,3 +143,22 @@ export function politeShoppers(options: PoliteShoppersOptions = {}): RequestReco
   }
   return records;
 }
+
+/** A caller_id meant to break a report: terminal escapes, XML, Markdown and table markup. */
+export const HOSTILE_CALLER_ID =
+  '\u001b]0;pwned\u0007<b>&"x"</b> ![img](http://evil.test/t.png) `tick` | cell';
+
+/**
+ * Records with two errors (caller-id-missing; caller-id-shared, whose value is
+ * {@link HOSTILE_CALLER_ID}) and one warning (caller-id-internal-ip).
+ */
+export function hostileRecords(): RequestRecord[] {
+  const make = recordMaker();
+  return [
+    make({ at: 0, email: 'victim@example.com' }),
+    make({ at: 10, email: 'a@example.com', callerId: '127.0.0.1' }),
+    ...[0, 1, 2, 3].map((user) =>
+      make({ at: 20 + user, email: `u${user}@example.com`, callerId: HOSTILE_CALLER_ID }),
+    ),
+  ];
+}
