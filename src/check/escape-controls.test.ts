@@ -13,8 +13,14 @@ describe('escapeControls', () => {
     expect(escapeControls('one\n\ttwo', { keepNewlines: false })).toBe('one\\x0a\\x09two');
   });
 
+  it('makes line separators and bidirectional overrides visible', () => {
+    expect(escapeControls('a\u2028b\u2029c\u202eevil\u2066d\u2069')).toBe(
+      'a\\u2028b\\u2029c\\u202eevil\\u2066d\\u2069',
+    );
+  });
+
   it('leaves printable text alone, non-ASCII included', () => {
-    const text = 'Zoë · 日本 🎉 ~ \u00a0';
+    const text = 'Zoë · 日本 🎉 ~ \u00a0 – “quoted” …';
     expect(escapeControls(text)).toBe(text);
   });
 });

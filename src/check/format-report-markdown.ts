@@ -1,4 +1,5 @@
 import type { CheckReport, Finding, RuleResult } from './check-report.js';
+import { describeSummary } from './describe-summary.js';
 import { escapeControls } from './escape-controls.js';
 
 /**
@@ -13,11 +14,10 @@ export function formatReportMarkdown(report: CheckReport): string {
     report.findings.length === 0
       ? 'no findings'
       : `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
-  const s = report.summary;
   const lines = [
     `### uas check: ${verdict}`,
     '',
-    `${s.requests} requests, ${s.end_users} end-users, ${s.caller_ids} caller_ids, ${s.rate_limited} answered 429, ${s.logical_requests} logical requests (${s.retried} retried).`,
+    `${text(describeSummary(report.summary))}.`,
     '',
     '| Rule | Severity | Status |',
     '| --- | --- | --- |',

@@ -1,4 +1,5 @@
 import type { CheckReport, CheckSummary, DelayStats, Finding, RuleResult } from './check-report.js';
+import { describeSummary } from './describe-summary.js';
 import { escapeControls } from './escape-controls.js';
 import type { ReportColors } from './report-colors.js';
 
@@ -70,15 +71,7 @@ function stats(delays: DelayStats): string {
 
 /** One line: what was checked, and the verdict in counts. */
 function summaryLine(report: CheckReport, colors: ReportColors): string {
-  const s = report.summary;
-  const operations = Object.entries(s.by_operation)
-    .map(([operation, count]) => `${clean(operation)} ${count}`)
-    .join(', ');
-  const checked =
-    `${s.requests} requests${operations === '' ? '' : ` (${operations})`}, ${s.end_users} end-users, ` +
-    `${s.caller_ids} caller_ids, ${s.rate_limited} answered 429, ${s.logical_requests} logical requests ` +
-    `(${s.retried} retried)${s.span === null ? '' : ` over ${(s.span.duration_ms / 1000).toFixed(1)} s`}` +
-    (s.ignored > 0 ? ` (${s.ignored} other records ignored)` : '');
+  const checked = clean(describeSummary(report.summary));
   const count = (status: RuleResult['status']) =>
     report.rules.filter((rule) => rule.status === status).length;
   const errors = report.findings.filter((finding) => finding.severity === 'error').length;

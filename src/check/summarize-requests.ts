@@ -32,7 +32,11 @@ export function summarizeRequests(
     span:
       first === undefined || last === undefined
         ? null
-        : { from: isoTime(first.at), to: isoTime(last.at), duration_ms: last.at - first.at },
+        : {
+            from: isoTime(first.at),
+            to: isoTime(last.at),
+            duration_ms: Math.round(last.at - first.at),
+          },
   };
 }
 

@@ -20,8 +20,12 @@ export const callerIdInternalIp: CheckRule = {
     if (withCaller.length === 0)
       return { status: 'not-exercised', reason: 'no request carried a caller_id' };
     const internal: { record: RequestRecord; range: string }[] = [];
+    // Parsing an address is the dear part, and a caller_id repeats on every request of its user.
+    const ranges = new Map<string, string | undefined>();
     for (const record of withCaller) {
-      const range = internalRangeOf(callerIdOf(record)!);
+      const callerId = callerIdOf(record)!;
+      if (!ranges.has(callerId)) ranges.set(callerId, internalRangeOf(callerId));
+      const range = ranges.get(callerId);
       if (range !== undefined) internal.push({ record, range });
     }
     const first = internal[0];
