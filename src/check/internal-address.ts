@@ -1,5 +1,4 @@
 import ipaddr from 'ipaddr.js';
-import { normalizeAddress } from '../client/caller-id.js';
 
 /** Address ranges that never belong to a shopper on the internet. */
 export type InternalRange =
@@ -25,7 +24,24 @@ const INTERNAL: Readonly<Record<string, InternalRange>> = {
  * an address.
  */
 export function internalRangeOf(value: string): InternalRange | undefined {
-  const address = normalizeAddress(value);
-  if (address === undefined) return undefined;
-  return INTERNAL[ipaddr.parse(address).range()];
+  const address = addressOf(value);
+  return address === undefined ? undefined : INTERNAL[address.range()];
+}
+
+/**
+ * The address in a value as a backend might have copied it, or undefined. IPv4 only in its
+ * dotted four-part form: ipaddr.js also reads `10.1` and `0x7f.1`, which no proxy writes and
+ * which would make words that happen to look like that into addresses. (uas's client has its own
+ * normaliser for forwarded headers; this one stays free of forwarded-parse, which needs Node.)
+ */
+function addressOf(value: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  let text = value.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(text);
+  if (bracketed !== null) text = bracketed[1]!;
+  else if (/^\d{1,3}(?:\.\d{1,3}){3}:\d{1,5}$/.test(text))
+    text = text.slice(0, text.lastIndexOf(':'));
+  text = text.replace(/%[^%]*$/, '');
+  if (!ipaddr.isValid(text)) return undefined;
+  if (ipaddr.IPv4.isValid(text) && !ipaddr.IPv4.isValidFourPartDecimal(text)) return undefined;
+  return ipaddr.process(text);
 }
