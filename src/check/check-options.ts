@@ -11,7 +11,10 @@ export interface CheckOptions {
   maxAttempts?: number;
   /**
    * How long after a retryable answer (429, 503) plus its Retry-After an identical request
-   * still counts as a resend of it rather than a new request.
+   * still counts as a resend of it rather than a new request. Longer than any sensible backoff;
+   * records cannot tell a resend from the same request sent anew by the user, so a shopper who
+   * repeats the very same request this soon after the client gave up counts as a further
+   * attempt.
    * @default 30000
    */
   resendWindowMs?: number;

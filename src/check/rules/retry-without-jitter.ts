@@ -12,8 +12,9 @@ import { densestWindow } from '../statistics.js';
  * - identical waits: among the retries after the same attempt (the first, the second, ...), the
  *   waits, or the backoffs beyond Retry-After, are equal within `jitterToleranceMs` for nearly
  *   all (`retryPatternShare`) of at least `minRetrySamples`. Any real jitter spreads them over
- *   hundreds of milliseconds, so four in five landing within a few ms by chance is vanishingly
- *   rare; a fixed delay (or waiting exactly Retry-After) puts all of them there.
+ *   hundreds of milliseconds (uas's client: 0 to 500 ms after the first attempt), so nine in ten
+ *   landing within a few ms by chance does not happen; a fixed delay, or waiting exactly
+ *   Retry-After, puts all of them there.
  * - a herd: at least `herdMinCallers` logical requests whose retries were due at the same moment
  *   (within `herdWindowMs` of each other: the 429's time plus its Retry-After) come back within
  *   one `herdWindowMs` window, nearly all of them. Jitter too narrow to be caught by the first
