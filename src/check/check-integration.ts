@@ -1,0 +1,57 @@
+import type { RequestRecord } from '../core/admin/records.js';
+import { resolveCheckOptions, type CheckOptions } from './check-options.js';
+import type { CheckReport, Finding, RuleResult } from './check-report.js';
+import type { CheckContext } from './check-rule.js';
+import { groupLogicalRequests } from './logical-requests.js';
+import { CHECK_RULES } from './rule-catalog.js';
+import { summarizeRequests } from './summarize-requests.js';
+
+/**
+ * Judges an integration from what it sent: every rule of {@link CHECK_RULES} over the service
+ * requests among `records` (dev-API and unrouted requests are ignored). Pure: the same records
+ * in any order give the same report (the journal lists newest first, a recording oldest first).
+ * Findings come worst first; every rule is listed, and a rule nothing exercised says so.
+ */
+export function checkIntegration(
+  records: readonly RequestRecord[],
+  options: CheckOptions = {},
+): CheckReport {
+  const resolved = resolveCheckOptions(options);
+  const requests = records
+    .filter((record) => record.operation !== undefined)
+    .sort((a, b) => a.at - b.at || a.id - b.id);
+  const context: CheckContext = {
+    requests,
+    authenticated: requests.filter((record) => record.client_id !== undefined),
+    logical: groupLogicalRequests(requests, resolved.resendWindowMs),
+    options: resolved,
+  };
+  const findings: Finding[] = [];
+  const rules: RuleResult[] = [];
+  for (const rule of CHECK_RULES) {
+    const verdict = rule.evaluate(context);
+    const { id, severity } = rule;
+    if (verdict.status === 'failed') {
+      const { message, evidence } = verdict;
+      findings.push({ rule: id, severity, message, spec: rule.spec, fix: rule.fix, evidence });
+      rules.push({ rule: id, severity, status: 'failed' });
+    } else if (verdict.status === 'not-exercised') {
+      rules.push({ rule: id, severity, status: 'not-exercised', reason: verdict.reason });
+    } else {
+      rules.push({ rule: id, severity, status: 'passed' });
+    }
+  }
+  const order = (finding: Finding) => CHECK_RULES.findIndex((rule) => rule.id === finding.rule);
+  // Worst first: errors, then warnings; within one severity, catalog order (counts are of
+  // different things from rule to rule, so they do not compare).
+  findings.sort(
+    (a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || order(a) - order(b),
+  );
+  return {
+    summary: summarizeRequests(requests, context.logical, records.length - requests.length),
+    findings,
+    rules,
+  };
+}
+
+const SEVERITY_RANK = { error: 0, warn: 1 } as const;

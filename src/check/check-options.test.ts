@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { CHECK_DEFAULTS, resolveCheckOptions } from './check-options.js';
+
+describe('resolveCheckOptions', () => {
+  it('fills in every default and keeps what was given', () => {
+    expect(resolveCheckOptions()).toEqual(CHECK_DEFAULTS);
+    expect(resolveCheckOptions({ maxAttempts: 5, perRequestRatio: 1 })).toMatchObject({
+      maxAttempts: 5,
+      perRequestRatio: 1,
+      resendWindowMs: 30_000,
+    });
+  });
+
+  it('names an option that is not a number in its range', () => {
+    expect(() => resolveCheckOptions({ resendWindowMs: -1 })).toThrow(
+      'check option resendWindowMs must be a finite number of milliseconds, at least 0; got -1',
+    );
+    expect(() => resolveCheckOptions({ retryPatternShare: 0 })).toThrow(
+      'check option retryPatternShare must be a number above 0 and at most 1; got 0',
+    );
+    expect(() => resolveCheckOptions({ maxAttempts: 2.5 })).toThrow(
+      'check option maxAttempts must be a whole number of at least 1; got 2.5',
+    );
+    expect(() => resolveCheckOptions({ herdWindowMs: Infinity })).toThrow(/herdWindowMs/);
+  });
+});

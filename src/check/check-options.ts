@@ -1,0 +1,160 @@
+/**
+ * Thresholds of {@link checkIntegration}. Every rule that judges timing or counts people is
+ * deliberately conservative: a correct integration (uas's own client among them) must get no
+ * finding, so each threshold errs towards silence.
+ */
+export interface CheckOptions {
+  /**
+   * Attempts allowed per logical request, the first included (spec §7 rule 2 and §8).
+   * @default 3
+   */
+  maxAttempts?: number;
+  /**
+   * How long after a retryable answer (429, 503) plus its Retry-After an identical request
+   * still counts as a resend of it rather than a new request. Longer than any sensible backoff;
+   * records cannot tell a resend from the same request sent anew by the user, so a shopper who
+   * repeats the very same request this soon after the client gave up counts as a further
+   * attempt.
+   * @default 30000
+   */
+  resendWindowMs?: number;
+  /**
+   * Slack allowed for timers and clocks: a resend this much earlier than Retry-After still
+   * counts as waiting for it.
+   * @default 50
+   */
+  retryAfterToleranceMs?: number;
+  /**
+   * How long after a 4xx (other than 429) an identical request counts as a retry of it.
+   * @default 5000
+   */
+  clientErrorWindowMs?: number;
+  /**
+   * Most end-users (distinct e-mails) one caller_id may serve before it counts as shared: a few
+   * shoppers behind one public address (NAT, an office) are normal.
+   * @default 3
+   */
+  sharedCallerIdMaxEndUsers?: number;
+  /**
+   * Fewest requests carrying a caller_id an end-user must send before their caller_ids are judged
+   * for changing on every request.
+   * @default 3
+   */
+  perRequestMinRequests?: number;
+  /**
+   * Share of distinct caller_ids among an end-user's requests from which the caller_id counts as
+   * changing on (nearly) every request.
+   * @default 0.8
+   */
+  perRequestRatio?: number;
+  /**
+   * Share of the judged end-users that must change caller_id on every request for the rule to
+   * fail: one shopper whose address changed is no pattern.
+   * @default 0.5
+   */
+  perRequestMinShare?: number;
+  /**
+   * 429s answered to one sender while its bucket was known empty (within the Retry-After of an
+   * earlier 429) from which the sender counts as hammering.
+   * @default 5
+   */
+  persistent429Count?: number;
+  /**
+   * Fewest samples (retries after the same attempt, or pairs of successive waits) before
+   * backoff and jitter are judged at all.
+   * @default 5
+   */
+  minRetrySamples?: number;
+  /**
+   * Waits closer than this count as identical.
+   * @default 5
+   */
+  jitterToleranceMs?: number;
+  /**
+   * Share of samples that must look wrong (identical waits, or waits that do not grow) for the
+   * backoff and jitter rules to fail.
+   * @default 0.9
+   */
+  retryPatternShare?: number;
+  /**
+   * Width of the window in which retries of different callers count as bunched.
+   * @default 100
+   */
+  herdWindowMs?: number;
+  /**
+   * Fewest distinct logical requests, told to come back at the same moment, whose retries are
+   * judged for bunching.
+   * @default 10
+   */
+  herdMinCallers?: number;
+}
+
+/** Every option with its default applied. */
+export type ResolvedCheckOptions = Required<CheckOptions>;
+
+/** Defaults of {@link CheckOptions}, in one place. */
+export const CHECK_DEFAULTS: ResolvedCheckOptions = {
+  maxAttempts: 3,
+  resendWindowMs: 30_000,
+  retryAfterToleranceMs: 50,
+  clientErrorWindowMs: 5_000,
+  sharedCallerIdMaxEndUsers: 3,
+  perRequestMinRequests: 3,
+  perRequestRatio: 0.8,
+  perRequestMinShare: 0.5,
+  persistent429Count: 5,
+  minRetrySamples: 5,
+  jitterToleranceMs: 5,
+  retryPatternShare: 0.9,
+  herdWindowMs: 100,
+  herdMinCallers: 10,
+};
+
+// What each option may be: a share in (0, 1], a whole count of at least 1, or a duration.
+const KINDS: Readonly<Record<keyof ResolvedCheckOptions, 'share' | 'count' | 'ms'>> = {
+  maxAttempts: 'count',
+  resendWindowMs: 'ms',
+  retryAfterToleranceMs: 'ms',
+  clientErrorWindowMs: 'ms',
+  sharedCallerIdMaxEndUsers: 'count',
+  perRequestMinRequests: 'count',
+  perRequestRatio: 'share',
+  perRequestMinShare: 'share',
+  persistent429Count: 'count',
+  minRetrySamples: 'count',
+  jitterToleranceMs: 'ms',
+  retryPatternShare: 'share',
+  herdWindowMs: 'ms',
+  herdMinCallers: 'count',
+};
+
+const EXPECTED = {
+  share: 'a number above 0 and at most 1',
+  count: 'a whole number of at least 1',
+  ms: 'a finite number of milliseconds, at least 0',
+} as const;
+
+/**
+ * Applies the defaults. Throws a RangeError naming the option when a value is not a number in
+ * its range (a threshold of NaN would silently pass every rule).
+ */
+export function resolveCheckOptions(options: CheckOptions = {}): ResolvedCheckOptions {
+  const resolved: ResolvedCheckOptions = { ...CHECK_DEFAULTS };
+  for (const name of Object.keys(KINDS) as (keyof ResolvedCheckOptions)[]) {
+    const value: unknown = options[name];
+    if (value === undefined) continue;
+    const kind = KINDS[name];
+    const valid =
+      typeof value === 'number' &&
+      Number.isFinite(value) &&
+      (kind === 'share'
+        ? value > 0 && value <= 1
+        : kind === 'count'
+          ? Number.isInteger(value) && value >= 1
+          : value >= 0);
+    if (!valid)
+      throw new RangeError(`check option ${name} must be ${EXPECTED[kind]}; got ${String(value)}`);
+    resolved[name] = value;
+  }
+  return resolved;
+}

@@ -1,0 +1,66 @@
+import type { RequestRecord } from '../core/admin/records.js';
+import type { ResolvedCheckOptions } from './check-options.js';
+import type { Evidence, RuleId, Severity } from './check-report.js';
+import type { LogicalRequest } from './logical-requests.js';
+
+/** What every rule sees: the service requests oldest first, grouped, and the options. */
+export interface CheckContext {
+  /** Service requests (with an operation), oldest first. */
+  readonly requests: readonly RequestRecord[];
+  /** Requests that got past authentication (they have a client): the ones whose fields were read. */
+  readonly authenticated: readonly RequestRecord[];
+  /** First attempts with their resends, in order of their first attempt. */
+  readonly logical: readonly LogicalRequest[];
+  readonly options: ResolvedCheckOptions;
+}
+
+/** A rule's verdict on the records. A rule that had nothing to judge says why. */
+export type RuleVerdict =
+  | { status: 'passed' }
+  | { status: 'not-exercised'; reason: string }
+  | { status: 'failed'; message: string; evidence: Evidence };
+
+/** One rule of `uas check`: where it comes from, how to fix it, and how it judges. */
+export interface CheckRule {
+  id: RuleId;
+  severity: Severity;
+  /** The spec rule it comes from, quoting the section. */
+  spec: string;
+  fix: string;
+  evaluate(context: CheckContext): RuleVerdict;
+}
+
+/** Most request ids and values an {@link Evidence} lists. */
+export const EVIDENCE_EXAMPLES = 5;
+
+/**
+ * Evidence from the requests that show a finding (ids of the oldest five) and example values (the
+ * first five distinct). `count` defaults to the number of requests.
+ */
+export function evidenceOf(
+  records: readonly RequestRecord[],
+  values: Iterable<string> = [],
+  figures: Record<string, number> = {},
+  count = records.length,
+): Evidence {
+  const examples = [...records]
+    .sort((a, b) => a.at - b.at || a.id - b.id)
+    .slice(0, EVIDENCE_EXAMPLES)
+    .map((record) => record.id);
+  const distinct: string[] = [];
+  for (const value of values) {
+    if (distinct.length === EVIDENCE_EXAMPLES) break;
+    if (!distinct.includes(value)) distinct.push(value);
+  }
+  return { count, examples, values: distinct, figures };
+}
+
+/** "1 request", "3 requests". */
+export function plural(count: number, noun: string, nouns = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : nouns}`;
+}
+
+/** A value from a request, quoted for a one-line message. */
+export function quoted(value: string): string {
+  return JSON.stringify(value);
+}

@@ -1,0 +1,39 @@
+/** Options of {@link escapeControls}. */
+export interface EscapeControlsOptions {
+  /**
+   * Keep line feeds and tabs as they are; false escapes them too (for text that must stay on one
+   * line).
+   * @default true
+   */
+  keepNewlines?: boolean;
+}
+
+/**
+ * Makes text from a request safe to print: every C0 and C1 control character and DEL (escape
+ * sequences that would recolour the screen, move the cursor or set a terminal's title; C1 holds
+ * CSI, U+009B, which some terminals read as ESC [) becomes a visible `\xNN`. So do the Unicode
+ * line and paragraph separators and the bidirectional overrides and isolates (`\u2028`,
+ * `\u202e`, ...), which would break a line or reorder what a reader sees. Line feed and tab stay
+ * unless `keepNewlines` is false.
+ */
+export function escapeControls(text: string, options: EscapeControlsOptions = {}): string {
+  const keep = options.keepNewlines ?? true;
+  let out = '';
+  let from = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if ((code >= 0x20 && code < 0x7f) || (code > 0x9f && code < 0x2028)) continue;
+    let escaped: string;
+    if (code < 0x100) {
+      if (keep && (code === 0x0a || code === 0x09)) continue;
+      escaped = `\\x${code.toString(16).padStart(2, '0')}`;
+    } else if (code <= 0x202e || (code >= 0x2066 && code <= 0x2069)) {
+      escaped = `\\u${code.toString(16)}`;
+    } else {
+      continue;
+    }
+    out += text.slice(from, index) + escaped;
+    from = index + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { recordMaker, unauthenticatedRecord } from '../../test/helpers/check-records.js';
+import { groupLogicalRequests, retryWaits } from './logical-requests.js';
+
+const a = { email: 'a@example.com', callerId: '203.0.113.1' };
+const ids = (groups: ReturnType<typeof groupLogicalRequests>) =>
+  groups.map(({ attempts }) => attempts.map((record) => record.id));
+
+describe('groupLogicalRequests', () => {
+  it('groups a 429 with its resend, even under a new caller_id', () => {
+    const make = recordMaker();
+    const records = [
+      make({ ...a, at: 0, status: 429 }),
+      make({ ...a, at: 1300, callerId: 'another', status: 503 }),
+      make({ ...a, at: 2500 }),
+    ];
+    expect(ids(groupLogicalRequests(records, 30_000))).toEqual([[1, 2, 3]]);
+  });
+
+  it('takes a retyped code for another request', () => {
+    const make = recordMaker();
+    const verify = { ...a, operation: 'verify' } as const;
+    const records = [
+      make({ ...verify, code: '111111', at: 0, status: 429 }),
+      make({ ...verify, code: '111112', at: 1200 }),
+    ];
+    expect(ids(groupLogicalRequests(records, 30_000))).toEqual([[1], [2]]);
+  });
+
+  it('takes the same request after an answer that was not 429 or 503 for a new one', () => {
+    const make = recordMaker();
+    const records = [
+      make({ ...a, at: 0 }),
+      make({ ...a, at: 10 }),
+      make({ ...a, at: 20, status: 404 }),
+      make({ ...a, at: 30 }),
+    ];
+    expect(ids(groupLogicalRequests(records, 30_000))).toEqual([[1], [2], [3], [4]]);
+  });
+
+  it('counts the window from the end of the Retry-After', () => {
+    const make = recordMaker();
+    const records = [
+      make({ ...a, at: 0, status: 429, retryAfter: 40 }),
+      make({ ...a, at: 45_000, status: 429, retryAfter: 1 }),
+      make({ ...a, at: 45_000 + 1000 + 30_001 }),
+    ];
+    expect(ids(groupLogicalRequests(records, 30_000))).toEqual([[1, 2], [3]]);
+  });
+
+  it('keeps requests of different clients apart', () => {
+    const make = recordMaker();
+    const records = [
+      make({ ...a, at: 0, status: 429 }),
+      make({ ...a, at: 1200, clientId: 'other' }),
+    ];
+    expect(ids(groupLogicalRequests(records, 30_000))).toEqual([[1], [2]]);
+  });
+
+  it('never takes requests whose fields were not read for resends', () => {
+    const records = [unauthenticatedRecord(1, 0), unauthenticatedRecord(2, 10)];
+    expect(ids(groupLogicalRequests(records, 30_000))).toEqual([[1], [2]]);
+  });
+});
+
+describe('retryWaits', () => {
+  it('gives each wait and the backoff beyond Retry-After', () => {
+    const make = recordMaker();
+    const [request] = groupLogicalRequests(
+      [
+        make({ ...a, at: 0, status: 429, retryAfter: 1 }),
+        make({ ...a, at: 1250, status: 429, retryAfter: 2 }),
+        make({ ...a, at: 3950 }),
+      ],
+      30_000,
+    );
+    expect(
+      retryWaits(request!).map(({ index, waitMs, backoffMs }) => ({ index, waitMs, backoffMs })),
+    ).toEqual([
+      { index: 1, waitMs: 1250, backoffMs: 250 },
+      { index: 2, waitMs: 2700, backoffMs: 700 },
+    ]);
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { findingOf, recordMaker, ruleOf } from '../../../test/helpers/check-records.js';
+import { checkIntegration } from '../check-integration.js';
+
+const a = { email: 'a@example.com', callerId: '203.0.113.1' };
+
+describe('retry-before-retry-after', () => {
+  it('reports a resend earlier than the Retry-After of its 429', () => {
+    const make = recordMaker();
+    const report = checkIntegration([
+      make({ ...a, at: 0, status: 429, retryAfter: 2 }),
+      make({ ...a, at: 500 }),
+    ]);
+    expect(findingOf(report, 'retry-before-retry-after')).toMatchObject({
+      severity: 'error',
+      message: '1 resend of 1 after a 429 came before its Retry-After (up to 1500 ms early)',
+      evidence: {
+        count: 1,
+        examples: [2],
+        values: ['resent after 500 ms; Retry-After 2 s'],
+        figures: { resends_after_429: 1, most_early_ms: 1500 },
+      },
+    });
+  });
+
+  it('allows a little timer slack, and no more', () => {
+    const make = recordMaker();
+    const slack = checkIntegration([make({ ...a, at: 0, status: 429 }), make({ ...a, at: 960 })]);
+    expect(ruleOf(slack, 'retry-before-retry-after').status).toBe('passed');
+    const early = checkIntegration([
+      make({ ...a, at: 10_000, status: 429 }),
+      make({ ...a, at: 10_940 }),
+    ]);
+    expect(ruleOf(early, 'retry-before-retry-after').status).toBe('failed');
+  });
+
+  it('passes a 429 that was never resent', () => {
+    const make = recordMaker();
+    const report = checkIntegration([make({ ...a, at: 0, status: 429 })]);
+    expect(ruleOf(report, 'retry-before-retry-after').status).toBe('passed');
+  });
+
+  it('is not exercised without a 429 carrying Retry-After', () => {
+    const make = recordMaker();
+    const none = checkIntegration([make({ ...a, at: 0 })]);
+    expect(ruleOf(none, 'retry-before-retry-after')).toMatchObject({
+      status: 'not-exercised',
+      reason: 'no 429 with a Retry-After was answered',
+    });
+    const absent = checkIntegration([
+      make({ ...a, at: 0, status: 429, retryAfter: undefined }),
+      make({ ...a, at: 10 }),
+    ]);
+    expect(ruleOf(absent, 'retry-before-retry-after').status).toBe('not-exercised');
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { findingOf, recordMaker, ruleOf } from '../../../test/helpers/check-records.js';
+import { checkIntegration } from '../check-integration.js';
+
+const a = { email: 'a@example.com', callerId: '203.0.113.1' };
+
+describe('retry-cap-exceeded', () => {
+  it('reports a fourth attempt of one logical request', () => {
+    const make = recordMaker();
+    const report = checkIntegration(
+      [0, 1200, 2600, 4000].map((at) => make({ ...a, at, status: 429 })),
+    );
+    expect(findingOf(report, 'retry-cap-exceeded')).toMatchObject({
+      severity: 'error',
+      message: '1 logical request made more than 3 attempts (up to 4)',
+      evidence: {
+        count: 1,
+        examples: [4],
+        values: ['exists a@example.com: 4 attempts'],
+        figures: { most_attempts: 4, reached_cap: 1 },
+      },
+    });
+  });
+
+  it('counts resends under a new caller_id as attempts of the same request', () => {
+    const make = recordMaker();
+    const report = checkIntegration(
+      [0, 1200, 2600, 4000].map((at, index) =>
+        make({ email: 'a@example.com', callerId: `id-${index}`, at, status: 429 }),
+      ),
+    );
+    expect(findingOf(report, 'retry-cap-exceeded')?.evidence.figures.most_attempts).toBe(4);
+  });
+
+  it('passes three attempts refused in a row', () => {
+    const make = recordMaker();
+    const report = checkIntegration([0, 1200, 2600].map((at) => make({ ...a, at, status: 429 })));
+    expect(ruleOf(report, 'retry-cap-exceeded').status).toBe('passed');
+  });
+
+  it('takes the same request long after the last refusal for a new one', () => {
+    const make = recordMaker();
+    const report = checkIntegration([
+      ...[0, 1200, 2600].map((at) => make({ ...a, at, status: 429 })),
+      make({ ...a, at: 2600 + 1000 + 30_001 }),
+    ]);
+    expect(report.summary.logical_requests).toBe(2);
+    expect(ruleOf(report, 'retry-cap-exceeded').status).toBe('passed');
+  });
+
+  it('is not exercised until an attempt at the cap is refused', () => {
+    const make = recordMaker();
+    const report = checkIntegration([make({ ...a, at: 0, status: 429 }), make({ ...a, at: 1500 })]);
+    expect(ruleOf(report, 'retry-cap-exceeded')).toMatchObject({
+      status: 'not-exercised',
+      reason: 'no request was refused 3 times in a row, so the cap was never reached',
+    });
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import {
+  findingOf,
+  recordMaker,
+  ruleOf,
+  unauthenticatedRecord,
+} from '../../../test/helpers/check-records.js';
+import { checkIntegration } from '../check-integration.js';
+
+const verify = (code: string) =>
+  ({ operation: 'verify', email: 'a@example.com', callerId: '203.0.113.1', code }) as const;
+
+describe('retry-on-client-error', () => {
+  it('reports the same code sent again within seconds of a 422', () => {
+    const make = recordMaker();
+    const report = checkIntegration([
+      make({ ...verify('111111'), at: 0, status: 422 }),
+      make({ ...verify('111111'), at: 1500, status: 422 }),
+    ]);
+    expect(findingOf(report, 'retry-on-client-error')).toMatchObject({
+      severity: 'error',
+      message: '1 request repeated unchanged within 5 s of a 422 (2 4xx answers in all)',
+      evidence: {
+        count: 1,
+        examples: [2],
+        values: ['verify resent 1500 ms after 422 invalid-request'],
+      },
+    });
+  });
+
+  it('accepts a shopper who types another code after a wrong one', () => {
+    const make = recordMaker();
+    const report = checkIntegration([
+      make({ ...verify('111111'), at: 0, status: 422 }),
+      make({ ...verify('111112'), at: 1500, status: 422 }),
+      make({ ...verify('123456'), at: 4000 }),
+    ]);
+    expect(report.summary.logical_requests).toBe(3);
+    expect(ruleOf(report, 'retry-on-client-error').status).toBe('passed');
+  });
+
+  it('accepts the same request again long after', () => {
+    const make = recordMaker();
+    const report = checkIntegration([
+      make({ ...verify('111111'), at: 0, status: 404 }),
+      make({ ...verify('111111'), at: 60_000, status: 404 }),
+    ]);
+    expect(ruleOf(report, 'retry-on-client-error').status).toBe('passed');
+  });
+
+  it('is not exercised without a 4xx other than 401 and 429', () => {
+    const make = recordMaker();
+    const report = checkIntegration([
+      make({ ...verify('1'), at: 0, status: 429 }),
+      make({ ...verify('1'), at: 1200 }),
+      unauthenticatedRecord(9, 0),
+      unauthenticatedRecord(10, 5),
+    ]);
+    expect(ruleOf(report, 'retry-on-client-error').status).toBe('not-exercised');
+  });
+});

@@ -1,0 +1,59 @@
+import type { RequestRecord } from '../../core/admin/records.js';
+import { evidenceOf, plural, type CheckRule } from '../check-rule.js';
+import { groupBy } from '../group-by.js';
+
+// 4xx answers that do say "try again": 408 Request Timeout, 425 Too Early, 429 Too Many Requests.
+// 401 is left to the `unauthenticated` rule (and its requests were never read).
+const TRANSIENT_4XX: ReadonlySet<number> = new Set([401, 408, 425, 429]);
+
+/**
+ * The identical request sent again shortly after a 4xx that is not transient (400, 403, 404,
+ * 409, 422, ...): the answer cannot change, so the resend only spends the bucket. Identical means
+ * the same fingerprint (the code included): a shopper who types another code after a wrong one
+ * sends another request, which is fine.
+ */
+export const retryOnClientError: CheckRule = {
+  id: 'retry-on-client-error',
+  severity: 'error',
+  spec: '§7 rules 1 and 2 (retrying is the answer to 429 only; other 4xx mean the request itself must change, RFC 9110 §15.5)',
+  fix: 'Retry only 429 (and 503); on any other 4xx, show the problem to the user or fix the request, and send again only what the user changed.',
+  evaluate({ authenticated, options }) {
+    const readable = authenticated.filter((record) => record.fields !== undefined);
+    const refused = readable.filter(isFinalClientError);
+    if (refused.length === 0) {
+      return {
+        status: 'not-exercised',
+        reason: 'no request was answered with a 4xx other than 401 and 429',
+      };
+    }
+    const resends: { record: RequestRecord; after: RequestRecord }[] = [];
+    for (const same of groupBy(
+      readable,
+      (r) => `${r.client_id ?? ''}\n${r.fingerprint}`,
+    ).values()) {
+      for (let index = 1; index < same.length; index++) {
+        const before = same[index - 1]!;
+        const record = same[index]!;
+        if (isFinalClientError(before) && record.at - before.at <= options.clientErrorWindowMs)
+          resends.push({ record, after: before });
+      }
+    }
+    if (resends.length === 0) return { status: 'passed' };
+    return {
+      status: 'failed',
+      message: `${plural(resends.length, 'request')} repeated unchanged within ${options.clientErrorWindowMs / 1000} s of a ${resends[0]!.after.status} (${refused.length} 4xx answers in all)`,
+      evidence: evidenceOf(
+        resends.map(({ record }) => record),
+        resends.map(
+          ({ record, after }) =>
+            `${record.operation ?? record.path} resent ${Math.round(record.at - after.at)} ms after ${after.status}${after.problem === undefined ? '' : ` ${after.problem}`}`,
+        ),
+        { client_errors: refused.length },
+      ),
+    };
+  },
+};
+
+function isFinalClientError(record: RequestRecord): boolean {
+  return record.status >= 400 && record.status < 500 && !TRANSIENT_4XX.has(record.status);
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { findingOf, ruleOf } from '../../../test/helpers/check-records.js';
+import { callers, retrySequences } from '../../../test/helpers/retry-sequences.js';
+import { createSeededRandom } from '../../core/time/random.js';
+import { checkIntegration } from '../check-integration.js';
+
+describe('retry-without-backoff', () => {
+  it('warns when every retry waits the same beyond Retry-After', () => {
+    const report = checkIntegration(retrySequences(callers(6, () => [0, 0])));
+    expect(findingOf(report, 'retry-without-backoff')).toMatchObject({
+      severity: 'warn',
+      message:
+        'the backoff beyond Retry-After stayed the same from one retry to the next in 6 of 6 sequences (median change 0 ms)',
+      evidence: {
+        count: 6,
+        values: ['waits 1000 ms then 1000 ms (backoff 0 → 0 ms)'],
+        figures: { pairs: 6, not_growing: 6, median_growth_ms: 0 },
+      },
+    });
+  });
+
+  it('warns when the backoff shrinks', () => {
+    const report = checkIntegration(retrySequences(callers(6, (caller) => [800 + caller, 200])));
+    expect(findingOf(report, 'retry-without-backoff')?.message).toMatch(/shrank .* 6 of 6/);
+  });
+
+  it('passes full jitter, although some single sequences wait less the second time', () => {
+    const random = createSeededRandom(11);
+    const records = retrySequences(callers(40, () => [random.next() * 500, random.next() * 1000]));
+    const report = checkIntegration(records);
+    expect(ruleOf(report, 'retry-without-backoff').status).toBe('passed');
+  });
+
+  it('passes exponential backoff without jitter (that is the jitter rule’s business)', () => {
+    const report = checkIntegration(retrySequences(callers(6, () => [500, 1000])));
+    expect(ruleOf(report, 'retry-without-backoff').status).toBe('passed');
+    expect(ruleOf(report, 'retry-without-jitter').status).toBe('failed');
+  });
+
+  it('is not exercised with fewer than five requests retried twice', () => {
+    const report = checkIntegration(retrySequences(callers(4, () => [0, 0])));
+    expect(ruleOf(report, 'retry-without-backoff')).toMatchObject({
+      status: 'not-exercised',
+      reason: '4 requests retried twice or more; 5 are needed to judge backoff',
+    });
+  });
+});

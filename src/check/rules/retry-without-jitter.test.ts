@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { findingOf, ruleOf } from '../../../test/helpers/check-records.js';
+import { callers, retrySequences } from '../../../test/helpers/retry-sequences.js';
+import { createSeededRandom } from '../../core/time/random.js';
+import { checkIntegration } from '../check-integration.js';
+
+describe('retry-without-jitter', () => {
+  it('warns when retries after the same attempt all wait the same', () => {
+    const report = checkIntegration(retrySequences(callers(6, () => [250])));
+    expect(findingOf(report, 'retry-without-jitter')).toMatchObject({
+      severity: 'warn',
+      message: '6 of 6 retries after attempt 1 waited the same 1250 ms (within 5 ms)',
+      evidence: { count: 6, values: ['waited 1250 ms'], figures: { retries: 6, identical: 6 } },
+    });
+  });
+
+  it('warns when waits are exactly Retry-After, even when Retry-After differs', () => {
+    const records = retrySequences(callers(6, () => [0]));
+    // Retry-After 2 s for half of them: the raw waits differ, the backoff beyond it does not.
+    records.forEach((record, index) => {
+      if (record.status === 429 && index % 4 === 0) record.retry_after = 2;
+    });
+    for (let index = 1; index < records.length; index += 2)
+      records[index]!.at = records[index - 1]!.at + records[index - 1]!.retry_after! * 1000;
+    const finding = findingOf(checkIntegration(records), 'retry-without-jitter');
+    expect(finding?.message).toMatch(/waited beyond Retry-After the same 0 ms/);
+  });
+
+  it('warns when callers due back together return within the same 100 ms', () => {
+    // Twelve callers refused within 12 ms; jitter of at most 20 ms is too little to spread them.
+    const random = createSeededRandom(5);
+    const records = retrySequences(
+      Array.from({ length: 12 }, (_, caller) => ({
+        start: caller,
+        backoffs: [random.next() * 20],
+      })),
+    );
+    const finding = findingOf(checkIntegration(records), 'retry-without-jitter');
+    expect(finding).toMatchObject({
+      message:
+        '12 of 12 retries of different callers due back at the same moment came back within 100 ms of each other',
+      evidence: { count: 12, figures: { due_together: 12, bunched: 12 } },
+    });
+  });
+
+  it('passes a hundred callers refused at once who spread out with full jitter', () => {
+    const random = createSeededRandom(8);
+    const records = retrySequences(
+      Array.from({ length: 100 }, () => ({ start: 0, backoffs: [random.next() * 500] })),
+    );
+    expect(ruleOf(checkIntegration(records), 'retry-without-jitter').status).toBe('passed');
+  });
+
+  it('passes full jitter over many sequences', () => {
+    const random = createSeededRandom(3);
+    const records = retrySequences(callers(50, () => [random.next() * 500, random.next() * 1000]));
+    expect(ruleOf(checkIntegration(records), 'retry-without-jitter').status).toBe('passed');
+  });
+
+  it('is not exercised with few retries and no crowd', () => {
+    const report = checkIntegration(retrySequences(callers(4, () => [0])));
+    expect(ruleOf(report, 'retry-without-jitter')).toMatchObject({
+      status: 'not-exercised',
+      reason: 'fewer than 5 retries after the same attempt, and no 10 callers due back at once',
+    });
+  });
+});
