@@ -37,9 +37,10 @@ export default tseslint.config(
     },
   },
   {
-    // The core is pure: no I/O, no transports, no timers, no wall clock, no ambient randomness.
-    files: ['src/core/**/*.ts'],
-    ignores: ['src/core/**/*.test.ts'],
+    // The core, the integration check and text helpers are pure: no I/O, no transports, no
+    // timers, no wall clock, no ambient randomness.
+    files: ['src/core/**/*.ts', 'src/check/**/*.ts', 'src/text/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,5 +1,5 @@
 import type { CheckReport, Finding } from './check-report.js';
-import { escapeControls } from './escape-controls.js';
+import { escapeControls } from '../text/escape-controls.js';
 
 /**
  * The report as JUnit XML, for CI: one test case per rule, a `<failure>` (typed by severity)

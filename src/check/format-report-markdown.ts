@@ -1,6 +1,6 @@
 import type { CheckReport, Finding, RuleResult } from './check-report.js';
 import { describeSummary } from './describe-summary.js';
-import { escapeControls } from './escape-controls.js';
+import { escapeControls } from '../text/escape-controls.js';
 
 /**
  * The report as Markdown, for a pull-request comment: a verdict, a table of every rule with its

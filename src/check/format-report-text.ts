@@ -1,6 +1,6 @@
 import type { CheckReport, CheckSummary, DelayStats, Finding, RuleResult } from './check-report.js';
 import { describeSummary } from './describe-summary.js';
-import { escapeControls } from './escape-controls.js';
+import { escapeControls } from '../text/escape-controls.js';
 import type { ReportColors } from './report-colors.js';
 
 // Every text of a report may come from a request (messages quote caller_ids and e-mails), and a

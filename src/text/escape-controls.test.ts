@@ -9,7 +9,10 @@ describe('escapeControls', () => {
   });
 
   it('keeps line feeds and tabs unless told otherwise', () => {
-    expect(escapeControls('one\n\ttwo\r')).toBe('one\n\ttwo\\x0d');
+    expect(escapeControls('one\n\ttwo\r')).toBe('one\n\ttwo\\r');
+    expect(escapeControls('ok\r✔ 200 fake')).toBe('ok\\r✔ 200 fake');
+    expect(escapeControls('three\r\nfour')).toBe('three\r\nfour');
+    expect(escapeControls('three\r\nfour', { keepNewlines: false })).toBe('three\\r\\x0afour');
     expect(escapeControls('one\n\ttwo', { keepNewlines: false })).toBe('one\\x0a\\x09two');
   });
 

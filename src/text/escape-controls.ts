@@ -9,12 +9,13 @@ export interface EscapeControlsOptions {
 }
 
 /**
- * Makes text from a request safe to print: every C0 and C1 control character and DEL (escape
- * sequences that would recolour the screen, move the cursor or set a terminal's title; C1 holds
- * CSI, U+009B, which some terminals read as ESC [) becomes a visible `\xNN`. So do the Unicode
- * line and paragraph separators and the bidirectional overrides and isolates (`\u2028`,
- * `\u202e`, ...), which would break a line or reorder what a reader sees. Line feed and tab stay
- * unless `keepNewlines` is false.
+ * Makes text from outside (a request, a server's answer, a config) safe to print to a terminal:
+ * every C0 and C1 control character and DEL (escape sequences that would recolour the screen,
+ * move the cursor or set a terminal's title; C1 holds CSI, U+009B, which some terminals read as
+ * ESC [) becomes a visible `\xNN`. So do the Unicode line and paragraph separators and the
+ * bidirectional overrides and isolates (`\u2028`, `\u202e`, ...), which would break a line or
+ * reorder what a reader sees. A carriage return that would overwrite the line shows as `\r`.
+ * Line feed, tab and CRLF stay unless `keepNewlines` is false.
  */
 export function escapeControls(text: string, options: EscapeControlsOptions = {}): string {
   const keep = options.keepNewlines ?? true;
@@ -26,7 +27,10 @@ export function escapeControls(text: string, options: EscapeControlsOptions = {}
     let escaped: string;
     if (code < 0x100) {
       if (keep && (code === 0x0a || code === 0x09)) continue;
-      escaped = `\\x${code.toString(16).padStart(2, '0')}`;
+      if (code === 0x0d) {
+        if (keep && text.charCodeAt(index + 1) === 0x0a) continue;
+        escaped = '\\r';
+      } else escaped = `\\x${code.toString(16).padStart(2, '0')}`;
     } else if (code <= 0x202e || (code >= 0x2066 && code <= 0x2069)) {
       escaped = `\\u${code.toString(16)}`;
     } else {
