@@ -2,7 +2,7 @@ import { createJournal, type Journal } from './admin/journal.js';
 import type { RequestRecord } from './admin/records.js';
 import type { ResolvedConfig } from './config/config.js';
 import { createBucketStore, type BucketStore } from './limits/bucket-store.js';
-import { createInputSchemas, type InputSchemas } from './service/request-input.js';
+import { createInputRules, type InputRules } from './service/input-rules.js';
 import { createDirectory, type Directory } from './signin/directory.js';
 import { createOtpStore, type OtpStore } from './signin/otp-codes.js';
 
@@ -22,7 +22,7 @@ export interface Counters {
  */
 export interface EmulatorState {
   config: ResolvedConfig;
-  schemas: InputSchemas;
+  rules: InputRules;
   directory: Directory;
   buckets: BucketStore;
   codes: OtpStore;
@@ -35,7 +35,7 @@ export interface EmulatorState {
 export function createState(config: ResolvedConfig): EmulatorState {
   return {
     config,
-    schemas: createInputSchemas(config.callerIdMaxLength),
+    rules: createInputRules(config.callerIdMaxLength),
     directory: createDirectory(config),
     buckets: createBucketStore({ maxBuckets: config.limits.maxBuckets }),
     codes: createOtpStore(),
@@ -48,6 +48,6 @@ export function createState(config: ResolvedConfig): EmulatorState {
 /** Runs on a new config (a live change): what depends on it follows. */
 export function useConfig(state: EmulatorState, config: ResolvedConfig): void {
   state.config = config;
-  state.schemas = createInputSchemas(config.callerIdMaxLength);
+  state.rules = createInputRules(config.callerIdMaxLength);
   state.buckets.setMaxBuckets(config.limits.maxBuckets);
 }

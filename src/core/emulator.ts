@@ -4,7 +4,7 @@ import { createEventHub } from './admin/event-hub.js';
 import { openEventStream } from './admin/event-stream.js';
 import { countRequest } from './admin/metrics.js';
 import type { EmulatorEvent, RequestRecord } from './admin/records.js';
-import { blankRecord } from './admin/request-facts.js';
+import { blankRecord, completeRecord } from './admin/request-facts.js';
 import { resolveConfig } from './config/config.js';
 import { createState } from './emulator-state.js';
 import { splitUrl, type EmulatorRequest, type EmulatorResponse } from './service/exchange.js';
@@ -118,7 +118,7 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
   function record(entry: RequestRecord): void {
     countRequest(state.counters.requests, entry.operation ?? 'none', entry.status);
     state.journal.push(entry);
-    if (events.active) events.emit({ type: 'request', request: entry });
+    if (events.active) events.emit({ type: 'request', request: completeRecord(entry) });
   }
 
   const emulator: Emulator = {

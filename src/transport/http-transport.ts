@@ -129,7 +129,8 @@ export function createHttpTransport(
 
   /** Sends a request to its engine, or to the core for what Fetch cannot carry. */
   function dispatch(request: TransportRequest, res: ServerResponse): void {
-    const tooLarge = (request.bodyBytes ?? 0) > emulator.bodyLimit(pathOf(request.url));
+    const bytes = request.bodyBytes ?? 0;
+    const tooLarge = bytes > 0 && bytes > emulator.bodyLimit(pathOf(request.url));
     if (engine === undefined || tooLarge || !FETCH_METHOD.test(request.method)) {
       answerFromCore(emulator.handle(request), res);
       return;

@@ -16,6 +16,7 @@ import type { Clock } from '../time/clock.js';
 import type { EventHub } from './event-hub.js';
 import { renderMetrics } from './metrics.js';
 import type { CodeRecord, EmulatorEvent, RequestRecord } from './records.js';
+import { completeRecord } from './request-facts.js';
 
 const usersSchema = z.array(userSchema).max(100_000, 'expected at most 100000 users at once');
 
@@ -124,7 +125,7 @@ export function createAdmin(
       state.directory.addUsers(parsed.data);
       return parsed.data.length;
     },
-    journal: (limit) => state.journal.list(limit),
+    journal: (limit) => state.journal.list(limit).map(completeRecord),
     metrics() {
       let client = 0;
       for (const [key] of state.buckets.entries()) if (levelOf(key) === 'client') client++;

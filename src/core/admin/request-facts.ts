@@ -1,37 +1,123 @@
 import type { EmulatorRequest } from '../service/exchange.js';
 import { RECORD_TEXT_MAX, type MisplacedCallerId, type RequestRecord } from './records.js';
 
+/** What a record derives from its request's fields, kept aside until the record is read. */
+interface PendingFacts {
+  /** The fields as sent (the code included); undefined when they could not be read. */
+  fields: Record<string, unknown> | undefined;
+  /** Where the service reads them. */
+  place: 'query' | 'body';
+  /** The other place: the query of a POST, or the body of the GET. */
+  elsewhere: string | undefined;
+}
+
+/**
+ * A record as the request path makes it. Its fields, fingerprint and misplaced caller_ids are not
+ * worked out on the request path: most records are never read (the journal keeps the last
+ * thousand, and nobody may be listening), so the facts they come from wait in a private slot,
+ * invisible to JSON and to equality, until {@link completeRecord} is called as the record leaves.
+ */
+class DraftRecord implements RequestRecord {
+  operation: RequestRecord['operation'] = undefined;
+  client_id: string | undefined = undefined;
+  merchant_id: string | undefined = undefined;
+  email: string | undefined = undefined;
+  phone_number: string | undefined = undefined;
+  caller_id: string | undefined = undefined;
+  caller_id_source: RequestRecord['caller_id_source'] = undefined;
+  caller_id_misplaced: MisplacedCallerId[] = NONE;
+  fields: Record<string, unknown> | undefined = undefined;
+  fingerprint = '';
+  user_agent: string | undefined = undefined;
+  idempotency_key: string | undefined = undefined;
+  retry_attempt: string | undefined = undefined;
+  bucket: string | undefined = undefined;
+  level: RequestRecord['level'] = undefined;
+  status = 0;
+  outcome: RequestRecord['outcome'] = 'unrouted';
+  remaining: number | undefined = undefined;
+  retry_after: number | undefined = undefined;
+  problem: string | undefined = undefined;
+  #facts: PendingFacts | undefined = undefined;
+
+  constructor(
+    public id: number,
+    public at: number,
+    public method: string,
+    public path: string,
+  ) {}
+
+  static defer(record: RequestRecord, facts: PendingFacts): void {
+    if (record instanceof DraftRecord) record.#facts = facts;
+  }
+
+  static takeFacts(record: RequestRecord): PendingFacts | undefined {
+    if (!(record instanceof DraftRecord)) return undefined;
+    const facts = record.#facts;
+    record.#facts = undefined;
+    return facts;
+  }
+}
+
 /** A record with only its identity: what a request is known to be before it is read. */
 export function blankRecord(id: number, at: number, method: string, path: string): RequestRecord {
-  return {
-    id,
-    at,
-    method,
-    path,
-    operation: undefined,
-    client_id: undefined,
-    merchant_id: undefined,
-    email: undefined,
-    phone_number: undefined,
-    caller_id: undefined,
-    caller_id_source: undefined,
-    caller_id_misplaced: NONE,
-    fields: undefined,
-    fingerprint: '',
-    user_agent: undefined,
-    idempotency_key: undefined,
-    retry_attempt: undefined,
-    bucket: undefined,
-    level: undefined,
-    status: 0,
-    outcome: 'unrouted',
-    remaining: undefined,
-    retry_after: undefined,
-    problem: undefined,
-  };
+  return new DraftRecord(id, at, method, path);
 }
 
 const NONE: MisplacedCallerId[] = [];
+
+/** Sets a record's field-derived facts aside, for {@link completeRecord}. */
+export function deferFacts(
+  record: RequestRecord,
+  fields: Record<string, unknown> | undefined,
+  place: 'query' | 'body',
+  elsewhere: string | undefined,
+): void {
+  DraftRecord.defer(record, { fields, place, elsewhere });
+}
+
+/**
+ * Works out what a record derives from its request: the fields without the code, the
+ * fingerprint, caller_ids in places the service ignores. Every way a record leaves the emulator
+ * (journal, events, `requests()`) goes through here; it does the work once.
+ */
+export function completeRecord(record: RequestRecord): RequestRecord {
+  if (record.fingerprint !== '') return record;
+  const facts = DraftRecord.takeFacts(record);
+  if (facts === undefined) {
+    record.fingerprint = fingerprint(record.method, record.path, undefined);
+    return record;
+  }
+  const { fields, place } = facts;
+  if (fields !== undefined) record.fields = recordFields(fields);
+  record.fingerprint = fingerprint(record.method, record.path, fields);
+  const other = place === 'body' ? queryFields(facts.elsewhere) : bodyFields(facts.elsewhere);
+  record.caller_id_misplaced = joinMisplaced(
+    record.caller_id_misplaced,
+    fields === undefined ? NONE : misplacedInFields(fields, place, true),
+    other === undefined
+      ? NONE
+      : misplacedInFields(other, place === 'body' ? 'query' : 'body', false),
+  );
+  return record;
+}
+
+function queryFields(query: string | undefined): Record<string, unknown> | undefined {
+  if (query === undefined || query === '') return undefined;
+  return Object.fromEntries(new URLSearchParams(query));
+}
+
+function bodyFields(body: string | undefined): Record<string, unknown> | undefined {
+  if (body === undefined || body === '') return undefined;
+  try {
+    const value: unknown = JSON.parse(body);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Cuts client text to {@link RECORD_TEXT_MAX} characters, so a record stays small. */
 export function clip(text: string): string {

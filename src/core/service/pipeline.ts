@@ -4,11 +4,8 @@ import {
   blankRecord,
   clip,
   clipString,
-  fingerprint,
-  joinMisplaced,
-  misplacedInFields,
+  deferFacts,
   misplacedInHeaders,
-  recordFields,
 } from '../admin/request-facts.js';
 import type { EmulatorState } from '../emulator-state.js';
 import type { RandomSource } from '../time/random.js';
@@ -101,8 +98,8 @@ export function runServiceRequest(
   }
   const input =
     operation === 'exists'
-      ? readExistsInput(query, state.schemas, path)
-      : readBodyInput(request, operation, state.schemas, path);
+      ? readExistsInput(query, state.rules, path)
+      : readBodyInput(request, operation, state.rules, path);
   describeInput(record, request, input, operation === 'exists' ? 'query' : 'body', query);
   const call: ServiceCall = {
     operation,
@@ -138,7 +135,10 @@ function newRecord(
   return record;
 }
 
-/** Fills in what the request said: e-mail, caller_id and where it was, its fields. */
+/**
+ * Fills in what the request said that filters and logs need at once (e-mail, caller_id and where
+ * it was); the rest waits until the record is read.
+ */
 function describeInput(
   record: RequestRecord,
   request: EmulatorRequest,
@@ -154,35 +154,8 @@ function describeInput(
       record.caller_id = clipString(fields.caller_id);
       record.caller_id_source = place;
     }
-    record.fields = recordFields(fields);
   }
-  record.fingerprint = fingerprint(record.method, record.path, fields);
-  // Where the service does not look: the query of a POST, the body of the GET, other spellings.
-  const elsewhere = place === 'body' ? queryFields(query) : bodyFields(request.body);
-  record.caller_id_misplaced = joinMisplaced(
-    record.caller_id_misplaced,
-    fields === undefined ? [] : misplacedInFields(fields, place, true),
-    elsewhere === undefined
-      ? []
-      : misplacedInFields(elsewhere, place === 'body' ? 'query' : 'body', false),
-  );
-}
-
-function queryFields(query: string): Record<string, unknown> | undefined {
-  if (query === '') return undefined;
-  return Object.fromEntries(new URLSearchParams(query));
-}
-
-function bodyFields(body: string | undefined): Record<string, unknown> | undefined {
-  if (body === undefined || body === '') return undefined;
-  try {
-    const value: unknown = JSON.parse(body);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  deferFacts(record, fields, place, place === 'body' ? query : request.body);
 }
 
 function finishRecord(
@@ -193,8 +166,6 @@ function finishRecord(
 ): PipelineResult {
   record.status = response.status;
   record.outcome = outcome;
-  if (record.fingerprint === '')
-    record.fingerprint = fingerprint(record.method, record.path, undefined);
   if (result !== undefined) {
     record.bucket = result.bucket;
     record.level = result.level;

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import type { Operation } from '../config/config.js';
 import { headerValue, type EmulatorRequest } from './exchange.js';
+import { fieldProblems, type FieldName, type InputRules } from './input-rules.js';
 import { createProblem, type FieldError, type Problem } from './problems.js';
 
 /** The validated input of an operation. */
@@ -35,131 +35,97 @@ export type InputResult = (
   fields: Record<string, unknown> | undefined;
 };
 
-type Message = (issue: { code: string; input?: unknown }) => string;
-
-const typed =
-  (kind: string, otherwise: string): Message =>
-  (issue) => {
-    if (issue.code !== 'invalid_type') return otherwise;
-    return issue.input === undefined ? 'is required' : `must be ${kind}`;
-  };
-
-const emailSchema = z
-  .email({ error: typed('a string', 'must be an e-mail address') })
-  .max(254, 'must be at most 254 characters');
-const phoneSchema = z
-  .string({ error: typed('a string', '') })
-  .regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 form, such as +14155550123');
-const codeSchema = z
-  .string({ error: typed('a string', '') })
-  .min(1, 'must not be empty')
-  .max(32, 'must be at most 32 characters')
-  .regex(/^\d+$/, 'must contain digits only');
-
-/** Schemas that depend on the config (the caller_id length limit), built once per config. */
-export interface InputSchemas {
-  exists: z.ZodType<{
-    email?: string | undefined;
-    phone_number?: string | undefined;
-    caller_id?: string | undefined;
-  }>;
-  start: z.ZodType<{ email: string; caller_id?: string | undefined }>;
-  verify: z.ZodType<{ email: string; verification_code: string; caller_id?: string | undefined }>;
-}
-
-/** Builds the input schemas for a caller_id of at most `callerIdMaxLength` characters. */
-export function createInputSchemas(callerIdMaxLength: number): InputSchemas {
-  const callerId = z
-    .string({ error: typed('a string', '') })
-    .min(1, 'must not be empty')
-    .max(callerIdMaxLength, `must be at most ${callerIdMaxLength} characters`)
-    .regex(/^[\x21-\x7e]*$/, 'must be printable ASCII without spaces');
-  return {
-    exists: z
-      .object({
-        email: emailSchema.optional(),
-        phone_number: phoneSchema.optional(),
-        caller_id: callerId.optional(),
-      })
-      .refine((query) => (query.email === undefined) !== (query.phone_number === undefined), {
-        message: 'give exactly one of email or phone_number',
-        path: ['email'],
-      }),
-    start: z.object({ email: emailSchema, caller_id: callerId.optional() }),
-    verify: z.object({
-      email: emailSchema,
-      verification_code: codeSchema,
-      caller_id: callerId.optional(),
-    }),
-  };
-}
-
 const EXISTS_PARAMETERS = ['email', 'phone_number', 'caller_id'] as const;
 
 /** Reads and validates the query of the exists operation. */
-export function readExistsInput(
-  query: string,
-  schemas: InputSchemas,
-  instance: string,
-): InputResult {
-  const params = new URLSearchParams(query);
+export function readExistsInput(query: string, rules: InputRules, instance: string): InputResult {
   const fields: Record<string, string> = {};
-  let repeated: Set<string> | undefined;
-  for (const [name, value] of params) {
-    if (name in fields) (repeated ??= new Set()).add(name);
-    else fields[name] = value;
+  let repeated: Map<string, number> | undefined;
+  for (const [name, value] of parseQuery(query)) {
+    if (name in fields) {
+      repeated ??= new Map();
+      repeated.set(name, (repeated.get(name) ?? 1) + 1);
+    } else fields[name] = value;
   }
-  const raw: Record<string, string> = {};
-  for (const name of EXISTS_PARAMETERS) if (name in fields) raw[name] = fields[name] as string;
-  const duplicates: FieldError[] = [];
+  const errors: FieldError[] = [];
   for (const name of EXISTS_PARAMETERS) {
-    if (repeated === undefined || !repeated.has(name)) continue;
-    const count = params.getAll(name).length;
-    duplicates.push({
-      detail: `${name} is given ${count} times; give it once`,
-      pointer: `#/${name}`,
-      parameter: name,
-    });
+    const count = repeated?.get(name);
+    if (count !== undefined)
+      errors.push({
+        detail: `${name} is given ${count} times; give it once`,
+        pointer: `#/${name}`,
+        parameter: name,
+      });
   }
-  const parsed = schemas.exists.safeParse(raw);
-  const callerId = readCallerId(raw, parsed);
-  if (duplicates.length > 0) {
+  const callerId = validCallerId(fields.caller_id, rules);
+  if (errors.length > 0)
     return {
       ok: false,
       callerId,
       fields,
       problem: createProblem(
         'duplicate-parameter',
-        duplicates.map((error) => error.detail).join('; '),
-        { instance, errors: duplicates },
+        errors.map((error) => error.detail).join('; '),
+        {
+          instance,
+          errors,
+        },
       ),
     };
-  }
-  if (!parsed.success)
-    return {
-      ok: false,
-      callerId,
-      fields,
-      problem: validationProblem(parsed.error, instance, true),
-    };
+  for (const name of EXISTS_PARAMETERS) fieldErrors(errors, name, fields[name], rules, false, true);
+  if ((fields.email === undefined) === (fields.phone_number === undefined))
+    errors.push({
+      detail: 'give exactly one of email or phone_number',
+      pointer: '#/email',
+      parameter: 'email',
+    });
+  if (errors.length > 0)
+    return { ok: false, callerId, fields, problem: invalidRequest(errors, instance) };
   return {
     ok: true,
     callerId,
     fields,
     input: {
       operation: 'exists',
-      email: parsed.data.email,
-      phone_number: parsed.data.phone_number,
-      caller_id: parsed.data.caller_id,
+      email: fields.email,
+      phone_number: fields.phone_number,
+      caller_id: fields.caller_id,
     },
   };
+}
+
+/**
+ * The parameters of a query string, decoded as URLSearchParams decodes them (`+` is a space,
+ * malformed escapes kept as they are), without building one for the usual query.
+ */
+function parseQuery(query: string): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  if (query === '') return pairs;
+  for (const part of query.split('&')) {
+    if (part === '') continue;
+    const equals = part.indexOf('=');
+    const name = equals === -1 ? part : part.slice(0, equals);
+    const value = equals === -1 ? '' : part.slice(equals + 1);
+    pairs.push([decodeComponent(name), decodeComponent(value)]);
+  }
+  return pairs;
+}
+
+function decodeComponent(text: string): string {
+  if (text.indexOf('%') === -1 && text.indexOf('+') === -1) return text;
+  try {
+    return decodeURIComponent(text.indexOf('+') === -1 ? text : text.replace(/\+/g, ' '));
+  } catch {
+    // A malformed escape or bytes that are not UTF-8: URLSearchParams keeps or replaces them.
+    return new URLSearchParams(`v=${text}`).get('v') ?? '';
+  }
 }
 
 /** Reads and validates the JSON body of start or verify. */
 export function readBodyInput(
   request: EmulatorRequest,
   operation: Exclude<Operation, 'exists'>,
-  schemas: InputSchemas,
+  rules: InputRules,
   instance: string,
 ): InputResult {
   const contentType = headerValue(request.headers, 'content-type');
@@ -199,25 +165,20 @@ export function readBodyInput(
     );
   }
   const fields = body as Record<string, unknown>;
-  const parsed = schemas[operation].safeParse(body);
-  const callerId = readCallerId(fields, parsed);
-  if (!parsed.success)
-    return {
-      ok: false,
-      callerId,
-      fields,
-      problem: validationProblem(parsed.error, instance, false),
-    };
-  const data = parsed.data as { email: string; verification_code?: string; caller_id?: string };
+  const callerId = validCallerId(fields.caller_id, rules);
+  const errors: FieldError[] = [];
+  fieldErrors(errors, 'email', fields.email, rules, true, false);
+  if (operation === 'verify')
+    fieldErrors(errors, 'verification_code', fields.verification_code, rules, true, false);
+  fieldErrors(errors, 'caller_id', fields.caller_id, rules, false, false);
+  if (errors.length > 0)
+    return { ok: false, callerId, fields, problem: invalidRequest(errors, instance) };
+  const email = fields.email as string;
+  const caller_id = fields.caller_id as string | undefined;
   const input: OperationInput =
     operation === 'start'
-      ? { operation, email: data.email, caller_id: data.caller_id }
-      : {
-          operation,
-          email: data.email,
-          verification_code: data.verification_code as string,
-          caller_id: data.caller_id,
-        };
+      ? { operation, email, caller_id }
+      : { operation, email, verification_code: fields.verification_code as string, caller_id };
   return { ok: true, callerId, fields, input };
 }
 
@@ -230,25 +191,33 @@ function isJsonMediaType(contentType: string): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
-function readCallerId(
-  raw: Record<string, unknown>,
-  parsed: { success: boolean; error?: z.ZodError },
-): string | undefined {
-  const value = raw.caller_id;
-  if (typeof value !== 'string') return undefined;
-  if (parsed.success) return value;
-  const callerIdBad = parsed.error?.issues.some((issue) => issue.path[0] === 'caller_id');
-  return callerIdBad ? undefined : value;
+/** The caller_id when it is valid (it then selects the bucket, even if other fields are not). */
+function validCallerId(value: unknown, rules: InputRules): string | undefined {
+  return typeof value === 'string' && fieldProblems(value, rules.caller_id, false).length === 0
+    ? value
+    : undefined;
 }
 
-function validationProblem(error: z.ZodError, instance: string, inQuery: boolean): Problem {
-  const errors: FieldError[] = error.issues.map((issue) => {
-    const field = issue.path.map(String).join('/') || 'body';
-    const detail = issue.message.startsWith('give ') ? issue.message : `${field} ${issue.message}`;
-    return inQuery
-      ? { detail, pointer: `#/${field}`, parameter: field }
-      : { detail, pointer: `#/${field}` };
-  });
+/** Adds the problems of one field, each as a field error naming it. */
+function fieldErrors(
+  errors: FieldError[],
+  name: FieldName,
+  value: unknown,
+  rules: InputRules,
+  required: boolean,
+  inQuery: boolean,
+): void {
+  for (const message of fieldProblems(value, rules[name], required)) {
+    const detail = `${name} ${message}`;
+    errors.push(
+      inQuery
+        ? { detail, pointer: `#/${name}`, parameter: name }
+        : { detail, pointer: `#/${name}` },
+    );
+  }
+}
+
+function invalidRequest(errors: FieldError[], instance: string): Problem {
   return createProblem('invalid-request', errors.map((entry) => entry.detail).join('; '), {
     instance,
     errors,

@@ -75,23 +75,60 @@ function tooManyRequests(
   headers: Record<string, string>,
   path: string,
 ): EmulatorResponse {
-  const { bucket, level, resetSeconds } = result;
+  const { bucket, resetSeconds } = result;
   const injected = result.outcome === 'injected-429';
   const retryAfter = config.behavior.retryAfter;
   const seconds =
     retryAfter.mode === 'fixed' ? Math.max(retryAfter.seconds, resetSeconds) : resetSeconds;
   headers['cache-control'] = 'no-store';
   if (retryAfter.mode !== 'absent') headers['retry-after'] = String(seconds);
+  headers['content-type'] = PROBLEM_TYPE;
+  const memo = lastRefusal;
+  const text =
+    memo.config === config &&
+    memo.bucket === bucket &&
+    memo.path === path &&
+    memo.seconds === seconds &&
+    memo.resetSeconds === resetSeconds &&
+    memo.injected === injected
+      ? memo.text
+      : refusalText(config, result, path, seconds, injected);
+  return { status: 429, headers, text, delayMs: latency(config, random) };
+}
+
+/**
+ * The last 429 body made. A flood hits one bucket on one path, and its bodies differ only when
+ * the seconds to wait do: serialising each anew was the largest cost of refusing a request.
+ */
+const lastRefusal = {
+  config: undefined as ResolvedConfig | undefined,
+  bucket: '',
+  path: '',
+  seconds: -1,
+  resetSeconds: -1,
+  injected: false,
+  text: '',
+};
+
+function refusalText(
+  config: ResolvedConfig,
+  result: ServiceResult,
+  path: string,
+  seconds: number,
+  injected: boolean,
+): string {
+  const { bucket, level, resetSeconds } = result;
+  const retryAfter = config.behavior.retryAfter;
   const detail = injected
     ? `a 429 injected by the chaos setting (probability ${config.behavior.chaos}); the ${level} bucket was not charged`
     : `the ${level} bucket ${bucket} is empty; a token is back in ${resetSeconds} s`;
-  // Serialised here rather than by the transport: in a flood, this is the hot path. Strings that
-  // come from the request (the path, the bucket with its caller_id) go through JSON.stringify.
+  // Strings that come from the request (the path, the bucket with its caller_id) go through
+  // JSON.stringify.
   const text =
     `{"type":"${QUOTA_EXCEEDED_TYPE}","title":"${QUOTA_EXCEEDED_TITLE}","status":429,` +
     `"detail":${JSON.stringify(detail)},"instance":${JSON.stringify(path)},` +
     `"violated-policies":["${level}"],"bucket":${JSON.stringify(bucket)},"level":"${level}",` +
     `"retry_after":${retryAfter.mode === 'absent' ? 'null' : seconds},"injected":${injected}}`;
-  headers['content-type'] = PROBLEM_TYPE;
-  return { status: 429, headers, text, delayMs: latency(config, random) };
+  Object.assign(lastRefusal, { config, bucket, path, seconds, resetSeconds, injected, text });
+  return text;
 }
