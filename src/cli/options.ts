@@ -89,3 +89,21 @@ export function hostList(text: string): string[] {
   if (names.length === 0) throw new InvalidArgumentError('expected at least one host name');
   return names;
 }
+
+/** Commander parser for `--journal-size`: a whole number, or `unbounded`. */
+export function journalSize(text: string): number | 'unbounded' {
+  if (text === 'unbounded') return text;
+  return integerIn(1, 1_000_000)(text);
+}
+
+/** Commander parser for an ISO 8601 time (`2026-01-01T00:00:00Z`); returns ms since the epoch. */
+export function isoTime(text: string): number {
+  const value = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text.trim())
+    ? Date.parse(text)
+    : NaN;
+  if (!Number.isFinite(value))
+    throw new InvalidArgumentError(
+      `expected an ISO 8601 time such as 2026-01-01T00:00:00Z; got ${JSON.stringify(text)}`,
+    );
+  return value;
+}

@@ -31,7 +31,7 @@ export function formatEvent(event: EmulatorEvent, chalk: ChalkInstance): string 
       return `${chalk.dim(c.issued_at.slice(11, 23))} ${chalk.cyan('code')} ${chalk.bold(c.code)} for ${c.email} at merchant ${c.merchant_id} (expires ${c.expires_at})`;
     }
     case 'reset':
-      return `${chalk.magenta('reset')} ${event.bucket ?? 'all buckets'}`;
+      return `${chalk.magenta('reset')} ${event.emulator ? 'the emulator (buckets, codes, journal, users, config, faults, clock)' : (event.bucket ?? 'all buckets')}`;
     case 'config':
       return `${chalk.magenta('config changed')} ${JSON.stringify({ limits: event.limits, behavior: event.behavior, otp: event.otp })}`;
   }

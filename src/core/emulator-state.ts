@@ -1,3 +1,4 @@
+import { createFaultQueue, type FaultQueue } from './admin/faults.js';
 import { createJournal, type Journal } from './admin/journal.js';
 import type { RequestRecord } from './admin/records.js';
 import type { ResolvedConfig } from './config/config.js';
@@ -6,14 +7,19 @@ import { createInputRules, type InputRules } from './service/input-rules.js';
 import { createDirectory, type Directory } from './signin/directory.js';
 import { createOtpStore, type OtpStore } from './signin/otp-codes.js';
 
-/** Counters the metrics report. */
+/** Counters the metrics report; a reset zeroes them. */
 export interface Counters {
   /** Service requests by operation (or `none`), then by status. */
   requests: Map<string, Map<number, number>>;
   codesIssued: number;
-  /** Event-stream readers cut off because they fell behind. */
-  eventReadersDropped: number;
-  eventReaders: number;
+}
+
+/** Counters of event-stream readers: about connections, so a reset leaves them. */
+export interface StreamCounters {
+  /** Readers connected now. */
+  readers: number;
+  /** Readers cut off because they fell behind. */
+  dropped: number;
 }
 
 /**
@@ -28,6 +34,7 @@ export interface EmulatorState {
   codes: OtpStore;
   journal: Journal<RequestRecord>;
   counters: Counters;
+  faults: FaultQueue;
   nextRequestId: number;
 }
 
@@ -40,7 +47,8 @@ export function createState(config: ResolvedConfig): EmulatorState {
     buckets: createBucketStore({ maxBuckets: config.limits.maxBuckets }),
     codes: createOtpStore(),
     journal: createJournal<RequestRecord>(config.journalSize),
-    counters: { requests: new Map(), codesIssued: 0, eventReadersDropped: 0, eventReaders: 0 },
+    counters: { requests: new Map(), codesIssued: 0 },
+    faults: createFaultQueue(),
     nextRequestId: 1,
   };
 }

@@ -6,7 +6,7 @@ import { countRequest } from './admin/metrics.js';
 import type { EmulatorEvent, RequestRecord } from './admin/records.js';
 import { blankRecord, completeRecord } from './admin/request-facts.js';
 import { resolveConfig } from './config/config.js';
-import { createState } from './emulator-state.js';
+import { createState, type StreamCounters } from './emulator-state.js';
 import { splitUrl, type EmulatorRequest, type EmulatorResponse } from './service/exchange.js';
 import { runServiceRequest, serviceContext, type PipelineContext } from './service/pipeline.js';
 import { createProblem } from './service/problems.js';
@@ -76,7 +76,9 @@ export const DEV_API_MAX_BODY_BYTES = 16 * 1_048_576;
 /** Creates an emulator over the given config, clock and random source. Throws a ConfigError for a bad config. */
 export function createEmulator(options: CoreEmulatorOptions): Emulator {
   const { clock, random } = options;
-  const state = createState(resolveConfig(options.config));
+  const initialConfig = resolveConfig(options.config);
+  const state = createState(initialConfig);
+  const streams: StreamCounters = { readers: 0, dropped: 0 };
   const events = createEventHub<EmulatorEvent>();
   const startedAt = clock.now();
   const devApi = {
@@ -122,7 +124,7 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
   }
 
   const emulator: Emulator = {
-    ...createAdmin(state, clock, events),
+    ...createAdmin(state, clock, events, streams, initialConfig),
     execute(call) {
       const now = clock.now();
       const result = executeCall(service, call, now, '');
@@ -159,7 +161,7 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
       }
     },
     subscribe: (listener) => events.subscribe(listener),
-    openEventStream: () => openEventStream(events, state.counters, options.eventQueueBytes),
+    openEventStream: () => openEventStream(events, streams, options.eventQueueBytes),
     bodyLimit,
     clock,
     startedAt,
@@ -168,6 +170,10 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
   };
   // Getters do not survive the spread above.
   Object.defineProperty(emulator, 'config', { get: () => state.config, enumerable: true });
+  Object.defineProperty(emulator, 'requestsDropped', {
+    get: () => state.journal.dropped,
+    enumerable: true,
+  });
   return emulator;
 }
 

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CONFIG, DEMO_MERCHANT } from '../../src/demo-config.js';
 import { createApi, send } from '../helpers/api.js';
-import { TRANSPORTS, type Target, type TargetOptions } from '../helpers/targets.js';
+import { START_TIME, TRANSPORTS, type Target, type TargetOptions } from '../helpers/targets.js';
+import { createDevClient } from '../../src/dev-client/dev-client.js';
 
 const ALICE = 'email=alice%40example.com';
 const json = (body: unknown): RequestInit => ({
@@ -352,5 +353,136 @@ describe.each(TRANSPORTS)('429 behaviour over $name', (transport) => {
     const none = await api.exists(ALICE);
     expect(none.headers.get('ratelimit')).toBeNull();
     expect(none.headers.get('uas-bucket')).toBe('client:demo');
+  });
+});
+
+describe.each(TRANSPORTS)('the test controls of the dev API over $name', (transport) => {
+  let target: Target | undefined;
+  afterEach(async () => {
+    await target?.close();
+    target = undefined;
+  });
+  const start = async (options?: TargetOptions) => {
+    target = await transport.start(options);
+    return {
+      target,
+      api: createApi(target.baseUrl),
+      dev: createDevClient(target.baseUrl),
+    };
+  };
+
+  it('resets everything: buckets, codes, journal, users, counters, config, faults and the clock', async () => {
+    const { api, dev, target } = await start();
+    await api.exists(`${ALICE}&caller_id=1.2.3.4`);
+    await api.start({ email: 'alice@example.com' });
+    await dev.addUsers([{ email: 'dave@example.com' }]);
+    await dev.configure({ limits: { caller: { burst: 2 } } });
+    await dev.failNext({ status: 503 });
+    await dev.advanceClock(60_000);
+    await dev.reset();
+    expect((await dev.buckets()).total).toBe(0);
+    expect(await dev.latestCode('alice@example.com')).toBeUndefined();
+    expect(await dev.requests()).toEqual([]);
+    expect((await api.exists('email=dave%40example.com')).body.exists).toBe(false);
+    expect(await dev.faults()).toEqual([]);
+    expect((await dev.clock()).now_ms).toBe(START_TIME);
+    expect(target.emulator.config.limits.caller.burst).toBe(5);
+    expect(await dev.metrics()).not.toContain('status="200"} 2');
+    const [first] = await dev.requests();
+    expect(first).toMatchObject({ id: 1, email: 'dave@example.com', status: 200 });
+  });
+
+  it('returns the recorded requests matching a filter, oldest first, without the code', async () => {
+    const { api, dev } = await start();
+    await api.start({ email: 'alice@example.com', caller_id: '203.0.113.7' });
+    await api.start({ email: 'bob@example.com' });
+    const code = (await dev.latestCode('alice@example.com'))!.code;
+    await api.verify({
+      email: 'alice@example.com',
+      verification_code: code,
+      caller_id: '203.0.113.7',
+    });
+    const alice = await dev.requests({ email: 'ALICE@example.com' });
+    expect(alice.map((entry) => entry.operation)).toEqual(['start', 'verify']);
+    expect(alice[1]).toMatchObject({
+      caller_id: '203.0.113.7',
+      caller_id_source: 'body',
+      status: 200,
+      outcome: 'allowed',
+      fields: { email: 'alice@example.com', caller_id: '203.0.113.7' },
+    });
+    expect(JSON.stringify(alice)).not.toContain(code);
+    expect(await dev.requests({ operation: 'start', callerId: null })).toEqual([
+      expect.objectContaining({ email: 'bob@example.com' }),
+    ]);
+    expect((await api.dev('/requests?status=9999')).status).toBe(400);
+  });
+
+  it('applies scripted faults in order, to the operation named, without charging a bucket', async () => {
+    const { api, dev } = await start();
+    await dev.failNext({ operation: 'start', status: 503, count: 2, retryAfter: 7 });
+    await dev.failNext({ status: 429, retryAfter: 3 });
+    expect(await dev.faults()).toEqual([
+      expect.objectContaining({ operation: 'start', status: 503, remaining: 2 }),
+      expect.objectContaining({ operation: null, status: 429, remaining: 1 }),
+    ]);
+    const exists = await api.exists(`${ALICE}&caller_id=c`);
+    expect(exists.status).toBe(429);
+    expect(exists.headers.get('retry-after')).toBe('3');
+    expect(exists.body.detail).toContain('scripted by failNext');
+    for (let index = 0; index < 2; index++) {
+      const start = await api.start({ email: 'alice@example.com', caller_id: 'c' });
+      expect(start.status).toBe(503);
+      expect(start.headers.get('retry-after')).toBe('7');
+      expect(start.body.type).toBe('urn:uas:problem:service-unavailable');
+    }
+    expect((await api.start({ email: 'alice@example.com', caller_id: 'c' })).status).toBe(200);
+    expect(await dev.faults()).toEqual([]);
+    // None of the scripted answers took a token: one real start took one of five.
+    expect((await dev.bucket('caller:demo:c'))?.remaining).toBe(4);
+    const refused = await api.dev('/faults', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 418 }),
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toContain('expected 429, 500 or 503');
+  });
+
+  it('delays a scripted answer on the manual clock until it is moved', async () => {
+    const { api, target } = await start();
+    target.emulator.failNext({ operation: 'exists', latencyMs: 3_000 });
+    let answered = false;
+    const pending = api.exists(ALICE).then((reply) => {
+      answered = true;
+      return reply;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(answered).toBe(false);
+    target.clock.advance(3_000);
+    expect((await pending).status).toBe(200);
+  });
+
+  it('moves a manual clock over HTTP, and refuses bad moves', async () => {
+    const { api, dev } = await start();
+    await api.exists(`${ALICE}&caller_id=c`);
+    expect((await dev.bucket('caller:demo:c'))?.remaining).toBe(4);
+    const moved = await dev.advanceClock(1_000);
+    expect(moved).toEqual({
+      mode: 'manual',
+      now: new Date(START_TIME + 1_000).toISOString(),
+      now_ms: START_TIME + 1_000,
+    });
+    expect((await dev.bucket('caller:demo:c'))?.remaining).toBe(5);
+    expect((await dev.setClock('2027-01-01T00:00:00Z')).now).toBe('2027-01-01T00:00:00.000Z');
+    const clock = (body: unknown) =>
+      api.dev('/clock', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await clock({ advance_ms: -1 })).status).toBe(400);
+    expect((await clock({ set: 'yesterday' })).status).toBe(400);
+    expect((await clock({ advance_ms: 1, set: 1 })).status).toBe(400);
   });
 });

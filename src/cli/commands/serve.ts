@@ -12,7 +12,15 @@ import {
 import { redactSecret } from '../../core/admin/redact.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
 import { allowLiveScreen } from '../live-screen.js';
-import { hostList, integerIn, isLoopbackHost, numberIn, operationCosts } from '../options.js';
+import {
+  hostList,
+  integerIn,
+  isLoopbackHost,
+  isoTime,
+  journalSize,
+  numberIn,
+  operationCosts,
+} from '../options.js';
 import type { LogMode } from '../request-log.js';
 
 /** Options of `uas serve`, as commander parses them. */
@@ -34,6 +42,9 @@ interface ServeFlags {
   otpTtl?: string;
   otpAttempts?: number;
   maxBuckets?: number;
+  journalSize?: number | 'unbounded';
+  clock: 'system' | 'manual';
+  clockStart?: number;
   cost?: Record<string, number>;
   engine: 'fast' | 'msw';
   handlers?: string;
@@ -98,6 +109,24 @@ export function registerServe(program: Command, context: CommandContext): void {
       'most buckets kept in memory (least recently used go first)',
       integerIn(1, 100_000_000),
     )
+    .option(
+      '--journal-size <n>',
+      'requests kept in the journal (GET /__uas/journal, /requests), or "unbounded"',
+      journalSize,
+    )
+    .addOption(
+      new Option(
+        '--clock <clock>',
+        'system: the wall clock; manual: a clock that moves only by POST /__uas/clock',
+      )
+        .choices(['system', 'manual'])
+        .default('system'),
+    )
+    .option(
+      '--clock-start <time>',
+      'with --clock manual: where the clock starts (ISO 8601 time; default: now)',
+      isoTime,
+    )
     .addOption(
       new Option(
         '--engine <engine>',
@@ -148,6 +177,7 @@ function configFlags(flags: ServeFlags): ConfigFlag[] {
     ['--caller-rate', ['limits', 'caller', 'rate'], flags.callerRate],
     ['--caller-scope', ['limits', 'callerScope'], flags.callerScope],
     ['--max-buckets', ['limits', 'maxBuckets'], flags.maxBuckets],
+    ['--journal-size', ['journal', 'size'], flags.journalSize],
     ['--cost', ['limits', 'cost'], flags.cost],
     ['--retry-after', ['behavior', 'retryAfter'], flags.retryAfter],
     ['--headers', ['behavior', 'headers'], flags.headers],
@@ -172,13 +202,18 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
   if (flags.handlers !== undefined && flags.engine !== 'msw')
     throw new CliError('--handlers needs --engine msw', EXIT.usage);
 
-  const [{ createEmulator }, { isConfigError }] = await Promise.all([
+  if (flags.clockStart !== undefined && flags.clock !== 'manual')
+    throw new CliError('--clock-start needs --clock manual', EXIT.usage);
+  const [{ createEmulator }, { isConfigError }, { createManualClock }] = await Promise.all([
     import('../../emulator.js'),
     import('../../core/config/config-error.js'),
+    import('../../core/time/clock.js'),
   ]);
   let emulator: Emulator;
   try {
     emulator = createEmulator({
+      clock:
+        flags.clock === 'manual' ? createManualClock(flags.clockStart ?? Date.now()) : undefined,
       config: applyConfigFlags(loaded.config, overrides),
       devApi: { enabled: loopback || flags.adminToken !== undefined, adminToken: flags.adminToken },
     });
@@ -222,6 +257,10 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
   write(
     `  limits    client ${limits.client.burst} tokens at ${limits.client.rateText}; caller ${limits.caller.burst} tokens at ${limits.caller.rateText}`,
   );
+  if (flags.clock === 'manual')
+    write(
+      `  clock     manual, at ${new Date(emulator.clock.now()).toISOString()}: move it with POST ${running.url}/__uas/clock {"advance_ms": 1000}`,
+    );
   if (emulator.devApi.enabled)
     write(
       `  dev API   ${running.url}/__uas${flags.adminToken === undefined ? '' : ' (admin token required)'}`,

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { applyConfigPatch, type ResolvedConfig } from '../config/config.js';
 import { ConfigError } from '../config/config-error.js';
 import { describeIssues, userSchema } from '../config/config-schema.js';
-import { useConfig, type EmulatorState } from '../emulator-state.js';
+import {
+  createState,
+  useConfig,
+  type EmulatorState,
+  type StreamCounters,
+} from '../emulator-state.js';
 import { levelOf, parseBucketKey, type Level } from '../limits/bucket-key.js';
 import {
   createBucketSelection,
@@ -12,7 +17,9 @@ import {
 } from '../limits/bucket-view.js';
 import { tokensAt } from '../limits/token-bucket.js';
 import type { OtpCode } from '../signin/otp-codes.js';
-import type { Clock } from '../time/clock.js';
+import { isManualClock, type Clock } from '../time/clock.js';
+import { faultBody, type Fault, type FaultSpec } from './faults.js';
+import { matchesFilter, type RequestFilter } from './request-filter.js';
 import type { EventHub } from './event-hub.js';
 import { renderMetrics } from './metrics.js';
 import type { CodeRecord, EmulatorEvent, RequestRecord } from './records.js';
@@ -54,6 +61,27 @@ export interface Admin {
   addUsers(users: unknown): number;
   /** Requests, newest first. */
   journal(limit?: number): RequestRecord[];
+  /**
+   * The recorded requests that match `filter`, oldest first: what a test asserts on ("exactly one
+   * start for alice, with a caller_id"). Records hold the fields sent, but never the code.
+   */
+  requests(filter?: RequestFilter): RequestRecord[];
+  /** Requests the journal let go to keep its size (`journal.size`); 0 while it holds them all. */
+  readonly requestsDropped: number;
+  /**
+   * Scripts what the next calls get: `failNext({ operation: 'start', status: 503, count: 2 })`.
+   * Faults apply in the order they were added, after authentication and before the bucket
+   * (which they do not charge). Throws a ConfigError naming a bad field.
+   */
+  failNext(fault: FaultSpec): Fault;
+  /** The faults still to apply. */
+  faults(): Fault[];
+  clearFaults(): void;
+  /**
+   * Returns the emulator to its state at creation: buckets, codes, journal, users, counters,
+   * config, faults, and a manual clock to its start time.
+   */
+  reset(): void;
   /** Prometheus text. */
   metrics(): string;
 }
@@ -63,7 +91,10 @@ export function createAdmin(
   state: EmulatorState,
   clock: Clock,
   events: EventHub<EmulatorEvent>,
+  streams: StreamCounters,
+  initialConfig: ResolvedConfig,
 ): Admin {
+  const startedAt = clock.now();
   return {
     get config() {
       return state.config;
@@ -111,7 +142,7 @@ export function createAdmin(
     },
     resetBuckets(key) {
       const existed = key === undefined ? (state.buckets.clear(), true) : state.buckets.delete(key);
-      if (existed && events.active) events.emit({ type: 'reset', bucket: key });
+      if (existed && events.active) events.emit({ type: 'reset', bucket: key, emulator: false });
       return existed;
     },
     latestCode(email, merchantId) {
@@ -126,6 +157,26 @@ export function createAdmin(
       return parsed.data.length;
     },
     journal: (limit) => state.journal.list(limit).map(completeRecord),
+    requests(filter = {}) {
+      const matching: RequestRecord[] = [];
+      const all = state.journal.list();
+      for (let index = all.length - 1; index >= 0; index--) {
+        const record = all[index] as RequestRecord;
+        if (matchesFilter(record, filter)) matching.push(completeRecord(record));
+      }
+      return matching;
+    },
+    get requestsDropped() {
+      return state.journal.dropped;
+    },
+    failNext: (fault) => state.faults.add(faultBody(fault)),
+    faults: () => state.faults.list(),
+    clearFaults: () => state.faults.clear(),
+    reset() {
+      Object.assign(state, createState(initialConfig));
+      if (isManualClock(clock)) clock.set(startedAt);
+      if (events.active) events.emit({ type: 'reset', bucket: undefined, emulator: true });
+    },
     metrics() {
       let client = 0;
       for (const [key] of state.buckets.entries()) if (levelOf(key) === 'client') client++;
@@ -134,8 +185,8 @@ export function createAdmin(
         buckets: { client, caller: state.buckets.size - client },
         evictions: state.buckets.evictions,
         codesIssued: state.counters.codesIssued,
-        eventReaders: state.counters.eventReaders,
-        eventReadersDropped: state.counters.eventReadersDropped,
+        eventReaders: streams.readers,
+        eventReadersDropped: streams.dropped,
       });
     },
   };

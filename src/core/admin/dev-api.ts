@@ -5,6 +5,10 @@ import type { Emulator } from '../emulator.js';
 import { headerValue, type EmulatorRequest, type EmulatorResponse } from '../service/exchange.js';
 import { createProblem, type FieldError, type Problem } from '../service/problems.js';
 import { constantTimeEqual } from '../signin/constant-time.js';
+import type { Operation } from '../config/config.js';
+import { isManualClock, type Clock } from '../time/clock.js';
+import type { FaultSpec } from './faults.js';
+import { OUTCOMES, type Outcome } from './records.js';
 import { redactSecret } from './redact.js';
 
 /** Where the dev API lives. */
@@ -143,6 +147,72 @@ const ROUTES: DevRoute[] = [
       const limit = readWhole(params, 'limit', 1, 100_000, 1000, path);
       return typeof limit === 'number' ? json(200, { requests: emulator.journal(limit) }) : limit;
     },
+  },
+  {
+    method: 'GET',
+    resource: 'requests',
+    item: false,
+    usage:
+      '?operation=&email=&caller_id=(empty: none)&status=&outcome=&client_id=&merchant_id=&after_id=&limit=',
+    handle: listRequests,
+  },
+  {
+    method: 'POST',
+    resource: 'reset',
+    item: false,
+    usage: '',
+    handle: ({ emulator }) => {
+      emulator.reset();
+      return json(200, { reset: 'emulator' });
+    },
+  },
+  {
+    method: 'GET',
+    resource: 'faults',
+    item: false,
+    usage: '',
+    handle: ({ emulator }) => json(200, { faults: emulator.faults() }),
+  },
+  {
+    method: 'POST',
+    resource: 'faults',
+    item: false,
+    usage: '',
+    body: true,
+    handle: ({ emulator, path }, body) => {
+      try {
+        return json(201, { fault: emulator.failNext(fromFaultBody(body)) });
+      } catch (error) {
+        if (!isConfigError(error)) throw error;
+        return configProblem('invalid-request', error, path, '');
+      }
+    },
+  },
+  {
+    method: 'DELETE',
+    resource: 'faults',
+    item: false,
+    usage: '',
+    handle: ({ emulator }) => {
+      const count = emulator.faults().length;
+      emulator.clearFaults();
+      return json(200, { cleared: count });
+    },
+  },
+  {
+    method: 'GET',
+    resource: 'clock',
+    item: false,
+    usage: '',
+    handle: ({ emulator }) => json(200, clockView(emulator.clock)),
+  },
+  {
+    method: 'POST',
+    resource: 'clock',
+    item: false,
+    usage: '',
+    body: true,
+    handle: moveClock,
   },
   {
     method: 'POST',
@@ -513,4 +583,89 @@ function addUsers({ emulator, path }: DevRequest, body: unknown): EmulatorRespon
     if (!isConfigError(error)) throw error;
     return configProblem('invalid-request', error, path, '/users');
   }
+}
+
+/** A dev-API fault body as the admin surface takes it (camelCase, checked there). */
+function fromFaultBody(body: unknown): FaultSpec {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body as FaultSpec;
+  const { retry_after, latency_ms, ...rest } = body as Record<string, unknown>;
+  return { ...rest, retryAfter: retry_after, latencyMs: latency_ms } as FaultSpec;
+}
+
+function clockView(clock: Clock): { mode: 'manual' | 'system'; now: string; now_ms: number } {
+  const now = clock.now();
+  return {
+    mode: isManualClock(clock) ? 'manual' : 'system',
+    now: new Date(now).toISOString(),
+    now_ms: now,
+  };
+}
+
+/** `POST /__uas/clock` with `{"advance_ms": N}` or `{"set": ISO time or ms}`: a manual clock only. */
+function moveClock({ emulator, path }: DevRequest, body: unknown): EmulatorResponse {
+  const clock = emulator.clock;
+  if (!isManualClock(clock))
+    return problem(
+      createProblem(
+        'clock-not-manual',
+        'the emulator runs on the system clock; start it with uas serve --clock manual (or pass createManualClock()) to move it',
+        { instance: path },
+      ),
+    );
+  const fields =
+    typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? (body as Record<string, unknown>)
+      : {};
+  const keys = Object.keys(fields);
+  const advance = fields.advance_ms;
+  const set = fields.set;
+  const bad = (detail: string, pointer: string) => invalid(path, [{ detail, pointer }]);
+  if (keys.length !== 1 || (advance === undefined && set === undefined))
+    return bad('send {"advance_ms": <ms>} or {"set": "<ISO time>" | <ms since the epoch>}', '#');
+  if (advance !== undefined) {
+    if (
+      typeof advance !== 'number' ||
+      !Number.isFinite(advance) ||
+      advance < 0 ||
+      advance > MAX_CLOCK_MS
+    )
+      return bad(`advance_ms must be a number of ms from 0 to ${MAX_CLOCK_MS}`, '#/advance_ms');
+    clock.advance(advance);
+  } else {
+    const target = typeof set === 'string' ? Date.parse(set) : set;
+    if (typeof target !== 'number' || !Number.isFinite(target) || Math.abs(target) > MAX_CLOCK_MS)
+      return bad('set must be an ISO 8601 time or ms since the epoch', '#/set');
+    clock.set(target);
+  }
+  return json(200, clockView(clock));
+}
+
+/** The furthest a clock may be moved or set: within what a Date can show (about 275,000 years). */
+const MAX_CLOCK_MS = 8_640_000_000_000_000;
+
+function listRequests({ emulator, params, path }: DevRequest): EmulatorResponse {
+  const limit = readWhole(params, 'limit', 1, 100_000, 100_000, path);
+  if (isResponse(limit)) return limit;
+  const status = readWhole(params, 'status', 100, 599, 0, path);
+  if (isResponse(status)) return status;
+  const afterId = readWhole(params, 'after_id', 0, Number.MAX_SAFE_INTEGER, 0, path);
+  if (isResponse(afterId)) return afterId;
+  const operation = readChoice<Operation>(params, 'operation', ['exists', 'start', 'verify'], path);
+  if (isResponse(operation)) return operation;
+  const outcome = readChoice<Outcome>(params, 'outcome', OUTCOMES, path);
+  if (isResponse(outcome)) return outcome;
+  const callerId = params.get('caller_id');
+  const requests = emulator
+    .requests({
+      operation,
+      outcome,
+      status: params.has('status') ? status : undefined,
+      email: params.get('email') ?? undefined,
+      callerId: callerId === null ? undefined : callerId === '' ? null : callerId,
+      clientId: params.get('client_id') ?? undefined,
+      merchantId: params.get('merchant_id') ?? undefined,
+      afterId: params.has('after_id') ? afterId : undefined,
+    })
+    .slice(0, limit);
+  return json(200, { requests, dropped: emulator.requestsDropped });
 }

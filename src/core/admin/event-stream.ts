@@ -1,4 +1,4 @@
-import type { Counters } from '../emulator-state.js';
+import type { StreamCounters } from '../emulator-state.js';
 import type { EventHub } from './event-hub.js';
 import type { EmulatorEvent } from './records.js';
 import { formatServerSentEvent, SSE_PREAMBLE } from './server-sent-events.js';
@@ -18,7 +18,7 @@ export const READER_FELL_BEHIND =
  */
 export function openEventStream(
   events: EventHub<EmulatorEvent>,
-  counters: Counters,
+  counters: StreamCounters,
   maxQueuedBytes: number = EVENT_QUEUE_BYTES,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -27,18 +27,18 @@ export function openEventStream(
     if (unsubscribe === undefined) return;
     unsubscribe();
     unsubscribe = undefined;
-    counters.eventReaders--;
+    counters.readers--;
   };
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
         controller.enqueue(encoder.encode(SSE_PREAMBLE));
-        counters.eventReaders++;
+        counters.readers++;
         unsubscribe = events.subscribe((event) => {
           const chunk = encoder.encode(formatServerSentEvent(event));
           if ((controller.desiredSize ?? 0) < chunk.byteLength) {
             stop();
-            counters.eventReadersDropped++;
+            counters.dropped++;
             controller.error(new Error(READER_FELL_BEHIND));
             return;
           }

@@ -2,14 +2,19 @@ import type { Level } from '../limits/bucket-key.js';
 import type { Operation } from '../config/config.js';
 
 /** How the limiter treated a request. */
-export type Outcome =
-  | 'allowed'
-  | 'rate-limited'
-  | 'shadow-limited'
-  | 'injected-429'
-  | 'invalid'
-  | 'unauthenticated'
-  | 'unrouted';
+export const OUTCOMES = [
+  'allowed',
+  'rate-limited',
+  'shadow-limited',
+  'injected-429',
+  'injected-fault',
+  'invalid',
+  'unauthenticated',
+  'unrouted',
+] as const;
+
+/** How the limiter treated a request. */
+export type Outcome = (typeof OUTCOMES)[number];
 
 /** Where a caller_id was read from: the place the spec gives it (query on exists, body on start and verify). */
 export type CallerIdSource = 'query' | 'body';
@@ -98,5 +103,6 @@ export interface CodeRecord {
 export type EmulatorEvent =
   | { type: 'request'; request: RequestRecord }
   | { type: 'code'; code: CodeRecord }
-  | { type: 'reset'; bucket: string | undefined }
+  /** One bucket, every bucket (`bucket` undefined), or the whole emulator (`emulator`). */
+  | { type: 'reset'; bucket: string | undefined; emulator: boolean }
   | { type: 'config'; limits: unknown; behavior: unknown; otp: unknown };

@@ -192,7 +192,12 @@ export const configFileSchema = z.strictObject({
   behavior: behaviorSchema.optional(),
   otp: otpSchema.optional(),
   journal: z
-    .strictObject({ size: whole(1, 100_000) })
+    .strictObject({
+      size: z.union([whole(1, 1_000_000), z.literal('unbounded')], {
+        error: (issue) =>
+          `expected a whole number from 1 to 1000000, or "unbounded"; ${got(issue.input)}`,
+      }),
+    })
     .partial()
     .optional(),
   request: z

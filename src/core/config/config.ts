@@ -50,6 +50,7 @@ export interface ResolvedConfig {
     latency: { minMs: number; maxMs: number };
   };
   otp: { fixedCode: string | undefined; length: number; ttlMs: number; maxAttempts: number };
+  /** Requests the journal keeps; Infinity for `"unbounded"`. */
   journalSize: number;
   maxBodyBytes: number;
   callerIdMaxLength: number;
@@ -229,7 +230,7 @@ function resolve(file: ConfigFile): ResolvedConfig {
       ttlMs: parseDuration(otp.ttl) as number,
       maxAttempts: otp.maxAttempts,
     },
-    journalSize: file.journal?.size ?? DEFAULTS.journal.size,
+    journalSize: journalSize(file.journal?.size ?? DEFAULTS.journal.size),
     maxBodyBytes: file.request?.maxBodyBytes ?? DEFAULTS.request.maxBodyBytes,
     callerIdMaxLength: file.request?.callerIdMaxLength ?? DEFAULTS.request.callerIdMaxLength,
   };
@@ -238,4 +239,8 @@ function resolve(file: ConfigFile): ResolvedConfig {
 function parseRetryAfter(text: string): RetryAfterMode {
   if (text === 'exact' || text === 'absent') return { mode: text };
   return { mode: 'fixed', seconds: Number(text.slice('fixed:'.length)) };
+}
+
+function journalSize(size: number | 'unbounded'): number {
+  return size === 'unbounded' ? Infinity : size;
 }

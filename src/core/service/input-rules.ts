@@ -27,7 +27,7 @@ export type InputRules = Readonly<Record<FieldName, FieldRule>>;
  * validators use), at most 254 characters.
  */
 export const EMAIL_PATTERN =
-  /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
+  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
 /** Builds the rules for a caller_id of at most `callerIdMaxLength` characters. */
 export function createInputRules(callerIdMaxLength: number): InputRules {

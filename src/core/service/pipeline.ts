@@ -101,21 +101,20 @@ export function runServiceRequest(
       ? readExistsInput(query, state.rules, path)
       : readBodyInput(request, operation, state.rules, path);
   describeInput(record, request, input, operation === 'exists' ? 'query' : 'body', query);
+  const fault = state.faults.take(operation);
   const call: ServiceCall = {
     operation,
     clientId: auth.clientId,
     callerId: input.callerId,
     merchantId: route.merchantId,
     input,
+    fault,
   };
   const result = executeCall(service, call, now, path);
   record.client_id = auth.clientId;
-  return finishRecord(
-    record,
-    renderResult(state.config, random, result, path),
-    result.outcome,
-    result,
-  );
+  const response = renderResult(state.config, random, result, path);
+  if (fault !== undefined && fault.latency_ms !== null) response.delayMs = fault.latency_ms;
+  return finishRecord(record, response, result.outcome, result);
 }
 
 function newRecord(

@@ -38,6 +38,7 @@ export const PROBLEM_KINDS = {
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
   'request-timeout': { status: 408, title: 'The request was not sent in time' },
   'code-used': { status: 409, title: 'The code was already used' },
+  'clock-not-manual': { status: 409, title: 'The clock cannot be moved' },
   'code-expired': { status: 410, title: 'The code has expired' },
   'payload-too-large': { status: 413, title: 'The body is too large' },
   'unsupported-media-type': { status: 415, title: 'The body must be application/json' },
@@ -45,6 +46,7 @@ export const PROBLEM_KINDS = {
   'code-invalid': { status: 422, title: 'The code is wrong' },
   'invalid-config': { status: 422, title: 'The config change does not fit' },
   'internal-error': { status: 500, title: 'The emulator failed' },
+  'service-unavailable': { status: 503, title: 'The service is unavailable' },
 } as const;
 
 /** A problem kind of {@link PROBLEM_KINDS}. */

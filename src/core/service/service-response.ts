@@ -44,6 +44,8 @@ export function renderResult(
   );
   if (result.status === 429) return tooManyRequests(config, random, result, headers, path);
   if (result.outcome === 'shadow-limited') headers['uas-shadow-limited'] = 'true';
+  if (result.scripted?.retryAfter !== undefined)
+    headers['retry-after'] = String(result.scripted.retryAfter);
   if (result.status >= 400) return problemResponse(config, random, result.body as Problem, headers);
   headers['content-type'] = JSON_TYPE;
   return { status: result.status, headers, body: result.body, delayMs: latency(config, random) };
@@ -76,7 +78,8 @@ function tooManyRequests(
   path: string,
 ): EmulatorResponse {
   const { bucket, resetSeconds } = result;
-  const injected = result.outcome === 'injected-429';
+  const injected: InjectedBy =
+    result.outcome !== 'injected-429' ? false : result.scripted ? 'script' : 'chaos';
   const retryAfter = config.behavior.retryAfter;
   const seconds =
     retryAfter.mode === 'fixed' ? Math.max(retryAfter.seconds, resetSeconds) : resetSeconds;
@@ -106,29 +109,35 @@ const lastRefusal = {
   path: '',
   seconds: -1,
   resetSeconds: -1,
-  injected: false,
+  injected: false as InjectedBy,
   text: '',
 };
+
+/** What put a 429 there instead of an empty bucket. */
+type InjectedBy = false | 'chaos' | 'script';
 
 function refusalText(
   config: ResolvedConfig,
   result: ServiceResult,
   path: string,
   seconds: number,
-  injected: boolean,
+  injected: InjectedBy,
 ): string {
   const { bucket, level, resetSeconds } = result;
   const retryAfter = config.behavior.retryAfter;
-  const detail = injected
-    ? `a 429 injected by the chaos setting (probability ${config.behavior.chaos}); the ${level} bucket was not charged`
-    : `the ${level} bucket ${bucket} is empty; a token is back in ${resetSeconds} s`;
+  const detail =
+    injected === 'chaos'
+      ? `a 429 injected by the chaos setting (probability ${config.behavior.chaos}); the ${level} bucket was not charged`
+      : injected === 'script'
+        ? `a 429 scripted by failNext (POST /__uas/faults); the ${level} bucket was not charged`
+        : `the ${level} bucket ${bucket} is empty; a token is back in ${resetSeconds} s`;
   // Strings that come from the request (the path, the bucket with its caller_id) go through
   // JSON.stringify.
   const text =
     `{"type":"${QUOTA_EXCEEDED_TYPE}","title":"${QUOTA_EXCEEDED_TITLE}","status":429,` +
     `"detail":${JSON.stringify(detail)},"instance":${JSON.stringify(path)},` +
     `"violated-policies":["${level}"],"bucket":${JSON.stringify(bucket)},"level":"${level}",` +
-    `"retry_after":${retryAfter.mode === 'absent' ? 'null' : seconds},"injected":${injected}}`;
+    `"retry_after":${retryAfter.mode === 'absent' ? 'null' : seconds},"injected":${injected !== false}}`;
   Object.assign(lastRefusal, { config, bucket, path, seconds, resetSeconds, injected, text });
   return text;
 }

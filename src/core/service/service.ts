@@ -2,7 +2,9 @@ import { bucketKey, levelOf, type Level } from '../limits/bucket-key.js';
 import type { BucketStore, StoredBucket } from '../limits/bucket-store.js';
 import type { Operation, ResolvedConfig } from '../config/config.js';
 import type { Directory } from '../signin/directory.js';
+import type { Fault } from '../admin/faults.js';
 import { checkMerchant, runOperation } from './operations.js';
+import { createProblem } from './problems.js';
 import type { OtpCode, OtpStore } from '../signin/otp-codes.js';
 import type { RandomSource } from '../time/random.js';
 import { secondsUp } from '../limits/rate-limit-headers.js';
@@ -18,6 +20,8 @@ export interface ServiceCall {
   callerId: string | undefined;
   merchantId: string | undefined;
   input: InputResult;
+  /** A fault scripted for this call (`failNext`): it gets that instead of its answer. */
+  fault?: Fault | undefined;
 }
 
 /** What a call came to, before it is rendered as HTTP. */
@@ -32,6 +36,8 @@ export interface ServiceResult {
   resetSeconds: number;
   /** The answer (a problem on errors); undefined on 429, whose body is made when rendered. */
   body: unknown;
+  /** Set when a scripted fault made this answer: its Retry-After, if it has one. */
+  scripted?: { retryAfter: number | undefined };
 }
 
 /** The state a call runs against; `config` is read afresh on every call (it changes live). */
@@ -63,14 +69,45 @@ export function executeCall(
   const stored = store.get(bucket);
   const decision = takeTokens(stored, now, limits, config.limits.cost[operation]);
 
-  const injected = config.behavior.chaos > 0 && random.next() < config.behavior.chaos;
+  const { fault } = call;
+  if (fault?.status === 500 || fault?.status === 503) {
+    const state = takeTokens(stored, now, limits, 0);
+    const detail = `a ${fault.status} scripted by failNext (POST /__uas/faults); the request did not run and the ${level} bucket was not charged`;
+    return {
+      status: fault.status,
+      outcome: 'injected-fault',
+      bucket,
+      level,
+      state,
+      resetSeconds: secondsUp(state.nextTokenMs),
+      body: createProblem(fault.status === 500 ? 'internal-error' : 'service-unavailable', detail, {
+        instance,
+      }),
+      scripted: { retryAfter: fault.retry_after ?? undefined },
+    };
+  }
+  const scripted = fault?.status === 429;
+  const injected = scripted || (config.behavior.chaos > 0 && random.next() < config.behavior.chaos);
   if (injected || (!decision.allowed && !config.behavior.shadow)) {
     const state = injected ? takeTokens(stored, now, limits, 0) : decision;
     keep(store, bucket, stored, state.tokens, now).rejected++;
     // An injected 429 on a bucket that had a token asks for a one-second pause.
-    const wait = decision.allowed ? 1 : secondsUp(decision.retryAfterMs);
+    const wait = scripted
+      ? (fault.retry_after ?? 1)
+      : decision.allowed
+        ? 1
+        : secondsUp(decision.retryAfterMs);
     const outcome = injected ? 'injected-429' : 'rate-limited';
-    return { status: 429, outcome, bucket, level, state, resetSeconds: wait, body: undefined };
+    return {
+      status: 429,
+      outcome,
+      bucket,
+      level,
+      state,
+      resetSeconds: wait,
+      body: undefined,
+      ...(scripted ? { scripted: { retryAfter: wait } } : {}),
+    };
   }
   const shadowLimited = !decision.allowed;
 

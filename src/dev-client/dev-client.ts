@@ -1,0 +1,193 @@
+import type { Fault, FaultSpec } from '../core/admin/faults.js';
+import { faultBody } from '../core/admin/faults.js';
+import type { CodeRecord, RequestRecord } from '../core/admin/records.js';
+import type { RequestFilter } from '../core/admin/request-filter.js';
+import type { BucketSort, BucketView } from '../core/limits/bucket-view.js';
+import type { Level } from '../core/limits/bucket-key.js';
+import { DevApiError } from './dev-api-error.js';
+
+/** Options of {@link createDevClient}. */
+export interface DevClientOptions {
+  /** The dev API's admin token (`uas serve --admin-token`), when it has one. */
+  adminToken?: string | undefined;
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch | undefined;
+  /**
+   * Milliseconds before a call is abandoned.
+   * @default 10_000
+   */
+  timeoutMs?: number | undefined;
+}
+
+/** A page of buckets. */
+export interface BucketPage {
+  total: number;
+  offset: number;
+  next_offset: number | null;
+  buckets: BucketView[];
+}
+
+/** The emulator's clock. */
+export interface ClockView {
+  mode: 'manual' | 'system';
+  now: string;
+  now_ms: number;
+}
+
+/** What `GET /__uas/health` says. */
+export interface Health {
+  status: 'ok';
+  version: string;
+  started_at: string;
+  uptime_ms: number;
+}
+
+/** A typed client of a running emulator's dev API (`/__uas`), for tests in any runner. */
+export interface DevClient {
+  /** The base URL, without a trailing slash. */
+  readonly url: string;
+  health(): Promise<Health>;
+  /** The latest code issued for an e-mail (at one merchant), or undefined when none was. */
+  latestCode(email: string, merchantId?: string): Promise<CodeRecord | undefined>;
+  codes(): Promise<CodeRecord[]>;
+  /** Recorded requests matching `filter`, oldest first. */
+  requests(filter?: RequestFilter): Promise<RequestRecord[]>;
+  /** Requests, newest first. */
+  journal(limit?: number): Promise<RequestRecord[]>;
+  buckets(query?: {
+    level?: Level;
+    client?: string;
+    search?: string;
+    sort?: BucketSort;
+    offset?: number;
+    limit?: number;
+  }): Promise<BucketPage>;
+  bucket(key: string): Promise<BucketView | undefined>;
+  /** Resets one bucket, or every bucket without a key. */
+  resetBuckets(key?: string): Promise<void>;
+  /** Returns the emulator to its initial state (buckets, codes, journal, users, config, faults, clock). */
+  reset(): Promise<void>;
+  /** Changes limits, behaviour or codes live (`PATCH /__uas/config`); returns the config. */
+  configure(patch: unknown): Promise<unknown>;
+  config(): Promise<unknown>;
+  addUsers(
+    users: Array<{ email: string; phone_number?: string; token_count?: number }>,
+  ): Promise<number>;
+  failNext(fault: FaultSpec): Promise<Fault>;
+  faults(): Promise<Fault[]>;
+  clearFaults(): Promise<void>;
+  clock(): Promise<ClockView>;
+  /** Moves a manual clock forward (`uas serve --clock manual`). */
+  advanceClock(ms: number): Promise<ClockView>;
+  /** Sets a manual clock to a time (a Date, ISO text or ms since the epoch). */
+  setClock(time: Date | string | number): Promise<ClockView>;
+  metrics(): Promise<string>;
+}
+
+/**
+ * Creates a client of the dev API of the emulator at `url`. Every failure is a
+ * {@link DevApiError} that says what was called and why it failed (an admin token missing, the
+ * server unreachable, a refusal with its problem).
+ */
+export function createDevClient(url: string, options: DevClientOptions = {}): DevClient {
+  const base = url.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const auth: Record<string, string> =
+    options.adminToken === undefined ? {} : { authorization: `Bearer ${options.adminToken}` };
+
+  async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    allow404 = false,
+  ): Promise<Response | undefined> {
+    const where = `${method} /__uas${path}`;
+    let answer: Response;
+    try {
+      answer = await doFetch(`${base}/__uas${path}`, {
+        method,
+        headers: body === undefined ? auth : { ...auth, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      });
+    } catch (error) {
+      throw DevApiError.network(where, base, error);
+    }
+    if (answer.ok) return answer;
+    if (answer.status === 404 && allow404) {
+      // Read, not cancelled: msw's interceptor settles a cancel only once the body is consumed.
+      await answer.text();
+      return undefined;
+    }
+    throw await DevApiError.refused(where, answer, options.adminToken !== undefined);
+  }
+  const read = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
+    (await (await call(method, path, body))!.json()) as T;
+
+  return {
+    url: base,
+    health: () => read<Health>('GET', '/health'),
+    async latestCode(email, merchantId) {
+      const query =
+        merchantId === undefined ? '' : `?merchant_id=${encodeURIComponent(merchantId)}`;
+      const answer = await call(
+        'GET',
+        `/codes/${encodeURIComponent(email)}${query}`,
+        undefined,
+        true,
+      );
+      return answer === undefined ? undefined : ((await answer.json()) as CodeRecord);
+    },
+    codes: async () => (await read<{ codes: CodeRecord[] }>('GET', '/codes')).codes,
+    async requests(filter = {}) {
+      const params = new URLSearchParams();
+      const set = (name: string, value: string | number | undefined) => {
+        if (value !== undefined) params.set(name, String(value));
+      };
+      set('operation', filter.operation);
+      set('email', filter.email);
+      set('caller_id', filter.callerId === null ? '' : filter.callerId);
+      set('status', filter.status);
+      set('outcome', filter.outcome);
+      set('client_id', filter.clientId);
+      set('merchant_id', filter.merchantId);
+      set('after_id', filter.afterId);
+      return (await read<{ requests: RequestRecord[] }>('GET', `/requests?${params}`)).requests;
+    },
+    journal: async (limit = 1000) =>
+      (await read<{ requests: RequestRecord[] }>('GET', `/journal?limit=${limit}`)).requests,
+    buckets(query = {}) {
+      const params = new URLSearchParams();
+      for (const [name, value] of Object.entries(query))
+        if (value !== undefined) params.set(name, String(value));
+      return read<BucketPage>('GET', `/buckets?${params}`);
+    },
+    async bucket(key) {
+      const answer = await call('GET', `/buckets/${encodeURIComponent(key)}`, undefined, true);
+      return answer === undefined ? undefined : ((await answer.json()) as BucketView);
+    },
+    async resetBuckets(key) {
+      await call('DELETE', key === undefined ? '/buckets' : `/buckets/${encodeURIComponent(key)}`);
+    },
+    async reset() {
+      await call('POST', '/reset');
+    },
+    configure: (patch) => read('PATCH', '/config', patch),
+    config: () => read('GET', '/config'),
+    addUsers: async (users) => (await read<{ added: number }>('POST', '/users', { users })).added,
+    failNext: async (fault) =>
+      (await read<{ fault: Fault }>('POST', '/faults', faultBody(fault))).fault,
+    faults: async () => (await read<{ faults: Fault[] }>('GET', '/faults')).faults,
+    async clearFaults() {
+      await call('DELETE', '/faults');
+    },
+    clock: () => read<ClockView>('GET', '/clock'),
+    advanceClock: (ms) => read<ClockView>('POST', '/clock', { advance_ms: ms }),
+    setClock: (time) =>
+      read<ClockView>('POST', '/clock', {
+        set: time instanceof Date ? time.toISOString() : time,
+      }),
+    metrics: async () => (await call('GET', '/metrics'))!.text(),
+  };
+}

@@ -1,0 +1,4 @@
+export { createDevClient } from './dev-client.js';
+export type { DevClient, DevClientOptions, BucketPage, ClockView, Health } from './dev-client.js';
+export { DevApiError, isDevApiError } from './dev-api-error.js';
+export type { DevApiFailure } from './dev-api-error.js';
