@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
 import { registerCall } from './commands/call.js';
+import { registerCode } from './commands/code.js';
 import { registerServe } from './commands/serve.js';
 import { registerSimulate } from './commands/simulate.js';
 import { registerTop } from './commands/top.js';
@@ -39,6 +40,7 @@ Colour follows the terminal; NO_COLOR turns it off. UAS_URL, UAS_TOKEN and UAS_A
   );
   registerServe(program, context);
   registerCall(program, context);
+  registerCode(program, context);
   registerSimulate(program, context);
   registerTop(program, context);
   return program;

@@ -11,68 +11,74 @@ export type DevApiFailure =
   /** The dev API is off (the server listens beyond loopback without an admin token), or not a uas emulator. */
   | 'unavailable'
   /** The call was refused (a bad argument, a config change that does not fit, ...). */
-  | 'refused';
+  | 'refused'
+  /** The answer could not be read: cut short, too large, or not JSON. */
+  | 'bad-answer';
 
 /** A failed dev-API call: what was called, why it failed, in one line. */
 export class DevApiError extends Error {
   override readonly name = 'DevApiError';
 
   constructor(
-    message: string,
+    /** The call, such as `GET /__uas/health`. */
+    readonly call: string,
     readonly failure: DevApiFailure,
     /** The HTTP status, when there was an answer. */
     readonly status: number | undefined,
     /** The problem the server answered, when it was one. */
     readonly problem: Problem | undefined,
+    /** What the server said (its problem's detail, or the start of its answer), or the network error; one line, escaped. */
+    readonly detail: string,
+    message: string,
   ) {
-    super(message);
+    super(`${call}: ${message}`);
   }
 
-  /** The server at `base` did not answer `where`. */
-  static network(where: string, base: string, error: unknown): DevApiError {
+  /** The server at `base` did not answer `call`. */
+  static network(call: string, base: string, error: unknown): DevApiError {
+    const detail = escapeControls(describeNetworkError(error), { keepNewlines: false });
     return new DevApiError(
-      `${where}: cannot reach ${base}: ${escapeControls(describeNetworkError(error))}`,
+      call,
       'network',
       undefined,
       undefined,
+      detail,
+      `cannot reach ${base}: ${detail}`,
     );
   }
 
-  /** `where` was answered with an error status. */
-  static async refused(where: string, answer: Response, tokenSent: boolean): Promise<DevApiError> {
+  /** `call` was answered with something that cannot be read. */
+  static badAnswer(call: string, reason: string): DevApiError {
+    return new DevApiError(call, 'bad-answer', undefined, undefined, reason, reason);
+  }
+
+  /** `call` was answered with an error status. */
+  static async refused(call: string, answer: Response, tokenSent: boolean): Promise<DevApiError> {
+    const text = (await answer.text().catch(() => '')).slice(0, 65_536);
     let problem: Problem | undefined;
     try {
-      const body: unknown = JSON.parse((await answer.text()).slice(0, 65_536));
+      const body: unknown = JSON.parse(text);
       problem = isProblem(body) ? body : undefined;
     } catch {
       problem = undefined;
     }
+    const said =
+      typeof problem?.detail === 'string' && problem.detail !== '' ? problem.detail : text;
+    let detail = escapeControls(said.replace(/\s+/g, ' ').trim(), { keepNewlines: false });
+    if (detail.length > 200) detail = `${detail.slice(0, 199)}…`;
     const kind = problem?.type.slice(problem.type.lastIndexOf(':') + 1);
-    const detail = escapeControls(String(problem?.detail ?? answer.statusText).slice(0, 300), {
-      keepNewlines: false,
-    });
+    const make = (failure: DevApiFailure, message: string) =>
+      new DevApiError(call, failure, answer.status, problem, detail, message);
     if (answer.status === 401 && kind === 'admin-token-required')
-      return new DevApiError(
-        tokenSent
-          ? `${where}: the dev API refused the admin token`
-          : `${where}: the dev API needs an admin token (--admin-token, UAS_ADMIN_TOKEN or adminToken)`,
+      return make(
         'admin-token',
-        401,
-        problem,
+        tokenSent
+          ? 'the dev API refused the admin token'
+          : 'the dev API needs an admin token (--admin-token, UAS_ADMIN_TOKEN or adminToken)',
       );
     if (answer.status === 404 && (problem === undefined || /dev API is off/.test(detail)))
-      return new DevApiError(
-        `${where}: no dev API here (${detail || 'not a uas emulator'})`,
-        'unavailable',
-        404,
-        problem,
-      );
-    return new DevApiError(
-      `${where}: ${answer.status} ${detail}`.trimEnd(),
-      'refused',
-      answer.status,
-      problem,
-    );
+      return make('unavailable', `no dev API here (${detail || 'not a uas emulator'})`);
+    return make('refused', `${answer.status}${detail === '' ? '' : ` ${detail}`}`);
   }
 }
 

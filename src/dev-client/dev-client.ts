@@ -4,6 +4,7 @@ import type { CodeRecord, RequestRecord } from '../core/admin/records.js';
 import type { RequestFilter } from '../core/admin/request-filter.js';
 import type { BucketSort, BucketView } from '../core/limits/bucket-view.js';
 import type { Level } from '../core/limits/bucket-key.js';
+import { readBody } from '../client/response-body.js';
 import { DevApiError } from './dev-api-error.js';
 
 /** Options of {@link createDevClient}. */
@@ -17,6 +18,11 @@ export interface DevClientOptions {
    * @default 10_000
    */
   timeoutMs?: number | undefined;
+  /**
+   * The largest answer read; a longer one is a {@link DevApiError} (`bad-answer`).
+   * @default 67_108_864 (64 MiB: 100,000 recorded requests fit)
+   */
+  maxResponseBytes?: number | undefined;
 }
 
 /** A page of buckets. */
@@ -122,8 +128,21 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
     }
     throw await DevApiError.refused(where, answer, options.adminToken !== undefined);
   }
+  const text = async (answer: Response, where: string): Promise<string> => {
+    const reading = await readBody(answer, options.maxResponseBytes ?? 64 * 1_048_576);
+    if (reading.kind !== 'complete') throw DevApiError.badAnswer(where, reading.error);
+    return reading.text;
+  };
+  const parse = async <T>(answer: Response, where: string): Promise<T> => {
+    const body = await text(answer, where);
+    try {
+      return JSON.parse(body) as T;
+    } catch {
+      throw DevApiError.badAnswer(where, 'the answer is not JSON');
+    }
+  };
   const read = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
-    (await (await call(method, path, body))!.json()) as T;
+    parse<T>((await call(method, path, body))!, `${method} /__uas${path}`);
 
   return {
     url: base,
@@ -164,8 +183,9 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
       return read<BucketPage>('GET', `/buckets?${params}`);
     },
     async bucket(key) {
-      const answer = await call('GET', `/buckets/${encodeURIComponent(key)}`, undefined, true);
-      return answer === undefined ? undefined : ((await answer.json()) as BucketView);
+      const path = `/buckets/${encodeURIComponent(key)}`;
+      const answer = await call('GET', path, undefined, true);
+      return answer === undefined ? undefined : parse<BucketView>(answer, `GET /__uas${path}`);
     },
     async resetBuckets(key) {
       await call('DELETE', key === undefined ? '/buckets' : `/buckets/${encodeURIComponent(key)}`);
@@ -188,6 +208,6 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
       read<ClockView>('POST', '/clock', {
         set: time instanceof Date ? time.toISOString() : time,
       }),
-    metrics: async () => (await call('GET', '/metrics'))!.text(),
+    metrics: async () => text((await call('GET', '/metrics'))!, 'GET /__uas/metrics'),
   };
 }

@@ -22,6 +22,7 @@ import {
   type HostileServer,
   type Misbehaviour,
 } from '../helpers/hostile-server.js';
+import { runCli } from '../helpers/run-cli.js';
 import { runUas, spawnUas } from '../helpers/spawn-uas.js';
 
 let running: EmulatorHttpServer | undefined;
@@ -208,6 +209,18 @@ describe('uas call', () => {
     );
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('"verified": true');
+  });
+
+  it('says the dev API needs --admin-token instead of silently asking for the code', async () => {
+    const { url, emulator } = await emulatorServer({}, { adminToken: 'admin-secret-99' });
+    const uas = spawnUas(['call', 'flow', '--email', 'carol@example.com', '--url', url]);
+    await uas.waitFor(/\[3\/4\] code/);
+    const code = emulator.latestCode('carol@example.com')?.code as string;
+    uas.child.stdin?.write(`${code}\n`);
+    expect(await uas.exited).toBe(0);
+    expect(uas.stderr()).toContain(
+      'uas: cannot read the code: GET /__uas/health: the dev API needs an admin token (--admin-token, UAS_ADMIN_TOKEN or adminToken); give it with --code, or pass --admin-token to read it',
+    );
   });
 
   it('asks for the code at the prompt when the target is not a uas emulator', async () => {
@@ -588,5 +601,44 @@ describe('uas call against a hostile server', () => {
       expect(result.code, size).toBe(2);
       expect(result.stderr, size).toContain('invalid --max-response');
     }
+  });
+});
+
+describe('uas code', () => {
+  it('prints the latest code, or its record with --json, and says when there is none', async () => {
+    const { url, emulator } = await emulatorServer();
+    const none = await runCli(['code', 'alice@example.com', '--url', url]);
+    expect(none).toMatchObject({ code: 1, stdout: '' });
+    expect(none.stderr).toBe('uas: no code was issued for alice@example.com; call start first\n');
+    emulator.handle({
+      method: 'POST',
+      url: `/v1/merchants/${DEMO_MERCHANT}/users/passwordless/start`,
+      headers: { authorization: 'Bearer uas-demo-token', 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'alice@example.com' }),
+    });
+    const issued = emulator.latestCode('alice@example.com')?.code as string;
+    expect(await runCli(['code', 'alice@example.com', '--url', url])).toEqual({
+      code: 0,
+      stdout: `${issued}\n`,
+      stderr: '',
+    });
+    const json = await runCli(['code', 'alice@example.com', '--url', url, '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ code: issued, merchant_id: DEMO_MERCHANT });
+  });
+
+  it('exits 2 saying the admin token is missing, and 4 when the emulator is unreachable', async () => {
+    const { url } = await emulatorServer({}, { adminToken: 'admin-secret-99' });
+    const guarded = await runCli(['code', 'alice@example.com', '--url', url]);
+    expect(guarded.code).toBe(2);
+    expect(guarded.stderr).toContain('the dev API needs an admin token');
+    const wrong = await runCli(['code', 'a@b.co', '--url', url, '--admin-token', 'nope']);
+    expect(wrong.stderr).toContain('the dev API refused the admin token');
+    await running!.close(100);
+    running = undefined;
+    const gone = await runCli(['code', 'a@b.co', '--url', url]);
+    expect(gone.code).toBe(4);
+    expect(gone.stderr).toMatch(
+      /^uas: GET \/__uas\/codes\/a%40b\.co: cannot reach http:\/\/127\.0\.0\.1:\d+: /,
+    );
   });
 });

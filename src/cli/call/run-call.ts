@@ -9,10 +9,11 @@ import {
   type ClientClock,
   type RetryNotice,
 } from '../../client/client.js';
-import { readBody } from '../../client/response-body.js';
 import { parseDuration } from '../../core/config/duration.js';
 import type { RandomSource } from '../../core/time/random.js';
 import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
+import { createDevClient } from '../../dev-client/dev-client.js';
+import { isDevApiError } from '../../dev-client/dev-api-error.js';
 import type { CallFlags } from '../commands/call.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
 import { isLoopbackHost, parseHttpUrl } from '../options.js';
@@ -118,7 +119,6 @@ export async function runCall(
         context,
         flags,
         report,
-        maxResponseBytes,
       );
   }
 }
@@ -135,7 +135,6 @@ async function flow(
   context: CommandContext,
   flags: CallFlags,
   report: (operation: string, result: CallResult<unknown>) => number,
-  maxResponseBytes: number,
 ): Promise<number> {
   const { io } = context;
   const chalk = colorsFor(io.stdout, io.env);
@@ -158,46 +157,42 @@ async function flow(
   step(3, 'code');
   const otp =
     input.code ??
-    (await codeFromEmulator(target, input, flags.adminToken, maxResponseBytes)) ??
+    (await codeFromEmulator(target, input, flags.adminToken, (line) =>
+      io.stderr.write(`${line}\n`),
+    )) ??
     (await promptForCode(io.stdin, input.email, io.stderr));
   if (!flags.json) io.stdout.write(`code ${safe(otp)}\n`);
   step(4, 'verify');
   return report('verify', await client.verify({ ...input, code: otp }));
 }
 
-/** Reads the latest code from the dev API when the target is a uas emulator; undefined otherwise. */
+/**
+ * Reads the latest code from the dev API when the target is a uas emulator; undefined otherwise
+ * (the code is then asked for). A dev API that needs an admin token says so, rather than leaving
+ * the user to wonder why they are asked.
+ */
 async function codeFromEmulator(
   target: URL,
   input: { merchantId: string; email: string },
   adminToken: string | undefined,
-  maxResponseBytes: number,
+  warn: (line: string) => void,
 ): Promise<string | undefined> {
-  const base = target.href.replace(/\/+$/, '');
   // The dev API takes the admin token, never the access token.
-  const headers: Record<string, string> =
-    adminToken === undefined ? {} : { authorization: `Bearer ${adminToken}` };
-  // Same care as the client: no redirects, a capped body; anything odd means "not an emulator".
-  const get = async (url: string): Promise<unknown> => {
-    const answer = await fetch(url, {
-      headers,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(3000),
-    });
-    if (answer.status !== 200) {
-      await answer.body?.cancel();
-      return undefined;
-    }
-    const body = await readBody(answer, maxResponseBytes);
-    return body.kind === 'complete' ? JSON.parse(body.text) : undefined;
-  };
+  const dev = createDevClient(target.href, {
+    adminToken,
+    timeoutMs: 3000,
+    maxResponseBytes: 65_536,
+  });
   try {
-    if ((await get(`${base}/__uas/health`)) === undefined) return undefined;
-    const body = (await get(
-      `${base}/__uas/codes/${encodeURIComponent(input.email)}?merchant_id=${encodeURIComponent(input.merchantId)}`,
-    )) as { code?: unknown } | undefined;
+    await dev.health();
+    const code = (await dev.latestCode(input.email, input.merchantId))?.code;
     // A code is digits; anything else is not one, and is not shown or sent.
-    return typeof body?.code === 'string' && /^\d{1,32}$/.test(body.code) ? body.code : undefined;
-  } catch {
+    return typeof code === 'string' && /^\d{1,32}$/.test(code) ? code : undefined;
+  } catch (error) {
+    if (isDevApiError(error) && error.failure === 'admin-token')
+      warn(
+        `uas: cannot read the code: ${error.message}; give it with --code, or pass --admin-token to read it`,
+      );
     return undefined;
   }
 }
