@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Operation } from '../core/config/config.js';
 
 /** Answer of exists (its shape is in the real service's public docs). */
@@ -30,18 +30,18 @@ export interface Answers {
 
 // Loose: fields the client does not know are kept, not refused; the known ones must be right.
 const SCHEMAS = {
-  exists: z.looseObject({ exists: z.boolean(), token_count: z.number().int() }),
+  exists: z.looseObject({ exists: z.boolean(), token_count: z.int() }),
   start: z.looseObject({
     sent: z.boolean(),
-    expires_in: z.number().optional(),
-    attempts_allowed: z.number().optional(),
+    expires_in: z.optional(z.number()),
+    attempts_allowed: z.optional(z.number()),
   }),
   verify: z.looseObject({
     verified: z.boolean(),
-    email: z.string().optional(),
-    merchant_id: z.string().optional(),
+    email: z.optional(z.string()),
+    merchant_id: z.optional(z.string()),
   }),
-} satisfies Record<Operation, z.ZodType>;
+} satisfies Record<Operation, z.ZodMiniType>;
 
 /**
  * Reads the body of a 2xx answer as the operation's answer: the parsed value, or what is wrong

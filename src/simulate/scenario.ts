@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ConfigError, configIssue, type ConfigIssue } from '../core/config/config-error.js';
 import { describeIssues, limitsSchema, parseLatencyText } from '../core/config/config-schema.js';
 import { parseDuration } from '../core/config/duration.js';
+import { checked, got, list, whole } from '../core/config/schema-kit.js';
 import { parseRate, refillPerMs } from '../core/limits/rate.js';
 import { botWindowWarnings } from './scenario-warnings.js';
 
@@ -17,56 +18,56 @@ export const MODE_DESCRIPTIONS: Record<Mode, string> = {
   rotating: 'shoppers send their own caller_id; the bot sends a new one on every request',
 };
 
-const durationText = z
-  .union([z.number().nonnegative(), z.string()])
-  .refine((value) => parseDuration(value) !== undefined, {
-    error: (issue) =>
-      `expected a duration such as "30s", "10m" or "1h"; got ${JSON.stringify(issue.input)}`,
-  });
-const rateText = z.string().refine((text) => parseRate(text) !== undefined, {
-  error: (issue) =>
-    `expected a rate such as "2/s", "100/m" or "5/10s"; got ${JSON.stringify(issue.input)}`,
-});
-const rangeText = z.string().refine((text) => parseLatencyText(text) !== undefined, {
-  error: (issue) =>
-    `expected a duration or a range such as "3s" or "2s-10s"; got ${JSON.stringify(issue.input)}`,
-});
+const durationText = checked(z.union([z.number(), z.string()]), (value) =>
+  parseDuration(value) === undefined
+    ? `expected a duration such as "30s", "10m" or "1h"; ${got(value)}`
+    : undefined,
+);
+const rateText = checked(z.string(), (value) =>
+  parseRate(value) === undefined
+    ? `expected a rate such as "2/s", "100/m" or "5/10s"; ${got(value)}`
+    : undefined,
+);
+const rangeText = checked(z.string(), (value) =>
+  parseLatencyText(value) === undefined
+    ? `expected a duration or a range such as "3s" or "2s-10s"; ${got(value)}`
+    : undefined,
+);
 
 /** A scenario file (JSON), as users write it. Every field but the name has a default. */
 export const scenarioSchema = z.strictObject({
-  $schema: z.string().optional(),
-  name: z.string().min(1).max(100).optional(),
-  description: z.string().optional(),
-  duration: durationText.optional(),
-  seed: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 32 - 1)
-    .optional(),
-  shoppers: z
-    .strictObject({
-      count: z.number().int().min(1).max(1_000_000),
-      arrivalRate: rateText,
-      thinkTime: rangeText,
-    })
-    .partial()
-    .optional(),
-  bot: z
-    .strictObject({
-      rate: rateText,
-      target: z.enum(['exists', 'start']),
-      start: durationText,
-      stop: durationText,
-    })
-    .partial()
-    .optional(),
-  limits: limitsSchema.partial().optional(),
-  modes: z.array(z.enum(MODES)).min(1, 'expected at least one mode').optional(),
-  retry: z
-    .strictObject({ maxAttempts: z.number().int().min(1).max(10), maxWait: durationText })
-    .partial()
-    .optional(),
+  $schema: z.optional(z.string()),
+  name: z.optional(
+    checked(z.string(), (value) =>
+      value.length >= 1 && value.length <= 100 ? undefined : 'expected 1 to 100 characters',
+    ),
+  ),
+  description: z.optional(z.string()),
+  duration: z.optional(durationText),
+  seed: z.optional(whole(0, 2 ** 32 - 1)),
+  shoppers: z.optional(
+    z.strictObject({
+      count: z.optional(whole(1, 1_000_000)),
+      arrivalRate: z.optional(rateText),
+      thinkTime: z.optional(rangeText),
+    }),
+  ),
+  bot: z.optional(
+    z.strictObject({
+      rate: z.optional(rateText),
+      target: z.optional(z.enum(['exists', 'start'])),
+      start: z.optional(durationText),
+      stop: z.optional(durationText),
+    }),
+  ),
+  limits: z.optional(z.partial(limitsSchema)),
+  modes: z.optional(list(z.enum(MODES), 1, MODES.length * 4, 'modes')),
+  retry: z.optional(
+    z.strictObject({
+      maxAttempts: z.optional(whole(1, 10)),
+      maxWait: z.optional(durationText),
+    }),
+  ),
 });
 
 /** A scenario with defaults applied and every value parsed. */

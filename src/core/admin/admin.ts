@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { applyConfigPatch, type ResolvedConfig } from '../config/config.js';
 import { ConfigError } from '../config/config-error.js';
 import { describeIssues, userSchema } from '../config/config-schema.js';
+import { list } from '../config/schema-kit.js';
 import {
   createState,
   useConfig,
@@ -25,7 +25,7 @@ import { renderMetrics } from './metrics.js';
 import type { CodeRecord, EmulatorEvent, RequestRecord } from './records.js';
 import { completeRecord } from './request-facts.js';
 
-const usersSchema = z.array(userSchema).max(100_000, 'expected at most 100000 users at once');
+const usersSchema = list(userSchema, 0, 100_000, 'users at once');
 
 /** Options of {@link Admin.listBuckets}. */
 export interface BucketQuery {

@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Operation } from '../config/config.js';
 import { ConfigError } from '../config/config-error.js';
 import { describeIssues } from '../config/config-schema.js';
+import { checked, whole } from '../config/schema-kit.js';
 
 /** A fault to script: what the next calls get instead of their answer. */
 export interface FaultSpec {
@@ -36,21 +37,23 @@ export interface Fault {
   latency_ms: number | null;
 }
 
-const faultSchema = z
-  .strictObject({
-    operation: z.enum(['exists', 'start', 'verify']).optional(),
-    status: z
-      .union([z.literal(429), z.literal(500), z.literal(503)], {
+const faultSchema = checked(
+  z.strictObject({
+    operation: z.optional(z.enum(['exists', 'start', 'verify'])),
+    status: z.optional(
+      z.union([z.literal(429), z.literal(500), z.literal(503)], {
         error: 'expected 429, 500 or 503',
-      })
-      .optional(),
-    count: z.int('expected a whole number').min(1).max(1_000_000).optional(),
-    retry_after: z.int('expected whole seconds').min(0).max(86_400).optional(),
-    latency_ms: z.number().min(0).max(3_600_000, 'expected at most 1h').optional(),
-  })
-  .refine((fault) => fault.status !== undefined || fault.latency_ms !== undefined, {
-    message: 'give a status (429, 500, 503), a latency_ms, or both',
-  });
+      }),
+    ),
+    count: z.optional(whole(1, 1_000_000)),
+    retry_after: z.optional(whole(0, 86_400)),
+    latency_ms: z.optional(whole(0, 3_600_000)),
+  }),
+  (fault) =>
+    fault.status === undefined && fault.latency_ms === undefined
+      ? 'give a status (429, 500, 503), a latency_ms, or both'
+      : undefined,
+);
 
 /** A fault spec in the dev API's form (snake_case, as `POST /__uas/faults` takes it). */
 export function faultBody(spec: FaultSpec): Record<string, unknown> {

@@ -1,7 +1,9 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { configIssue, type ConfigIssue } from './config-error.js';
 import { parseDuration } from './duration.js';
+import { checked, durationText, got, list, text, whole } from './schema-kit.js';
 import { parseRate } from '../limits/rate.js';
+import { EMAIL_PATTERN } from '../service/input-rules.js';
 
 /** Header styles for rate-limit state on every response. */
 export const HEADER_STYLES = ['draft-10', 'draft-7', 'draft-6', 'x-ratelimit', 'none'] as const;
@@ -31,8 +33,6 @@ export const BOUNDS = {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-const got = (input: unknown) => `got ${JSON.stringify(input)}`;
-
 /** A rate within bounds, or the reason it is not one. */
 function rateProblem(text: string): string | undefined {
   const rate = parseRate(text);
@@ -44,76 +44,33 @@ function rateProblem(text: string): string | undefined {
   return undefined;
 }
 
-const rateText = z.string().check((context) => {
-  const problem = rateProblem(context.value);
-  if (problem !== undefined)
-    context.issues.push({ code: 'custom', message: problem, input: context.value });
-});
-
-/** A duration (text such as "2s", or milliseconds) from 0 to `maxMs`. */
-function durationText(maxMs: number, maxText: string) {
-  return z.union([z.number(), z.string()]).check((context) => {
-    const value = parseDuration(context.value);
-    const message =
-      value === undefined
-        ? `expected a duration such as "500ms", "2s" or "10m"; ${got(context.value)}`
-        : value > maxMs
-          ? `expected at most ${maxText}; ${got(context.value)}`
-          : undefined;
-    if (message !== undefined)
-      context.issues.push({ code: 'custom', message, input: context.value });
-  });
-}
-
-/** A whole number from `min` to `max`, with one message that says which. */
-const whole = (min: number, max: number) =>
-  z.number({ error: (issue) => `expected a number; ${got(issue.input)}` }).check((context) => {
-    const value = context.value;
-    if (!Number.isInteger(value) || value < min || value > max)
-      context.issues.push({
-        code: 'custom',
-        input: value,
-        message: `expected a whole number from ${min} to ${max}; ${got(value)}`,
-      });
-  });
+const rateText = checked(z.string(), rateProblem);
 
 const levelLimits = z.strictObject({ burst: whole(1, BOUNDS.tokens), rate: rateText });
 
-export const retryAfterSchema = z.string().check((context) => {
-  const text = context.value;
-  const fixed = /^fixed:(\d{1,6})$/.exec(text);
+export const retryAfterSchema = checked(z.string(), (value) => {
+  const fixed = /^fixed:(\d{1,6})$/.exec(value);
   const ok =
-    text === 'exact' ||
-    text === 'absent' ||
+    value === 'exact' ||
+    value === 'absent' ||
     (fixed !== null && Number(fixed[1]) <= BOUNDS.retryAfterSeconds);
-  if (!ok)
-    context.issues.push({
-      code: 'custom',
-      input: text,
-      message: `expected "exact", "absent" or "fixed:<seconds>" with 0 to ${BOUNDS.retryAfterSeconds} seconds; ${got(text)}`,
-    });
+  return ok
+    ? undefined
+    : `expected "exact", "absent" or "fixed:<seconds>" with 0 to ${BOUNDS.retryAfterSeconds} seconds; ${got(value)}`;
 });
 
-export const latencySchema = z.union([z.number(), z.string()]).check((context) => {
-  const value = context.value;
-  const range =
-    typeof value === 'number' ? parseLatencyText(String(value)) : parseLatencyText(value);
-  if (range === undefined || range.maxMs > BOUNDS.latencyMs)
-    context.issues.push({
-      code: 'custom',
-      input: value,
-      message: `expected a latency such as "0", "100ms" or "50ms-200ms", at most 1h; ${got(value)}`,
-    });
+export const latencySchema = checked(z.union([z.number(), z.string()]), (value) => {
+  const range = parseLatencyText(String(value));
+  return range === undefined || range.maxMs > BOUNDS.latencyMs
+    ? `expected a latency such as "0", "100ms" or "50ms-200ms", at most 1h; ${got(value)}`
+    : undefined;
 });
 
-export const otpModeSchema = z.string().check((context) => {
-  if (!/^(random|fixed:\d{4,10})$/.test(context.value))
-    context.issues.push({
-      code: 'custom',
-      input: context.value,
-      message: `expected "random" or "fixed:<4 to 10 digits>"; ${got(context.value)}`,
-    });
-});
+export const otpModeSchema = checked(z.string(), (value) =>
+  /^(random|fixed:\d{4,10})$/.test(value)
+    ? undefined
+    : `expected "random" or "fixed:<4 to 10 digits>"; ${got(value)}`,
+);
 
 /** Parses `"100ms"`, `"1s"` or a range `"50ms-200ms"` into a min and max in ms. */
 export function parseLatencyText(text: string): { minMs: number; maxMs: number } | undefined {
@@ -126,87 +83,94 @@ export function parseLatencyText(text: string): { minMs: number; maxMs: number }
   return { minMs, maxMs };
 }
 
+const costSchema = z.strictObject({
+  exists: z.optional(whole(1, BOUNDS.tokens)),
+  start: z.optional(whole(1, BOUNDS.tokens)),
+  verify: z.optional(whole(1, BOUNDS.tokens)),
+});
+
+const limitFields = {
+  cost: z.optional(costSchema),
+  callerScope: z.optional(z.enum(['client', 'global'])),
+  maxBuckets: z.optional(whole(1, BOUNDS.maxBuckets)),
+  keepFullBuckets: z.optional(whole(0, BOUNDS.maxBuckets)),
+  countInvalid: z.optional(z.boolean()),
+};
+
 export const limitsSchema = z.strictObject({
   client: levelLimits,
   caller: levelLimits,
-  cost: z
-    .strictObject({
-      exists: whole(1, BOUNDS.tokens),
-      start: whole(1, BOUNDS.tokens),
-      verify: whole(1, BOUNDS.tokens),
-    })
-    .partial()
-    .optional(),
-  callerScope: z.enum(['client', 'global']).optional(),
-  maxBuckets: whole(1, BOUNDS.maxBuckets).optional(),
-  keepFullBuckets: whole(0, BOUNDS.maxBuckets).optional(),
-  countInvalid: z.boolean().optional(),
+  ...limitFields,
 });
 
 export const behaviorSchema = z.strictObject({
-  retryAfter: retryAfterSchema.optional(),
-  headers: z.enum(HEADER_STYLES).optional(),
-  shadow: z.boolean().optional(),
-  chaos: z.number().min(0, 'expected 0 to 1').max(1, 'expected 0 to 1').optional(),
-  latency: latencySchema.optional(),
+  retryAfter: z.optional(retryAfterSchema),
+  headers: z.optional(z.enum(HEADER_STYLES)),
+  shadow: z.optional(z.boolean()),
+  chaos: z.optional(
+    checked(z.number(), (value) => (value >= 0 && value <= 1 ? undefined : 'expected 0 to 1')),
+  ),
+  latency: z.optional(latencySchema),
 });
 
 export const otpSchema = z.strictObject({
-  mode: otpModeSchema.optional(),
-  length: whole(4, 10).optional(),
-  ttl: durationText(BOUNDS.otpTtlMs, '365d').optional(),
-  maxAttempts: whole(1, BOUNDS.otpAttempts).optional(),
+  mode: z.optional(otpModeSchema),
+  length: z.optional(whole(4, 10)),
+  ttl: z.optional(durationText(BOUNDS.otpTtlMs, '365d')),
+  maxAttempts: z.optional(whole(1, BOUNDS.otpAttempts)),
 });
 
 export const clientSchema = z.strictObject({
-  id: z.string().regex(ID, 'expected 1 to 64 letters, digits, ".", "_" or "-"'),
-  token: z
-    .string()
-    .min(8, 'expected a token of at least 8 characters')
-    .max(512, 'expected a token of at most 512 characters')
-    .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'expected a bearer token (letters, digits and -._~+/)'),
-  merchants: z
-    .array(z.string().regex(UUID, 'expected a merchant id in UUID form'))
-    .max(1000, 'expected at most 1000 merchants'),
-  name: z.string().max(200, 'expected at most 200 characters').optional(),
+  id: text(ID, 'expected 1 to 64 letters, digits, ".", "_" or "-"'),
+  token: checked(z.string(), (value) =>
+    value.length < 8
+      ? 'expected a token of at least 8 characters'
+      : value.length > 512
+        ? 'expected a token of at most 512 characters'
+        : /^[A-Za-z0-9\-._~+/]+=*$/.test(value)
+          ? undefined
+          : 'expected a bearer token (letters, digits and -._~+/)',
+  ),
+  merchants: list(text(UUID, 'expected a merchant id in UUID form'), 0, 1000, 'merchants'),
+  name: z.optional(
+    checked(z.string(), (value) =>
+      value.length > 200 ? 'expected at most 200 characters' : undefined,
+    ),
+  ),
 });
 
 export const userSchema = z.strictObject({
-  email: z.email('expected an e-mail address').max(254, 'expected at most 254 characters'),
-  phone_number: z
-    .string()
-    .regex(/^\+[1-9]\d{6,14}$/, 'expected a phone number in E.164 form, such as +14155550123')
-    .optional(),
-  token_count: whole(0, BOUNDS.tokenCount).optional(),
+  email: text(EMAIL_PATTERN, 'expected an e-mail address', 254),
+  phone_number: z.optional(
+    text(/^\+[1-9]\d{6,14}$/, 'expected a phone number in E.164 form, such as +14155550123'),
+  ),
+  token_count: z.optional(whole(0, BOUNDS.tokenCount)),
 });
 
 /** The config file (JSON), as users write it. Unknown keys are refused at every level, to catch typos. */
 export const configFileSchema = z.strictObject({
-  $schema: z.string().optional(),
-  clients: z
-    .array(clientSchema)
-    .min(1, 'expected at least one client')
-    .max(1000, 'expected at most 1000 clients'),
-  users: z.array(userSchema).max(100_000, 'expected at most 100000 users'),
+  $schema: z.optional(z.string()),
+  clients: list(clientSchema, 1, 1000, 'clients'),
+  users: list(userSchema, 0, 100_000, 'users'),
   limits: limitsSchema,
-  behavior: behaviorSchema.optional(),
-  otp: otpSchema.optional(),
-  journal: z
-    .strictObject({
-      size: z.union([whole(1, 1_000_000), z.literal('unbounded')], {
-        error: (issue) =>
-          `expected a whole number from 1 to 1000000, or "unbounded"; ${got(issue.input)}`,
-      }),
-    })
-    .partial()
-    .optional(),
-  request: z
-    .strictObject({
-      maxBodyBytes: whole(1, 1_048_576),
-      callerIdMaxLength: whole(1, 4096),
-    })
-    .partial()
-    .optional(),
+  behavior: z.optional(behaviorSchema),
+  otp: z.optional(otpSchema),
+  journal: z.optional(
+    z.strictObject({
+      size: z.optional(
+        z.union([whole(1, 1_000_000), z.literal('unbounded')], {
+          error: (issue) =>
+            `expected a whole number from 1 to 1000000, or "unbounded"; ${got(issue.input)}`,
+        }),
+      ),
+    }),
+  ),
+  request: z.optional(
+    z.strictObject({
+      maxBodyBytes: z.optional(whole(1, 1_048_576)),
+      callerIdMaxLength: z.optional(whole(1, 4096)),
+    }),
+  ),
 });
 
 /** The config file as written. */
@@ -214,15 +178,15 @@ export type ConfigFile = z.infer<typeof configFileSchema>;
 
 /** The part of the config that can change while the emulator runs (dev API, `PATCH /__uas/config`). */
 export const liveConfigSchema = z.strictObject({
-  limits: z
-    .strictObject({
-      ...limitsSchema.shape,
-      client: levelLimits.partial().optional(),
-      caller: levelLimits.partial().optional(),
-    })
-    .optional(),
-  behavior: behaviorSchema.optional(),
-  otp: otpSchema.optional(),
+  limits: z.optional(
+    z.strictObject({
+      client: z.optional(z.partial(levelLimits)),
+      caller: z.optional(z.partial(levelLimits)),
+      ...limitFields,
+    }),
+  ),
+  behavior: z.optional(behaviorSchema),
+  otp: z.optional(otpSchema),
 });
 
 /** A change to the running config. */
@@ -232,7 +196,10 @@ export type LiveConfigPatch = z.infer<typeof liveConfigSchema>;
  * Turns zod issues into config issues, the path in config-file terms. An unknown key becomes
  * one issue per key, with the closest known key as a suggestion when there is one.
  */
-export function describeIssues(error: z.ZodError, schema?: z.ZodType): ConfigIssue[] {
+export function describeIssues(
+  error: { issues: readonly z.core.$ZodIssue[] },
+  schema?: z.ZodMiniType,
+): ConfigIssue[] {
   return error.issues.flatMap((issue) => {
     const parts = issue.path.map((part) => (typeof part === 'number' ? part : String(part)));
     if (issue.code === 'unrecognized_keys') {
@@ -253,7 +220,7 @@ export function describeIssues(error: z.ZodError, schema?: z.ZodType): ConfigIss
 }
 
 /** The keys an object schema allows at `path`, following arrays, optionals and unions. */
-function knownKeys(schema: z.ZodType, path: ReadonlyArray<string | number>): string[] {
+function knownKeys(schema: z.ZodMiniType, path: ReadonlyArray<string | number>): string[] {
   let node: unknown = schema;
   for (const part of [...path, undefined]) {
     for (;;) {

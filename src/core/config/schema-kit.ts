@@ -1,0 +1,62 @@
+import * as z from 'zod/mini';
+import { parseDuration } from './duration.js';
+
+/** `got "value"`: how every config message ends. */
+export const got = (input: unknown) => `got ${JSON.stringify(input)}`;
+
+/**
+ * A schema with one check that names the problem, or says nothing: every custom rule of the
+ * config is written so (zod/mini, so that the browser bundle of the handlers stays small).
+ */
+export function checked<T extends z.ZodMiniType>(
+  schema: T,
+  problem: (value: z.infer<T>) => string | undefined,
+): T {
+  return schema.check(
+    z.check<z.infer<T>>((context) => {
+      const message = problem(context.value);
+      if (message !== undefined)
+        context.issues.push({ code: 'custom', message, input: context.value });
+    }),
+  ) as T;
+}
+
+/** A duration (text such as "2s", or milliseconds) from 0 to `maxMs`. */
+export function durationText(maxMs: number, maxText: string) {
+  return checked(z.union([z.number(), z.string()]), (input) => {
+    const value = parseDuration(input);
+    return value === undefined
+      ? `expected a duration such as "500ms", "2s" or "10m"; ${got(input)}`
+      : value > maxMs
+        ? `expected at most ${maxText}; ${got(input)}`
+        : undefined;
+  });
+}
+
+/** A whole number from `min` to `max`, with one message that says which. */
+export const whole = (min: number, max: number) =>
+  checked(z.number({ error: (issue) => `expected a number; ${got(issue.input)}` }), (value) =>
+    !Number.isInteger(value) || value < min || value > max
+      ? `expected a whole number from ${min} to ${max}; ${got(value)}`
+      : undefined,
+  );
+
+/** Text that fits `pattern`, at most `max` characters long. */
+export const text = (pattern: RegExp, message: string, max = 10_000) =>
+  checked(z.string(), (value) =>
+    value.length > max
+      ? `expected at most ${max} characters`
+      : pattern.test(value)
+        ? undefined
+        : message,
+  );
+
+/** An array of at least `min` and at most `max` items. */
+export const list = <T extends z.ZodMiniType>(item: T, min: number, max: number, what: string) =>
+  checked(z.array(item), (items) =>
+    items.length < min
+      ? `expected at least ${min === 1 ? 'one' : min} ${what}`
+      : items.length > max
+        ? `expected at most ${max} ${what}`
+        : undefined,
+  );
