@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 const entry = new URL('../dist/cli/program.js', import.meta.url);
 if (!existsSync(entry)) {
   process.stderr.write(
-    'uas: the build is missing (dist/); run `npm install` (or `npm run build`) first\n',
+    'uas: the build is missing (dist/); run `npm run build` first\n',
   );
   process.exit(2);
 }

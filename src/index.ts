@@ -1,4 +1,6 @@
-// Public API of `uas`: the emulator core, its config and types.
+// Public API of `uas`: the emulator, its config and types, the client, the dev-API client and
+// the integration check. Nothing here needs Node's built-ins, so it bundles for a browser too;
+// the node:http server and the caller_id helpers are in `uas/node`.
 export { createEmulator } from './emulator.js';
 export type { EmulatorOptions } from './emulator.js';
 export type { Emulator, CoreEmulatorOptions, DevApiOptions, BucketQuery } from './core/emulator.js';
@@ -39,8 +41,6 @@ export {
   OTHER_TOKEN,
   OTHER_MERCHANT,
 } from './demo-config.js';
-export { listen } from './adapters/http/index.js';
-export type { EmulatorHttpServer, HttpServerOptions } from './adapters/http/index.js';
 export { VERSION } from './version.js';
 export { createClient } from './client/client.js';
 export type {
@@ -74,10 +74,16 @@ export {
 export type { RetryAfter } from './client/retry-after.js';
 export { DEFAULT_MAX_RESPONSE_BYTES } from './client/response-body.js';
 export type { RateLimitState } from './client/rate-limit-state.js';
-export {
-  callerIdFromHeaders,
-  callerIdFromForwardedFor,
-  normalizeAddress,
-  TRUSTED_PRESETS,
-} from './client/caller-id.js';
-export type { CallerIdOptions, CallerIdResult, ChainEntry } from './client/caller-id.js';
+
+export { createDevClient, DevApiError, isDevApiError } from './dev-client/index.js';
+export type {
+  DevClient,
+  DevClientOptions,
+  BucketPage,
+  ClockView,
+  Health,
+  DevApiFailure,
+} from './dev-client/index.js';
+export type { FaultSpec, Fault } from './core/admin/faults.js';
+export type { RequestFilter } from './core/admin/request-filter.js';
+export type { MisplacedCallerId, CallerIdSource } from './core/admin/records.js';

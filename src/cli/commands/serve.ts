@@ -12,6 +12,7 @@ import {
 import { redactSecret } from '../../core/admin/redact.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
 import { allowLiveScreen } from '../live-screen.js';
+import { importOptional } from '../optional-import.js';
 import {
   hostList,
   integerIn,
@@ -280,10 +281,11 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
       );
     }
     allowLiveScreen();
-    const [{ runTui }, { createLocalSource }] = await Promise.all([
-      import('../../tui/run-tui.js'),
-      import('../../tui/tui-source.js'),
-    ]);
+    const [{ runTui }, { createLocalSource }] = await importOptional(
+      () => Promise.all([import('../../tui/run-tui.js'), import('../../tui/tui-source.js')]),
+      'screen',
+      'uas serve --tui',
+    );
     await runTui(createLocalSource(emulator, running.url), 'uas serve', terminal);
     await running.close(3_000);
     return EXIT.ok;
@@ -327,7 +329,11 @@ async function mswEngine(
   cwd: string,
 ): Promise<Engine> {
   const [{ createMswEngine }, { pathToFileURL }, { resolve }] = await Promise.all([
-    import('../../adapters/msw/msw-engine.js'),
+    importOptional(
+      () => import('../../adapters/msw/msw-engine.js'),
+      'msw',
+      'uas serve --engine msw',
+    ),
     import('node:url'),
     import('node:path'),
   ]);

@@ -16,6 +16,7 @@ import {
 } from '../config-loader.js';
 import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
+import { importOptional } from '../optional-import.js';
 import { allowLiveScreen } from '../live-screen.js';
 import { isLoopbackHost, parseHttpUrl } from '../options.js';
 import type { CommandContext } from '../program.js';
@@ -137,7 +138,11 @@ export async function runSimulate(flags: SimulateFlags, context: CommandContext)
     if (terminal === undefined || !terminal.stdout.isTTY || !terminal.stdin.isTTY)
       throw new CliError('--watch needs a terminal (stdin and stdout)');
     allowLiveScreen();
-    const { watchSimulation } = await import('../../tui/watch-simulation.js');
+    const { watchSimulation } = await importOptional(
+      () => import('../../tui/watch-simulation.js'),
+      'screen',
+      'uas simulate --watch',
+    );
     const watched = await watchSimulation(scenario, flags.speed, terminal);
     if (watched === undefined) return EXIT.ok;
     report = watched;

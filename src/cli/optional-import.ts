@@ -1,0 +1,38 @@
+import { CliError, EXIT } from './io.js';
+
+/**
+ * Packages uas can do without, and what to install for each feature: they are optional peer
+ * dependencies, so that a test suite that uses uas gets neither a terminal UI nor an msw it did
+ * not ask for.
+ */
+export const OPTIONAL = {
+  screen: { packages: ['ink', 'react'], install: 'ink@6 react@19' },
+  msw: { packages: ['msw'], install: 'msw@2' },
+} as const;
+
+/**
+ * Loads a module that needs optional packages; when one is not installed, says which, for what,
+ * and how to install it (exit code 2) instead of a stack trace.
+ */
+export async function importOptional<T>(
+  load: () => Promise<T>,
+  needs: keyof typeof OPTIONAL,
+  feature: string,
+): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const { packages, install } = OPTIONAL[needs];
+    const failure = error as NodeJS.ErrnoException;
+    const missing = packages.find(
+      (name) =>
+        failure.code === 'ERR_MODULE_NOT_FOUND' &&
+        new RegExp(`['"]${name}['"/]`).test(failure.message),
+    );
+    if (missing === undefined) throw error;
+    throw new CliError(
+      `${feature} needs ${packages.join(' and ')}, optional dependencies of uas that are not installed here: npm install --save-dev ${install}`,
+      EXIT.usage,
+    );
+  }
+}

@@ -1,0 +1,12 @@
+// Public API of `uas/node`: what needs Node's built-ins. The node:http server of the emulator
+// (the default engine of `uas serve`) and the helpers that derive a caller_id from forwarding
+// headers in a merchant's Node backend.
+export { listen } from './adapters/http/index.js';
+export type { EmulatorHttpServer, HttpServerOptions } from './adapters/http/index.js';
+export {
+  callerIdFromHeaders,
+  callerIdFromForwardedFor,
+  normalizeAddress,
+  TRUSTED_PRESETS,
+} from './client/caller-id.js';
+export type { CallerIdOptions, CallerIdResult, ChainEntry } from './client/caller-id.js';
