@@ -22,5 +22,6 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     devApi: options.devApi,
     version: options.version ?? VERSION,
     eventQueueBytes: options.eventQueueBytes,
+    maxEventReaders: options.maxEventReaders,
   });
 }

@@ -3,6 +3,7 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatIssue, type ConfigError } from '../core/config/config-error.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../core/service/json-depth.js';
 import { CliError, EXIT, isCliError } from './io.js';
 
 /** The config file bundled with uas: the demo clients, merchants and users. */
@@ -69,7 +70,13 @@ function describeFsError(error: unknown): string {
 
 /** Reads and parses a JSON file, with one-line errors that name the file (and the line and column). */
 export async function readJsonFile(path: string, what: string): Promise<unknown> {
-  const text = await readBoundedFile(path, what);
+  // A byte-order mark (some editors write one) is not part of the JSON.
+  const text = (await readBoundedFile(path, what)).replace(/^\uFEFF/, '');
+  if (nestsDeeperThan(text))
+    throw new CliError(
+      `${what} ${path} nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`,
+      EXIT.usage,
+    );
   try {
     return JSON.parse(text);
   } catch {

@@ -77,9 +77,10 @@ export function colorsFor(stream: OutputStream, env: CliIO['env']): ChalkInstanc
  */
 export function resilientStream(stream: NodeJS.WriteStream): OutputStream {
   let broken = false;
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') broken = true;
-    else throw error;
+  // A closed pipe (EPIPE), a full disk (ENOSPC), a device error: the output is lost, the
+  // program is not.
+  stream.on('error', () => {
+    broken = true;
   });
   return {
     write: (text: string) => (broken ? false : stream.write(text)),

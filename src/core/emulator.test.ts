@@ -24,6 +24,18 @@ const make = (overrides: Record<string, unknown> = {}, seed = 1) => {
 };
 
 describe('createEmulator', () => {
+  it('refuses an empty admin token, which every request would match', () => {
+    for (const adminToken of ['', 'two words'])
+      expect(() =>
+        createEmulator({
+          config: DEMO_CONFIG,
+          clock: createManualClock(0),
+          random: createSeededRandom(1),
+          devApi: { adminToken },
+        }),
+      ).toThrow(/devApi\.adminToken/);
+  });
+
   it('shares caller buckets across clients when callerScope is global', () => {
     const { emulator } = make({
       limits: { ...DEMO_CONFIG.limits, callerScope: 'global', caller: { burst: 1, rate: '1/m' } },

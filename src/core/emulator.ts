@@ -1,11 +1,12 @@
 import { createAdmin, codeRecord, type Admin } from './admin/admin.js';
 import { handleDevApi, isDevApiPath } from './admin/dev-api.js';
 import { createEventHub } from './admin/event-hub.js';
-import { openEventStream } from './admin/event-stream.js';
+import { MAX_EVENT_READERS, openEventStream } from './admin/event-stream.js';
 import { countRequest } from './admin/metrics.js';
 import type { EmulatorEvent, RequestRecord } from './admin/records.js';
 import { blankRecord, completeRecord } from './admin/request-facts.js';
 import { resolveConfig } from './config/config.js';
+import { ConfigError, configIssue } from './config/config-error.js';
 import { createState, type StreamCounters } from './emulator-state.js';
 import { splitUrl, type EmulatorRequest, type EmulatorResponse } from './service/exchange.js';
 import { runServiceRequest, serviceContext, type PipelineContext } from './service/pipeline.js';
@@ -44,6 +45,11 @@ export interface CoreEmulatorOptions {
    * @default 1_048_576
    */
   eventQueueBytes?: number;
+  /**
+   * Readers of `GET /__uas/events` at once; more are answered 503 (each holds a queue).
+   * @default 32
+   */
+  maxEventReaders?: number;
 }
 
 /** The emulated service: one instance holds all state; transports call {@link Emulator.handle}. */
@@ -59,9 +65,10 @@ export interface Emulator extends Admin {
   subscribe(listener: (event: EmulatorEvent) => void): () => void;
   /**
    * A stream of server-sent events (what `GET /__uas/events` sends): a reader that falls more
-   * than its queue behind is cut off and counted in the metrics.
+   * than its queue behind is cut off and counted in the metrics. Undefined when the most readers
+   * allowed at once are already reading.
    */
-  openEventStream(): ReadableStream<Uint8Array>;
+  openEventStream(): ReadableStream<Uint8Array> | undefined;
   /** The most bytes of body read for a request to `path` (more is answered 413). */
   bodyLimit(path: string): number;
   readonly clock: Clock;
@@ -79,11 +86,16 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
   const initialConfig = resolveConfig(options.config);
   const state = createState(initialConfig);
   const streams: StreamCounters = { readers: 0, dropped: 0 };
+  // Tokens a client may send where they do not belong; records never show them.
+  const secrets = [
+    ...initialConfig.clients.map((client) => client.token),
+    ...(options.devApi?.adminToken === undefined ? [] : [options.devApi.adminToken]),
+  ];
   const events = createEventHub<EmulatorEvent>();
   const startedAt = clock.now();
   const devApi = {
     enabled: options.devApi?.enabled ?? true,
-    adminToken: options.devApi?.adminToken,
+    adminToken: checkAdminToken(options.devApi?.adminToken),
   };
   const pipeline: PipelineContext = {
     state,
@@ -120,11 +132,13 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
   function record(entry: RequestRecord): void {
     countRequest(state.counters.requests, entry.operation ?? 'none', entry.status);
     state.journal.push(entry);
-    if (events.active) events.emit({ type: 'request', request: completeRecord(entry) });
+    if (events.active) events.emit({ type: 'request', request: completeRecord(entry, secrets) });
   }
 
   const emulator: Emulator = {
-    ...createAdmin(state, clock, events, streams, initialConfig),
+    ...createAdmin(state, clock, events, streams, initialConfig, (record) =>
+      completeRecord(record, secrets),
+    ),
     execute(call) {
       const now = clock.now();
       const result = executeCall(service, call, now, '');
@@ -157,11 +171,19 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
           `the emulator failed on this request: ${(error as Error).message}`,
           { instance: path },
         );
-        return problemResponse(state.config, random, problem);
+        const response = problemResponse(state.config, random, problem);
+        const entry = blankRecord(state.nextRequestId++, now, request.method, path);
+        entry.status = 500;
+        entry.problem = 'internal-error';
+        record(entry);
+        return response;
       }
     },
     subscribe: (listener) => events.subscribe(listener),
-    openEventStream: () => openEventStream(events, streams, options.eventQueueBytes),
+    openEventStream: () =>
+      streams.readers >= (options.maxEventReaders ?? MAX_EVENT_READERS)
+        ? undefined
+        : openEventStream(events, streams, options.eventQueueBytes),
     bodyLimit,
     clock,
     startedAt,
@@ -175,6 +197,22 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
     enumerable: true,
   });
   return emulator;
+}
+
+/**
+ * An admin token a client can send: an empty one would let every request through (an empty
+ * header matches it), and one with a space could never be sent in a Bearer header.
+ */
+function checkAdminToken(token: string | undefined): string | undefined {
+  if (token === undefined || /^[\x21-\x7e]{1,512}$/.test(token)) return token;
+  throw new ConfigError([
+    configIssue(
+      ['devApi', 'adminToken'],
+      token === ''
+        ? 'the admin token is empty; give one, or none'
+        : 'expected 1 to 512 printable ASCII characters without spaces',
+    ),
+  ]);
 }
 
 /** The record of a simulated call, for a watching screen. */

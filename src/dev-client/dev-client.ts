@@ -76,9 +76,10 @@ export interface DevClient {
   /** Changes limits, behaviour or codes live (`PATCH /__uas/config`); returns the config. */
   configure(patch: unknown): Promise<unknown>;
   config(): Promise<unknown>;
+  /** Adds users, or replaces those with the same e-mail: how many of each. */
   addUsers(
     users: Array<{ email: string; phone_number?: string; token_count?: number }>,
-  ): Promise<number>;
+  ): Promise<{ added: number; replaced: number }>;
   failNext(fault: FaultSpec): Promise<Fault>;
   faults(): Promise<Fault[]>;
   clearFaults(): Promise<void>;
@@ -195,7 +196,7 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
     },
     configure: (patch) => read('PATCH', '/config', patch),
     config: () => read('GET', '/config'),
-    addUsers: async (users) => (await read<{ added: number }>('POST', '/users', { users })).added,
+    addUsers: (users) => read<{ added: number; replaced: number }>('POST', '/users', { users }),
     failNext: async (fault) =>
       (await read<{ fault: Fault }>('POST', '/faults', faultBody(fault))).fault,
     faults: async () => (await read<{ faults: Fault[] }>('GET', '/faults')).faults,

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { isDevApiPath } from '../core/admin/dev-api.js';
+import { isDevApiPath, refuseDevApi } from '../core/admin/dev-api.js';
 import type { Emulator } from '../core/emulator.js';
 import type { EmulatorResponse } from '../core/service/exchange.js';
 import { createProblem } from '../core/service/problems.js';
@@ -45,6 +45,12 @@ export interface HttpTransportOptions extends HostPolicy {
    * @default 15_000
    */
   heartbeatMs?: number;
+  /**
+   * Milliseconds a client has to take an answer larger than the socket's buffers before its
+   * connection is closed.
+   * @default 30_000
+   */
+  stalledAnswerMs?: number;
 }
 
 /** A server over the transport. */
@@ -70,6 +76,10 @@ export function createHttpTransport(
 ): HttpTransport {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const engine = options.engine;
+  /** Answers still being made (a delay, an engine) per connection. */
+  const pendingOn = new WeakMap<Socket, number>();
+  /** What a connection is answered once its pending answers are out (a later parse error). */
+  const afterPending = new WeakMap<Socket, () => void>();
   /** Requests waiting on a delay or an engine: aborted at shutdown so they answer at once. */
   const waiting = new Set<AbortController>();
   const streams = new Set<() => void>();
@@ -87,24 +97,17 @@ export function createHttpTransport(
     },
     (req, res) => {
       const { url, host } = requestTarget(req);
-      if (host === undefined && req.httpVersionMinor >= 1) {
-        refuse(
-          res,
-          createProblem('malformed-http', 'an HTTP/1.1 request needs a Host header'),
-          true,
-        );
+      if ((host === undefined && req.httpVersionMinor >= 1) || hostLines(req.rawHeaders) > 1) {
+        const detail =
+          host === undefined
+            ? 'an HTTP/1.1 request needs a Host header'
+            : 'a request has one Host header, not several';
+        refuse(res, createProblem('malformed-http', detail), true);
         req.resume();
         return;
       }
       const path = pathOf(url);
-      if (isDevApiPath(path) && emulator.devApi.adminToken === undefined) {
-        const refusal = checkDevApiHost(host, options, path);
-        if (refusal !== undefined) {
-          refuse(res, refusal, hasBody(req));
-          req.resume();
-          return;
-        }
-      }
+      const withBody = hasBody(req);
       const headers = host === req.headers.host ? req.headers : { ...req.headers, host };
       const request: TransportRequest = {
         method: req.method ?? 'GET',
@@ -114,11 +117,37 @@ export function createHttpTransport(
         bodyBytes: 0,
         signal: undefined,
       };
-      if (!hasBody(req)) {
+      if (isDevApiPath(path)) {
+        const refusal =
+          emulator.devApi.adminToken === undefined
+            ? checkDevApiHost(host, options, path)
+            : undefined;
+        if (refusal !== undefined) {
+          refuse(res, refusal, withBody);
+          req.resume();
+          return;
+        }
+        // A body nobody may send (no admin token, another origin) is refused unread.
+        const denied = withBody ? refuseDevApi(emulator, request, path) : undefined;
+        if (denied !== undefined) {
+          answerFromCore({ ...denied, close: true }, res);
+          req.resume();
+          return;
+        }
+      }
+      if (!withBody) {
         dispatch(request, res);
         return;
       }
       const limit = emulator.bodyLimit(path);
+      const announced = Number(req.headers['content-length']);
+      if (announced > limit) {
+        // Refused at once, not after waiting for a body that may never come.
+        request.bodyBytes = announced;
+        answerFromCore(emulator.handle(request), res);
+        req.resume();
+        return;
+      }
       readBody(req, limit, (body, bytes) => {
         request.body = body;
         request.bodyBytes = bytes;
@@ -184,7 +213,7 @@ export function createHttpTransport(
 
   function send(response: TransportResponse, res: ServerResponse): void {
     if (response.stream === undefined) {
-      writeResponse(res, response, closing);
+      writeResponse(res, response, closing, options.stalledAnswerMs);
       return;
     }
     if (closing || res.destroyed) {
@@ -206,9 +235,19 @@ export function createHttpTransport(
     const controller = new AbortController();
     if (closing) controller.abort();
     waiting.add(controller);
+    const socket = res.socket;
+    if (socket !== null) pendingOn.set(socket, (pendingOn.get(socket) ?? 0) + 1);
     res.on('close', () => {
       if (!res.writableEnded) controller.abort();
       waiting.delete(controller);
+      if (socket === null) return;
+      const left = (pendingOn.get(socket) ?? 1) - 1;
+      pendingOn.set(socket, left);
+      const deferred = left === 0 ? afterPending.get(socket) : undefined;
+      if (deferred !== undefined) {
+        afterPending.delete(socket);
+        deferred();
+      }
     });
     return controller;
   }
@@ -240,7 +279,30 @@ export function createHttpTransport(
               'malformed-http',
               `the request could not be read: ${code || error.message}`,
             ] as const);
-    answerSocket(socket, createProblem(kind, detail));
+    const answer = () => answerSocket(socket, createProblem(kind, detail));
+    // Pipelined requests before the bad one are answered first, in order.
+    if ((pendingOn.get(socket) ?? 0) > 0) afterPending.set(socket, answer);
+    else answer();
+  });
+
+  // Expect: 100-continue is answered only for a body that may be sent; any other expectation is
+  // refused with problem+json (Node's own answer has no body).
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    const { url } = requestTarget(req);
+    if (Number(req.headers['content-length']) <= emulator.bodyLimit(pathOf(url)))
+      res.writeContinue();
+    server.emit('request', req, res);
+  });
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    refuse(
+      res,
+      createProblem(
+        'expectation-failed',
+        `the server meets no expectation but 100-continue; got Expect: ${JSON.stringify(String(req.headers.expect).slice(0, 100))}`,
+      ),
+      true,
+    );
+    req.resume();
   });
 
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
@@ -250,6 +312,11 @@ export function createHttpTransport(
       { allow: 'GET, POST, PATCH, DELETE' },
     );
   });
+
+  // A client that sends its request and then closes its side still gets the answer: Node's own
+  // property, documented nowhere but stable since Node 0.x, that makes the server finish the
+  // answers in flight before it ends the connection.
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 
   return {
     server,
@@ -272,6 +339,16 @@ export function createHttpTransport(
 
 /** Methods the Fetch API can carry; others (TRACE, TRACK, CONNECT) go to the core directly. */
 const FETCH_METHOD = /^(?!(?:TRACE|TRACK|CONNECT)$)[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** How many Host header lines a request has (Node keeps only the first). */
+function hostLines(raw: string[]): number {
+  let count = 0;
+  for (let index = 0; index < raw.length; index += 2) {
+    const name = raw[index] as string;
+    if (name.length === 4 && name.toLowerCase() === 'host') count++;
+  }
+  return count;
+}
 
 function pathOf(url: string): string {
   const mark = url.indexOf('?');

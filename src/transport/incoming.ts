@@ -15,7 +15,7 @@ export interface TransportRequest extends EmulatorRequest {
 export function requestTarget(req: IncomingMessage): { url: string; host: string | undefined } {
   const raw = req.url ?? '/';
   const host = req.headers.host;
-  if (raw.charCodeAt(0) === 47 /* "/" */) return { url: raw, host };
+  if (raw.charCodeAt(0) === 47 /* "/" */) return { url: normalizePath(raw), host };
   if (/^https?:\/\//i.test(raw)) {
     try {
       const parsed = new URL(raw);
@@ -25,6 +25,24 @@ export function requestTarget(req: IncomingMessage): { url: string; host: string
     }
   }
   return { url: raw, host };
+}
+
+// Dot segments (also percent-encoded), backslashes and fragments: what URL parsing rewrites.
+const REWRITTEN = /\/\.|\/%2e|\\|#/i;
+
+/**
+ * A target as the Fetch API would read it: `/v1/../__uas/codes` is `/__uas/codes`. Both engines
+ * see the same path (the msw engine goes through Fetch), so a check on the path (the dev API's
+ * Host check, its body limit) cannot be passed by spelling it otherwise.
+ */
+export function normalizePath(target: string): string {
+  if (!REWRITTEN.test(target)) return target;
+  try {
+    const parsed = new URL(target, 'http://localhost');
+    return `${parsed.pathname}${parsed.search}`;
+  } catch {
+    return target;
+  }
 }
 
 /**

@@ -18,11 +18,19 @@ export interface TransportResponse {
 /** Milliseconds a socket may stay open after its last answer was written and ended. */
 const LINGER_MS = 1_000;
 
+/**
+ * Milliseconds a client has, by default, to take an answer that did not fit in the socket's
+ * buffers: one that never reads would otherwise hold the answer (a large journal, say) and its
+ * socket for ever.
+ */
+export const STALLED_ANSWER_MS = 30_000;
+
 /** Writes a whole answer. `closing` adds `Connection: close` (the server is shutting down). */
 export function writeResponse(
   res: ServerResponse,
   response: TransportResponse,
   closing: boolean,
+  stalledAnswerMs: number = STALLED_ANSWER_MS,
 ): void {
   if (res.destroyed || res.headersSent) return;
   const { headers } = response;
@@ -33,6 +41,13 @@ export function writeResponse(
   );
   res.writeHead(response.status, headers);
   res.end(body);
+  // What the socket could not take at once waits in memory; it must not wait for ever.
+  if ((res.socket?.writableLength ?? 0) > 65_536) {
+    const timer = setTimeout(() => res.destroy(), stalledAnswerMs);
+    timer.unref();
+    res.once('finish', () => clearTimeout(timer));
+    res.once('close', () => clearTimeout(timer));
+  }
 }
 
 /**
@@ -62,6 +77,13 @@ export function pumpStream(
   }, heartbeatMs);
   heartbeat.unref();
   res.on('close', end);
+  // A stream cut off while the pump waits for the socket to drain (a reader that never reads)
+  // closes the connection now, not when the reader next reads.
+  reader.closed.catch(() => {
+    ended = true;
+    clearInterval(heartbeat);
+    res.destroy();
+  });
   const pump = async () => {
     for (;;) {
       const { done, value } = await reader.read();

@@ -121,7 +121,7 @@ describe('uas call', () => {
     const { url } = await emulatorServer();
     const result = await call(['exists', '--email', 'alice@example.com', '--verbose'], url);
     expect(result.stdout).toContain(`> GET ${url}/v1/users/exists?email=alice%40example.com`);
-    expect(result.stdout).toContain('> authorization: Bearer uas-…(14 chars)');
+    expect(result.stdout).toContain('> authorization: Bearer …(14 chars)');
     expect(result.stdout).not.toContain('uas-demo-token');
     expect(result.stdout).toContain('< ratelimit-policy: "client";q=20;w=2');
     expect(result.stdout).toContain('< uas-bucket: client:demo');

@@ -1,4 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CONFIG } from '../../src/demo-config.js';
 import { createApi } from '../helpers/api.js';
 import { runCli } from '../helpers/run-cli.js';
-import { runUas, spawnUas, type UasProcess } from '../helpers/spawn-uas.js';
+import { runUas, spawnUas, UAS_BIN, type UasProcess } from '../helpers/spawn-uas.js';
 
 const running: UasProcess[] = [];
 const serve = async (args: string[] = []) => {
@@ -75,6 +84,35 @@ describe('uas serve', () => {
     uas.child.kill('SIGTERM');
     expect(await uas.exited).toBe(0);
     expect(uas.stderr()).toBe('');
+  });
+
+  it('keeps serving when its output cannot be written at all (a full disk)', async () => {
+    const full = openSync('/dev/full', 'w');
+    const child = spawn(process.execPath, [UAS_BIN, 'serve', '--port', '0'], {
+      stdio: ['ignore', full, 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    // The URL cannot be read from the output: find the port from the process's sockets instead.
+    const port = await new Promise<number>((resolve, reject) => {
+      const deadline = Date.now() + 10_000;
+      const look = () => {
+        const found = listeningPort(child.pid as number);
+        if (found !== undefined) resolve(found);
+        else if (Date.now() > deadline) reject(new Error(`no port; stderr: ${stderr}`));
+        else setTimeout(look, 100);
+      };
+      look();
+    });
+    const api = createApi(`http://127.0.0.1:${port}`);
+    for (let index = 0; index < 5; index++)
+      expect((await api.exists('email=alice%40example.com')).status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stderr).toBe('');
+    closeSync(full);
   });
 
   it('applies limit and code flags over the config file', async () => {
@@ -207,6 +245,21 @@ describe('uas serve', () => {
     );
   });
 
+  it('refuses a config file nested too deep, and reads one that starts with a byte-order mark', async () => {
+    const deep = tempFile('deep.json', `{"x":${'['.repeat(5_000)}${']'.repeat(5_000)}}`);
+    const refused = await runCli(['serve', '--config', deep]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      `uas: config file ${deep} nests objects or arrays deeper than 64 levels\n`,
+    );
+    const bom = tempFile(
+      'bom.json',
+      `\uFEFF${JSON.stringify({ ...DEMO_CONFIG, limits: { ...DEMO_CONFIG.limits, client: { burst: 0, rate: '1/s' } } })}`,
+    );
+    // Read as JSON (the mark ignored): the problem reported is the field's.
+    expect((await runCli(['serve', '--config', bom])).stderr).toContain('limits.client.burst');
+  });
+
   it('refuses a config file larger than 16 MiB without reading it', async () => {
     const file = tempFile(
       'huge.json',
@@ -240,3 +293,30 @@ describe('uas --help', () => {
     expect(result.stdout).toContain('serve');
   });
 });
+
+/** The port a process listens on, read from /proc (its sockets' inodes in /proc/net/tcp). */
+function listeningPort(pid: number): number | undefined {
+  let inodes: Set<string>;
+  try {
+    inodes = new Set(
+      readdirSync(`/proc/${pid}/fd`)
+        .map((fd) => {
+          try {
+            return /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
+          } catch {
+            return undefined;
+          }
+        })
+        .filter((inode): inode is string => inode !== undefined),
+    );
+  } catch {
+    return undefined;
+  }
+  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const fields = line.trim().split(/\s+/);
+    // local address, state 0A (LISTEN), inode
+    if (fields[3] === '0A' && inodes.has(fields[9] ?? ''))
+      return parseInt((fields[1] ?? '').split(':')[1] ?? '', 16);
+  }
+  return undefined;
+}

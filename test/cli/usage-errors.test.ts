@@ -20,6 +20,8 @@ const CASES: Array<[string, string[]]> = [
     ['serve', '--port', '0', '--retry-after', 'fixed:100000000000000000000000'],
   ],
   ['serve: bad allowed host', ['serve', '--allowed-hosts', 'a b']],
+  ['serve: empty admin token', ['serve', '--port', '0', '--admin-token', '']],
+  ['serve: admin token with a space', ['serve', '--port', '0', '--admin-token', 'my secret']],
   ['serve: unreadable config', ['serve', '--config', '/nonexistent/uas.json']],
   ['serve: directory as config', ['serve', '--config', '/']],
   ['serve: endless device as config', ['serve', '--config', '/dev/zero']],

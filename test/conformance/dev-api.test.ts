@@ -158,6 +158,7 @@ describe.each(TRANSPORTS)('the dev API over $name', (transport) => {
       });
     expect((await post({ users: [{ email: 'dave@example.com', token_count: 3 }] })).body).toEqual({
       added: 1,
+      replaced: 0,
     });
     expect((await api.exists('email=dave%40example.com')).body).toEqual({
       exists: true,
@@ -182,7 +183,8 @@ describe.each(TRANSPORTS)('the dev API over $name', (transport) => {
         headers: { 'content-type': 'application/json' },
         body,
       });
-    expect((await post(JSON.stringify({ users }))).body).toEqual({ added: 100_000 });
+    expect((await post(JSON.stringify({ users }))).body).toEqual({ added: 100_000, replaced: 0 });
+    expect((await post(JSON.stringify({ users }))).body).toEqual({ added: 0, replaced: 100_000 });
     expect((await api.exists('email=shopper-99999%40example.com')).body.exists).toBe(true);
     const tooLarge = await post(JSON.stringify({ users, padding: 'x'.repeat(17 * 1_048_576) }));
     expect(tooLarge.status).toBe(413);
@@ -198,6 +200,10 @@ describe.each(TRANSPORTS)('the dev API over $name', (transport) => {
         headers: { authorization: 'Bearer uas-demo-token' },
       });
     expect((await api.dev('/buckets?limit=100000')).status).toBe(400);
+    const twice = await api.dev('/buckets?limit=1&limit=2');
+    expect(twice.status).toBe(400);
+    expect(twice.body.type).toBe('urn:uas:problem:duplicate-parameter');
+    expect((await api.dev(`/buckets?offset=${Number.MAX_SAFE_INTEGER}`)).body.buckets).toEqual([]);
     const keys: string[] = [];
     let offset: number | null = 0;
     while (offset !== null) {

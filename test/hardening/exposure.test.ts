@@ -62,6 +62,28 @@ describe('exposure', () => {
     },
   );
 
+  it('keeps no token a client sent where it does not belong (query, body, caller_id, headers)', async () => {
+    const url = await serve(['--log', 'json', '--admin-token', 'admin-secret-42']);
+    const api = createApi(url, SECRET);
+    await api.exists(`email=alice%40example.com&access_token=${SECRET}`);
+    await api.exists(`email=alice%40example.com&caller_id=${SECRET}`, {
+      headers: { 'user-agent': `bot ${SECRET}`, 'x-caller-id': 'admin-secret-42' },
+    });
+    await api.start(
+      { email: 'alice@example.com', token: SECRET },
+      { merchant: '11111111-2222-4333-8444-555555555555' },
+    );
+    await uas!.waitFor(/passwordless\/start/);
+    const journal = JSON.stringify(
+      (await api.dev('/journal', { headers: { authorization: 'Bearer admin-secret-42' } })).body,
+    );
+    expect(journal).toContain('access_token');
+    for (const text of [uas!.stdout(), journal]) {
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain('admin-secret-42');
+    }
+  });
+
   it('requires the admin token on the dev API when one is set', async () => {
     const url = await serve(['--admin-token', 'admin-secret-42', '--log', 'off']);
     expect((await fetch(`${url}/__uas/buckets`)).status).toBe(401);

@@ -149,13 +149,27 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
       await turn();
     }
     expect(dropped(emulator)).toBe(1);
-    // The server closed the connection; the client sees it once it reads what was sent before.
+    // The server closes the connection at once, though the reader still reads nothing.
+    await until(async () => (await connections()) === 1, 2_000);
     stalled.resume();
     await stalledClosed;
     expect(readers(emulator)).toBe(1);
     const before = healthyBytes;
     emulator.handle({ method: 'GET', url: EXISTS, headers: {} });
     await until(() => healthyBytes > before, 2_000);
+  });
+
+  it('refuses more event readers than allowed at once, with 503 and Retry-After', async () => {
+    const { port } = await start({ maxEventReaders: 2 });
+    for (let index = 0; index < 2; index++) {
+      const reader = openSocket(port);
+      reader.write('GET /__uas/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      await new Promise((resolve) => reader.once('data', resolve));
+    }
+    const third = await rawRequest(port, 'GET /__uas/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    expect(third.status).toBe(503);
+    expect(third.headers['retry-after']).toBe('5');
+    expect(problemType(third.body)).toBe('too-many-event-readers');
   });
 
   it('ends event streams at shutdown instead of waiting out the grace period', async () => {
@@ -181,6 +195,122 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
     expect(performance.now() - started).toBeLessThan(1_000);
     expect(answer.status).toBe(200);
     expect(answer.headers.connection).toBe('close');
+  });
+
+  it('answers pipelined requests in order, then the bad one, even when an answer waits', async () => {
+    const { port } = await start({ config: { ...DEMO_CONFIG, behavior: { latency: '100ms' } } });
+    const answer = await rawRequest(
+      port,
+      `GET ${EXISTS} HTTP/1.1\r\nHost: x\r\n${AUTH}\r\nNONSENSE\r\n\r\n`,
+      400,
+    );
+    const statuses = [...answer.text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1]);
+    expect(statuses).toEqual(['200', '400']);
+  });
+
+  it('still answers a client that sends its request and closes its side', async () => {
+    const { port } = await start({ config: { ...DEMO_CONFIG, behavior: { latency: '100ms' } } });
+    const socket = openSocket(port, true);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.end(`GET ${EXISTS} HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`);
+    await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it('refuses a body over the limit as soon as its length is announced, without waiting for it', async () => {
+    const { port } = await start();
+    const started = performance.now();
+    const answer = await rawRequest(
+      port,
+      `POST /v1/merchants/${DEMO_MERCHANT}/users/passwordless/start HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Type: application/json\r\nContent-Length: 1000000\r\n\r\n`,
+    );
+    expect(answer.status).toBe(413);
+    expect(answer.closed).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    const continued = await rawRequest(
+      port,
+      `POST /v1/merchants/${DEMO_MERCHANT}/users/passwordless/start HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Type: application/json\r\nContent-Length: 1000000000\r\nExpect: 100-continue\r\n\r\n`,
+    );
+    expect(continued.text).not.toContain('100 Continue');
+    expect(continued.status).toBe(413);
+    const bogus = await rawRequest(
+      port,
+      `GET ${EXISTS} HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\n\r\n`,
+    );
+    expect(bogus.status).toBe(417);
+    expect(problemType(bogus.body)).toBe('expectation-failed');
+  });
+
+  it('refuses an unauthorised dev-API body before reading it', async () => {
+    const { port } = await start({ devApi: { adminToken: 'admin-secret' } });
+    const started = performance.now();
+    // 15 MiB announced, none sent: without the token, the server does not wait for it.
+    const answer = await rawRequest(
+      port,
+      'POST /__uas/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 15728640\r\n\r\n',
+    );
+    expect(answer.status).toBe(401);
+    expect(answer.closed).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('reads the same path as the msw engine does: dot segments cannot get past the Host check', async () => {
+    const { port } = await start();
+    for (const target of ['/v1/../__uas/codes', '/v1/%2e%2e/__uas/codes', '/x\\..\\__uas/codes']) {
+      const answer = await rawRequest(port, `GET ${target} HTTP/1.1\r\nHost: evil.example\r\n\r\n`);
+      expect(answer.status, target).toBe(403);
+      expect(problemType(answer.body), target).toBe('host-not-allowed');
+    }
+  });
+
+  it('refuses several Host headers, and takes a JSON body after a byte-order mark', async () => {
+    const { port } = await start();
+    const twice = await rawRequest(
+      port,
+      `GET ${EXISTS} HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n${AUTH}\r\n`,
+    );
+    expect(twice.status).toBe(400);
+    const body = '\uFEFF{"email":"alice@example.com"}';
+    const bom = await rawRequest(
+      port,
+      `POST /v1/merchants/${DEMO_MERCHANT}/users/passwordless/start HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    expect(bom.status).toBe(200);
+  });
+
+  it('answers a body nested too deep with 400, not a failure', async () => {
+    const { port } = await start();
+    const body = `{"email":"alice@example.com","x":${'['.repeat(5_000)}${']'.repeat(5_000)}}`;
+    const answer = await rawRequest(
+      port,
+      `POST /v1/merchants/${DEMO_MERCHANT}/users/passwordless/start HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body).detail).toContain('deeper than 64 levels');
+  });
+
+  it('closes the connection of a client that never takes a large answer', async () => {
+    const { emulator, port } = await start(
+      { config: { ...DEMO_CONFIG, journal: { size: 'unbounded' } } },
+      { stalledAnswerMs: 300 },
+    );
+    const padding = Object.fromEntries(
+      Array.from({ length: 30 }, (_, index) => [`f${index}`, 'x'.repeat(250)]),
+    );
+    for (let index = 0; index < 4_000; index++)
+      emulator.handle({
+        method: 'POST',
+        url: `/v1/merchants/${DEMO_MERCHANT}/users/passwordless/start`,
+        headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'nobody@example.com', ...padding }),
+      });
+    const reader = openSocket(port);
+    reader.write('GET /__uas/journal?limit=100000 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    reader.pause();
+    await until(async () => (await connections()) === 1, 2_000);
+    await until(async () => (await connections()) === 0, 5_000);
   });
 
   describe('the dev API against web pages', () => {

@@ -203,6 +203,13 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
   if (flags.handlers !== undefined && flags.engine !== 'msw')
     throw new CliError('--handlers needs --engine msw', EXIT.usage);
 
+  if (flags.adminToken !== undefined && !/^[\x21-\x7e]{1,512}$/.test(flags.adminToken))
+    throw new CliError(
+      flags.adminToken === ''
+        ? '--admin-token (or UAS_ADMIN_TOKEN) is empty; give a token, or unset it'
+        : 'invalid --admin-token: expected 1 to 512 printable ASCII characters without spaces',
+      EXIT.usage,
+    );
   if (flags.clockStart !== undefined && flags.clock !== 'manual')
     throw new CliError('--clock-start needs --clock manual', EXIT.usage);
   const [{ createEmulator }, { isConfigError }, { createManualClock }] = await Promise.all([

@@ -1,5 +1,5 @@
 import { applyConfigPatch, type ResolvedConfig } from '../config/config.js';
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError, configIssue } from '../config/config-error.js';
 import { describeIssues, userSchema } from '../config/config-schema.js';
 import { list } from '../config/schema-kit.js';
 import {
@@ -23,7 +23,9 @@ import { matchesFilter, type RequestFilter } from './request-filter.js';
 import type { EventHub } from './event-hub.js';
 import { renderMetrics } from './metrics.js';
 import type { CodeRecord, EmulatorEvent, RequestRecord } from './records.js';
-import { completeRecord } from './request-facts.js';
+
+/** The most users an emulator holds (the config's own plus those added live). */
+export const MAX_USERS = 1_000_000;
 
 const usersSchema = list(userSchema, 0, 100_000, 'users at once');
 
@@ -58,7 +60,7 @@ export interface Admin {
    * Adds users (or replaces those with the same e-mail); throws a ConfigError naming the bad
    * field and adds none when one does not fit.
    */
-  addUsers(users: unknown): number;
+  addUsers(users: unknown): { added: number; replaced: number };
   /** Requests, newest first. */
   journal(limit?: number): RequestRecord[];
   /**
@@ -93,6 +95,8 @@ export function createAdmin(
   events: EventHub<EmulatorEvent>,
   streams: StreamCounters,
   initialConfig: ResolvedConfig,
+  /** Completes a record as it leaves (facts worked out, secrets scrubbed). */
+  release: (record: RequestRecord) => RequestRecord,
 ): Admin {
   const startedAt = clock.now();
   return {
@@ -153,16 +157,28 @@ export function createAdmin(
     addUsers(users) {
       const parsed = usersSchema.safeParse(users);
       if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, usersSchema));
-      state.directory.addUsers(parsed.data);
-      return parsed.data.length;
+      const { directory } = state;
+      const fresh = new Set(
+        parsed.data
+          .map((user) => user.email.toLowerCase())
+          .filter((email) => !directory.hasUser(email)),
+      ).size;
+      if (directory.users + fresh > MAX_USERS)
+        throw new ConfigError([
+          configIssue(
+            [],
+            `the emulator holds at most ${MAX_USERS} users; it has ${directory.users}, and these would add ${fresh}`,
+          ),
+        ]);
+      return directory.addUsers(parsed.data);
     },
-    journal: (limit) => state.journal.list(limit).map(completeRecord),
+    journal: (limit) => state.journal.list(limit).map(release),
     requests(filter = {}) {
       const matching: RequestRecord[] = [];
       const all = state.journal.list();
       for (let index = all.length - 1; index >= 0; index--) {
         const record = all[index] as RequestRecord;
-        if (matchesFilter(record, filter)) matching.push(completeRecord(record));
+        if (matchesFilter(record, filter)) matching.push(release(record));
       }
       return matching;
     },

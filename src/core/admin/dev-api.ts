@@ -4,6 +4,7 @@ import { isConfigError, type ConfigError } from '../config/config-error.js';
 import type { Emulator } from '../emulator.js';
 import { headerValue, type EmulatorRequest, type EmulatorResponse } from '../service/exchange.js';
 import { createProblem, type FieldError, type Problem } from '../service/problems.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../service/json-depth.js';
 import { constantTimeEqual } from '../signin/constant-time.js';
 import type { Operation } from '../config/config.js';
 import { isManualClock, type Clock } from '../time/clock.js';
@@ -250,12 +251,24 @@ const ROUTES: DevRoute[] = [
     resource: 'events',
     item: false,
     usage: '',
-    handle: ({ emulator }) => ({
-      status: 200,
-      headers: { 'content-type': 'text/event-stream', ...NO_STORE },
-      stream: emulator.openEventStream(),
-      delayMs: 0,
-    }),
+    handle: ({ emulator, path }) => {
+      const stream = emulator.openEventStream();
+      if (stream === undefined)
+        return problem(
+          createProblem(
+            'too-many-event-readers',
+            'the most event readers allowed at once are reading; try again when one has gone',
+            { instance: path },
+          ),
+          { 'retry-after': '5' },
+        );
+      return {
+        status: 200,
+        headers: { 'content-type': 'text/event-stream', ...NO_STORE },
+        stream,
+        delayMs: 0,
+      };
+    },
   },
   {
     method: 'GET',
@@ -330,6 +343,19 @@ export function handleDevApi(
   if (route.body !== true) return route.handle(devRequest, undefined);
   const body = readJsonBody(request, path);
   return body.ok ? route.handle(devRequest, body.value) : body.response;
+}
+
+/**
+ * What the dev API answers a request before looking at its body (off, no admin token, a write
+ * from another origin), or undefined when it may go on: a transport asks first, so that a body
+ * nobody may send is never read.
+ */
+export function refuseDevApi(
+  emulator: Emulator,
+  request: EmulatorRequest,
+  path: string,
+): EmulatorResponse | undefined {
+  return guard(emulator, request, path);
 }
 
 /** The admin token, and the origin of writes. */
@@ -434,10 +460,12 @@ function readWhole(
   fallback: number,
   path: string,
 ): number | EmulatorResponse {
-  const text = params.get(name);
-  if (text === null) return fallback;
+  const texts = params.getAll(name);
+  if (texts.length > 1) return repeated(path, name, texts.length);
+  const text = texts[0];
+  if (text === undefined) return fallback;
   const value = Number(text);
-  if (!/^\d{1,15}$/.test(text) || value < min || value > max) {
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max) {
     return invalid(path, [
       {
         detail: `${name} must be a whole number from ${min} to ${max}; got ${JSON.stringify(text)}`,
@@ -455,8 +483,10 @@ function readChoice<T extends string>(
   choices: readonly T[],
   path: string,
 ): T | undefined | EmulatorResponse {
-  const text = params.get(name);
-  if (text === null) return undefined;
+  const texts = params.getAll(name);
+  if (texts.length > 1) return repeated(path, name, texts.length);
+  const text = texts[0];
+  if (text === undefined) return undefined;
   if ((choices as readonly string[]).includes(text)) return text as T;
   return invalid(path, [
     {
@@ -465,6 +495,17 @@ function readChoice<T extends string>(
       parameter: name,
     },
   ]);
+}
+
+/** A query parameter given more than once: which one to use would be a guess. */
+function repeated(path: string, name: string, count: number): EmulatorResponse {
+  const detail = `${name} is given ${count} times; give it once`;
+  return problem(
+    createProblem('duplicate-parameter', detail, {
+      instance: path,
+      errors: [{ detail, pointer: `#/${name}`, parameter: name }],
+    }),
+  );
 }
 
 const isResponse = (value: unknown): value is EmulatorResponse =>
@@ -537,8 +578,16 @@ function readJsonBody(
       response: problem(createProblem('unsupported-media-type', detail, { instance: path })),
     };
   }
+  const text = (request.body ?? '').replace(/^\uFEFF/, '');
+  if (nestsDeeperThan(text))
+    return {
+      ok: false,
+      response: invalid(path, [
+        { detail: `the body nests deeper than ${MAX_JSON_DEPTH} levels`, pointer: '#' },
+      ]),
+    };
   try {
-    return { ok: true, value: JSON.parse(request.body ?? '') };
+    return { ok: true, value: JSON.parse(text) };
   } catch (error) {
     const detail = `the body is not valid JSON: ${(error as Error).message}`;
     return {
@@ -578,7 +627,7 @@ function addUsers({ emulator, path }: DevRequest, body: unknown): EmulatorRespon
     ]);
   }
   try {
-    return json(200, { added: emulator.addUsers(users) });
+    return json(200, emulator.addUsers(users));
   } catch (error) {
     if (!isConfigError(error)) throw error;
     return configProblem('invalid-request', error, path, '/users');

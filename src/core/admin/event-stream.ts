@@ -6,6 +6,26 @@ import { formatServerSentEvent, SSE_PREAMBLE } from './server-sent-events.js';
 /** Bytes an event reader may have waiting before it is cut off, by default: 1 MiB. */
 export const EVENT_QUEUE_BYTES = 1_048_576;
 
+/** The largest number of event readers at once, by default. */
+export const MAX_EVENT_READERS = 32;
+
+const encoder = new TextEncoder();
+let lastEvent: EmulatorEvent | undefined;
+let lastText = '';
+
+/**
+ * An event as the bytes of a server-sent event. Every reader is handed the same event object in
+ * turn, so it is serialised once, not once per reader; each reader gets its own bytes (a reader
+ * may keep or hand on the chunks it takes).
+ */
+function encodeEvent(event: EmulatorEvent): Uint8Array {
+  if (event !== lastEvent) {
+    lastText = formatServerSentEvent(event);
+    lastEvent = event;
+  }
+  return encoder.encode(lastText);
+}
+
 /** Why a reader was cut off; also the text of the stream's error. */
 export const READER_FELL_BEHIND =
   'the event reader fell behind (more than its queue of events waiting); reconnect to resume';
@@ -21,7 +41,6 @@ export function openEventStream(
   counters: StreamCounters,
   maxQueuedBytes: number = EVENT_QUEUE_BYTES,
 ): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
   let unsubscribe: (() => void) | undefined;
   const stop = () => {
     if (unsubscribe === undefined) return;
@@ -35,7 +54,7 @@ export function openEventStream(
         controller.enqueue(encoder.encode(SSE_PREAMBLE));
         counters.readers++;
         unsubscribe = events.subscribe((event) => {
-          const chunk = encoder.encode(formatServerSentEvent(event));
+          const chunk = encodeEvent(event);
           if ((controller.desiredSize ?? 0) < chunk.byteLength) {
             stop();
             counters.dropped++;

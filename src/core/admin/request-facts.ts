@@ -1,5 +1,6 @@
 import type { EmulatorRequest } from '../service/exchange.js';
 import { RECORD_TEXT_MAX, type MisplacedCallerId, type RequestRecord } from './records.js';
+import { scrubSecrets } from './redact.js';
 
 /** What a record derives from its request's fields, kept aside until the record is read. */
 interface PendingFacts {
@@ -81,12 +82,15 @@ export function deferFacts(
  * fingerprint, caller_ids in places the service ignores. Every way a record leaves the emulator
  * (journal, events, `requests()`) goes through here; it does the work once.
  */
-export function completeRecord(record: RequestRecord): RequestRecord {
+export function completeRecord(
+  record: RequestRecord,
+  secrets: readonly string[] = [],
+): RequestRecord {
   if (record.fingerprint !== '') return record;
   const facts = DraftRecord.takeFacts(record);
   if (facts === undefined) {
     record.fingerprint = fingerprint(record.method, record.path, undefined);
-    return record;
+    return scrubRecord(record, secrets);
   }
   const { fields, place } = facts;
   if (fields !== undefined) record.fields = recordFields(fields);
@@ -99,6 +103,37 @@ export function completeRecord(record: RequestRecord): RequestRecord {
       ? NONE
       : misplacedInFields(other, place === 'body' ? 'query' : 'body', false),
   );
+  return scrubRecord(record, secrets);
+}
+
+/** Client text of a record in which a secret may have been sent: every one of its strings. */
+const TEXT_FIELDS = [
+  'path',
+  'email',
+  'phone_number',
+  'caller_id',
+  'merchant_id',
+  'bucket',
+  'user_agent',
+  'idempotency_key',
+  'retry_attempt',
+] as const;
+
+/** Redacts the secrets (access and admin tokens) a client put anywhere in its request. */
+function scrubRecord(record: RequestRecord, secrets: readonly string[]): RequestRecord {
+  if (secrets.length === 0) return record;
+  for (const name of TEXT_FIELDS) {
+    const value = record[name];
+    if (value !== undefined) record[name] = scrubSecrets(value, secrets);
+  }
+  if (record.fields !== undefined)
+    for (const [name, value] of Object.entries(record.fields))
+      if (typeof value === 'string') record.fields[name] = scrubSecrets(value, secrets);
+  if (record.caller_id_misplaced.length > 0)
+    record.caller_id_misplaced = record.caller_id_misplaced.map((entry) => ({
+      ...entry,
+      value: scrubSecrets(entry.value, secrets),
+    }));
   return record;
 }
 
@@ -163,6 +198,7 @@ export function misplacedInFields(
 ): MisplacedCallerId[] {
   let found: MisplacedCallerId[] | undefined;
   for (const name in fields) {
+    if (found !== undefined && found.length >= MISPLACED_MAX) break;
     if (exact && name === 'caller_id') continue;
     if (!CALLER_ID_NAME.test(name)) continue;
     const value = fields[name];
@@ -175,10 +211,15 @@ export function misplacedInFields(
   return found ?? NONE;
 }
 
-/** Joins lists of misplaced caller_ids, keeping the shared empty list when all are empty. */
+/** Misplaced caller_ids kept in a record: enough to show the mistake, bounded whatever is sent. */
+const MISPLACED_MAX = 5;
+
+/** Joins lists of misplaced caller_ids (at most five), keeping the shared empty list when all are empty. */
 export function joinMisplaced(...lists: MisplacedCallerId[][]): MisplacedCallerId[] {
   const nonEmpty = lists.filter((list) => list.length > 0);
-  return nonEmpty.length === 0 ? NONE : nonEmpty.length === 1 ? nonEmpty[0]! : nonEmpty.flat();
+  if (nonEmpty.length === 0) return NONE;
+  const all = nonEmpty.length === 1 ? nonEmpty[0]! : nonEmpty.flat();
+  return all.length > MISPLACED_MAX ? all.slice(0, MISPLACED_MAX) : all;
 }
 
 /**

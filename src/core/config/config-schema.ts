@@ -59,12 +59,19 @@ export const retryAfterSchema = checked(z.string(), (value) => {
     : `expected "exact", "absent" or "fixed:<seconds>" with 0 to ${BOUNDS.retryAfterSeconds} seconds; ${got(value)}`;
 });
 
-export const latencySchema = checked(z.union([z.number(), z.string()]), (value) => {
-  const range = parseLatencyText(String(value));
-  return range === undefined || range.maxMs > BOUNDS.latencyMs
-    ? `expected a latency such as "0", "100ms" or "50ms-200ms", at most 1h; ${got(value)}`
-    : undefined;
-});
+export const latencySchema = checked(
+  z.union([z.number(), z.string()], { error: latencyMessage }),
+  (value) => {
+    const range = parseLatencyText(String(value));
+    return range === undefined || range.maxMs > BOUNDS.latencyMs
+      ? latencyMessage({ input: value })
+      : undefined;
+  },
+);
+
+function latencyMessage(issue: { input?: unknown }): string {
+  return `expected a latency such as "0", "100ms" or "50ms-200ms", at most 1h; ${got(issue.input)}`;
+}
 
 export const otpModeSchema = checked(z.string(), (value) =>
   /^(random|fixed:\d{4,10})$/.test(value)
@@ -108,7 +115,9 @@ export const behaviorSchema = z.strictObject({
   headers: z.optional(z.enum(HEADER_STYLES)),
   shadow: z.optional(z.boolean()),
   chaos: z.optional(
-    checked(z.number(), (value) => (value >= 0 && value <= 1 ? undefined : 'expected 0 to 1')),
+    checked(z.number(), (value) =>
+      value >= 0 && value <= 1 ? undefined : `expected a probability from 0 to 1; ${got(value)}`,
+    ),
   ),
   latency: z.optional(latencySchema),
 });

@@ -98,8 +98,9 @@ describe('the bounds of numbers and durations', () => {
         ...DEMO_CONFIG,
         limits: {
           ...DEMO_CONFIG.limits,
-          client: { burst: 1_000_000_000, rate: '1/24h' },
-          caller: { burst: 1_000_000_000, rate: '1/24h' },
+          // The slowest refill allowed: 10^12 s from empty.
+          client: { burst: 1_000_000_000, rate: '1/1000s' },
+          caller: { burst: 1_000_000_000, rate: '1/1000s' },
           cost: { exists: 1_000_000_000 },
         },
         behavior: { retryAfter: 'fixed:86400' },

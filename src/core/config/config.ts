@@ -56,6 +56,12 @@ export interface ResolvedConfig {
   callerIdMaxLength: number;
 }
 
+/**
+ * The longest a bucket may take to refill from empty, in seconds (about 31,700 years): the waits
+ * the headers state stay whole numbers of at most 13 digits.
+ */
+export const MAX_REFILL_SECONDS = 1_000_000_000_000;
+
 /** Every default, in one place. README lists them. */
 export const DEFAULTS = {
   limits: {
@@ -176,6 +182,16 @@ function crossCheck(file: ConfigFile): ConfigIssue[] {
   const cost = { ...DEFAULTS.limits.cost, ...file.limits.cost };
   for (const level of ['client', 'caller'] as const) {
     const burst = file.limits[level].burst;
+    const rate = parseRate(file.limits[level].rate);
+    // Every wait a header states (t, w, Retry-After) is at most the time to refill from empty.
+    const refillSeconds = rate === undefined ? 0 : (burst * rate.windowMs) / rate.tokens / 1000;
+    if (refillSeconds > MAX_REFILL_SECONDS)
+      issues.push(
+        configIssue(
+          ['limits', level],
+          `${burst} tokens at ${file.limits[level].rate} take ${Math.round(refillSeconds)} s to refill from empty; keep it at most ${MAX_REFILL_SECONDS} s (a faster rate or a smaller burst), so every header can state it`,
+        ),
+      );
     for (const [operation, value] of Object.entries(cost)) {
       if (value > burst) {
         issues.push(

@@ -2,7 +2,8 @@ import * as z from 'zod/mini';
 import { parseDuration } from './duration.js';
 
 /** `got "value"`: how every config message ends. */
-export const got = (input: unknown) => `got ${JSON.stringify(input)}`;
+export const got = (input: unknown) =>
+  `got ${typeof input === 'number' && !Number.isFinite(input) ? String(input) : JSON.stringify(input)}`;
 
 /**
  * A schema with one check that names the problem, or says nothing: every custom rule of the

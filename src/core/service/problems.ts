@@ -42,11 +42,13 @@ export const PROBLEM_KINDS = {
   'code-expired': { status: 410, title: 'The code has expired' },
   'payload-too-large': { status: 413, title: 'The body is too large' },
   'unsupported-media-type': { status: 415, title: 'The body must be application/json' },
+  'expectation-failed': { status: 417, title: 'The expectation cannot be met' },
   'header-fields-too-large': { status: 431, title: 'The request header fields are too large' },
   'code-invalid': { status: 422, title: 'The code is wrong' },
   'invalid-config': { status: 422, title: 'The config change does not fit' },
   'internal-error': { status: 500, title: 'The emulator failed' },
   'service-unavailable': { status: 503, title: 'The service is unavailable' },
+  'too-many-event-readers': { status: 503, title: 'Too many event readers' },
 } as const;
 
 /** A problem kind of {@link PROBLEM_KINDS}. */

@@ -1,6 +1,7 @@
 import type { Operation } from '../config/config.js';
 import { headerValue, type EmulatorRequest } from './exchange.js';
 import { fieldProblems, type FieldName, type InputRules } from './input-rules.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { createProblem, type FieldError, type Problem } from './problems.js';
 
 /** The validated input of an operation. */
@@ -140,7 +141,16 @@ export function readBodyInput(
       ),
     );
   }
-  const text = request.body ?? '';
+  // A byte-order mark is allowed before JSON text (RFC 8259, section 8.1), and ignored.
+  const text = (request.body ?? '').replace(/^\uFEFF/, '');
+  if (nestsDeeperThan(text))
+    return fail(
+      createProblem(
+        'invalid-request',
+        `the body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`,
+        { instance },
+      ),
+    );
   if (text.trim() === '')
     return fail(
       createProblem('malformed-json', 'the body is empty; send a JSON object', { instance }),

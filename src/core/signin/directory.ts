@@ -17,7 +17,11 @@ export interface Directory {
   userByEmail(email: string): User | undefined;
   userByPhone(phone: string): User | undefined;
   /** Adds users, or replaces those with the same e-mail (the dev API's `POST /__uas/users`). */
-  addUsers(users: ConfigFile['users']): void;
+  addUsers(users: ConfigFile['users']): { added: number; replaced: number };
+  /** Whether a user has this e-mail (case-insensitively). */
+  hasUser(email: string): boolean;
+  /** Users held. */
+  readonly users: number;
 }
 
 /** Builds the directory from the config's clients and users. */
@@ -30,15 +34,19 @@ export function createDirectory(config: Pick<ConfigFile, 'clients' | 'users'>): 
   const byEmail = new Map<string, User>();
   const byPhone = new Map<string, User>();
   const addUsers = (users: ConfigFile['users']) => {
+    let replaced = 0;
     for (const user of users) {
       const record = {
         email: user.email,
         phone_number: user.phone_number,
         token_count: user.token_count ?? 0,
       };
-      byEmail.set(user.email.toLowerCase(), record);
+      const key = user.email.toLowerCase();
+      if (byEmail.has(key)) replaced++;
+      byEmail.set(key, record);
       if (user.phone_number !== undefined) byPhone.set(user.phone_number, record);
     }
+    return { added: users.length - replaced, replaced };
   };
   addUsers(config.users);
   return {
@@ -55,5 +63,9 @@ export function createDirectory(config: Pick<ConfigFile, 'clients' | 'users'>): 
     userByEmail: (email) => byEmail.get(email.toLowerCase()),
     userByPhone: (phone) => byPhone.get(phone),
     addUsers,
+    hasUser: (email) => byEmail.has(email.toLowerCase()),
+    get users() {
+      return byEmail.size;
+    },
   };
 }
