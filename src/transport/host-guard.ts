@@ -2,7 +2,7 @@ import { createProblem, type Problem } from '../core/service/problems.js';
 
 /** Host names always allowed on the dev API: this machine's loopback names and addresses. */
 const LOOPBACK_HOST =
-  /^(localhost|[a-z0-9-]+\.localhost|127(\.\d{1,3}){3}|\[::1\]|\[::ffff:127(\.\d{1,3}){3}\])$/i;
+  /^((?:[a-z0-9-]+\.)*localhost\.?|127(\.\d{1,3}){3}|\[::1\]|\[::ffff:127(\.\d{1,3}){3}\])$/i;
 
 /** Who may reach the dev API by name. */
 export interface HostPolicy {

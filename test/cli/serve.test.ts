@@ -93,7 +93,7 @@ describe('uas serve', () => {
       env: { ...process.env, NO_COLOR: '1' },
     });
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     // The URL cannot be read from the output: find the port from the process's sockets instead.
     const port = await new Promise<number>((resolve, reject) => {

@@ -330,6 +330,7 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
         `[::1]:${port}`,
         'uas.internal:4010',
         'app.localhost',
+        'a.b.localhost',
       ])
         expect((await ask(host)).status, host).toBe(404); // code-not-found: the request got through
     });
