@@ -15,15 +15,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CONFIG } from '../../src/demo-config.js';
 import { createApi } from '../helpers/api.js';
 import { runCli } from '../helpers/run-cli.js';
-import { runUas, spawnUas, UAS_BIN, type UasProcess } from '../helpers/spawn-uas.js';
+import { runUas, spawnUas, UAS_BIN, waitForUrl, type UasProcess } from '../helpers/spawn-uas.js';
 
 const running: UasProcess[] = [];
 const serve = async (args: string[] = []) => {
   const uas = spawnUas(['serve', '--port', '0', ...args]);
   running.push(uas);
-  const [, url] = await uas.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-  await uas.waitFor(/\n {2}try /);
-  return { uas, url: url as string };
+  return { uas, url: await waitForUrl(uas) };
 };
 
 afterEach(async () => {
@@ -154,14 +152,31 @@ describe('uas serve', () => {
     });
   });
 
-  it('logs one JSON object per event with --log json', async () => {
-    const { uas, url } = await serve(['--log', 'json']);
-    await createApi(url).exists('email=alice%40example.com');
-    const [line] = await uas.waitFor(/\{"type":"request".*\}/);
-    expect(JSON.parse(line)).toMatchObject({
-      type: 'request',
-      request: { status: 200, bucket: 'client:demo' },
+  it('prints only JSON with --log json: the banner, one object per event, the shutdown', async () => {
+    const uas = spawnUas(['serve', '--port', '0', '--log', 'json']);
+    running.push(uas);
+    const [banner] = await uas.waitFor(/\{"type":"listening".*\}/);
+    const { url } = JSON.parse(banner) as { url: string };
+    expect(JSON.parse(banner)).toMatchObject({
+      engine: 'fast',
+      bundled: true,
+      clients: [
+        expect.objectContaining({ id: 'demo', token: 'uas-demo-token' }),
+        expect.anything(),
+      ],
+      dev_api: `${url}/__uas`,
     });
+    await createApi(url).exists('email=alice%40example.com');
+    await uas.waitFor(/\{"type":"request".*\}/);
+    uas.child.kill('SIGTERM');
+    expect(await uas.exited).toBe(0);
+    const lines = uas
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string });
+    expect(lines.map((line) => line.type)).toEqual(['listening', 'request', 'shutdown']);
+    expect(lines[1]).toMatchObject({ request: { status: 200, bucket: 'client:demo' } });
   });
 
   it('rejects a config file with a bad field with one line and exit code 2', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CONFIG } from '../../src/demo-config.js';
 import { createApi } from '../helpers/api.js';
-import { spawnUas, type UasProcess } from '../helpers/spawn-uas.js';
+import { spawnUas, waitForUrl, type UasProcess } from '../helpers/spawn-uas.js';
 
 const SECRET = 'sk_live_do-not-log-this-token';
 const config = {
@@ -26,9 +26,7 @@ async function serve(args: string[]) {
   const file = join(dir, 'uas.json');
   writeFileSync(file, JSON.stringify(config));
   uas = spawnUas(['serve', '--port', '0', '--config', file, ...args]);
-  const [, url] = await uas.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-  await uas.waitFor(/\n {2}try /);
-  return url as string;
+  return waitForUrl(uas);
 }
 
 describe('exposure', () => {

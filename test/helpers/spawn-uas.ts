@@ -73,3 +73,12 @@ export async function runUas(
   const code = await uas.exited;
   return { code, stdout: uas.stdout(), stderr: uas.stderr() };
 }
+
+/** Waits until a `uas serve` process says where it listens (its text or its JSON banner). */
+export async function waitForUrl(uas: UasProcess): Promise<string> {
+  const match = await uas.waitFor(
+    /listening on (http:\/\/127\.0\.0\.1:\d+)|"type":"listening","url":"(http:\/\/127\.0\.0\.1:\d+)"/,
+  );
+  if (match[1] !== undefined) await uas.waitFor(/\n {2}try /);
+  return (match[1] ?? match[2]) as string;
+}

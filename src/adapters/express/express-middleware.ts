@@ -11,10 +11,12 @@ import {
 } from '../../transport/incoming.js';
 import { pumpStream, writeResponse, type TransportResponse } from '../../transport/outgoing.js';
 import { createFetchEngine } from '../msw/msw-engine.js';
-import { createHandlers, type HandlersOptions } from '../msw/msw-handlers.js';
+import { emulatorHandlers, type HandlersOptions } from '../msw/msw-handlers.js';
 
 /** Options of {@link createMiddleware}: those of `createHandlers`, handlers of your own, and who may reach the dev API by name. */
-export interface MiddlewareOptions extends HandlersOptions, HostPolicy {
+export interface MiddlewareOptions extends Omit<HandlersOptions, 'baseUrl'>, HostPolicy {
+  /** Answers requests under this origin and prefix only; by default `/v1/*` and `/__uas/*` under the mount. */
+  baseUrl?: string;
   /** msw handlers tried before the emulator's, to add or override endpoints. */
   handlers?: RequestHandler[];
 }
@@ -34,7 +36,7 @@ export function createMiddleware(
   const emulator = options.emulator ?? createEmulator(options);
   const engine = createFetchEngine(emulator, [
     ...(options.handlers ?? []),
-    ...createHandlers({ ...options, emulator }),
+    ...emulatorHandlers(emulator, options.baseUrl),
   ]);
   return (req, res, next) => {
     const { url, host } = requestTarget(req);

@@ -2,7 +2,7 @@ import { getResponse, type RequestHandler } from 'msw';
 import type { Emulator } from '../../core/emulator.js';
 import type { Engine } from '../../transport/http-transport.js';
 import type { TransportResponse } from '../../transport/outgoing.js';
-import { createHandlers, toFetchResponse } from './msw-handlers.js';
+import { emulatorHandlers, toFetchResponse } from './msw-handlers.js';
 
 /**
  * The msw engine of `uas serve`: each request becomes a Fetch request for msw's `getResponse`
@@ -10,7 +10,7 @@ import { createHandlers, toFetchResponse } from './msw-handlers.js';
  * socket work is the transport's, as for the default engine.
  */
 export function createMswEngine(emulator: Emulator, handlers: RequestHandler[] = []): Engine {
-  return createFetchEngine(emulator, [...handlers, ...createHandlers({ emulator, baseUrl: '' })]);
+  return createFetchEngine(emulator, [...handlers, ...emulatorHandlers(emulator, '')]);
 }
 
 /**

@@ -9,11 +9,12 @@ export interface HandlersOptions extends EmulatorOptions {
   /** An emulator to serve; by default one is made from the other options. */
   emulator?: Emulator;
   /**
-   * The origin (and optional path prefix) to answer for, such as `https://uas.test`. With it,
-   * every request under it reaches the emulator (unknown paths get its 404). Without it, the
-   * handlers answer `/v1/*` and `/__uas/*` on any origin.
+   * The origin (and optional path prefix) the emulator answers for, such as `https://uas.test`
+   * or `http://localhost:5173/uas`. Every request under it reaches the emulator (an unknown path
+   * gets its 404); nothing else is touched, so your own API is never answered by uas. Required:
+   * handlers without it would answer `/v1/*` of every origin.
    */
-  baseUrl?: string;
+  baseUrl: string;
 }
 
 /**
@@ -25,16 +26,41 @@ export interface HandlersOptions extends EmulatorOptions {
  * const server = setupServer(...createHandlers({ emulator, baseUrl: 'https://uas.test' }));
  * ```
  */
-export function createHandlers(options: HandlersOptions = {}): RequestHandler[] {
-  const emulator = options.emulator ?? createEmulator(options);
-  const resolver = async ({ request }: { request: Request }) => {
-    const input = await fromFetchRequest(
-      request,
-      emulator.bodyLimit(new URL(request.url).pathname),
+export function createHandlers(options: HandlersOptions): RequestHandler[] {
+  if (typeof options?.baseUrl !== 'string')
+    throw new TypeError(
+      'createHandlers needs baseUrl, the origin the emulator answers for (such as "https://uas.test"): without one its handlers would answer /v1/* of every origin, your own API included',
     );
+  return emulatorHandlers(options.emulator ?? createEmulator(options), options.baseUrl);
+}
+
+/**
+ * The handlers of an emulator at `baseUrl` (its path prefix stripped before the emulator sees the
+ * path); with `undefined`, `/v1/*` and `/__uas/*` of any origin (what a mount in an app wants,
+ * whose requests are already its own).
+ */
+export function emulatorHandlers(
+  emulator: Emulator,
+  baseUrl: string | undefined,
+): RequestHandler[] {
+  const prefix = basePath(baseUrl);
+  const resolver = async ({ request }: { request: Request }) => {
+    const input = await fromFetchRequest(request, (path) => emulator.bodyLimit(path), prefix);
     return toFetchResponse(emulator, emulator.handle(input), request.signal);
   };
-  return [http.all(handledUrls(options.baseUrl), resolver)];
+  return [http.all(handledUrls(baseUrl), resolver)];
+}
+
+/** The path prefix of a base URL, without its trailing slash ('' for none). */
+function basePath(baseUrl: string | undefined): string {
+  if (baseUrl === undefined || baseUrl === '') return '';
+  try {
+    return new URL(baseUrl).pathname.replace(/\/+$/, '');
+  } catch {
+    throw new TypeError(
+      `baseUrl must be an absolute URL such as "https://uas.test"; got ${JSON.stringify(baseUrl)}`,
+    );
+  }
 }
 
 /**
@@ -49,9 +75,18 @@ export function handledUrls(baseUrl: string | undefined): RegExp {
   return new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/|$)`);
 }
 
-/** Translates a Fetch request into the core's request, reading at most `limit + 1` body bytes. */
-export async function fromFetchRequest(request: Request, limit: number): Promise<EmulatorRequest> {
+/**
+ * Translates a Fetch request into the core's request (its path without `prefix`), reading at most
+ * the body limit of that path and one byte more.
+ */
+export async function fromFetchRequest(
+  request: Request,
+  limitOf: (path: string) => number,
+  prefix = '',
+): Promise<EmulatorRequest> {
   const url = new URL(request.url);
+  const pathname = url.pathname.slice(prefix.length) || '/';
+  const limit = limitOf(pathname);
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
     headers[name] = value;
@@ -63,7 +98,7 @@ export async function fromFetchRequest(request: Request, limit: number): Promise
     body = read.text;
     bodyBytes = read.bytes;
   }
-  return { method: request.method, url: `${url.pathname}${url.search}`, headers, body, bodyBytes };
+  return { method: request.method, url: `${pathname}${url.search}`, headers, body, bodyBytes };
 }
 
 async function readLimited(

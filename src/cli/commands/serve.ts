@@ -249,34 +249,28 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
 
   const { createRequestLogger } = await import('../request-log.js');
   const write = (line: string) => io.stdout.write(`${line}\n`);
-  write(
-    `${chalk.bold('uas')} emulator listening on ${chalk.cyan(running.url)} ${chalk.dim(`(engine ${flags.engine})`)}`,
-  );
-  write(
-    `  config    ${loaded.bundled ? `${loaded.path} ${chalk.dim('(bundled demo)')}` : loaded.path}`,
-  );
-  for (const client of emulator.config.clients) {
-    const token = loaded.bundled ? client.token : redactSecret(client.token);
-    write(
-      `  client    ${client.id}: token ${chalk.bold(token)}, merchants ${client.merchants.join(', ')}`,
-    );
-  }
-  const { limits } = emulator.config;
-  write(
-    `  limits    client ${limits.client.burst} tokens at ${limits.client.rateText}; caller ${limits.caller.burst} tokens at ${limits.caller.rateText}`,
-  );
-  if (flags.clock === 'manual')
-    write(
-      `  clock     manual, at ${new Date(emulator.clock.now()).toISOString()}: move it with POST ${running.url}/__uas/clock {"advance_ms": 1000}`,
-    );
-  if (emulator.devApi.enabled)
-    write(
-      `  dev API   ${running.url}/__uas${flags.adminToken === undefined ? '' : ' (admin token required)'}`,
-    );
-  else write(chalk.yellow(`  dev API   off: listening beyond loopback without --admin-token`));
-  write(
-    `  try       curl -H 'Authorization: Bearer ${loaded.bundled ? emulator.config.clients[0]?.token : '<token>'}' '${running.url}/v1/users/exists?email=alice@example.com'`,
-  );
+  const banner = {
+    type: 'listening',
+    url: running.url,
+    engine: flags.engine,
+    config: loaded.path,
+    bundled: loaded.bundled,
+    clients: emulator.config.clients.map((client) => ({
+      id: client.id,
+      // The demo tokens are public; a config's own are not printed.
+      token: loaded.bundled ? client.token : redactSecret(client.token),
+      merchants: client.merchants,
+    })),
+    limits: {
+      client: `${emulator.config.limits.client.burst} tokens at ${emulator.config.limits.client.rateText}`,
+      caller: `${emulator.config.limits.caller.burst} tokens at ${emulator.config.limits.caller.rateText}`,
+    },
+    clock: { mode: flags.clock, now: new Date(emulator.clock.now()).toISOString() },
+    dev_api: emulator.devApi.enabled ? `${running.url}/__uas` : null,
+    admin_token: flags.adminToken !== undefined,
+  };
+  if (flags.log === 'json') write(JSON.stringify(banner));
+  else printBanner(banner, write, chalk);
 
   if (flags.tui) {
     const terminal = io.terminal;
@@ -303,10 +297,53 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
 
   const signal = await stopSignal;
   removeSignal();
-  write(chalk.dim(`${signal}: shutting down`));
+  write(
+    flags.log === 'json'
+      ? JSON.stringify({ type: 'shutdown', signal })
+      : chalk.dim(`${signal}: shutting down`),
+  );
   unsubscribe();
   await running.close(3_000);
   return EXIT.ok;
+}
+
+/** The banner of `uas serve` for a person: where it listens, with what, and how to try it. */
+function printBanner(
+  banner: {
+    url: string;
+    engine: string;
+    config: string;
+    bundled: boolean;
+    clients: Array<{ id: string; token: string; merchants: string[] }>;
+    limits: { client: string; caller: string };
+    clock: { mode: string; now: string };
+    dev_api: string | null;
+    admin_token: boolean;
+  },
+  write: (line: string) => void,
+  chalk: ReturnType<typeof colorsFor>,
+): void {
+  write(
+    `${chalk.bold('uas')} emulator listening on ${chalk.cyan(banner.url)} ${chalk.dim(`(engine ${banner.engine})`)}`,
+  );
+  write(
+    `  config    ${banner.bundled ? `${banner.config} ${chalk.dim('(bundled demo)')}` : banner.config}`,
+  );
+  for (const client of banner.clients)
+    write(
+      `  client    ${client.id}: token ${chalk.bold(client.token)}, merchants ${client.merchants.join(', ')}`,
+    );
+  write(`  limits    client ${banner.limits.client}; caller ${banner.limits.caller}`);
+  if (banner.clock.mode === 'manual')
+    write(
+      `  clock     manual, at ${banner.clock.now}: move it with POST ${banner.url}/__uas/clock {"advance_ms": 1000}`,
+    );
+  if (banner.dev_api !== null)
+    write(`  dev API   ${banner.dev_api}${banner.admin_token ? ' (admin token required)' : ''}`);
+  else write(chalk.yellow(`  dev API   off: listening beyond loopback without --admin-token`));
+  write(
+    `  try       curl -H 'Authorization: Bearer ${banner.bundled ? banner.clients[0]?.token : '<token>'}' '${banner.url}/v1/users/exists?email=alice@example.com'`,
+  );
 }
 
 function listenError(error: NodeJS.ErrnoException, flags: ServeFlags): Error {
