@@ -103,7 +103,7 @@ describe('uas top', () => {
     await createApi(running.url).exists('email=alice%40example.com&caller_id=203.0.113.7');
     const text = await runUas(['top', '--url', running.url]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain('1 buckets (1 shown, emptiest first)');
+    expect(text.stdout).toContain('1 bucket (1 shown, emptiest first)');
     expect(text.stdout).toContain('caller:demo:203.0.113.7');
     const json = await runUas(['top', '--url', running.url, '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({
