@@ -119,6 +119,29 @@ describe('uas top', () => {
     expect(result.stderr).toContain('cannot read the dev API of http://127.0.0.1:9');
   });
 
+  it('says that the admin token is missing or refused, with the usage exit code', async () => {
+    running = await listen(
+      createEmulator({ config: DEMO_CONFIG, devApi: { adminToken: 's3cret' } }),
+      0,
+      '127.0.0.1',
+    );
+    for (const flags of [['--once'], ['--json'], []]) {
+      const missing = await runUas(['top', '--url', running.url, ...flags]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toBe(
+        `uas: cannot read the dev API of ${running.url}: the dev API needs an admin token: pass --admin-token or set UAS_ADMIN_TOKEN\n`,
+      );
+    }
+    const wrong = await runUas(['top', '--url', running.url, '--once', '--admin-token', 'nope']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('the dev API refused the admin token');
+    const right = await runUas(['top', '--url', running.url, '--once'], {
+      UAS_ADMIN_TOKEN: 's3cret',
+    });
+    expect(right.code).toBe(0);
+    expect(right.stdout).toContain('0 buckets (0 shown, emptiest first)');
+  });
+
   it('refuses serve --tui and simulate --watch without a terminal', async () => {
     const serve = await runUas(['serve', '--port', '0', '--tui']);
     expect(serve.code).toBe(2);
