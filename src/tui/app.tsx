@@ -36,7 +36,9 @@ export function App({ source, title, size, onQuit }: AppProps) {
   useBucketPoll(source, dispatch, { sort: state.sort, filter: state.filter, rows: bucketRows });
   useKeys(source, state, dispatch, onQuit);
   return (
-    <Box flexDirection="column" width={columns}>
+    // Sized by ink to the terminal (a fixed size only in tests): a frame drawn as the terminal
+    // shrinks, before the new size reaches the state, then never runs wider than the screen.
+    <Box flexDirection="column" width={size?.columns}>
       <Header state={state} label={source.label} title={title} columns={columns} />
       <Box marginTop={1}>
         {state.help ? (

@@ -22,7 +22,7 @@ export function Footer({ state }: { state: TuiState }) {
           <Text color="cyan">filter "{screenText(state.filter)}" · </Text>
         )}
         <Text dimColor>
-          q quit · ↑↓ select · r reset · R reset all · p pause · / filter · s sort · ? help
+          q quit · ↑↓ select · r/R reset one/all · p pause · / filter · s sort · ? help
         </Text>
       </Text>
     </Box>
