@@ -1,17 +1,16 @@
-import { execFileSync, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-server.js';
 import { DEMO_CONFIG } from '../../src/demo-config.js';
 import { createEmulator } from '../../src/emulator.js';
 import { createApi } from '../helpers/api.js';
 import { runUas, UAS_BIN } from '../helpers/spawn-uas.js';
+import { createTmux, hasTmux } from './tmux.js';
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const SESSION = `uas-smoke-${process.pid}`;
+const tmux = createTmux('smoke');
 let running: EmulatorHttpServer | undefined;
 
 afterEach(async () => {
-  if (hasTmux) spawnSync('tmux', ['kill-session', '-t', SESSION]);
+  if (hasTmux) tmux.stop();
   await running?.close(100);
   running = undefined;
 });
@@ -28,8 +27,7 @@ const steady = () =>
     },
   });
 
-const screen = () =>
-  execFileSync('tmux', ['capture-pane', '-p', '-t', SESSION], { encoding: 'utf8' });
+const screen = () => tmux.screen();
 
 describe('uas top', () => {
   // .ci/run installs tmux; a developer machine without it skips only this pseudo-terminal test.
@@ -37,17 +35,7 @@ describe('uas top', () => {
     'draws the live screen in a real terminal, resets a bucket on r, and quits on q',
     async () => {
       running = await listen(steady(), 0, '127.0.0.1');
-      execFileSync('tmux', [
-        'new-session',
-        '-d',
-        '-s',
-        SESSION,
-        '-x',
-        '80',
-        '-y',
-        '24',
-        `${process.execPath} ${UAS_BIN} top --url ${running.url}`,
-      ]);
+      tmux.start(`${process.execPath} ${UAS_BIN} top --url ${running.url}`, 80, 24);
       await vi.waitFor(() => expect(screen()).toContain('● connected'), {
         timeout: 10_000,
         interval: 100,
@@ -60,17 +48,17 @@ describe('uas top', () => {
         { timeout: 10_000, interval: 100 },
       );
       expect(screen()).toMatch(/exists\s+bot\s+429/);
-      execFileSync('tmux', ['send-keys', '-t', SESSION, 'r']);
+      tmux.keys('r');
       await vi.waitFor(() => expect(screen()).toContain('reset caller:demo:bot'), {
         timeout: 5_000,
         interval: 100,
       });
       expect(running.server.listening).toBe(true);
-      execFileSync('tmux', ['send-keys', '-t', SESSION, 'q']);
-      await vi.waitFor(
-        () => expect(spawnSync('tmux', ['has-session', '-t', SESSION]).status).not.toBe(0),
-        { timeout: 5_000, interval: 100 },
-      );
+      tmux.keys('q');
+      await vi.waitFor(() => expect(tmux.running()).toBe(false), {
+        timeout: 5_000,
+        interval: 100,
+      });
     },
   );
 
@@ -78,7 +66,7 @@ describe('uas top', () => {
     'plays a simulation on the live screen with simulate --watch, then prints the report',
     async () => {
       const command = `${process.execPath} ${UAS_BIN} simulate --watch --duration 40s --speed 40 --shoppers 20 --bot-rate 30/s --modes shared,per-caller; sleep 30`;
-      execFileSync('tmux', ['new-session', '-d', '-s', SESSION, '-x', '100', '-y', '30', command]);
+      tmux.start(command, 100, 30);
       await vi.waitFor(
         () => expect(screen()).toMatch(/uas simulate mode shared \(1\/2\), 40x virtual time/),
         { timeout: 10_000, interval: 50 },

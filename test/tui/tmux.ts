@@ -1,0 +1,37 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+
+/** Whether tmux can be run here (CI installs it; a developer machine may lack it). */
+export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+
+/**
+ * tmux servers of this test process alone (a socket of its own for each window, as a server that
+ * was just told to stop may still hold its socket), so that tests never touch a person's
+ * sessions, and are never touched by them.
+ */
+export function createTmux(name: string) {
+  let started = 0;
+  let socket = '';
+  const tmux = (...args: string[]) =>
+    execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  const session = 'uas';
+  return {
+    /** Runs `command` in a new detached window of `columns` x `rows`. */
+    start(command: string, columns: number, rows: number) {
+      socket = `uas-${name}-${process.pid}-${++started}`;
+      tmux('new-session', '-d', '-s', session, '-x', String(columns), '-y', String(rows), command);
+    },
+    /** The screen as a person sees it: the visible lines, without colour. */
+    screen: () => tmux('capture-pane', '-p', '-t', session),
+    /** Types keys (tmux key names or text). */
+    keys: (...keys: string[]) => tmux('send-keys', '-t', session, ...keys),
+    resize: (columns: number, rows: number) =>
+      tmux('resize-window', '-t', session, '-x', String(columns), '-y', String(rows)),
+    /** Whether the session still runs (its command has not exited). */
+    running: () => spawnSync('tmux', ['-L', socket, 'has-session', '-t', session]).status === 0,
+    /** Ends the window's server and whatever still runs in it. */
+    stop() {
+      if (socket !== '') spawnSync('tmux', ['-L', socket, 'kill-server']);
+      socket = '';
+    },
+  };
+}
