@@ -109,6 +109,13 @@ describe('App', () => {
     expect(frame(screen)).not.toContain('[paused]');
   });
 
+  it('shows the method, path and problem of a request that matched no operation', async () => {
+    const { emulator, screen } = setup();
+    unmount = screen.unmount;
+    emulator.handle({ method: 'GET', url: '/v1/nowhere', headers: {} });
+    await vi.waitFor(() => expect(frame(screen)).toMatch(/GET +- +404 [a-z-]+ \/v1\/nowhere/));
+  });
+
   it('shows control characters a client sent as visible escapes', async () => {
     const { emulator, screen } = setup();
     unmount = screen.unmount;

@@ -19,7 +19,7 @@ function caller(record: RequestRecord): string {
 
 /**
  * The latest requests: time, operation (or method and path when it matched none), caller,
- * status, tokens left, and the problem of an error.
+ * status, tokens left, and the problem of an error other than 429.
  */
 export function RecentRequests({
   records,
@@ -40,7 +40,9 @@ export function RecentRequests({
           {fit(screenText(record.operation ?? record.method), 7)} {fit(caller(record), width)}{' '}
           <Text color={statusColor(record.status)}>{record.status}</Text>
           {record.remaining === undefined ? '' : ` ${record.remaining} left`}
-          {record.problem === undefined ? '' : ` ${screenText(record.problem)}`}
+          {record.problem === undefined || record.status === 429
+            ? ''
+            : ` ${screenText(record.problem)}`}
           {record.operation === undefined ? ` ${screenText(record.path)}` : ''}
         </Text>
       ))}
