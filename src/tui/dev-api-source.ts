@@ -61,35 +61,38 @@ export function createDevApiSource(options: DevApiSourceOptions): TuiSource {
     follow(listener) {
       let stopped = false;
       let controller: AbortController | undefined;
+      let timer: ReturnType<typeof setTimeout> | undefined;
       let wake: (() => void) | undefined;
+      // A read still in flight when the screen stops must not reach it.
+      const tell = (event: FeedEvent) => {
+        if (!stopped) listener(event);
+      };
       const feed = createRequestFeed(
         { journal: (limit) => dev.journal(limit), after: (afterId) => allAfter(dev, afterId) },
-        listener,
+        tell,
       );
       const connect = async () => {
         while (!stopped) {
           controller = new AbortController();
           try {
             const body = await openEventStream(base, headers, tokenSent, controller.signal);
-            listener({ type: 'connected' });
+            tell({ type: 'connected' });
             const reading = readEvents(body, (event) => feed.event(event));
             // Read to the end below; a failure while catching up must not go unhandled meanwhile.
             reading.catch(() => {});
             await feed.catchUp();
             await reading;
-            if (!stopped)
-              listener({ type: 'lost', problem: 'the emulator closed the event stream' });
+            tell({ type: 'lost', problem: 'the emulator closed the event stream' });
           } catch (error) {
             controller.abort();
-            if (stopped) return;
-            listener(lost(error));
+            tell(lost(error));
           } finally {
             feed.close();
           }
           if (!stopped)
             await new Promise<void>((resolve) => {
               wake = resolve;
-              setTimeout(resolve, options.retryMs ?? 1000);
+              timer = setTimeout(resolve, options.retryMs ?? 1000);
             });
         }
       };
@@ -97,6 +100,7 @@ export function createDevApiSource(options: DevApiSourceOptions): TuiSource {
       return () => {
         stopped = true;
         controller?.abort();
+        clearTimeout(timer);
         wake?.();
       };
     },
