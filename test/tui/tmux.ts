@@ -3,6 +3,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 /** Whether tmux can be run here (CI installs it; a developer machine may lack it). */
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 
+/** A test title that says why it is skipped when tmux is absent. */
+export const needsTmux = (title: string): string =>
+  hasTmux ? title : `${title} (skipped: tmux is not installed here; CI installs it)`;
+
 /**
  * tmux servers of this test process alone (a socket of its own for each window, as a server that
  * was just told to stop may still hold its socket), so that tests never touch a person's

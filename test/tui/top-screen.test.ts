@@ -4,7 +4,7 @@ import { DEMO_CONFIG } from '../../src/demo-config.js';
 import { createEmulator } from '../../src/emulator.js';
 import { createApi } from '../helpers/api.js';
 import { UAS_BIN } from '../helpers/spawn-uas.js';
-import { createTmux, hasTmux } from './tmux.js';
+import { createTmux, hasTmux, needsTmux } from './tmux.js';
 
 /*
  * uas top as a person sees it: the real binary in a tmux window, read with capture-pane. Each
@@ -69,7 +69,7 @@ const rows = (callerId: string) =>
     ?.length ?? 0;
 
 // .ci/run installs tmux; a developer machine without it skips only these terminal tests.
-describe.skipIf(!hasTmux)('uas top in a terminal (tmux)', () => {
+describe.skipIf(!hasTmux)(needsTmux('uas top in a terminal (tmux)'), () => {
   it('counts every request of a server with traffic and of the first moments of the screen', async () => {
     const server = await serve();
     await server.send('early', 2);

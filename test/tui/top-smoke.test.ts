@@ -4,7 +4,7 @@ import { DEMO_CONFIG } from '../../src/demo-config.js';
 import { createEmulator } from '../../src/emulator.js';
 import { createApi } from '../helpers/api.js';
 import { runUas, UAS_BIN } from '../helpers/spawn-uas.js';
-import { createTmux, hasTmux } from './tmux.js';
+import { createTmux, hasTmux, needsTmux } from './tmux.js';
 
 const tmux = createTmux('smoke');
 let running: EmulatorHttpServer | undefined;
@@ -32,7 +32,7 @@ const screen = () => tmux.screen();
 describe('uas top', () => {
   // .ci/run installs tmux; a developer machine without it skips only this pseudo-terminal test.
   it.skipIf(!hasTmux)(
-    'draws the live screen in a real terminal, resets a bucket on r, and quits on q',
+    needsTmux('draws the live screen in a real terminal, resets a bucket on r, and quits on q'),
     async () => {
       running = await listen(steady(), 0, '127.0.0.1');
       tmux.start(`${process.execPath} ${UAS_BIN} top --url ${running.url}`, 80, 24);
@@ -63,7 +63,9 @@ describe('uas top', () => {
   );
 
   it.skipIf(!hasTmux)(
-    'plays a simulation on the live screen with simulate --watch, then prints the report',
+    needsTmux(
+      'plays a simulation on the live screen with simulate --watch, then prints the report',
+    ),
     async () => {
       const command = `${process.execPath} ${UAS_BIN} simulate --watch --duration 40s --speed 40 --shoppers 20 --bot-rate 30/s --modes shared,per-caller; sleep 30`;
       tmux.start(command, 100, 30);
