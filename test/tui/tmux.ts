@@ -1,4 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Whether tmux can be run here (CI installs it; a developer machine may lack it). */
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
@@ -8,20 +11,22 @@ export const needsTmux = (title: string): string =>
   hasTmux ? title : `${title} (skipped: tmux is not installed here; CI installs it)`;
 
 /**
- * tmux servers of this test process alone (a socket of its own for each window, as a server that
- * was just told to stop may still hold its socket), so that tests never touch a person's
- * sessions, and are never touched by them.
+ * tmux servers of this test process alone, so that tests never touch a person's sessions, and are
+ * never touched by them: a socket of its own for each window (a server that was just told to stop
+ * may still hold its socket), in a folder of its own that {@link dispose} removes.
  */
 export function createTmux(name: string) {
+  let folder: string | undefined;
   let started = 0;
   let socket = '';
   const tmux = (...args: string[]) =>
-    execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+    execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
   const session = 'uas';
   return {
     /** Runs `command` in a new detached window of `columns` x `rows`. */
     start(command: string, columns: number, rows: number) {
-      socket = `uas-${name}-${process.pid}-${++started}`;
+      folder ??= mkdtempSync(join(tmpdir(), `uas-${name}-`));
+      socket = join(folder, `tmux-${++started}`);
       tmux('new-session', '-d', '-s', session, '-x', String(columns), '-y', String(rows), command);
     },
     /** The screen as a person sees it: the visible lines, without colour. */
@@ -34,8 +39,14 @@ export function createTmux(name: string) {
     running: () => spawnSync('tmux', ['-L', socket, 'has-session', '-t', session]).status === 0,
     /** Ends the window's server and whatever still runs in it. */
     stop() {
-      if (socket !== '') spawnSync('tmux', ['-L', socket, 'kill-server']);
+      if (socket !== '') spawnSync('tmux', ['-S', socket, 'kill-server']);
       socket = '';
+    },
+    /** Stops the last window's server and removes the sockets' folder. */
+    dispose() {
+      this.stop();
+      if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
+      folder = undefined;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-server.js';
 import { DEMO_CONFIG } from '../../src/demo-config.js';
 import { createEmulator } from '../../src/emulator.js';
@@ -17,6 +17,7 @@ import { createTmux, hasTmux, needsTmux } from './tmux.js';
 const tmux = createTmux('top-screen');
 let running: EmulatorHttpServer | undefined;
 
+afterAll(() => tmux.dispose());
 afterEach(async () => {
   tmux.stop();
   await running?.close(100);

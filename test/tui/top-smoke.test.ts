@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-server.js';
 import { DEMO_CONFIG } from '../../src/demo-config.js';
 import { createEmulator } from '../../src/emulator.js';
@@ -9,6 +9,7 @@ import { createTmux, hasTmux, needsTmux } from './tmux.js';
 const tmux = createTmux('smoke');
 let running: EmulatorHttpServer | undefined;
 
+afterAll(() => tmux.dispose());
 afterEach(async () => {
   if (hasTmux) tmux.stop();
   await running?.close(100);
