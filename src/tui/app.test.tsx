@@ -16,14 +16,15 @@ const exists = (callerId?: string): EmulatorRequest => ({
   headers: { authorization: `Bearer ${DEMO_TOKEN}` },
 });
 
-function setup() {
+function setup(columns = 80, rows = 24) {
   const clock = createManualClock(Date.UTC(2026, 0, 1, 12));
   const emulator = createEmulator({ config: DEMO_CONFIG, clock, random: createSeededRandom(1) });
+  // The screen keeps time by the emulator's manual clock: the test moves both.
   const screen = render(
     <App
-      source={createLocalSource(emulator, 'in-process')}
+      source={createLocalSource(emulator, 'in-process', { clock })}
       title="uas test"
-      size={{ columns: 80, rows: 24 }}
+      size={{ columns, rows }}
     />,
   );
   return { clock, emulator, screen };
@@ -54,9 +55,73 @@ describe('App', () => {
       lines.findIndex((line) => line.includes('caller:demo:shopper')),
     );
     expect(frame(screen)).toContain('● connected');
-    expect(frame(screen)).toContain('totals 8 req, 2 429');
+    expect(frame(screen)).toContain('totals 8 req, 2 429 · 2 buckets, by pressure');
     await vi.waitFor(() => expect(frame(screen)).toMatch(/exists\s+bot\s+429/));
     expect(lines.length).toBeLessThanOrEqual(24);
+  });
+
+  it('counts what the journal held before the screen started, and says "1 bucket"', async () => {
+    const clock = createManualClock(Date.UTC(2026, 0, 1, 12));
+    const emulator = createEmulator({ config: DEMO_CONFIG, clock, random: createSeededRandom(1) });
+    for (let index = 0; index < 7; index++) emulator.handle(exists('bot'));
+    const screen = render(
+      <App
+        source={createLocalSource(emulator, 'in-process', { clock })}
+        title="uas test"
+        size={{ columns: 80, rows: 24 }}
+      />,
+    );
+    unmount = screen.unmount;
+    await vi.waitFor(() => expect(frame(screen)).toContain('totals 7 req, 2 429 · 1 bucket,'));
+    expect(frame(screen).match(/exists\s+bot\s+(200|429)/g)).toHaveLength(5);
+  });
+
+  it('drops the rate to zero and scrolls the sparkline while no request comes', async () => {
+    const { clock, emulator, screen } = setup();
+    unmount = screen.unmount;
+    const rateLine = () => frame(screen).split('\n')[1] ?? '';
+    await vi.waitFor(() => expect(frame(screen)).toContain('● connected'));
+    for (let index = 0; index < 3; index++) emulator.handle(exists('bot'));
+    await vi.waitFor(() => expect(frame(screen)).toContain('totals 3 req'));
+    clock.advance(1000);
+    await vi.waitFor(() => expect(rateLine()).toMatch(/^3 req\/s 0 429\/s +█ +totals/));
+    clock.advance(1000);
+    await vi.waitFor(() => expect(rateLine()).toMatch(/^0 req\/s 0 429\/s +█▁ +totals/));
+    clock.advance(3000);
+    await vi.waitFor(() => expect(rateLine()).toMatch(/^0 req\/s 0 429\/s +█▁▁▁▁ +totals 3 req/));
+  });
+
+  it('shows the requests made while paused once resumed', async () => {
+    const { emulator, screen } = setup();
+    unmount = screen.unmount;
+    emulator.handle(exists('before'));
+    await vi.waitFor(() => expect(frame(screen)).toMatch(/exists\s+before/));
+    await press(screen, 'p');
+    await vi.waitFor(() => expect(frame(screen)).toContain('[paused]'));
+    emulator.handle(exists('during'));
+    emulator.handle(exists('during'));
+    await vi.waitFor(() => expect(frame(screen)).toContain('totals 3 req'));
+    expect(frame(screen)).not.toMatch(/exists\s+during/);
+    expect(frame(screen)).not.toContain('caller:demo:during');
+    await press(screen, 'p');
+    await vi.waitFor(() => expect(frame(screen).match(/exists\s+during/g)).toHaveLength(2));
+    await vi.waitFor(() => expect(frame(screen)).toContain('caller:demo:during'));
+    expect(frame(screen)).not.toContain('[paused]');
+  });
+
+  it('shows the method, path and problem of a request that matched no operation', async () => {
+    const { emulator, screen } = setup();
+    unmount = screen.unmount;
+    emulator.handle({ method: 'GET', url: '/v1/nowhere', headers: {} });
+    await vi.waitFor(() => expect(frame(screen)).toMatch(/GET +- +404 [a-z-]+ \/v1\/nowhere/));
+  });
+
+  it('shows control characters a client sent as visible escapes', async () => {
+    const { emulator, screen } = setup();
+    unmount = screen.unmount;
+    emulator.handle(exists('evil%1b%5b2J%07'));
+    await vi.waitFor(() => expect(frame(screen)).toContain('evil\\x1b[2J\\x07'));
+    expect(frame(screen)).not.toContain('\u001b[2J');
   });
 
   it('resets the selected bucket with r and every bucket with R', async () => {
@@ -109,5 +174,43 @@ describe('BucketTable', () => {
     stop();
     expect(lines).toHaveLength(11);
     expect(lines.at(-1)).toContain('caller:demo:4200');
+  });
+
+  it('makes the key column as wide as the keys shown, not the terminal', () => {
+    const buckets = [bucketView('caller:demo:bot'), bucketView('client:demo')];
+    const { lastFrame, unmount: stop } = render(
+      <BucketTable buckets={buckets} selected={0} rows={5} columns={160} />,
+    );
+    const lines = (lastFrame() ?? '').split('\n');
+    stop();
+    expect(lines[0]?.indexOf('TOKENS')).toBe(16);
+    expect(lines[1]).toMatch(/^caller:demo:bot [█░]{10} caller/);
+  });
+
+  it('cuts a long key with an ellipsis and never cuts a count', () => {
+    const key = `caller:demo:${'x'.repeat(100)}`;
+    const buckets = [bucketView(key, { allowed: 123_456_789 })];
+    const { lastFrame, unmount: stop } = render(
+      <BucketTable buckets={buckets} selected={0} rows={5} columns={100} />,
+    );
+    const lines = (lastFrame() ?? '').split('\n');
+    stop();
+    expect(lines[1]).toContain(`${key.slice(0, 45)}… `);
+    expect(lines[1]).toContain(' 123456789 ');
+  });
+
+  it('escapes control characters in bucket keys', () => {
+    const { lastFrame, unmount: stop } = render(
+      <BucketTable
+        buckets={[bucketView('caller:demo:\u001b]0;owned\u0007')]}
+        selected={0}
+        rows={5}
+        columns={100}
+      />,
+    );
+    const text = lastFrame() ?? '';
+    stop();
+    expect(text).toContain('caller:demo:\\x1b]0;owned\\x07');
+    expect(text).not.toContain('\u0007');
   });
 });

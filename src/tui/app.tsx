@@ -6,9 +6,11 @@ import { Header } from './header.js';
 import { RecentRequests } from './recent-requests.js';
 import { initialState, reduce } from './tui-state.js';
 import type { TuiSource } from './tui-source.js';
+import { useBucketPoll } from './use-bucket-poll.js';
+import { useFeed } from './use-feed.js';
 import { useKeys } from './use-keys.js';
-import { useSource } from './use-source.js';
 import { useTerminalSize } from './use-terminal-size.js';
+import { useTick } from './use-tick.js';
 
 /** Props of {@link App}: everything it shows comes from the source. */
 export interface AppProps {
@@ -29,11 +31,15 @@ export function App({ source, title, size, onQuit }: AppProps) {
   const free = Math.max(4, rows - 7);
   const recentRows = Math.max(2, Math.min(8, Math.floor(free / 3)));
   const bucketRows = Math.max(2, free - recentRows - 1);
-  useSource(source, state, dispatch, bucketRows);
+  useFeed(source, dispatch);
+  useTick(source.clock, dispatch);
+  useBucketPoll(source, dispatch, { sort: state.sort, filter: state.filter, rows: bucketRows });
   useKeys(source, state, dispatch, onQuit);
   return (
-    <Box flexDirection="column" width={columns}>
-      <Header state={state} label={source.label} title={title} />
+    // Sized by ink to the terminal (a fixed size only in tests): a frame drawn as the terminal
+    // shrinks, before the new size reaches the state, then never runs wider than the screen.
+    <Box flexDirection="column" width={size?.columns}>
+      <Header state={state} label={source.label} title={title} columns={columns} />
       <Box marginTop={1}>
         {state.help ? (
           <Help />
@@ -47,7 +53,7 @@ export function App({ source, title, size, onQuit }: AppProps) {
         )}
       </Box>
       <Box marginTop={1}>
-        <RecentRequests records={state.recent} rows={recentRows} />
+        <RecentRequests records={state.recent} rows={recentRows} columns={columns} />
       </Box>
       <Footer state={state} />
     </Box>

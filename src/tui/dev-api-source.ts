@@ -1,8 +1,12 @@
 import { createParser } from 'eventsource-parser';
-import type { BucketView } from '../core/limits/bucket-view.js';
 import type { EmulatorEvent, RequestRecord } from '../core/admin/records.js';
+import type { Clock } from '../core/time/clock.js';
 import { describeNetworkError } from '../client/network-error.js';
-import type { TuiSource } from './tui-source.js';
+import { createDevClient, type DevClient } from '../dev-client/dev-client.js';
+import { DevApiError, isDevApiError } from '../dev-client/dev-api-error.js';
+import { systemClock } from '../runtime/system-clock.js';
+import { createRequestFeed } from './request-feed.js';
+import type { FeedEvent, TuiSource } from './tui-source.js';
 
 /** Options of {@link createDevApiSource}. */
 export interface DevApiSourceOptions {
@@ -13,99 +17,159 @@ export interface DevApiSourceOptions {
    * Milliseconds between reconnection attempts after the stream drops.
    * @default 1000
    */
-  retryMs?: number;
+  retryMs?: number | undefined;
+  /**
+   * The clock the screen keeps time by.
+   * @default the wall clock
+   */
+  clock?: Clock | undefined;
+}
+
+/** The most requests `GET /__uas/requests` returns at once: a full page asks for the next. */
+const REQUESTS_PAGE = 100_000;
+
+/** What to tell a person whose admin token is missing or refused. */
+export function adminTokenProblem(tokenSent: boolean): string {
+  return tokenSent
+    ? 'the dev API refused the admin token: check --admin-token or UAS_ADMIN_TOKEN'
+    : 'the dev API needs an admin token: pass --admin-token or set UAS_ADMIN_TOKEN';
 }
 
 /**
- * A source over a running emulator's dev API: server-sent events from `/__uas/events` (parsed
- * with eventsource-parser) and the bucket list from `/__uas/buckets`. Reconnects by itself.
+ * A source over a running emulator's dev API: the event stream `/__uas/events` (server-sent
+ * events, parsed with eventsource-parser) for requests as they happen, and the dev client for
+ * everything else (the journal to catch up, buckets, resets, health). Reconnects by itself.
  */
 export function createDevApiSource(options: DevApiSourceOptions): TuiSource {
-  const base = options.url.replace(/\/+$/, '');
-  const headers: Record<string, string> =
-    options.adminToken === undefined ? {} : { authorization: `Bearer ${options.adminToken}` };
-  const call = async (path: string, init: RequestInit = {}) => {
-    const answer = await fetch(`${base}${path}`, {
-      ...init,
-      headers: { ...headers, ...(init.headers as Record<string, string>) },
-      signal: AbortSignal.timeout(5000),
-    });
-    if (!answer.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${answer.status}`);
-    return answer;
-  };
+  const dev = createDevClient(options.url, { adminToken: options.adminToken });
+  const base = dev.url;
+  const tokenSent = options.adminToken !== undefined;
+  const headers: Record<string, string> = tokenSent
+    ? { authorization: `Bearer ${options.adminToken}` }
+    : {};
+  const lost = (error: unknown): FeedEvent =>
+    isDevApiError(error) && error.failure === 'admin-token'
+      ? { type: 'lost', problem: adminTokenProblem(tokenSent), needsAdminToken: true }
+      : {
+          type: 'lost',
+          problem: isDevApiError(error) ? error.message : describeNetworkError(error),
+        };
+
   return {
     label: base,
-    subscribe(onEvent, onState) {
+    clock: options.clock ?? systemClock,
+    follow(listener) {
       let stopped = false;
       let controller: AbortController | undefined;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let wake: (() => void) | undefined;
+      // A read still in flight when the screen stops must not reach it.
+      const tell = (event: FeedEvent) => {
+        if (!stopped) listener(event);
+      };
+      const feed = createRequestFeed(
+        { journal: (limit) => dev.journal(limit), after: (afterId) => allAfter(dev, afterId) },
+        tell,
+      );
       const connect = async () => {
         while (!stopped) {
           controller = new AbortController();
           try {
-            const answer = await fetch(`${base}/__uas/events`, {
-              headers,
-              signal: controller.signal,
-            });
-            if (!answer.ok || answer.body === null)
-              throw new Error(`GET /__uas/events: ${answer.status}`);
-            onState({ connected: true });
-            const parser = createParser({
-              onEvent: (message) => {
-                try {
-                  onEvent(JSON.parse(message.data) as EmulatorEvent);
-                } catch {
-                  // a malformed event is skipped, not fatal
-                }
-              },
-            });
-            const decoder = new TextDecoder();
-            for await (const chunk of answer.body as unknown as AsyncIterable<Uint8Array>)
-              parser.feed(decoder.decode(chunk, { stream: true }));
-            if (!stopped)
-              onState({ connected: false, problem: 'the emulator closed the event stream' });
+            const body = await openEventStream(base, headers, tokenSent, controller.signal);
+            tell({ type: 'connected' });
+            const reading = readEvents(body, (event) => feed.event(event));
+            // Read to the end below; a failure while catching up must not go unhandled meanwhile.
+            reading.catch(() => {});
+            await feed.catchUp();
+            await reading;
+            tell({ type: 'lost', problem: 'the emulator closed the event stream' });
           } catch (error) {
-            if (stopped) return;
-            onState({ connected: false, problem: describeNetworkError(error) });
+            controller.abort();
+            tell(lost(error));
+          } finally {
+            feed.close();
           }
           if (!stopped)
-            await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 1000));
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+              timer = setTimeout(resolve, options.retryMs ?? 1000);
+            });
         }
       };
       void connect();
       return () => {
         stopped = true;
         controller?.abort();
+        clearTimeout(timer);
+        wake?.();
       };
     },
-    async listBuckets(query) {
-      const params = new URLSearchParams();
-      if (query.sort !== undefined) params.set('sort', query.sort);
-      if (query.search !== undefined && query.search !== '') params.set('search', query.search);
-      if (query.limit !== undefined) params.set('limit', String(query.limit));
-      return (await (await call(`/__uas/buckets?${params}`)).json()) as {
-        total: number;
-        buckets: BucketView[];
-      };
+    listBuckets: async (query) => {
+      const page = await dev.buckets({
+        sort: query.sort,
+        search: query.search === '' ? undefined : query.search,
+        limit: query.limit,
+      });
+      return { total: page.total, buckets: page.buckets };
     },
-    async reset(key) {
-      await call(
-        key === undefined ? '/__uas/buckets' : `/__uas/buckets/${encodeURIComponent(key)}`,
-        { method: 'DELETE' },
-      );
-    },
-    async recent(limit) {
-      return (
-        (await (await call(`/__uas/journal?limit=${limit}`)).json()) as {
-          requests: RequestRecord[];
-        }
-      ).requests;
-    },
+    reset: (key) => dev.resetBuckets(key),
+    recent: (limit) => dev.journal(limit),
     async uptime() {
       try {
-        return ((await (await call('/__uas/health')).json()) as { uptime_ms?: number }).uptime_ms;
+        return (await dev.health()).uptime_ms;
       } catch {
         return undefined;
       }
     },
   };
+}
+
+/** Every request after `afterId` the journal holds, a page at a time. */
+async function allAfter(dev: DevClient, afterId: number): Promise<RequestRecord[]> {
+  const all: RequestRecord[] = [];
+  let from = afterId;
+  for (;;) {
+    const page = await dev.requests({ afterId: from });
+    for (const record of page) all.push(record);
+    const last = page[page.length - 1];
+    if (page.length < REQUESTS_PAGE || last === undefined) return all;
+    from = last.id;
+  }
+}
+
+/**
+ * Opens `GET /__uas/events`. Resolves once the server answers: from then on, every request it
+ * records is on the stream. A refusal is a {@link DevApiError} (an admin token missing, ...).
+ */
+async function openEventStream(
+  base: string,
+  headers: Record<string, string>,
+  tokenSent: boolean,
+  signal: AbortSignal,
+): Promise<ReadableStream<Uint8Array>> {
+  const answer = await fetch(`${base}/__uas/events`, { headers, signal, redirect: 'manual' });
+  if (!answer.ok || answer.body === null)
+    throw await DevApiError.refused('GET /__uas/events', answer, tokenSent);
+  return answer.body;
+}
+
+/** Reads server-sent events to the end of the stream; a malformed event is skipped. */
+async function readEvents(
+  body: ReadableStream<Uint8Array>,
+  onEvent: (event: EmulatorEvent) => void,
+): Promise<void> {
+  const parser = createParser({
+    onEvent: (message) => {
+      let event: EmulatorEvent;
+      try {
+        event = JSON.parse(message.data) as EmulatorEvent;
+      } catch {
+        return;
+      }
+      onEvent(event);
+    },
+  });
+  const decoder = new TextDecoder();
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>)
+    parser.feed(decoder.decode(chunk, { stream: true }));
 }

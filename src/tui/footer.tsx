@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { screenText } from './screen-text.js';
 import type { TuiState } from './tui-state.js';
 
 /** The keys, or the filter being typed, and the latest notice. */
@@ -6,7 +7,7 @@ export function Footer({ state }: { state: TuiState }) {
   if (state.editingFilter) {
     return (
       <Text>
-        filter: <Text color="cyan">{state.filter}</Text>
+        filter: <Text color="cyan">{screenText(state.filter)}</Text>
         <Text dimColor>▏ (enter keeps it, esc clears it)</Text>
       </Text>
     );
@@ -14,10 +15,14 @@ export function Footer({ state }: { state: TuiState }) {
   return (
     <Box>
       <Text wrap="truncate">
-        {state.notice === undefined ? '' : <Text color="cyan">{state.notice} · </Text>}
-        {state.filter === '' ? '' : <Text color="cyan">filter "{state.filter}" · </Text>}
+        {state.notice === undefined ? '' : <Text color="cyan">{screenText(state.notice)} · </Text>}
+        {state.filter === '' ? (
+          ''
+        ) : (
+          <Text color="cyan">filter "{screenText(state.filter)}" · </Text>
+        )}
         <Text dimColor>
-          q quit · ↑↓ select · r reset · R reset all · p pause · / filter · s sort · ? help
+          q quit · ↑↓ select · r/R reset one/all · p pause · / filter · s sort · ? help
         </Text>
       </Text>
     </Box>
@@ -31,7 +36,7 @@ export function Help() {
     ['↑ ↓ (k j)', 'select a bucket'],
     ['r', 'reset the selected bucket (it is full again)'],
     ['R', 'reset every bucket'],
-    ['p', 'pause: freeze the screen; totals keep counting'],
+    ['p', 'pause: freeze the screen (totals keep counting); what came shows on resume'],
     ['/', 'filter buckets by key; enter keeps the filter, esc clears it'],
     ['s', 'change the sort: pressure (emptiest first), recent, rejected, key'],
     ['?', 'this help (esc or ? closes it)'],

@@ -1,31 +1,57 @@
 import { Box, Text } from 'ink';
-import { currentRates, type TuiState } from './tui-state.js';
+import { completeSeconds, currentRates, plural, RATE_WINDOW, type TuiState } from './tui-state.js';
+import { screenText } from './screen-text.js';
 import { shortDuration, sparkline } from './sparkline.js';
 
+/** The totals as the header shows them, with what they leave out. */
+export function totalsText(state: TuiState): string {
+  const { requests, rejected } = state.totals;
+  const since = state.countedFrom === undefined ? '' : ` since #${state.countedFrom}`;
+  const missed = state.missed === 0 ? '' : `, ${state.missed} missed`;
+  return `totals ${requests} req, ${rejected} 429${since}${missed}`;
+}
+
 /** Target, connection, uptime, rates with a sparkline, and totals. */
-export function Header({ state, label, title }: { state: TuiState; label: string; title: string }) {
+export function Header({
+  state,
+  label,
+  title,
+  columns,
+}: {
+  state: TuiState;
+  label: string;
+  title: string;
+  columns: number;
+}) {
   const rates = currentRates(state);
   const connection =
     state.connection === 'connected' ? (
       <Text color="green">● connected</Text>
     ) : state.connection === 'connecting' ? (
       <Text color="yellow">○ connecting</Text>
+    ) : state.needsAdminToken ? (
+      <Text color="red">✖ {screenText(state.problem)}</Text>
     ) : (
-      <Text color="red">✖ connection lost ({state.problem}); reconnecting</Text>
+      <Text color="red">✖ connection lost ({screenText(state.problem)}); reconnecting</Text>
     );
+  const rateText = `${rates.requests} req/s ${rates.rejected} 429/s `;
+  const rest = `  ${totalsText(state)} · ${state.totalBuckets} ${plural(state.totalBuckets, 'bucket')}, by ${state.sort}`;
+  // The sparkline gets the room the figures leave, up to the rate window, and keeps its width
+  // (blank on the left) while the first seconds fill it.
+  const width = Math.max(0, Math.min(RATE_WINDOW, columns - rateText.length - rest.length));
+  const chart = width === 0 ? '' : sparkline(completeSeconds(state).slice(-width)).padStart(width);
   return (
     <Box flexDirection="column">
       <Text wrap="truncate">
-        <Text bold>{title}</Text> {label} {connection}
+        <Text bold>{title}</Text> {screenText(label)} {connection}
         {state.uptimeMs === undefined ? '' : `  up ${shortDuration(state.uptimeMs)}`}
         {state.paused ? <Text color="yellow"> [paused]</Text> : ''}
       </Text>
       <Text wrap="truncate">
         {rates.requests} req/s{' '}
         <Text color={rates.rejected > 0 ? 'yellow' : undefined}>{rates.rejected} 429/s</Text>{' '}
-        <Text color="cyan">{sparkline(state.rates.map((slot) => slot.requests))}</Text>
-        {'  '}totals {state.totals.requests} req, {state.totals.rejected} 429 · {state.totalBuckets}{' '}
-        buckets, by {state.sort}
+        <Text color="cyan">{chart}</Text>
+        {rest}
       </Text>
     </Box>
   );

@@ -7,6 +7,7 @@ import { DEMO_CONFIG, DEMO_TOKEN } from '../demo-config.js';
 import { createEmulator } from '../emulator.js';
 import { App } from './app.js';
 import { createLocalSource } from './tui-source.js';
+import { CLEAR_SCREEN } from './use-terminal-size.js';
 
 /** A terminal whose size the test sets, as a real one changes on resize. */
 class FakeTerminal extends EventEmitter {
@@ -75,5 +76,32 @@ describe('the screen', () => {
     terminal.resize(120, 40);
     await vi.waitFor(() => expect(bucketRows()).toBeGreaterThan(small));
     expect(last().split('\n').length).toBeLessThanOrEqual(40);
+  });
+
+  it('clears the screen before drawing at a smaller size, so no stale line stays', async () => {
+    const emulator = createEmulator({ config: DEMO_CONFIG, clock: createManualClock(0) });
+    const terminal = new FakeTerminal();
+    terminal.columns = 160;
+    terminal.rows = 45;
+    const app = render(
+      <App source={createLocalSource(emulator, 'in-process')} title="uas test" />,
+      {
+        stdout: terminal as unknown as NodeJS.WriteStream,
+        stdin: new FakeInput() as unknown as NodeJS.ReadStream,
+        debug: true,
+        patchConsole: false,
+      },
+    );
+    stop = () => app.unmount();
+    await vi.waitFor(() => expect(terminal.frames.at(-1)).toContain('● connected'));
+    expect(terminal.frames.some((frame) => frame.includes(CLEAR_SCREEN))).toBe(false);
+    const before = terminal.frames.length;
+    terminal.resize(80, 24);
+    await vi.waitFor(() =>
+      expect(terminal.frames.slice(before).some((frame) => frame.startsWith(CLEAR_SCREEN))).toBe(
+        true,
+      ),
+    );
+    await vi.waitFor(() => expect(terminal.frames.at(-1)?.split('\n').length).toBeLessThan(24));
   });
 });

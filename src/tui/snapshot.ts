@@ -3,7 +3,9 @@ import Table from 'cli-table3';
 import type { BucketView } from '../core/limits/bucket-view.js';
 import type { RequestRecord } from '../core/admin/records.js';
 import type { TuiSource } from './tui-source.js';
+import { screenText } from './screen-text.js';
 import { shortDuration } from './sparkline.js';
+import { plural } from './tui-state.js';
 
 /** One look at a target, for pipes and `--once`. */
 export interface Snapshot {
@@ -40,11 +42,11 @@ export function formatSnapshot(snapshot: Snapshot, chalk: ChalkInstance): string
   });
   for (const bucket of snapshot.buckets) {
     table.push([
-      bucket.key,
-      bucket.level,
+      screenText(bucket.key),
+      screenText(bucket.level),
       bucket.tokens.toFixed(2),
       bucket.burst,
-      bucket.rate,
+      screenText(bucket.rate),
       bucket.allowed,
       bucket.rejected,
       bucket.next_token_ms === 0 ? 'full' : shortDuration(bucket.next_token_ms),
@@ -52,14 +54,14 @@ export function formatSnapshot(snapshot: Snapshot, chalk: ChalkInstance): string
   }
   const uptime = snapshot.uptime_ms === null ? '' : `, up ${shortDuration(snapshot.uptime_ms)}`;
   const lines = [
-    `${snapshot.target}${uptime}: ${snapshot.total_buckets} buckets (${snapshot.buckets.length} shown, emptiest first)`,
+    `${screenText(snapshot.target)}${uptime}: ${snapshot.total_buckets} ${plural(snapshot.total_buckets, 'bucket')} (${snapshot.buckets.length} shown, emptiest first)`,
     table.toString(),
   ];
   if (snapshot.recent.length > 0) {
     lines.push('recent requests:');
     for (const record of snapshot.recent) {
       lines.push(
-        `  ${new Date(record.at).toISOString().slice(11, 23)} ${record.method} ${record.path} ${record.bucket ?? '-'} ${record.status}${record.remaining === undefined ? '' : ` ${record.remaining} left`}`,
+        `  ${new Date(record.at).toISOString().slice(11, 23)} ${screenText(record.method)} ${screenText(record.path)} ${screenText(record.bucket ?? '-')} ${record.status}${record.remaining === undefined ? '' : ` ${record.remaining} left`}${record.problem === undefined ? '' : ` ${screenText(record.problem)}`}`,
       );
     }
   }

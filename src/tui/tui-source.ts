@@ -1,16 +1,40 @@
 import type { BucketQuery, Emulator } from '../core/emulator.js';
 import type { BucketView } from '../core/limits/bucket-view.js';
-import type { EmulatorEvent, RequestRecord } from '../core/admin/records.js';
+import type { RequestRecord } from '../core/admin/records.js';
+import type { Clock } from '../core/time/clock.js';
+import { systemClock } from '../runtime/system-clock.js';
+
+/** Requests read from the journal when the screen attaches: totals start from these. */
+export const SEED_LIMIT = 10_000;
+
+/**
+ * What the screen hears of a target, in order. Every request the target records reaches the
+ * screen exactly once: first the ones its journal held as the screen attached (`seed`), then each
+ * later one (`requests`), across reconnections.
+ */
+export type FeedEvent =
+  | { type: 'connected' }
+  | { type: 'lost'; problem: string; needsAdminToken?: boolean | undefined }
+  /**
+   * The requests the journal held as the screen attached (or after a reset), oldest first;
+   * `missed`: how many older ones it no longer held.
+   */
+  | { type: 'seed'; records: RequestRecord[]; missed: number }
+  /** Requests after those already heard of, oldest first. */
+  | { type: 'requests'; records: RequestRecord[] }
+  /** Requests made while disconnected that the journal let go before the screen could read them. */
+  | { type: 'gap'; missed: number }
+  /** The emulator was reset: its journal and request ids start again. */
+  | { type: 'restart' };
 
 /** Where the screen gets its data: a running emulator's dev API, or an emulator in this process. */
 export interface TuiSource {
   /** Shown in the header. */
   readonly label: string;
-  /** Streams events; `onState` hears of connection changes. Returns the function that stops. */
-  subscribe(
-    onEvent: (event: EmulatorEvent) => void,
-    onState: (state: { connected: boolean; problem?: string }) => void,
-  ): () => void;
+  /** The clock the screen keeps time by: requests per second and the sparkline. */
+  readonly clock: Clock;
+  /** Follows the target's requests and connection (see {@link FeedEvent}). Returns the function that stops. */
+  follow(listener: (event: FeedEvent) => void): () => void;
   listBuckets(query: BucketQuery): Promise<{ total: number; buckets: BucketView[] }>;
   /** Resets one bucket, or all without a key. */
   reset(key?: string): Promise<void>;
@@ -20,13 +44,39 @@ export interface TuiSource {
   recent(limit: number): Promise<RequestRecord[]>;
 }
 
+/** The seed of a feed from the journal's newest requests (newest first, as the journal lists them). */
+export function seedFrom(newestFirst: RequestRecord[]): FeedEvent & { type: 'seed' } {
+  const records = [...newestFirst].reverse();
+  // Request ids count from 1 since the emulator started (or was reset), one a request.
+  return { type: 'seed', records, missed: Math.max(0, (records[0]?.id ?? 1) - 1) };
+}
+
+/** Options of {@link createLocalSource}. */
+export interface LocalSourceOptions {
+  /**
+   * The clock the screen keeps time by; the emulator's own for a virtual-time simulation.
+   * @default the wall clock
+   */
+  clock?: Clock | undefined;
+}
+
 /** A source over an emulator in this process (`uas serve --tui`, `uas simulate --watch`). */
-export function createLocalSource(emulator: Emulator, label: string): TuiSource {
+export function createLocalSource(
+  emulator: Emulator,
+  label: string,
+  options: LocalSourceOptions = {},
+): TuiSource {
   return {
     label,
-    subscribe(onEvent, onState) {
-      onState({ connected: true });
-      return emulator.subscribe(onEvent);
+    clock: options.clock ?? systemClock,
+    follow(listener) {
+      listener({ type: 'connected' });
+      // The journal is read and the listener added in one turn: no request can come in between.
+      listener(seedFrom(emulator.journal(SEED_LIMIT)));
+      return emulator.subscribe((event) => {
+        if (event.type === 'request') listener({ type: 'requests', records: [event.request] });
+        else if (event.type === 'reset' && event.emulator) listener({ type: 'restart' });
+      });
     },
     listBuckets: async (query) => emulator.listBuckets(query),
     async reset(key) {

@@ -10,35 +10,74 @@ export const RATE_WINDOW = 30;
 /** Requests kept in the recent list. */
 export const RECENT_LIMIT = 50;
 
-/** Everything the screen shows. Changed only by {@link reduce}. */
-export interface TuiState {
-  connection: 'connecting' | 'connected' | 'lost';
-  /** Why the connection was lost, when it was. */
-  problem: string | undefined;
-  buckets: BucketView[];
-  totalBuckets: number;
-  /** How long the target has been up, as of the last poll. */
-  uptimeMs: number | undefined;
-  recent: RequestRecord[];
-  /** Requests and 429s per second (by the time the server stamped them), oldest first. */
-  rates: Array<{ second: number; requests: number; rejected: number }>;
-  totals: { requests: number; rejected: number };
-  selected: number;
-  sort: BucketSort;
-  filter: string;
-  editingFilter: boolean;
-  paused: boolean;
-  help: boolean;
-  /** A short notice in the footer, such as "reset caller:demo:x". */
-  notice: string | undefined;
+/** Requests and 429s the screen received in one second of its clock. */
+export interface RateSlot {
+  readonly second: number;
+  readonly requests: number;
+  readonly rejected: number;
 }
 
-/** What can happen to the screen. */
+/** The bucket list as last polled. */
+export interface BucketList {
+  readonly total: number;
+  readonly buckets: readonly BucketView[];
+}
+
+/** Everything the screen shows. Changed only by {@link reduce}, which never changes a state it is given. */
+export interface TuiState {
+  readonly connection: 'connecting' | 'connected' | 'lost';
+  /** Why the connection was lost, when it was. */
+  readonly problem: string | undefined;
+  /** Whether the problem is the admin token (missing or wrong), which waiting does not fix. */
+  readonly needsAdminToken: boolean;
+  readonly buckets: readonly BucketView[];
+  readonly totalBuckets: number;
+  /** The bucket list polled while paused, shown on resume. */
+  readonly heldBuckets: BucketList | undefined;
+  /** How long the target has been up, as of the last poll. */
+  readonly uptimeMs: number | undefined;
+  /** The latest requests shown, newest first. */
+  readonly recent: readonly RequestRecord[];
+  /** Requests that came while paused, newest first: shown on resume. */
+  readonly held: readonly RequestRecord[];
+  /**
+   * Requests and 429s per second of the screen's clock, oldest first, without gaps; the last slot
+   * is the second in progress. Moved on by ticks, so the figures fall to zero when traffic stops.
+   */
+  readonly rates: readonly RateSlot[];
+  readonly totals: { readonly requests: number; readonly rejected: number };
+  /**
+   * The id of the first request the totals count when the journal no longer held the ones before
+   * it as the screen attached; undefined when they count every request.
+   */
+  readonly countedFrom: number | undefined;
+  /** Requests that happened while the screen was disconnected and had left the journal since. */
+  readonly missed: number;
+  readonly selected: number;
+  readonly sort: BucketSort;
+  readonly filter: string;
+  readonly editingFilter: boolean;
+  readonly paused: boolean;
+  readonly help: boolean;
+  /** A short notice in the footer, such as "reset caller:demo:x". */
+  readonly notice: string | undefined;
+}
+
+/** What can happen to the screen. Times come in the actions: the reducer reads no clock. */
 export type TuiAction =
   | { type: 'connected' }
-  | { type: 'lost'; problem: string }
+  | { type: 'lost'; problem: string; needsAdminToken?: boolean | undefined }
   | { type: 'buckets'; total: number; buckets: BucketView[]; uptimeMs?: number | undefined }
-  | { type: 'requests'; records: RequestRecord[] }
+  /** The requests the target held when the screen attached (or after a reset), oldest first. */
+  | { type: 'seed'; records: RequestRecord[]; missed: number }
+  /** Requests that arrived at `now` (ms on the screen's clock), oldest first. */
+  | { type: 'requests'; records: RequestRecord[]; now: number }
+  /** Time passed: the rates move on to the second of `now`. */
+  | { type: 'tick'; now: number }
+  /** Requests missed while disconnected that the journal no longer holds. */
+  | { type: 'gap'; missed: number }
+  /** The emulator was reset: its journal and request ids start again. */
+  | { type: 'restart' }
   | { type: 'move'; by: number }
   | { type: 'sort' }
   | { type: 'pause' }
@@ -54,12 +93,17 @@ export function initialState(): TuiState {
   return {
     connection: 'connecting',
     problem: undefined,
+    needsAdminToken: false,
     buckets: [],
     totalBuckets: 0,
+    heldBuckets: undefined,
     uptimeMs: undefined,
     recent: [],
+    held: [],
     rates: [],
     totals: { requests: 0, rejected: 0 },
+    countedFrom: undefined,
+    missed: 0,
     selected: 0,
     sort: 'pressure',
     filter: '',
@@ -70,24 +114,59 @@ export function initialState(): TuiState {
   };
 }
 
-/** The pure transition of the screen's state. Reads no clock: times come in the actions. */
+/** The pure transition of the screen's state: a new state, the given one untouched. */
 export function reduce(state: TuiState, action: TuiAction): TuiState {
   switch (action.type) {
     case 'connected':
-      return { ...state, connection: 'connected', problem: undefined };
+      return { ...state, connection: 'connected', problem: undefined, needsAdminToken: false };
     case 'lost':
-      return { ...state, connection: 'lost', problem: action.problem };
-    case 'buckets':
-      if (state.paused) return { ...state, uptimeMs: action.uptimeMs ?? state.uptimeMs };
       return {
         ...state,
-        buckets: action.buckets,
-        totalBuckets: action.total,
-        uptimeMs: action.uptimeMs ?? state.uptimeMs,
-        selected: clamp(state.selected, action.buckets.length),
+        connection: 'lost',
+        problem: action.problem,
+        needsAdminToken: action.needsAdminToken ?? false,
       };
-    case 'requests':
-      return addRequests(state, action.records);
+    case 'buckets': {
+      const uptimeMs = action.uptimeMs ?? state.uptimeMs;
+      const list = { total: action.total, buckets: action.buckets };
+      return state.paused
+        ? { ...state, uptimeMs, heldBuckets: list }
+        : showBuckets(state, list, uptimeMs);
+    }
+    case 'seed':
+      return {
+        ...count(addRecent(state, action.records), action.records),
+        countedFrom: action.missed > 0 ? action.missed + 1 : undefined,
+        notice:
+          action.missed > 0
+            ? `the journal no longer holds the ${action.missed} oldest ${plural(action.missed, 'request')}: totals count from #${action.missed + 1}`
+            : state.notice,
+      };
+    case 'requests': {
+      if (action.records.length === 0) return tick(state, action.now);
+      const counted = count(addRecent(tick(state, action.now), action.records), action.records);
+      return { ...counted, rates: addRates(counted.rates, action.now, action.records) };
+    }
+    case 'tick':
+      return tick(state, action.now);
+    case 'gap':
+      return action.missed <= 0
+        ? state
+        : {
+            ...state,
+            missed: state.missed + action.missed,
+            notice: `${action.missed} ${plural(action.missed, 'request')} came while disconnected and left the journal: not counted`,
+          };
+    case 'restart':
+      return {
+        ...state,
+        recent: [],
+        held: [],
+        totals: { requests: 0, rejected: 0 },
+        countedFrom: undefined,
+        missed: 0,
+        notice: 'the emulator was reset: totals start again',
+      };
     case 'move':
       return { ...state, selected: clamp(state.selected + action.by, state.buckets.length) };
     case 'sort':
@@ -97,11 +176,18 @@ export function reduce(state: TuiState, action: TuiAction): TuiState {
         selected: 0,
       };
     case 'pause':
-      return {
-        ...state,
-        paused: !state.paused,
-        notice: state.paused ? 'resumed' : 'paused: the screen is frozen, p to resume',
-      };
+      return state.paused
+        ? {
+            ...(state.heldBuckets === undefined
+              ? state
+              : showBuckets(state, state.heldBuckets, state.uptimeMs)),
+            paused: false,
+            heldBuckets: undefined,
+            recent: [...state.held, ...state.recent].slice(0, RECENT_LIMIT),
+            held: [],
+            notice: 'resumed',
+          }
+        : { ...state, paused: true, notice: 'paused: the screen is frozen, p to resume' };
     case 'help':
       return { ...state, help: !state.help };
     case 'filter-start':
@@ -122,45 +208,88 @@ export function reduce(state: TuiState, action: TuiAction): TuiState {
   }
 }
 
-function addRequests(state: TuiState, records: RequestRecord[]): TuiState {
-  if (records.length === 0) return state;
-  const rates = [...state.rates];
-  let requests = state.totals.requests;
-  let rejected = state.totals.rejected;
-  for (const record of records) {
-    const second = Math.floor(record.at / 1000);
-    const limited = record.status === 429;
-    requests++;
-    if (limited) rejected++;
-    let slot = rates[rates.length - 1];
-    if (slot === undefined || slot.second < second) {
-      // Seconds without requests count as zero, so the sparkline keeps time.
-      for (let missing = (slot?.second ?? second - 1) + 1; missing <= second; missing++)
-        rates.push({ second: missing, requests: 0, rejected: 0 });
-      slot = rates[rates.length - 1] as (typeof rates)[number];
-    } else if (slot.second > second) {
-      slot = rates.find((entry) => entry.second === second) ?? slot;
-    }
-    slot.requests++;
-    if (limited) slot.rejected++;
-  }
-  const recent = state.paused
-    ? state.recent
-    : [...records.slice(-RECENT_LIMIT).reverse(), ...state.recent].slice(0, RECENT_LIMIT);
+function showBuckets(state: TuiState, list: BucketList, uptimeMs: number | undefined): TuiState {
   return {
     ...state,
-    rates: rates.slice(-RATE_WINDOW).map((entry) => ({ ...entry })),
-    totals: { requests, rejected },
-    recent,
+    buckets: list.buckets,
+    totalBuckets: list.total,
+    uptimeMs,
+    selected: clamp(state.selected, list.buckets.length),
   };
+}
+
+/** Adds records (oldest first) to the recent list, or to the held ones while paused. */
+function addRecent(state: TuiState, records: readonly RequestRecord[]): TuiState {
+  if (records.length === 0) return state;
+  const newest = records.slice(-RECENT_LIMIT).reverse();
+  return state.paused
+    ? { ...state, held: [...newest, ...state.held].slice(0, RECENT_LIMIT) }
+    : { ...state, recent: [...newest, ...state.recent].slice(0, RECENT_LIMIT) };
+}
+
+function count(state: TuiState, records: readonly RequestRecord[]): TuiState {
+  let rejected = 0;
+  for (const record of records) if (record.status === 429) rejected++;
+  return {
+    ...state,
+    totals: {
+      requests: state.totals.requests + records.length,
+      rejected: state.totals.rejected + rejected,
+    },
+  };
+}
+
+/** Moves the rate window on to the second of `now`, with empty seconds in between. */
+function tick(state: TuiState, now: number): TuiState {
+  const second = Math.floor(now / 1000);
+  const last = state.rates[state.rates.length - 1];
+  if (last !== undefined && last.second >= second) return state;
+  // Only the window is kept, so a clock that jumps far ahead adds at most the window.
+  const from = Math.max(last === undefined ? second : last.second + 1, second - RATE_WINDOW);
+  const added: RateSlot[] = [];
+  for (let slot = from; slot <= second; slot++)
+    added.push({ second: slot, requests: 0, rejected: 0 });
+  return { ...state, rates: [...state.rates, ...added].slice(-(RATE_WINDOW + 1)) };
+}
+
+/** The rates with `records` counted in the second of `now` (a new slot object, never a changed one). */
+function addRates(
+  rates: readonly RateSlot[],
+  now: number,
+  records: readonly RequestRecord[],
+): readonly RateSlot[] {
+  const second = Math.floor(now / 1000);
+  const index = rates.findIndex((slot) => slot.second === second);
+  // A second already out of the window (the clock went back) is counted in the totals only.
+  if (index < 0) return rates;
+  const slot = rates[index] as RateSlot;
+  let rejected = 0;
+  for (const record of records) if (record.status === 429) rejected++;
+  const next = [...rates];
+  next[index] = {
+    second,
+    requests: slot.requests + records.length,
+    rejected: slot.rejected + rejected,
+  };
+  return next;
 }
 
 function clamp(index: number, length: number): number {
   return Math.max(0, Math.min(index, length - 1));
 }
 
-/** Requests and 429s in the last complete second. */
+/** `word`, or `word` with an s when `count` is not one. */
+export function plural(count: number, word: string): string {
+  return count === 1 ? word : `${word}s`;
+}
+
+/** Requests and 429s in the last complete second (the one before the second in progress). */
 export function currentRates(state: TuiState): { requests: number; rejected: number } {
-  const last = state.rates[state.rates.length - 2] ?? state.rates[state.rates.length - 1];
+  const last = state.rates[state.rates.length - 2];
   return { requests: last?.requests ?? 0, rejected: last?.rejected ?? 0 };
+}
+
+/** Requests per complete second, oldest first: what the sparkline draws. */
+export function completeSeconds(state: TuiState): number[] {
+  return state.rates.slice(0, -1).map((slot) => slot.requests);
 }

@@ -35,7 +35,7 @@ export async function watchSimulation(
           const screen = (
             <App
               key={stats.mode}
-              source={createLocalSource(emulator, label)}
+              source={createLocalSource(emulator, label, { clock: emulator.clock })}
               title="uas simulate"
               onQuit={() => (quit = true)}
             />

@@ -1,17 +1,17 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-server.js';
 import { DEMO_CONFIG } from '../../src/demo-config.js';
 import { createEmulator } from '../../src/emulator.js';
 import { createApi } from '../helpers/api.js';
 import { runUas, UAS_BIN } from '../helpers/spawn-uas.js';
+import { createTmux, hasTmux, needsTmux } from './tmux.js';
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const SESSION = `uas-smoke-${process.pid}`;
+const tmux = createTmux('smoke');
 let running: EmulatorHttpServer | undefined;
 
+afterAll(() => tmux.dispose());
 afterEach(async () => {
-  if (hasTmux) spawnSync('tmux', ['kill-session', '-t', SESSION]);
+  if (hasTmux) tmux.stop();
   await running?.close(100);
   running = undefined;
 });
@@ -28,26 +28,15 @@ const steady = () =>
     },
   });
 
-const screen = () =>
-  execFileSync('tmux', ['capture-pane', '-p', '-t', SESSION], { encoding: 'utf8' });
+const screen = () => tmux.screen();
 
 describe('uas top', () => {
   // .ci/run installs tmux; a developer machine without it skips only this pseudo-terminal test.
   it.skipIf(!hasTmux)(
-    'draws the live screen in a real terminal, resets a bucket on r, and quits on q',
+    needsTmux('draws the live screen in a real terminal, resets a bucket on r, and quits on q'),
     async () => {
       running = await listen(steady(), 0, '127.0.0.1');
-      execFileSync('tmux', [
-        'new-session',
-        '-d',
-        '-s',
-        SESSION,
-        '-x',
-        '80',
-        '-y',
-        '24',
-        `${process.execPath} ${UAS_BIN} top --url ${running.url}`,
-      ]);
+      tmux.start(`${process.execPath} ${UAS_BIN} top --url ${running.url}`, 80, 24);
       await vi.waitFor(() => expect(screen()).toContain('● connected'), {
         timeout: 10_000,
         interval: 100,
@@ -60,25 +49,27 @@ describe('uas top', () => {
         { timeout: 10_000, interval: 100 },
       );
       expect(screen()).toMatch(/exists\s+bot\s+429/);
-      execFileSync('tmux', ['send-keys', '-t', SESSION, 'r']);
+      tmux.keys('r');
       await vi.waitFor(() => expect(screen()).toContain('reset caller:demo:bot'), {
         timeout: 5_000,
         interval: 100,
       });
       expect(running.server.listening).toBe(true);
-      execFileSync('tmux', ['send-keys', '-t', SESSION, 'q']);
-      await vi.waitFor(
-        () => expect(spawnSync('tmux', ['has-session', '-t', SESSION]).status).not.toBe(0),
-        { timeout: 5_000, interval: 100 },
-      );
+      tmux.keys('q');
+      await vi.waitFor(() => expect(tmux.running()).toBe(false), {
+        timeout: 5_000,
+        interval: 100,
+      });
     },
   );
 
   it.skipIf(!hasTmux)(
-    'plays a simulation on the live screen with simulate --watch, then prints the report',
+    needsTmux(
+      'plays a simulation on the live screen with simulate --watch, then prints the report',
+    ),
     async () => {
       const command = `${process.execPath} ${UAS_BIN} simulate --watch --duration 40s --speed 40 --shoppers 20 --bot-rate 30/s --modes shared,per-caller; sleep 30`;
-      execFileSync('tmux', ['new-session', '-d', '-s', SESSION, '-x', '100', '-y', '30', command]);
+      tmux.start(command, 100, 30);
       await vi.waitFor(
         () => expect(screen()).toMatch(/uas simulate mode shared \(1\/2\), 40x virtual time/),
         { timeout: 10_000, interval: 50 },
@@ -103,7 +94,7 @@ describe('uas top', () => {
     await createApi(running.url).exists('email=alice%40example.com&caller_id=203.0.113.7');
     const text = await runUas(['top', '--url', running.url]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain('1 buckets (1 shown, emptiest first)');
+    expect(text.stdout).toContain('1 bucket (1 shown, emptiest first)');
     expect(text.stdout).toContain('caller:demo:203.0.113.7');
     const json = await runUas(['top', '--url', running.url, '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({
@@ -117,6 +108,29 @@ describe('uas top', () => {
     const result = await runUas(['top', '--url', 'http://127.0.0.1:9', '--once']);
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('cannot read the dev API of http://127.0.0.1:9');
+  });
+
+  it('says that the admin token is missing or refused, with the usage exit code', async () => {
+    running = await listen(
+      createEmulator({ config: DEMO_CONFIG, devApi: { adminToken: 's3cret' } }),
+      0,
+      '127.0.0.1',
+    );
+    for (const flags of [['--once'], ['--json'], []]) {
+      const missing = await runUas(['top', '--url', running.url, ...flags]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toBe(
+        `uas: cannot read the dev API of ${running.url}: the dev API needs an admin token: pass --admin-token or set UAS_ADMIN_TOKEN\n`,
+      );
+    }
+    const wrong = await runUas(['top', '--url', running.url, '--once', '--admin-token', 'nope']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('the dev API refused the admin token');
+    const right = await runUas(['top', '--url', running.url, '--once'], {
+      UAS_ADMIN_TOKEN: 's3cret',
+    });
+    expect(right.code).toBe(0);
+    expect(right.stdout).toContain('0 buckets (0 shown, emptiest first)');
   });
 
   it('refuses serve --tui and simulate --watch without a terminal', async () => {

@@ -51,11 +51,7 @@ export function registerTop(program: Command, context: CommandContext): void {
         try {
           snapshot = await takeSnapshot(source);
         } catch (error) {
-          const { describeNetworkError } = await import('../../client/network-error.js');
-          throw new CliError(
-            `cannot read the dev API of ${url.origin}: ${describeNetworkError(error)}`,
-            EXIT.network,
-          );
+          throw await snapshotFailure(url.origin, flags.adminToken !== undefined, error);
         }
         io.stdout.write(
           flags.json
@@ -68,4 +64,35 @@ export function registerTop(program: Command, context: CommandContext): void {
       const { runTui } = await import('../../tui/run-tui.js');
       await runTui(source, 'uas top', terminal);
     });
+}
+
+/**
+ * Why a snapshot could not be taken, as the error `uas top` ends with: a missing or refused admin
+ * token is a usage error (2), an unreachable emulator a network one (4), anything else a failure.
+ */
+async function snapshotFailure(
+  origin: string,
+  tokenSent: boolean,
+  error: unknown,
+): Promise<CliError> {
+  const [{ isDevApiError }, { describeNetworkError }, { adminTokenProblem }] = await Promise.all([
+    import('../../dev-client/dev-api-error.js'),
+    import('../../client/network-error.js'),
+    import('../../tui/dev-api-source.js'),
+  ]);
+  const where = `cannot read the dev API of ${origin}`;
+  if (!isDevApiError(error))
+    return new CliError(`${where}: ${describeNetworkError(error)}`, EXIT.network);
+  switch (error.failure) {
+    case 'admin-token':
+      return new CliError(`${where}: ${adminTokenProblem(tokenSent)}`, EXIT.usage);
+    case 'network':
+      // The client's message names the call and the base URL again: keep only why.
+      return new CliError(
+        `${where}: ${/: cannot reach \S+: (.*)$/s.exec(error.message)?.[1] ?? error.message}`,
+        EXIT.network,
+      );
+    default:
+      return new CliError(`${where}: ${error.message}`, EXIT.failure);
+  }
 }
