@@ -2,9 +2,14 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { requireTool } from '../helpers/require-tool.js';
 
-/** Whether tmux can be run here (CI installs it; a developer machine may lack it). */
-export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+/** Whether tmux can be run here (CI installs it and must have it; a developer machine may lack it). */
+export const hasTmux = requireTool(
+  'tmux',
+  spawnSync('tmux', ['-V']).status === 0,
+  'apt-get install tmux',
+);
 
 /** A test title that says why it is skipped when tmux is absent. */
 export const needsTmux = (title: string): string =>

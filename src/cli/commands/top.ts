@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import type { CommandContext } from '../program.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
 import { allowLiveScreen } from '../live-screen.js';
+import { importOptional } from '../optional-import.js';
 import { parseHttpUrl } from '../options.js';
 import { DEFAULT_URL } from './call.js';
 
@@ -61,7 +62,11 @@ export function registerTop(program: Command, context: CommandContext): void {
         return;
       }
       allowLiveScreen();
-      const { runTui } = await import('../../tui/run-tui.js');
+      const { runTui } = await importOptional(
+        () => import('../../tui/run-tui.js'),
+        'screen',
+        'uas top',
+      );
       await runTui(source, 'uas top', terminal);
     });
 }
