@@ -368,7 +368,8 @@ function problemResponse(
       description:
         'The Bearer challenge (RFC 6750): `Bearer realm="uas"`, with `error="invalid_request"` for a malformed header or `error="invalid_token"` for an unknown token.',
       required: true,
-      schema: { type: 'string', pattern: '^Bearer ' },
+      // The scheme is case-insensitive (RFC 9110 section 11.1).
+      schema: { type: 'string', pattern: '^[Bb][Ee][Aa][Rr][Ee][Rr]( |$)' },
       example:
         'Bearer realm="uas", error="invalid_token", error_description="unknown access token"',
     };

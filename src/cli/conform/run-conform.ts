@@ -148,7 +148,7 @@ async function conform(
   if (flags.json) io.stdout.write(`${toSafeJson(reportToJson(report, heading))}\n`);
   else
     io.stdout.write(
-      formatReportText(report, heading, colorsFor(io.stdout, io.env), io.stdout.columns ?? 120),
+      formatReportText(report, heading, colorsFor(io.stdout, io.env), io.stdout.columns ?? 100),
     );
   if (flags.junit !== undefined) {
     const file = resolvePath(io.cwd, flags.junit);
