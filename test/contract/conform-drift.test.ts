@@ -218,6 +218,34 @@ describe('uas conform, safe against a real service', () => {
     );
     expect(result.stdout).toContain('verify.signs-in: ');
     expect(result.stdout).toContain('skipped: needs --dev-api');
+    const json = await conformInProcess(['--url', server.url, '--dry-run', '--json', '--exhaust']);
+    const plan = JSON.parse(json.stdout) as {
+      dry_run: boolean;
+      checks: Array<{
+        id: string;
+        skipped: string | null;
+        requests: Array<{ authorization: string | null }>;
+      }>;
+    };
+    expect(plan.dry_run).toBe(true);
+    expect(plan.checks.map((check) => [check.id, check.requests.length])).toEqual([
+      ['auth.required', 1],
+      ['auth.invalid-token', 1],
+      ['exists.unknown-user', 1],
+      ['exists.known-user', 1],
+      ['exists.invalid-email', 1],
+      ['start.invalid-email', 1],
+      ['start.sends-code', 1],
+      ['verify.wrong-code', 1],
+      ['verify.signs-in', 0],
+      ['caller.separate-buckets', 1],
+      ['limit.caller-exhausted', 1],
+      ['limit.other-caller-unaffected', 1],
+      ['limit.retry-after-honoured', 1],
+      ['headers.rate-limit', 0],
+    ]);
+    expect(plan.checks[2]?.requests[0]?.authorization).toBe('<access token>');
+    expect(server.received()).toBe(0);
   });
 
   it('stays within --max-requests, counting every request, and says which checks it could not afford', async () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOpenApiDocument } from '../../src/contract/openapi-document.js';
+import { judgeRateLimitFields } from '../../src/contract/rate-limit-fields.js';
 import {
   createResponseValidator,
   type ResponseValidator,
@@ -54,6 +55,10 @@ describe.each(TRANSPORTS)('answers over $name', (transport) => {
     expect(reply.headers.get('uas-bucket') === null, `uas-bucket on ${reply.status}`).toBe(
       beforeBucket,
     );
+    // Well-formed beyond their patterns: parsed as structured fields, and coherent.
+    const style = target.emulator.config.behavior.headers;
+    if (!beforeBucket && style !== 'none')
+      expect(judgeRateLimitFields(style, (name) => reply.headers.get(name)).problems).toEqual([]);
     checked++;
     return reply;
   };
