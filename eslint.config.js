@@ -37,9 +37,9 @@ export default tseslint.config(
     },
   },
   {
-    // The core, the integration check and text helpers are pure: no I/O, no transports, no
-    // timers, no wall clock, no ambient randomness.
-    files: ['src/core/**/*.ts', 'src/check/**/*.ts', 'src/text/**/*.ts'],
+    // The core, the integration check, the contract and text helpers are pure: no I/O, no
+    // transports, no timers, no wall clock, no ambient randomness.
+    files: ['src/core/**/*.ts', 'src/check/**/*.ts', 'src/text/**/*.ts', 'src/contract/**/*.ts'],
     ignores: ['src/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [

@@ -42,6 +42,10 @@ export {
   OTHER_MERCHANT,
 } from './demo-config.js';
 export { VERSION } from './version.js';
+export { createOpenApiDocument } from './contract/openapi-document.js';
+export type { OpenApiDocumentOptions } from './contract/openapi-document.js';
+export { createDevApiDocument } from './contract/dev-api-document.js';
+export type { OpenApiDocument } from './contract/openapi-types.js';
 export { createClient } from './client/client.js';
 export type {
   Client,

@@ -2,6 +2,8 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
 import { registerCall } from './commands/call.js';
 import { registerCode } from './commands/code.js';
+import { registerConform } from './commands/conform.js';
+import { registerOpenApi } from './commands/openapi.js';
 import { registerServe } from './commands/serve.js';
 import { registerSimulate } from './commands/simulate.js';
 import { registerTop } from './commands/top.js';
@@ -43,6 +45,8 @@ Colour follows the terminal; NO_COLOR turns it off. UAS_URL, UAS_TOKEN and UAS_A
   registerCode(program, context);
   registerSimulate(program, context);
   registerTop(program, context);
+  registerOpenApi(program, context);
+  registerConform(program, context);
   return program;
 }
 

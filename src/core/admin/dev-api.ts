@@ -11,6 +11,7 @@ import { isManualClock, type Clock } from '../time/clock.js';
 import type { FaultSpec } from './faults.js';
 import { OUTCOMES, type Outcome } from './records.js';
 import { redactSecret } from './redact.js';
+import { SERVED_DOCUMENTS, servedDocument } from '../../contract/served-document.js';
 
 /** Where the dev API lives. */
 export const DEV_API_PREFIX = '/__uas';
@@ -281,6 +282,18 @@ const ROUTES: DevRoute[] = [
       text: emulator.metrics(),
       delayMs: 0,
     }),
+  },
+  {
+    method: 'GET',
+    resource: 'openapi.json',
+    item: false,
+    usage: `?document=${SERVED_DOCUMENTS.join('|')}`,
+    handle: ({ emulator, params, path, request }) => {
+      const which = readChoice(params, 'document', SERVED_DOCUMENTS, path) ?? 'service';
+      if (isResponse(which)) return which;
+      const host = headerValue(request.headers, 'host');
+      return json(200, servedDocument(emulator.config, which, host));
+    },
   },
 ];
 

@@ -1,0 +1,83 @@
+import { Option, type Command } from 'commander';
+import type { ConformDeps, ConformFlags } from '../conform/run-conform.js';
+import type { CommandContext } from '../program.js';
+import { integerIn } from '../options.js';
+import { DEFAULT_URL } from './call.js';
+
+/** Default of `--max-requests`: enough for every check, --exhaust included, at the default limits. */
+export const DEFAULT_MAX_REQUESTS = 25;
+
+/** Registers `uas conform`; `deps` injects time, fetch and the run id (tests). */
+export function registerConform(
+  program: Command,
+  context: CommandContext,
+  deps: ConformDeps = {},
+): void {
+  program
+    .command('conform')
+    .description(
+      "check a base URL (a uas emulator, or the real service's sandbox) against the contract, black-box, within a request budget",
+    )
+    .addOption(
+      new Option('--url <url>', 'base URL of the service').env('UAS_URL').default(DEFAULT_URL),
+    )
+    .addOption(
+      new Option('--token <token>', 'access token (Bearer); never printed').env('UAS_TOKEN'),
+    )
+    .option('--token-file <file>', 'read the access token from a file')
+    .option('--merchant-id <id>', "a merchant of the token's client (start, verify)")
+    .option('--email <email>', 'a user the target knows (exists, start, verify)')
+    .option(
+      '--exhaust',
+      'also empty a caller bucket (429, Retry-After, another caller_id): spends real quota',
+    )
+    .option(
+      '--dev-api',
+      "the target is a uas emulator: read the code from its dev API to check verify's success",
+    )
+    .addOption(
+      new Option(
+        '--admin-token <token>',
+        "with --dev-api: the emulator's dev API admin token, when it has one",
+      ).env('UAS_ADMIN_TOKEN'),
+    )
+    .addOption(
+      new Option('--headers <style>', 'the rate-limit fields expected')
+        .choices(['draft-10', 'draft-7', 'draft-6', 'x-ratelimit', 'none'])
+        .default('draft-10'),
+    )
+    .option(
+      '--max-requests <n>',
+      'send at most this many requests in all (every request counts)',
+      integerIn(1, 10_000),
+      DEFAULT_MAX_REQUESTS,
+    )
+    .option('--max-wait <duration>', 'the longest Retry-After to wait (with --exhaust)', '30s')
+    .option('--timeout <duration>', 'abandon a request, its body included, after this long', '10s')
+    .option('--max-response <size>', 'read at most this much of a body, such as 64kb', '1mb')
+    .option('--dry-run', 'list the requests it would send, and send none')
+    .option('--json', 'print the report as one JSON object')
+    .option('--junit <file>', 'also write the report as JUnit XML')
+    .addHelpText(
+      'after',
+      `
+Every request carries a caller_id of this run (uas-conform-<run>-<letter>), so the token's client
+bucket is left alone, and at most one wrong code is ever sent. The token is never printed.
+
+Exit codes:
+  0  every check passed or was skipped
+  1  a check failed: the report names the check and the difference
+  2  usage
+  4  the target cannot be reached
+
+Examples:
+  $ uas conform                                   the local emulator, with the demo token
+  $ uas conform --url https://sandbox.example --token-file token.txt \\
+      --merchant-id 6f1c2b0e-8a4d-4c43-9b7e-2f5d8c1a9e01 --email you@example.com --dry-run
+  $ uas conform --exhaust --dev-api --junit conform.xml`,
+    )
+    .action(async (flags: ConformFlags) => {
+      const { runConform } = await import('../conform/run-conform.js');
+      context.exitCode = await runConform(flags, context, deps);
+    });
+}

@@ -1,0 +1,129 @@
+import { Option, type Command } from 'commander';
+import type { CommandContext } from '../program.js';
+import {
+  applyConfigFlags,
+  configErrorToCli,
+  loadConfigFile,
+  type ConfigFlag,
+} from '../config-loader.js';
+import { integerIn, operationCosts, parseHttpUrl } from '../options.js';
+
+/** Options of `uas openapi`, as commander parses them. */
+interface OpenApiFlags {
+  config?: string;
+  clientBurst?: number;
+  clientRate?: string;
+  callerBurst?: number;
+  callerRate?: string;
+  callerScope?: string;
+  retryAfter?: string;
+  headers?: string;
+  cost?: Record<string, number>;
+  otpTtl?: string;
+  otpAttempts?: number;
+  devApi?: boolean;
+  serverUrl?: string;
+  yaml?: boolean;
+}
+
+/** Registers `uas openapi`. */
+export function registerOpenApi(program: Command, context: CommandContext): void {
+  program
+    .command('openapi')
+    .description(
+      'print the OpenAPI 3.1 document of the service as `uas serve` would run it with the same config and flags',
+    )
+    .option(
+      '-c, --config <file>',
+      'config file (JSON), as for uas serve; default: the bundled fixtures/uas.config.json',
+    )
+    .option('--client-burst <n>', 'client bucket size (tokens)', integerIn(1, 1_000_000_000))
+    .option('--client-rate <rate>', 'client bucket refill, such as "10/s"')
+    .option('--caller-burst <n>', 'caller bucket size (tokens)', integerIn(1, 1_000_000_000))
+    .option('--caller-rate <rate>', 'caller bucket refill, such as "1/s"')
+    .addOption(
+      new Option('--caller-scope <scope>', 'caller buckets per client, or shared').choices([
+        'client',
+        'global',
+      ]),
+    )
+    .option('--retry-after <mode>', 'Retry-After on 429: exact, absent or fixed:<seconds>')
+    .addOption(
+      new Option('--headers <style>', 'rate-limit header style').choices([
+        'draft-10',
+        'draft-7',
+        'draft-6',
+        'x-ratelimit',
+        'none',
+      ]),
+    )
+    .option('--cost <costs>', 'tokens each operation takes, such as "start=2"', operationCosts)
+    .option('--otp-ttl <duration>', 'how long a code is valid, such as "10m"')
+    .option('--otp-attempts <n>', 'wrong codes allowed before a code dies', integerIn(1, 1000))
+    .option('--dev-api', 'the document of the dev API (/__uas) instead of the service')
+    .option('--server-url <url>', 'the server the document names', 'http://127.0.0.1:4010')
+    .option('--yaml', 'print YAML instead of JSON')
+    .addHelpText(
+      'after',
+      `
+The same document is served by a running emulator at GET /__uas/openapi.json (its running
+config), and createOpenApiDocument(config) returns it from code.
+
+Examples:
+  $ uas openapi > openapi.json
+  $ uas openapi --config my-uas.json --headers x-ratelimit --yaml > openapi.yaml
+  $ uas openapi --dev-api --yaml`,
+    )
+    .action(async (flags: OpenApiFlags) => {
+      context.exitCode = await printDocument(flags, context);
+    });
+}
+
+function configFlags(flags: OpenApiFlags): ConfigFlag[] {
+  const all: Array<[string, string[], unknown]> = [
+    ['--client-burst', ['limits', 'client', 'burst'], flags.clientBurst],
+    ['--client-rate', ['limits', 'client', 'rate'], flags.clientRate],
+    ['--caller-burst', ['limits', 'caller', 'burst'], flags.callerBurst],
+    ['--caller-rate', ['limits', 'caller', 'rate'], flags.callerRate],
+    ['--caller-scope', ['limits', 'callerScope'], flags.callerScope],
+    ['--cost', ['limits', 'cost'], flags.cost],
+    ['--retry-after', ['behavior', 'retryAfter'], flags.retryAfter],
+    ['--headers', ['behavior', 'headers'], flags.headers],
+    ['--otp-ttl', ['otp', 'ttl'], flags.otpTtl],
+    ['--otp-attempts', ['otp', 'maxAttempts'], flags.otpAttempts],
+  ];
+  return all
+    .filter(([, , value]) => value !== undefined)
+    .map(([flag, path, value]) => ({ flag, path, value }));
+}
+
+async function printDocument(flags: OpenApiFlags, context: CommandContext): Promise<number> {
+  const { io } = context;
+  const serverUrl = parseHttpUrl('--server-url', flags.serverUrl ?? '').href.replace(/\/+$/, '');
+  const loaded = await loadConfigFile(flags.config, io.cwd);
+  const overrides = configFlags(flags);
+  const [{ resolveConfig }, { isConfigError }] = await Promise.all([
+    import('../../core/config/config.js'),
+    import('../../core/config/config-error.js'),
+  ]);
+  let config: ReturnType<typeof resolveConfig>;
+  try {
+    config = resolveConfig(applyConfigFlags(loaded.config, overrides));
+  } catch (error) {
+    if (!isConfigError(error)) throw error;
+    throw configErrorToCli(error, overrides, `config in ${loaded.path}`);
+  }
+  const { createOpenApiDocument } = await import('../../contract/openapi-document.js');
+  const document = flags.devApi
+    ? (await import('../../contract/dev-api-document.js')).createDevApiDocument(config, {
+        serverUrl,
+      })
+    : createOpenApiDocument(config, { serverUrl });
+  if (flags.yaml) {
+    const { stringify } = await import('yaml');
+    io.stdout.write(stringify(document, { lineWidth: 0, aliasDuplicateObjects: false }));
+  } else {
+    io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,141 @@
+import { describeNetworkError } from '../../client/network-error.js';
+import { readBody } from '../../client/response-body.js';
+
+/** A request of the suite, before it is sent. */
+export interface ConformRequest {
+  method: 'GET' | 'POST';
+  /** Path and query under the base URL: `/v1/users/exists?email=...`. */
+  path: string;
+  /**
+   * `token`: the access token; `none`: no Authorization; `admin`: the dev API's admin token (if
+   * any; never the access token); otherwise the Authorization value to send as it is.
+   */
+  auth: 'token' | 'none' | 'admin' | { authorization: string };
+  /** A JSON body. */
+  body?: unknown;
+}
+
+/** A request and what came of it. */
+export interface Exchange {
+  request: ConformRequest;
+  /** Undefined when no answer came. */
+  status: number | undefined;
+  headers: Headers;
+  body: string;
+  /** Why there is no (whole) answer. */
+  error: string | undefined;
+}
+
+/** Thrown when a request would pass the request budget; nothing is sent. */
+export class BudgetSpentError extends Error {
+  override readonly name = 'BudgetSpentError';
+}
+
+/** Thrown when the very first request gets no answer: the target cannot be reached. */
+export class UnreachableError extends Error {
+  override readonly name = 'UnreachableError';
+}
+
+/** What {@link createSender} needs. */
+export interface SenderOptions {
+  baseUrl: string;
+  token: string;
+  adminToken: string | undefined;
+  maxRequests: number;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  fetch?: typeof fetch;
+}
+
+/** Sends the suite's requests, each counted against the budget. */
+export interface Sender {
+  send(request: ConformRequest): Promise<Exchange>;
+  /** Requests sent so far. */
+  readonly sent: number;
+  /** Requests the budget still allows. */
+  readonly remaining: number;
+}
+
+/**
+ * Sends requests to the target: never more than `maxRequests` (every request counts, the dev
+ * API's too), each within `timeoutMs` body included, at most `maxResponseBytes` of each body
+ * read, redirects never followed. A request the budget does not allow throws
+ * {@link BudgetSpentError} before anything is sent; a first request that gets no answer throws
+ * {@link UnreachableError}.
+ */
+export function createSender(options: SenderOptions): Sender {
+  const send = options.fetch ?? fetch;
+  let sent = 0;
+  let answered = 0;
+  return {
+    get sent() {
+      return sent;
+    },
+    get remaining() {
+      return options.maxRequests - sent;
+    },
+    async send(request) {
+      if (sent >= options.maxRequests)
+        throw new BudgetSpentError(
+          `the request budget (--max-requests ${options.maxRequests}) is spent`,
+        );
+      sent++;
+      const headers: Record<string, string> = {
+        accept: 'application/json, application/problem+json',
+      };
+      const { auth } = request;
+      if (auth === 'token') headers.authorization = `Bearer ${options.token}`;
+      else if (auth === 'admin') {
+        if (options.adminToken !== undefined)
+          headers.authorization = `Bearer ${options.adminToken}`;
+      } else if (auth !== 'none') headers.authorization = auth.authorization;
+      if (request.body !== undefined) headers['content-type'] = 'application/json';
+      const exchange: Exchange = {
+        request,
+        status: undefined,
+        headers: new Headers(),
+        body: '',
+        error: undefined,
+      };
+      try {
+        const response = await send(`${options.baseUrl}${request.path}`, {
+          method: request.method,
+          headers,
+          body: request.body === undefined ? undefined : JSON.stringify(request.body),
+          redirect: 'manual',
+          signal: AbortSignal.timeout(options.timeoutMs),
+        });
+        exchange.status = response.status;
+        exchange.headers = response.headers;
+        const body = await readBody(response, options.maxResponseBytes);
+        if (body.kind === 'complete') exchange.body = body.text;
+        else exchange.error = body.error;
+      } catch (error) {
+        exchange.error = describeNetworkError(error);
+      }
+      if (exchange.status !== undefined) answered++;
+      else if (answered === 0)
+        throw new UnreachableError(
+          `cannot reach ${new URL(options.baseUrl).origin}: ${exchange.error}`,
+        );
+      return exchange;
+    },
+  };
+}
+
+/** A request in words, for reports and --dry-run: the token is never shown. */
+export function describeRequest(request: ConformRequest): string[] {
+  const auth =
+    request.auth === 'token'
+      ? 'Authorization: Bearer <access token>'
+      : request.auth === 'admin'
+        ? 'Authorization: Bearer <admin token, if any>'
+        : request.auth === 'none'
+          ? 'no Authorization'
+          : `Authorization: ${request.auth.authorization}`;
+  return [
+    `${request.method} ${request.path}`,
+    `  ${auth}`,
+    ...(request.body === undefined ? [] : [`  ${JSON.stringify(request.body)}`]),
+  ];
+}

@@ -1,0 +1,279 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
+import { parseDuration } from '../../core/config/duration.js';
+import type { HeaderStyle } from '../../core/config/config-schema.js';
+import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
+import { CliError, colorsFor, EXIT, type CliIO } from '../io.js';
+import { isLoopbackHost, parseHttpUrl } from '../options.js';
+import type { CommandContext } from '../program.js';
+import { escapeControls, toSafeJson } from '../safe-text.js';
+import type { SuiteOptions } from './conform-check.js';
+import {
+  formatReportJunit,
+  formatReportText,
+  reportToJson,
+  type ReportHeading,
+} from './conform-report.js';
+import { createSender, describeRequest } from './conform-sender.js';
+import { CHECKS, runSuite, type SuiteClock, type SuiteReport } from './conform-suite.js';
+
+/** The flags of `uas conform`, as commander parses them. */
+export interface ConformFlags {
+  url: string;
+  token?: string;
+  tokenFile?: string;
+  merchantId?: string;
+  email?: string;
+  exhaust?: boolean;
+  devApi?: boolean;
+  adminToken?: string;
+  headers: HeaderStyle;
+  maxRequests: number;
+  maxWait: string;
+  timeout: string;
+  maxResponse: string;
+  dryRun?: boolean;
+  json?: boolean;
+  junit?: string;
+}
+
+/** What `uas conform` takes from outside besides its I/O, injected by tests. */
+export interface ConformDeps {
+  /** @default the wall clock and setTimeout */
+  clock?: SuiteClock;
+  /** @default global fetch */
+  fetch?: typeof fetch;
+  /** Makes the run's caller_ids. @default 8 random hex digits */
+  runId?: string;
+}
+
+const SYSTEM_CLOCK: SuiteClock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/**
+ * Replaces every occurrence of the secrets (as they are, percent-encoded and JSON-escaped) with
+ * `[redacted]`, which needs no escaping in text, JSON or XML.
+ */
+export function createRedactor(secrets: Array<string | undefined>): (text: string) => string {
+  const hidden = [
+    ...new Set(
+      secrets
+        .filter((secret): secret is string => secret !== undefined && secret.length >= 4)
+        .flatMap((secret) => [
+          secret,
+          encodeURIComponent(secret),
+          JSON.stringify(secret).slice(1, -1),
+        ]),
+    ),
+  ].sort((a, b) => b.length - a.length);
+  return (text) => hidden.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
+}
+
+/** The I/O with every write redacted. */
+function redactedIO(io: CliIO, redact: (text: string) => string): CliIO {
+  const wrap = (stream: CliIO['stdout']): CliIO['stdout'] => ({
+    write: (text: string) => stream.write(redact(text)),
+    isTTY: stream.isTTY,
+    columns: stream.columns,
+    rows: stream.rows,
+  });
+  return { ...io, stdout: wrap(io.stdout), stderr: wrap(io.stderr) };
+}
+
+/** Runs `uas conform` and returns its exit code; the token never reaches an output. */
+export async function runConform(
+  flags: ConformFlags,
+  context: CommandContext,
+  deps: ConformDeps = {},
+): Promise<number> {
+  const base = parseHttpUrl('--url', flags.url);
+  const token = await resolveToken(flags, base, context.io.cwd);
+  const redact = createRedactor([token, flags.adminToken]);
+  try {
+    return await conform(flags, token, base, redactedIO(context.io, redact), deps);
+  } catch (error) {
+    if (error instanceof CliError) throw new CliError(redact(error.message), error.exitCode);
+    throw new Error(redact((error as Error).message));
+  }
+}
+
+async function conform(
+  flags: ConformFlags,
+  token: string,
+  base: URL,
+  io: CliIO,
+  deps: ConformDeps,
+): Promise<number> {
+  const baseUrl = base.href.replace(/\/+$/, '');
+  const demo = token === DEMO_TOKEN;
+  const options: SuiteOptions = {
+    email: flags.email ?? (demo ? 'alice@example.com' : undefined),
+    merchantId: flags.merchantId ?? (demo ? DEMO_MERCHANT : undefined),
+    runId: deps.runId ?? randomBytes(4).toString('hex'),
+    exhaust: flags.exhaust === true,
+    devApi: flags.devApi === true,
+    style: flags.headers,
+    maxWaitMs: durationFlag('--max-wait', flags.maxWait),
+  };
+  const timeoutMs = durationFlag('--timeout', flags.timeout);
+  if (timeoutMs === 0)
+    throw new CliError('invalid --timeout: expected a duration above zero, such as "10s"');
+  const maxResponseBytes = sizeFlag('--max-response', flags.maxResponse);
+  const heading: ReportHeading = {
+    target: baseUrl,
+    style: flags.headers,
+    maxRequests: flags.maxRequests,
+  };
+
+  if (flags.dryRun) {
+    io.stdout.write(formatPlan(options, heading, flags.json === true));
+    return EXIT.ok;
+  }
+  const sender = createSender({
+    baseUrl,
+    token,
+    adminToken: flags.adminToken,
+    maxRequests: flags.maxRequests,
+    timeoutMs,
+    maxResponseBytes,
+    ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
+  });
+  const redact = createRedactor([token, flags.adminToken]);
+  // Server text can hold the token (a server that echoes the request): it goes before any
+  // output is formatted, so no format's escaping can meet it.
+  const report = redactReport(await runSuite(options, sender, deps.clock ?? SYSTEM_CLOCK), redact);
+  if (flags.json) io.stdout.write(`${toSafeJson(reportToJson(report, heading))}\n`);
+  else
+    io.stdout.write(
+      formatReportText(report, heading, colorsFor(io.stdout, io.env), io.stdout.columns ?? 100),
+    );
+  if (flags.junit !== undefined) {
+    const file = resolvePath(io.cwd, flags.junit);
+    try {
+      await writeFile(file, redact(formatReportJunit(report, heading)));
+    } catch (error) {
+      throw new CliError(`cannot write --junit ${file}: ${(error as Error).message}`, EXIT.failure);
+    }
+  }
+  if (report.unreachable !== undefined) {
+    io.stderr.write(`uas: ${escapeControls(report.unreachable, { keepNewlines: false })}\n`);
+    return EXIT.network;
+  }
+  return report.checks.some((check) => check.status === 'fail') ? EXIT.failure : EXIT.ok;
+}
+
+function redactReport(report: SuiteReport, redact: (text: string) => string): SuiteReport {
+  return {
+    ...report,
+    unreachable: report.unreachable === undefined ? undefined : redact(report.unreachable),
+    checks: report.checks.map((check) => ({
+      ...check,
+      differences: check.differences.map(redact),
+      reason: check.reason === undefined ? undefined : redact(check.reason),
+    })),
+  };
+}
+
+/** What --dry-run prints: every check, and the requests it would send. Nothing is sent. */
+function formatPlan(options: SuiteOptions, heading: ReportHeading, json: boolean): string {
+  const checks = CHECKS.map((check) => {
+    const unavailable = check.unavailable(options);
+    return {
+      id: check.id,
+      title: check.title,
+      skipped: unavailable ?? null,
+      requests: unavailable !== undefined ? [] : check.plan(options),
+    };
+  });
+  if (json)
+    return `${toSafeJson({
+      dry_run: true,
+      target: heading.target,
+      max_requests: heading.maxRequests,
+      checks: checks.map((check) => ({
+        ...check,
+        requests: check.requests.map(({ request, repeat }) => ({
+          method: request.method,
+          path: request.path,
+          authorization:
+            request.auth === 'token'
+              ? '<access token>'
+              : request.auth === 'admin'
+                ? '<admin token>'
+                : request.auth === 'none'
+                  ? null
+                  : request.auth.authorization,
+          body: request.body ?? null,
+          repeat: repeat ?? null,
+        })),
+      })),
+    })}\n`;
+  const lines = [
+    `uas conform --dry-run: nothing is sent. ${heading.target}, at most ${heading.maxRequests} requests:`,
+  ];
+  for (const check of checks) {
+    lines.push('', `${check.id}: ${check.title}`);
+    if (check.skipped !== null) lines.push(`  skipped: ${check.skipped}`);
+    for (const { request, repeat } of check.requests)
+      lines.push(
+        ...describeRequest(request).map((line) => `  ${line}`),
+        ...(repeat === undefined ? [] : [`    (${repeat})`]),
+      );
+    if (check.skipped === null && check.requests.length === 0)
+      lines.push('  no request: judges the answers of the checks above');
+  }
+  return `${escapeControls(lines.join('\n'))}\n`;
+}
+
+async function resolveToken(flags: ConformFlags, target: URL, cwd: string): Promise<string> {
+  const token = flags.token?.trim() === '' ? undefined : flags.token?.trim();
+  if (token !== undefined && flags.tokenFile !== undefined)
+    throw new CliError('give --token or --token-file, not both');
+  if (token !== undefined) return token;
+  if (flags.tokenFile !== undefined) {
+    const file = resolvePath(cwd, flags.tokenFile);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new CliError(
+        `cannot read --token-file ${file}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+      );
+    }
+    if (text.trim() === '') throw new CliError(`--token-file ${file} is empty`);
+    return text.trim();
+  }
+  if (isLoopbackHost(target.hostname)) return DEMO_TOKEN;
+  throw new CliError(
+    `no access token for ${target.origin}: pass --token, --token-file, or set UAS_TOKEN (the demo token is used only against a local emulator)`,
+  );
+}
+
+function durationFlag(flag: string, text: string): number {
+  const value = parseDuration(text);
+  if (value === undefined)
+    throw new CliError(
+      `invalid ${flag}: expected a duration such as "500ms", "30s" or "2m"; got ${JSON.stringify(text)}`,
+    );
+  return value;
+}
+
+const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/** A size such as "65536", "512kb" or "1mb" (units of 1024), as `uas call --max-response` reads it. */
+function sizeFlag(flag: string, text: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(text.trim());
+  const value =
+    match === null
+      ? NaN
+      : Math.floor(Number(match[1]) * (SIZE_UNITS[(match[2] ?? 'b').toLowerCase()] ?? NaN));
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new CliError(
+      `invalid ${flag}: expected a size above zero, such as "65536", "512kb" or "1mb"; got ${JSON.stringify(text)}`,
+    );
+  return value;
+}
