@@ -1,0 +1,195 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The packed tarball, installed in fresh projects as a user would (from the npm registry for
+// everything else), beside each supported major of msw (msw 3 needs Node 22.12 or later), with
+// each README recipe run there unchanged.
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const RECIPES = join(ROOT, 'test/recipes');
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+const NODE_22_12 = major > 22 || (major === 22 && minor >= 12);
+const SETUPS = [
+  { msw: 'msw@2', express: 'express@4', runs: true, note: '' },
+  {
+    msw: 'msw@3',
+    express: 'express@5',
+    runs: NODE_22_12,
+    note: NODE_22_12 ? '' : ` (skipped: msw 3 needs Node 22.12+; CI runs it on Node 24)`,
+  },
+];
+const version = (name: string) =>
+  (
+    JSON.parse(
+      execFileSync('npm', ['pkg', 'get', `devDependencies.${name}`], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      }),
+    ) as string
+  ).replace(/^\^|~/, '');
+
+let work = '';
+let tarball = '';
+
+const run = (command: string, args: string[], cwd: string, env: Record<string, string> = {}) => {
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, CI: '1', NO_COLOR: '1', ...env },
+    timeout: 180_000,
+  });
+  return { code: result.status, out: `${result.stdout}\n${result.stderr}` };
+};
+
+const npm = (args: string[], cwd: string) => {
+  const result = run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], cwd);
+  if (result.code !== 0) throw new Error(`npm ${args.join(' ')} failed:\n${result.out}`);
+};
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'uas-package-'));
+  // `npm test` has just built dist/: pack it as it is.
+  const packed = execFileSync(
+    'npm',
+    ['pack', '--ignore-scripts', '--silent', '--pack-destination', work],
+    { cwd: ROOT, encoding: 'utf8' },
+  ).trim();
+  tarball = join(work, packed.split('\n').at(-1) as string);
+}, 120_000);
+
+afterAll(() => {
+  if (work !== '') rmSync(work, { recursive: true, force: true });
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('the packed package', () => {
+  it('ships no source maps, a LICENSE, and no prepare script; publint and attw find nothing', () => {
+    const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
+    expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
+    expect(files).toContain('package/LICENSE');
+    expect(files.some((file) => file.startsWith('package/test/'))).toBe(false);
+    const manifest = JSON.parse(
+      execFileSync('tar', ['xzf', tarball, '-O', 'package/package.json'], { encoding: 'utf8' }),
+    ) as { scripts: Record<string, string>; sideEffects: boolean };
+    expect(manifest.scripts.prepare).toBeUndefined();
+    expect(manifest.sideEffects).toBe(false);
+    const publint = run(
+      join(ROOT, 'node_modules/.bin/publint'),
+      ['run', '--strict', tarball],
+      ROOT,
+    );
+    expect(publint.code, publint.out).toBe(0);
+    const attw = run(
+      join(ROOT, 'node_modules/.bin/attw'),
+      [tarball, '--profile', 'esm-only', '--format', 'table-flipped'],
+      ROOT,
+    );
+    expect(attw.code, attw.out).toBe(0);
+  });
+
+  describe.each(SETUPS)(
+    'in a fresh project with $msw and $express$note',
+    ({ msw, express, runs }) => {
+      let project = '';
+      beforeAll(() => {
+        if (!runs) return;
+        project = join(work, msw.replace('@', '-'));
+        mkdirSync(project);
+        writeFileSync(
+          join(project, 'package.json'),
+          JSON.stringify({ name: 'shop', private: true, type: 'module' }),
+        );
+        cpSync(RECIPES, project, { recursive: true });
+        npm(
+          [
+            'install',
+            tarball,
+            msw,
+            express,
+            `vitest@${version('vitest')}`,
+            `@playwright/test@${version('@playwright/test')}`,
+            `typescript@${version('typescript')}`,
+            '@types/node@20',
+          ],
+          project,
+        );
+      }, 240_000);
+
+      it.skipIf(!runs)('type-checks the recipes with nothing undeclared', () => {
+        writeFileSync(
+          join(project, 'tsconfig.json'),
+          JSON.stringify({
+            compilerOptions: {
+              target: 'ES2022',
+              module: 'NodeNext',
+              moduleResolution: 'NodeNext',
+              strict: true,
+              noEmit: true,
+              skipLibCheck: false,
+              types: ['node'],
+              lib: ['ES2023', 'DOM'],
+            },
+            include: ['vitest-msw', 'playwright'],
+          }),
+        );
+        const tsc = run('npx', ['tsc', '-p', '.'], project);
+        expect(tsc.code, tsc.out).toBe(0);
+      });
+
+      it.skipIf(!runs)('runs the vitest recipe', () => {
+        const vitest = run('npx', ['vitest', 'run', '--dir', 'vitest-msw'], project);
+        expect(vitest.code, vitest.out).toBe(0);
+        expect(vitest.out).toMatch(/3 passed/);
+      });
+
+      it.skipIf(!runs)('runs the Playwright recipe against uas serve', async () => {
+        const port = await freePort();
+        const playwright = run(
+          'npx',
+          [
+            'playwright',
+            'test',
+            '--config',
+            'playwright/playwright.config.ts',
+            '--reporter',
+            'line',
+          ],
+          project,
+          { UAS_PORT: String(port) },
+        );
+        expect(playwright.code, playwright.out).toBe(0);
+        expect(playwright.out).toMatch(/2 passed/);
+      });
+
+      it.skipIf(!runs)('runs the Express recipe', () => {
+        const app = run('node', ['express/app.mjs'], project);
+        expect(app.code, app.out).toBe(0);
+        expect(app.out).toContain('200 {"exists":true,"token_count":2} {"app":"ok"}');
+      });
+    },
+  );
+
+  it('installs small for a test suite: neither a terminal UI nor msw comes with it', () => {
+    const project = join(work, 'bare');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'bare', private: true }));
+    npm(['install', tarball], project);
+    const installed = readdirSync(join(project, 'node_modules'), { recursive: true })
+      .map(String)
+      .filter((path) => path.endsWith('package.json') && path.split('node_modules').length <= 3);
+    const names = new Set(installed.map((path) => path.replace(/[\\/]package\.json$/, '')));
+    for (const absent of ['ink', 'react', 'msw', 'express'])
+      expect([...names].some((name) => name === absent || name.endsWith(`/${absent}`))).toBe(false);
+  }, 240_000);
+});
