@@ -91,3 +91,31 @@ export type {
 export type { FaultSpec, Fault } from './core/admin/faults.js';
 export type { RequestFilter } from './core/admin/request-filter.js';
 export type { MisplacedCallerId, CallerIdSource } from './core/admin/records.js';
+export {
+  checkIntegration,
+  assertCleanIntegration,
+  expectCleanIntegration,
+  CheckFailedError,
+  isCheckFailedError,
+  CHECK_DEFAULTS,
+  CHECK_RULES,
+  formatReportText,
+  formatReportJunit,
+  formatReportMarkdown,
+  NO_COLORS,
+} from './check/index.js';
+export type {
+  AssertCleanOptions,
+  RequestSource,
+  CheckOptions,
+  ReportColors,
+  CheckReport,
+  CheckSummary,
+  Finding,
+  Evidence,
+  RuleResult,
+  RuleId,
+  RuleStatus,
+  Severity,
+  DelayStats,
+} from './check/index.js';

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
 import { registerCall } from './commands/call.js';
+import { registerCheck } from './commands/check.js';
 import { registerCode } from './commands/code.js';
 import { registerConform } from './commands/conform.js';
 import { registerOpenApi } from './commands/openapi.js';
@@ -43,6 +44,7 @@ Colour follows the terminal; NO_COLOR turns it off. UAS_URL, UAS_TOKEN and UAS_A
   registerServe(program, context);
   registerCall(program, context);
   registerCode(program, context);
+  registerCheck(program, context);
   registerSimulate(program, context);
   registerTop(program, context);
   registerOpenApi(program, context);

@@ -102,6 +102,12 @@ const ROUTE_DOCS: Record<string, RouteDoc> = {
     answer: 'RequestList',
     problems: ['invalid-request'],
   },
+  'GET /__uas/check': {
+    operationId: 'check',
+    summary: 'uas check on what the emulator has seen: does the integration follow the spec?',
+    tag: 'requests',
+    answer: 'CheckReport',
+  },
   'POST /__uas/reset': {
     operationId: 'reset',
     summary: 'Back to the initial state',

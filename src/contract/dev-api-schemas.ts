@@ -136,6 +136,44 @@ export function devApiSchemas(): Record<string, JsonSchema> {
         dropped: { ...whole, description: 'Requests the journal let go to keep its size.' },
       },
     },
+    CheckReport: {
+      type: 'object',
+      description:
+        'The report of uas check on the requests the emulator has seen: a summary, the findings worst first, and every rule with its status.',
+      required: ['summary', 'findings', 'rules', 'dropped'],
+      properties: {
+        summary: { type: 'object' },
+        findings: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['rule', 'severity', 'message', 'spec', 'fix', 'evidence'],
+            properties: {
+              rule: { type: 'string' },
+              severity: { enum: ['error', 'warn'] },
+              message: { type: 'string' },
+              spec: { type: 'string' },
+              fix: { type: 'string' },
+              evidence: { type: 'object' },
+            },
+          },
+        },
+        rules: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['rule', 'severity', 'status'],
+            properties: {
+              rule: { type: 'string' },
+              severity: { enum: ['error', 'warn'] },
+              status: { enum: ['passed', 'failed', 'not-exercised'] },
+              reason: { type: 'string' },
+            },
+          },
+        },
+        dropped: { ...whole, description: 'Requests the journal let go: not judged.' },
+      },
+    },
     Fault: {
       type: 'object',
       required: ['id', 'operation', 'status', 'remaining', 'retry_after', 'latency_ms'],

@@ -58,6 +58,8 @@ export interface DevClient {
   codes(): Promise<CodeRecord[]>;
   /** Recorded requests matching `filter`, oldest first. */
   requests(filter?: RequestFilter): Promise<RequestRecord[]>;
+  /** The same, and how many requests the journal let go to keep its size. */
+  requestLog(filter?: RequestFilter): Promise<{ requests: RequestRecord[]; dropped: number }>;
   /** Requests, newest first. */
   journal(limit?: number): Promise<RequestRecord[]>;
   buckets(query?: {
@@ -161,6 +163,9 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
     },
     codes: async () => (await read<{ codes: CodeRecord[] }>('GET', '/codes')).codes,
     async requests(filter = {}) {
+      return (await this.requestLog(filter)).requests;
+    },
+    async requestLog(filter = {}) {
       const params = new URLSearchParams();
       const set = (name: string, value: string | number | undefined) => {
         if (value !== undefined) params.set(name, String(value));
@@ -173,7 +178,7 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
       set('client_id', filter.clientId);
       set('merchant_id', filter.merchantId);
       set('after_id', filter.afterId);
-      return (await read<{ requests: RequestRecord[] }>('GET', `/requests?${params}`)).requests;
+      return read<{ requests: RequestRecord[]; dropped: number }>('GET', `/requests?${params}`);
     },
     journal: async (limit = 1000) =>
       (await read<{ requests: RequestRecord[] }>('GET', `/journal?limit=${limit}`)).requests,

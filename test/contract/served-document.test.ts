@@ -74,6 +74,7 @@ describe.each(TRANSPORTS)('GET /__uas/openapi.json over $name', (transport) => {
       ['journal', '/journal?limit=5'],
       ['listRequests', '/requests?operation=exists&caller_id='],
       ['listRequests', '/requests?status=abc'],
+      ['check', '/check'],
       ['listFaults', '/faults'],
       [
         'failNext',

@@ -44,6 +44,7 @@ interface ServeFlags {
   otpAttempts?: number;
   maxBuckets?: number;
   journalSize?: number | 'unbounded';
+  record?: string;
   clock: 'system' | 'manual';
   clockStart?: number;
   cost?: Record<string, number>;
@@ -114,6 +115,10 @@ export function registerServe(program: Command, context: CommandContext): void {
       '--journal-size <n>',
       'requests kept in the journal (GET /__uas/journal, /requests), or "unbounded"',
       journalSize,
+    )
+    .option(
+      '--record <file>',
+      'append every request to this file as one JSON line (NDJSON), for uas check --journal',
     )
     .addOption(
       new Option(
@@ -272,6 +277,13 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
   if (flags.log === 'json') write(JSON.stringify(banner));
   else printBanner(banner, write, chalk);
 
+  const stopRecording =
+    flags.record === undefined
+      ? () => {}
+      : await startRecording(emulator, flags.record, io.cwd, (line) =>
+          io.stderr.write(`${line}\n`),
+        );
+
   if (flags.tui) {
     const terminal = io.terminal;
     if (terminal === undefined || !terminal.stdout.isTTY || !terminal.stdin.isTTY) {
@@ -289,6 +301,7 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
     );
     await runTui(createLocalSource(emulator, running.url), 'uas serve', terminal);
     await running.close(3_000);
+    stopRecording();
     return EXIT.ok;
   }
 
@@ -304,7 +317,52 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
   );
   unsubscribe();
   await running.close(3_000);
+  stopRecording();
   return EXIT.ok;
+}
+
+/**
+ * Appends every request to `file` as one JSON line. Each line is written to the file as the
+ * request is answered (a synchronous write: a server killed at any moment loses at most the line
+ * being written). A failing write (a full disk) stops the recording with one line on stderr; the
+ * server goes on.
+ */
+async function startRecording(
+  emulator: Emulator,
+  file: string,
+  cwd: string,
+  warn: (line: string) => void,
+): Promise<() => void> {
+  const [{ openSync, writeSync, closeSync }, { resolve }] = await Promise.all([
+    import('node:fs'),
+    import('node:path'),
+  ]);
+  const path = resolve(cwd, file);
+  let fd: number;
+  try {
+    fd = openSync(path, 'a');
+  } catch (error) {
+    throw new CliError(
+      `cannot open --record ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      EXIT.usage,
+    );
+  }
+  let open = true;
+  const unsubscribe = emulator.subscribe((event) => {
+    if (!open || event.type !== 'request') return;
+    try {
+      writeSync(fd, `${JSON.stringify(event.request)}\n`);
+    } catch (error) {
+      open = false;
+      warn(
+        `uas: recording to ${path} stopped: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
+    }
+  });
+  return () => {
+    unsubscribe();
+    closeSync(fd);
+  };
 }
 
 /** The banner of `uas serve` for a person: where it listens, with what, and how to try it. */

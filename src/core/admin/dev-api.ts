@@ -6,6 +6,7 @@ import { headerValue, type EmulatorRequest, type EmulatorResponse } from '../ser
 import { createProblem, type FieldError, type Problem } from '../service/problems.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../service/json-depth.js';
 import { constantTimeEqual } from '../signin/constant-time.js';
+import { checkIntegration } from '../../check/check-integration.js';
 import type { Operation } from '../config/config.js';
 import { isManualClock, type Clock } from '../time/clock.js';
 import type { FaultSpec } from './faults.js';
@@ -157,6 +158,14 @@ const ROUTES: DevRoute[] = [
     usage:
       '?operation=&email=&caller_id=(empty: none)&status=&outcome=&client_id=&merchant_id=&after_id=&limit=',
     handle: listRequests,
+  },
+  {
+    method: 'GET',
+    resource: 'check',
+    item: false,
+    usage: '',
+    handle: ({ emulator }) =>
+      json(200, { ...checkIntegration(emulator.requests()), dropped: emulator.requestsDropped }),
   },
   {
     method: 'POST',

@@ -1,0 +1,16 @@
+export { checkIntegration } from './check-integration.js';
+export { assertCleanIntegration } from './assert-clean-integration.js';
+export type { AssertCleanOptions } from './assert-clean-integration.js';
+export { expectCleanIntegration } from './expect-clean-integration.js';
+export type { RequestSource } from './expect-clean-integration.js';
+export { CheckFailedError, isCheckFailedError } from './check-failed-error.js';
+export { CHECK_DEFAULTS } from './check-options.js';
+export type { CheckOptions } from './check-options.js';
+export { CHECK_RULES } from './rule-catalog.js';
+export { formatReportText } from './format-report-text.js';
+export { formatReportJunit } from './format-report-junit.js';
+export { formatReportMarkdown } from './format-report-markdown.js';
+export { NO_COLORS } from './report-colors.js';
+export type { ReportColors } from './report-colors.js';
+export type * from './check-report.js';
+export { readRequestRecord } from './record-schema.js';

@@ -1,0 +1,77 @@
+import { Option, type Command } from 'commander';
+import type { CommandContext } from '../program.js';
+import { numberIn } from '../options.js';
+
+/** Options of `uas check`, as commander parses them. */
+export interface CheckFlags {
+  url?: string;
+  adminToken?: string;
+  journal?: string;
+  config?: string;
+  chaos: number;
+  limits: 'config' | 'tight';
+  timeout: string;
+  json?: boolean;
+  junit?: string;
+  markdown?: string;
+  failOn: 'error' | 'warn';
+}
+
+/** Registers `uas check`. */
+export function registerCheck(program: Command, context: CommandContext): void {
+  program
+    .command('check')
+    .description(
+      'tell whether an integration follows the rules of the spec: caller_id per end-user, retries capped with backoff after Retry-After',
+    )
+    .argument('[command...]', 'after --: your integration, run against an emulator uas starts')
+    .option('--url <url>', 'judge what a running uas serve has seen (its journal), instead')
+    .addOption(
+      new Option('--admin-token <token>', 'with --url: the dev API admin token').env(
+        'UAS_ADMIN_TOKEN',
+      ),
+    )
+    .option('--journal <file>', 'judge a recording (uas serve --record, NDJSON), instead')
+    .option('-c, --config <file>', 'config of the emulator uas starts (default: the bundled one)')
+    .option(
+      '--chaos <p>',
+      'with a command: answer 429 at random with probability p, so retries are exercised',
+      numberIn(0, 1),
+      0.2,
+    )
+    .addOption(
+      new Option(
+        '--limits <preset>',
+        'with a command: config (as configured) or tight (small buckets that empty quickly)',
+      )
+        .choices(['config', 'tight'])
+        .default('config'),
+    )
+    .option('--timeout <duration>', 'with a command: stop it after this long', '10m')
+    .option('--json', 'print the report as JSON (alone on stdout)')
+    .option('--junit <file>', 'write a JUnit XML report: one test case per rule')
+    .option('--markdown <file>', 'write the report as Markdown, for a pull-request comment')
+    .addOption(
+      new Option('--fail-on <severity>', 'exit 1 on a finding of this severity or worse')
+        .choices(['error', 'warn'])
+        .default('error'),
+    )
+    .addHelpText(
+      'after',
+      `
+The command gets UAS_URL, UAS_TOKEN and UAS_MERCHANT_ID in its environment: point your
+integration at them. Its output goes to stderr; its exit code is shown; the check decides
+uas's exit code: 0 clean, 1 a finding at --fail-on or worse (or no request at all), 2 usage,
+4 the emulator of --url cannot be reached.
+
+Examples:
+  $ uas check -- node my-checkout-test.mjs
+  $ uas check --limits tight --json -- npm run e2e > report.json
+  $ uas check --url http://127.0.0.1:4010
+  $ uas check --journal requests.ndjson --junit report.xml`,
+    )
+    .action(async (command: string[], flags: CheckFlags) => {
+      const { runCheck } = await import('../check/run-check.js');
+      context.exitCode = await runCheck(command, flags, context);
+    });
+}
