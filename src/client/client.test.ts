@@ -7,13 +7,14 @@ import { createSeededRandom } from '../core/time/random.js';
 import { DEMO_CONFIG, DEMO_MERCHANT, DEMO_TOKEN } from '../demo-config.js';
 import { createEmulator } from '../emulator.js';
 import { createClient, type RetryNotice } from './client.js';
+import { STRICT } from '../../test/helpers/msw-options.js';
 
 const BASE = 'http://uas.client.test';
 const clock = createManualClock(Date.UTC(2026, 0, 1));
 let emulator: Emulator;
 const server = setupServer();
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen(STRICT));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 

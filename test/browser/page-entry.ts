@@ -36,5 +36,11 @@ async function run(): Promise<unknown> {
   return { answers, recorded: emulator.requests().length };
 }
 
-await worker.start({ quiet: true, onUnhandledRequest: 'bypass' });
+// Requests the handlers do not answer (the page itself) go to the network: msw 2 and 3 name the
+// option differently.
+await worker.start({
+  quiet: true,
+  onUnhandledRequest: 'bypass',
+  onUnhandledFrame: 'bypass',
+} as unknown as Parameters<typeof worker.start>[0]);
 Object.assign(window, { runUas: run, uasReady: true });

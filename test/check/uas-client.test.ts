@@ -10,11 +10,12 @@ import { createSeededRandom } from '../../src/core/time/random.js';
 import { DEMO_CONFIG, DEMO_MERCHANT, DEMO_TOKEN } from '../../src/demo-config.js';
 import { createEmulator } from '../../src/emulator.js';
 import { createVirtualTime } from '../helpers/virtual-time.js';
+import { STRICT } from '../helpers/msw-options.js';
 
 const BASE = 'http://uas.check.test';
 const server = setupServer();
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen(STRICT));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHandlers, type HandlersOptions } from '../../src/adapters/msw/msw-handlers.js';
 import { DEMO_TOKEN } from '../../src/demo-config.js';
 import { createEmulator } from '../../src/emulator.js';
+import { STRICT } from '../helpers/msw-options.js';
 
 const server = setupServer();
 afterEach(() => {
@@ -23,7 +24,7 @@ describe('createHandlers', () => {
       ...createHandlers({ emulator, baseUrl: 'https://app.test/uas' }),
       http.get('https://app.test/v1/users/exists', () => HttpResponse.json({ mine: true })),
     );
-    server.listen({ onUnhandledRequest: 'error' });
+    server.listen(STRICT);
     const headers = { authorization: `Bearer ${DEMO_TOKEN}` };
     const emulated = await fetch('https://app.test/uas/v1/users/exists?email=alice%40example.com', {
       headers,

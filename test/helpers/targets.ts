@@ -7,6 +7,7 @@ import type { DevApiOptions, Emulator } from '../../src/core/emulator.js';
 import { createSeededRandom } from '../../src/core/time/random.js';
 import { createEmulator } from '../../src/emulator.js';
 import { DEMO_CONFIG } from '../../src/demo-config.js';
+import { STRICT } from './msw-options.js';
 
 /** An emulator reachable through one transport, on a manual clock. */
 export interface Target {
@@ -68,7 +69,7 @@ export const TRANSPORTS: Transport[] = [
       const { emulator, clock } = makeEmulator(options);
       const baseUrl = 'http://uas.test';
       const server = setupServer(...createHandlers({ emulator, baseUrl }));
-      server.listen({ onUnhandledRequest: 'error' });
+      server.listen(STRICT);
       return {
         baseUrl,
         emulator,

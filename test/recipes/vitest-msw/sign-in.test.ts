@@ -7,7 +7,7 @@ const clock = createManualClock(Date.parse('2026-01-01T00:00:00Z'));
 const emulator = createEmulator({ clock }); // the bundled demo config; pass `config` for yours
 const server = setupServer(...createHandlers({ emulator, baseUrl: 'https://uas.test' }));
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen());
 beforeEach(() => emulator.reset());
 afterAll(() => server.close());
 

@@ -1,0 +1,10 @@
+import type { SetupServerApi } from 'msw/node';
+
+/**
+ * Fail on a request no handler answers, with msw 2 (`onUnhandledRequest`) and msw 3
+ * (`onUnhandledFrame`) alike: the suite runs on both majors.
+ */
+export const STRICT = {
+  onUnhandledRequest: 'error',
+  onUnhandledFrame: 'error',
+} as unknown as Parameters<SetupServerApi['listen']>[0];
