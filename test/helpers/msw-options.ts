@@ -1,4 +1,4 @@
-import type { SetupServerApi } from 'msw/node';
+import type { setupServer } from 'msw/node';
 
 /**
  * Fail on a request no handler answers, with msw 2 (`onUnhandledRequest`) and msw 3
@@ -7,4 +7,4 @@ import type { SetupServerApi } from 'msw/node';
 export const STRICT = {
   onUnhandledRequest: 'error',
   onUnhandledFrame: 'error',
-} as unknown as Parameters<SetupServerApi['listen']>[0];
+} as unknown as Parameters<ReturnType<typeof setupServer>['listen']>[0];
