@@ -2,7 +2,9 @@ import { createFaultQueue, type FaultQueue } from './admin/faults.js';
 import { createJournal, type Journal } from './admin/journal.js';
 import type { RequestRecord } from './admin/records.js';
 import type { ResolvedConfig } from './config/config.js';
+import type { BucketLedger } from './limits/bucket-ledger.js';
 import { createBucketStore, type BucketStore } from './limits/bucket-store.js';
+import { createMemoryLedger } from './limits/memory-ledger.js';
 import { createInputRules, type InputRules } from './service/input-rules.js';
 import { createDirectory, type Directory } from './signin/directory.js';
 import { createOtpStore, type OtpStore } from './signin/otp-codes.js';
@@ -31,6 +33,8 @@ export interface EmulatorState {
   rules: InputRules;
   directory: Directory;
   buckets: BucketStore;
+  /** How calls take from buckets: the memory store above, or a shared one. */
+  ledger: BucketLedger;
   codes: OtpStore;
   journal: Journal<RequestRecord>;
   counters: Counters;
@@ -40,17 +44,22 @@ export interface EmulatorState {
 
 /** The state of a new emulator over a resolved config. */
 export function createState(config: ResolvedConfig): EmulatorState {
-  return {
+  const state: EmulatorState = {
     config,
     rules: createInputRules(config.callerIdMaxLength),
     directory: createDirectory(config),
     buckets: createBucketStore({ maxBuckets: config.limits.maxBuckets }),
+    ledger: createMemoryLedger(
+      () => state.buckets,
+      () => state.config,
+    ),
     codes: createOtpStore(),
     journal: createJournal<RequestRecord>(config.journalSize),
     counters: { requests: new Map(), codesIssued: 0 },
     faults: createFaultQueue(),
     nextRequestId: 1,
   };
+  return state;
 }
 
 /** Runs on a new config (a live change): what depends on it follows. */

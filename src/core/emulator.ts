@@ -11,6 +11,7 @@ import { createState, type StreamCounters } from './emulator-state.js';
 import { splitUrl, type EmulatorRequest, type EmulatorResponse } from './service/exchange.js';
 import { runServiceRequest, serviceContext, type PipelineContext } from './service/pipeline.js';
 import { createProblem } from './service/problems.js';
+import { sync } from './store/maybe-promise.js';
 import { executeCall, type ServiceCall, type ServiceResult } from './service/service.js';
 import { problemResponse } from './service/service-response.js';
 import type { OtpCode } from './signin/otp-codes.js';
@@ -141,7 +142,7 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
     ),
     execute(call) {
       const now = clock.now();
-      const result = executeCall(service, call, now, '');
+      const result = sync(executeCall(service, call, now, ''));
       // Announced (for a watching screen) but not journaled: this is the simulator's fast path.
       if (events.active)
         events.emit({ type: 'request', request: simulatedRecord(call, result, now) });
@@ -154,13 +155,8 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
         const tooLarge = oversized(request, path);
         if (tooLarge !== undefined) return tooLarge;
         if (isDevApiPath(path)) return handleDevApi(emulator, request, path, query);
-        const { response, record: entry } = runServiceRequest(
-          pipeline,
-          service,
-          request,
-          path,
-          query,
-          now,
+        const { response, record: entry } = sync(
+          runServiceRequest(pipeline, service, request, path, query, now),
         );
         record(entry);
         return response;

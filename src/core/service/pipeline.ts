@@ -8,6 +8,7 @@ import {
   misplacedInHeaders,
 } from '../admin/request-facts.js';
 import type { EmulatorState } from '../emulator-state.js';
+import { andThen, type MaybePromise } from '../store/maybe-promise.js';
 import type { RandomSource } from '../time/random.js';
 import { authenticate } from './auth.js';
 import { headerValue, type EmulatorRequest, type EmulatorResponse } from './exchange.js';
@@ -41,8 +42,8 @@ export function serviceContext(context: PipelineContext): ServiceContext {
     get config() {
       return context.state.config;
     },
-    get store() {
-      return context.state.buckets;
+    get ledger() {
+      return context.state.ledger;
     },
     get directory() {
       return context.state.directory;
@@ -67,7 +68,7 @@ export function runServiceRequest(
   path: string,
   query: string,
   now: number,
-): PipelineResult {
+): MaybePromise<PipelineResult> {
   const { state, random } = context;
   const record = newRecord(state, request, path, now);
   const route = matchServiceRoute(request.method, path);
@@ -110,11 +111,12 @@ export function runServiceRequest(
     input,
     fault,
   };
-  const result = executeCall(service, call, now, path);
   record.client_id = auth.clientId;
-  const response = renderResult(state.config, random, result, path);
-  if (fault !== undefined && fault.latency_ms !== null) response.delayMs = fault.latency_ms;
-  return finishRecord(record, response, result.outcome, result);
+  return andThen(executeCall(service, call, now, path), (result) => {
+    const response = renderResult(state.config, random, result, path);
+    if (fault !== undefined && fault.latency_ms !== null) response.delayMs = fault.latency_ms;
+    return finishRecord(record, response, result.outcome, result);
+  });
 }
 
 function newRecord(
