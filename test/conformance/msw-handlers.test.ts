@@ -1,16 +1,10 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createHandlers, type HandlersOptions } from '../../src/adapters/msw/msw-handlers.js';
 import { DEMO_TOKEN } from '../../src/demo-config.js';
 import { createEmulator } from '../../src/emulator.js';
 import { STRICT } from '../helpers/msw-options.js';
-
-const server = setupServer();
-afterEach(() => {
-  server.close();
-  server.resetHandlers();
-});
 
 describe('createHandlers', () => {
   it('needs a baseUrl: without one its handlers would answer /v1/* of every origin', () => {
@@ -20,11 +14,12 @@ describe('createHandlers', () => {
 
   it('answers under its base URL and prefix only, and leaves your own API alone', async () => {
     const emulator = createEmulator();
-    server.use(
+    const server = setupServer(
       ...createHandlers({ emulator, baseUrl: 'https://app.test/uas' }),
       http.get('https://app.test/v1/users/exists', () => HttpResponse.json({ mine: true })),
     );
     server.listen(STRICT);
+    onTestFinished(() => server.close());
     const headers = { authorization: `Bearer ${DEMO_TOKEN}` };
     const emulated = await fetch('https://app.test/uas/v1/users/exists?email=alice%40example.com', {
       headers,

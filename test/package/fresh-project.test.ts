@@ -19,7 +19,7 @@ const SETUPS = [
     msw: 'msw@3',
     express: 'express@5',
     runs: NODE_22_12,
-    note: NODE_22_12 ? '' : ` (skipped: msw 3 needs Node 22.12+; CI runs it on Node 24)`,
+    note: NODE_22_12 ? '' : `(skipped: msw 3 needs Node 22.12+; CI runs it on Node 24)`,
   },
 ];
 const version = (name: string) =>
@@ -96,7 +96,7 @@ describe('the packed package', () => {
       ROOT,
     );
     expect(attw.code, attw.out).toBe(0);
-  });
+  }, 60_000);
 
   describe.each(SETUPS)(
     'in a fresh project with $msw and $express$note',
