@@ -29,6 +29,7 @@ const COMMON: OperationProblem[] = [
   { kind: 'header-fields-too-large', stage: 'before-bucket' },
   { kind: 'internal-error', stage: 'before-bucket', fault: true },
   { kind: 'service-unavailable', stage: 'bucket', fault: true },
+  { kind: 'store-unavailable', stage: 'before-bucket' },
 ];
 
 /** Problems of a request that is not HTTP enough to have an operation. */
@@ -72,6 +73,7 @@ export const DEV_API_PROBLEMS: readonly ProblemKind[] = [
   'method-not-allowed',
   'clock-not-manual',
   'too-many-event-readers',
+  'store-unavailable',
   'invalid-config',
   'invalid-request',
   'malformed-json',

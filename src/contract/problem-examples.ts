@@ -131,6 +131,12 @@ export function problemExample(kind: ProblemKind, request: ExampleRequest): Prob
         'a 503 scripted by failNext (POST /__uas/faults); the request did not run and the caller bucket was not charged',
         { instance },
       );
+    case 'store-unavailable':
+      return createProblem(
+        kind,
+        'the shared store did not answer: <why>; nothing was changed',
+        { instance },
+      );
     default:
       return createProblem(kind, `${kind} (an example)`, { instance });
   }

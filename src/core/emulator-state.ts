@@ -2,12 +2,9 @@ import { createFaultQueue, type FaultQueue } from './admin/faults.js';
 import { createJournal, type Journal } from './admin/journal.js';
 import type { RequestRecord } from './admin/records.js';
 import type { ResolvedConfig } from './config/config.js';
-import type { BucketLedger } from './limits/bucket-ledger.js';
-import { createBucketStore, type BucketStore } from './limits/bucket-store.js';
-import { createMemoryLedger } from './limits/memory-ledger.js';
 import { createInputRules, type InputRules } from './service/input-rules.js';
 import { createDirectory, type Directory } from './signin/directory.js';
-import { createOtpStore, type OtpStore } from './signin/otp-codes.js';
+import type { EmulatorStore } from './store/emulator-store.js';
 
 /** Counters the metrics report; a reset zeroes them. */
 export interface Counters {
@@ -16,55 +13,49 @@ export interface Counters {
   codesIssued: number;
 }
 
-/** Counters of event-stream readers: about connections, so a reset leaves them. */
-export interface StreamCounters {
-  /** Readers connected now. */
+/** Counters about this instance's connections (event readers, the store), which a reset leaves. */
+export interface InstanceCounters {
+  /** Event readers connected now. */
   readers: number;
-  /** Readers cut off because they fell behind. */
+  /** Event readers cut off because they fell behind. */
   dropped: number;
+  /** Requests answered while the shared store could not be reached. */
+  storeErrors: number;
 }
 
 /**
  * Everything an emulator holds. One object, so a reset can start it afresh and every part (the
- * request pipeline, the dev API) reads the current state through it.
+ * request pipeline, the dev API) reads the current state through it. Buckets and codes are in
+ * its store (this process's memory, or shared); the rest is this instance's own.
  */
 export interface EmulatorState {
   config: ResolvedConfig;
   rules: InputRules;
   directory: Directory;
-  buckets: BucketStore;
-  /** How calls take from buckets: the memory store above, or a shared one. */
-  ledger: BucketLedger;
-  codes: OtpStore;
+  store: EmulatorStore;
   journal: Journal<RequestRecord>;
   counters: Counters;
   faults: FaultQueue;
   nextRequestId: number;
 }
 
-/** The state of a new emulator over a resolved config. */
-export function createState(config: ResolvedConfig): EmulatorState {
-  const state: EmulatorState = {
+/** The state of a new emulator over a resolved config and its store. */
+export function createState(config: ResolvedConfig, store: EmulatorStore): EmulatorState {
+  return {
     config,
     rules: createInputRules(config.callerIdMaxLength),
     directory: createDirectory(config),
-    buckets: createBucketStore({ maxBuckets: config.limits.maxBuckets }),
-    ledger: createMemoryLedger(
-      () => state.buckets,
-      () => state.config,
-    ),
-    codes: createOtpStore(),
+    store,
     journal: createJournal<RequestRecord>(config.journalSize),
     counters: { requests: new Map(), codesIssued: 0 },
     faults: createFaultQueue(),
     nextRequestId: 1,
   };
-  return state;
 }
 
 /** Runs on a new config (a live change): what depends on it follows. */
 export function useConfig(state: EmulatorState, config: ResolvedConfig): void {
   state.config = config;
   state.rules = createInputRules(config.callerIdMaxLength);
-  state.buckets.setMaxBuckets(config.limits.maxBuckets);
+  state.store.useConfig(config);
 }

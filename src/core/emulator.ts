@@ -1,17 +1,28 @@
-import { createAdmin, codeRecord, type Admin } from './admin/admin.js';
+import { createAdmin, codeRecord, type Admin, type Announcer } from './admin/admin.js';
 import { handleDevApi, isDevApiPath } from './admin/dev-api.js';
 import { createEventHub } from './admin/event-hub.js';
 import { MAX_EVENT_READERS, openEventStream } from './admin/event-stream.js';
 import { countRequest } from './admin/metrics.js';
 import type { EmulatorEvent, RequestRecord } from './admin/records.js';
 import { blankRecord, completeRecord } from './admin/request-facts.js';
-import { resolveConfig } from './config/config.js';
+import { resolveConfig, type ResolvedConfig } from './config/config.js';
 import { ConfigError, configIssue } from './config/config-error.js';
-import { createState, type StreamCounters } from './emulator-state.js';
+import { createState, type InstanceCounters } from './emulator-state.js';
+import {
+  isStoreUnavailable,
+  type EmulatorStore,
+} from './store/emulator-store.js';
+import { createMemoryStore } from './store/memory-store.js';
 import { splitUrl, type EmulatorRequest, type EmulatorResponse } from './service/exchange.js';
 import { runServiceRequest, serviceContext, type PipelineContext } from './service/pipeline.js';
 import { createProblem } from './service/problems.js';
-import { sync } from './store/maybe-promise.js';
+import {
+  andThen,
+  recover,
+  type Answer,
+  type Answered,
+  type MaybePromise,
+} from './store/maybe-promise.js';
 import { executeCall, type ServiceCall, type ServiceResult } from './service/service.js';
 import { problemResponse } from './service/service-response.js';
 import type { OtpCode } from './signin/otp-codes.js';
@@ -19,7 +30,7 @@ import type { Clock } from './time/clock.js';
 import type { RandomSource } from './time/random.js';
 
 export type { ServiceCall, ServiceResult } from './service/service.js';
-export type { BucketQuery } from './admin/admin.js';
+export type { BucketQuery } from './store/emulator-store.js';
 
 /** Who may use the dev API under `/__uas/`. */
 export interface DevApiOptions {
@@ -53,46 +64,122 @@ export interface CoreEmulatorOptions {
   maxEventReaders?: number;
 }
 
-/** The emulated service: one instance holds all state; transports call {@link Emulator.handle}. */
-export interface Emulator extends Admin {
-  /** Answers one request. Never throws for any request. */
-  handle(request: EmulatorRequest): EmulatorResponse;
+/**
+ * The emulated service: transports call {@link Emulator.handle}. `M` says when its answers come:
+ * at once (`createEmulator` over the memory store, the default), or later (over a shared store).
+ */
+export interface Emulator<out M extends Answer = 'sync'> extends Admin<M> {
+  /** Answers one request. Never throws (nor rejects) for any request. */
+  handle(request: EmulatorRequest): Answered<M, EmulatorResponse>;
   /**
    * Runs an already authenticated and parsed call at the clock's time, without HTTP and without
    * journaling it: the fast path of the simulator.
    */
-  execute(call: ServiceCall): ServiceResult;
-  /** Listens to requests, codes, resets and config changes; returns the function that stops listening. */
+  execute(call: ServiceCall): Answered<M, ServiceResult>;
+  /** Listens to this instance's requests, codes, resets and config changes; returns the function that stops listening. */
   subscribe(listener: (event: EmulatorEvent) => void): () => void;
   /**
-   * A stream of server-sent events (what `GET /__uas/events` sends): a reader that falls more
-   * than its queue behind is cut off and counted in the metrics. Undefined when the most readers
-   * allowed at once are already reading.
+   * A stream of server-sent events (what `GET /__uas/events` sends): this instance's, and those
+   * of every instance sharing its store. A reader that falls more than its queue behind is cut
+   * off and counted in the metrics. Undefined when the most readers allowed at once are already
+   * reading.
    */
   openEventStream(): ReadableStream<Uint8Array> | undefined;
   /** The most bytes of body read for a request to `path` (more is answered 413). */
   bodyLimit(path: string): number;
+  /** Where buckets and codes are: this process's memory, or a store shared by instances. */
+  readonly storeKind: EmulatorStore['kind'];
   readonly clock: Clock;
   readonly startedAt: number;
   readonly version: string;
   readonly devApi: Required<Pick<DevApiOptions, 'enabled'>> & DevApiOptions;
 }
 
+/** An emulator over a store shared with other instances (Redis): every answer comes later. */
+export type SharedEmulator = Emulator<'async'>;
+
+/** An emulator over any store, as transports take it. */
+export type AnyEmulator = Emulator<Answer>;
+
+/** Options of {@link createSharedEmulator}: those of {@link createEmulator}, and the store. */
+export interface SharedEmulatorOptions extends CoreEmulatorOptions {
+  /** A store shared with other instances, connected (see `uas/node`'s `connectRedisStore`). */
+  store: EmulatorStore;
+}
+
 /** The largest dev-API body: 100,000 users fit. */
 export const DEV_API_MAX_BODY_BYTES = 16 * 1_048_576;
 
-/** Creates an emulator over the given config, clock and random source. Throws a ConfigError for a bad config. */
+/**
+ * Creates an emulator over the given config, clock and random source, its buckets and codes in
+ * this process's memory. Throws a ConfigError for a bad config.
+ */
 export function createEmulator(options: CoreEmulatorOptions): Emulator {
+  const config = resolveConfig(options.config);
+  // The memory store answers every call at once: this emulator is synchronous throughout.
+  return assemble(options, config, createMemoryStore(config)) as Emulator;
+}
+
+/**
+ * Creates an emulator whose buckets and codes are in a store shared with other instances: they
+ * behave as one emulator (buckets exact across them, a code verifies on any, a config change or
+ * reset reaches all). Every answer is a promise. Throws a ConfigError for a bad config.
+ */
+export function createSharedEmulator(options: SharedEmulatorOptions): SharedEmulator {
+  const emulator = assemble(options, resolveConfig(options.config), options.store);
+  const later =
+    <A extends unknown[], T>(call: (...args: A) => MaybePromise<T>) =>
+    async (...args: A): Promise<T> =>
+      call(...args);
+  return Object.defineProperties(
+    {
+      ...emulator,
+      handle: later(emulator.handle),
+      execute: later(emulator.execute),
+      listBuckets: later(emulator.listBuckets),
+      getBucket: later(emulator.getBucket),
+      resetBuckets: later(emulator.resetBuckets),
+      latestCode: later(emulator.latestCode),
+      listCodes: later(emulator.listCodes),
+      reset: later(emulator.reset),
+      metrics: later(emulator.metrics),
+    },
+    {
+      config: { get: () => emulator.config, enumerable: true },
+      requestsDropped: { get: () => emulator.requestsDropped, enumerable: true },
+    },
+  ) as SharedEmulator;
+}
+
+/** An emulator over a store, answering at once or later as the store does. */
+function assemble(
+  options: CoreEmulatorOptions,
+  initialConfig: ResolvedConfig,
+  store: EmulatorStore,
+): AnyEmulator {
   const { clock, random } = options;
-  const initialConfig = resolveConfig(options.config);
-  const state = createState(initialConfig);
-  const streams: StreamCounters = { readers: 0, dropped: 0 };
+  const state = createState(initialConfig, store);
+  const counters: InstanceCounters = { readers: 0, dropped: 0, storeErrors: 0 };
   // Tokens a client may send where they do not belong; records never show them.
   const secrets = [
     ...initialConfig.clients.map((client) => client.token),
     ...(options.devApi?.adminToken === undefined ? [] : [options.devApi.adminToken]),
   ];
-  const events = createEventHub<EmulatorEvent>();
+  const channel = store.channel;
+  // This instance's listeners (its log, an in-process screen) hear its own events; event readers
+  // (GET /__uas/events) hear those of every instance sharing the store.
+  const local = createEventHub<EmulatorEvent>();
+  const readers = createEventHub<EmulatorEvent>(undefined, (active) => channel?.watching(active));
+  const events: Announcer = {
+    get active() {
+      return local.active || readers.active || channel?.watched === true;
+    },
+    emit(event) {
+      local.emit(event);
+      readers.emit(event);
+      if (channel?.watched === true) channel.send({ type: 'event', event });
+    },
+  };
   const startedAt = clock.now();
   const devApi = {
     enabled: options.devApi?.enabled ?? true,
@@ -136,51 +223,80 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
     if (events.active) events.emit({ type: 'request', request: completeRecord(entry, secrets) });
   }
 
-  const emulator: Emulator = {
-    ...createAdmin(state, clock, events, streams, initialConfig, (record) =>
-      completeRecord(record, secrets),
-    ),
-    execute(call) {
-      const now = clock.now();
-      const result = sync(executeCall(service, call, now, ''));
-      // Announced (for a watching screen) but not journaled: this is the simulator's fast path.
-      if (events.active)
-        events.emit({ type: 'request', request: simulatedRecord(call, result, now) });
-      return result;
-    },
-    handle(request) {
-      const now = clock.now();
-      const { path, query } = splitUrl(request.url);
-      try {
-        const tooLarge = oversized(request, path);
-        if (tooLarge !== undefined) return tooLarge;
-        if (isDevApiPath(path)) return handleDevApi(emulator, request, path, query);
-        const { response, record: entry } = sync(
-          runServiceRequest(pipeline, service, request, path, query, now),
-        );
-        record(entry);
-        return response;
-      } catch (error) {
-        // Nothing may crash a transport: answer 500 with what failed, so it can be reported.
-        const problem = createProblem(
+  /**
+   * What a request gets when answering it failed: 503 when the shared store could not be
+   * reached, 500 (with what failed, so it can be reported) for anything else. Nothing may crash
+   * a transport.
+   */
+  function failure(error: unknown, method: string, path: string, now: number): EmulatorResponse {
+    const unavailable = isStoreUnavailable(error);
+    if (unavailable) counters.storeErrors++;
+    const problem = unavailable
+      ? createProblem(
+          'store-unavailable',
+          `the shared store did not answer: ${(error as Error).message}; nothing was changed`,
+          { instance: path },
+        )
+      : createProblem(
           'internal-error',
           `the emulator failed on this request: ${(error as Error).message}`,
           { instance: path },
         );
-        const response = problemResponse(state.config, random, problem);
-        const entry = blankRecord(state.nextRequestId++, now, request.method, path);
-        entry.status = 500;
-        entry.problem = 'internal-error';
-        record(entry);
-        return response;
+    const response = problemResponse(state.config, random, problem);
+    if (unavailable) {
+      response.headers['retry-after'] = '1';
+      response.delayMs = 0;
+    }
+    if (!isDevApiPath(path)) {
+      const entry = blankRecord(state.nextRequestId++, now, method, path);
+      entry.status = problem.status;
+      entry.problem = unavailable ? 'store-unavailable' : 'internal-error';
+      record(entry);
+    }
+    return response;
+  }
+
+  const { admin, hear } = createAdmin(state, clock, events, counters, initialConfig, (entry) =>
+    completeRecord(entry, secrets),
+  );
+  const emulator: AnyEmulator = {
+    ...admin,
+    execute(call) {
+      const now = clock.now();
+      return andThen(executeCall(service, call, now, ''), (result) => {
+        // Announced (for a watching screen) but not journaled: this is the simulator's fast path.
+        if (events.active)
+          events.emit({ type: 'request', request: simulatedRecord(call, result, now) });
+        return result;
+      });
+    },
+    handle(request) {
+      const now = clock.now();
+      const { path, query } = splitUrl(request.url);
+      const failed = (error: unknown) => failure(error, request.method, path, now);
+      try {
+        const tooLarge = oversized(request, path);
+        if (tooLarge !== undefined) return tooLarge;
+        if (isDevApiPath(path))
+          return recover(handleDevApi(emulator, request, path, query), failed);
+        return recover(
+          andThen(runServiceRequest(pipeline, service, request, path, query, now), (answer) => {
+            record(answer.record);
+            return answer.response;
+          }),
+          failed,
+        );
+      } catch (error) {
+        return failed(error);
       }
     },
-    subscribe: (listener) => events.subscribe(listener),
+    subscribe: (listener) => local.subscribe(listener),
     openEventStream: () =>
-      streams.readers >= (options.maxEventReaders ?? MAX_EVENT_READERS)
+      counters.readers >= (options.maxEventReaders ?? MAX_EVENT_READERS)
         ? undefined
-        : openEventStream(events, streams, options.eventQueueBytes),
+        : openEventStream(readers, counters, options.eventQueueBytes),
     bodyLimit,
+    storeKind: store.kind,
     clock,
     startedAt,
     version: options.version ?? '0.0.0',
@@ -191,6 +307,10 @@ export function createEmulator(options: CoreEmulatorOptions): Emulator {
   Object.defineProperty(emulator, 'requestsDropped', {
     get: () => state.journal.dropped,
     enumerable: true,
+  });
+  channel?.listen((change) => {
+    if (change.type === 'event') readers.emit(change.event);
+    else hear(change);
   });
   return emulator;
 }

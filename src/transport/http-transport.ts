@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { isDevApiPath, refuseDevApi } from '../core/admin/dev-api.js';
-import type { Emulator } from '../core/emulator.js';
+import type { AnyEmulator } from '../core/emulator.js';
+import { isPromise, type MaybePromise } from '../core/store/maybe-promise.js';
 import type { EmulatorResponse } from '../core/service/exchange.js';
 import { createProblem } from '../core/service/problems.js';
 import { waitFor } from '../runtime/wait.js';
@@ -71,7 +72,7 @@ const TIMEOUT_CODES = new Set(['ERR_HTTP_REQUEST_TIMEOUT', 'ERR_HTTP_HEADERS_TIM
  * Engines differ only in how a request reaches the core.
  */
 export function createHttpTransport(
-  emulator: Emulator,
+  emulator: AnyEmulator,
   options: HttpTransportOptions = {},
 ): HttpTransport {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
@@ -192,7 +193,26 @@ export function createHttpTransport(
   }
 
   /** Answers with the core's response, after its delay when it has one. */
-  function answerFromCore(response: EmulatorResponse, res: ServerResponse): void {
+  function answerFromCore(pending: MaybePromise<EmulatorResponse>, res: ServerResponse): void {
+    if (isPromise(pending)) {
+      // A shared store answers later: the connection counts as busy until it has.
+      const controller = track(res);
+      pending
+        .catch(
+          (error: unknown): EmulatorResponse => ({
+            status: 500,
+            headers: { 'content-type': 'application/problem+json' },
+            body: createProblem('internal-error', `the emulator failed: ${(error as Error).message}`),
+            delayMs: 0,
+          }),
+        )
+        .then((response) => {
+          waiting.delete(controller);
+          answerFromCore(response, res);
+        });
+      return;
+    }
+    const response = pending;
     const answer: TransportResponse = {
       status: response.status,
       headers: response.headers,

@@ -145,13 +145,13 @@ describe('the packed package', () => {
         );
         const tsc = run('npx', ['tsc', '-p', '.'], project);
         expect(tsc.code, tsc.out).toBe(0);
-      });
+      }, 180_000);
 
       it.skipIf(!runs)('runs the vitest recipe', () => {
         const vitest = run('npx', ['vitest', 'run', '--dir', 'vitest-msw'], project);
         expect(vitest.code, vitest.out).toBe(0);
         expect(vitest.out).toMatch(/3 passed/);
-      });
+      }, 180_000);
 
       it.skipIf(!runs)('runs the Playwright recipe against uas serve', async () => {
         const port = await freePort();
@@ -170,13 +170,13 @@ describe('the packed package', () => {
         );
         expect(playwright.code, playwright.out).toBe(0);
         expect(playwright.out).toMatch(/2 passed/);
-      });
+      }, 180_000);
 
       it.skipIf(!runs)('runs the Express recipe', () => {
         const app = run('node', ['express/app.mjs'], project);
         expect(app.code, app.out).toBe(0);
         expect(app.out).toContain('200 {"exists":true,"token_count":2} {"app":"ok"}');
-      });
+      }, 180_000);
     },
   );
 

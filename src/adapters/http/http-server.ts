@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Emulator } from '../../core/emulator.js';
+import type { AnyEmulator } from '../../core/emulator.js';
 import { createHttpTransport, type HttpTransportOptions } from '../../transport/http-transport.js';
 
 /** Options of {@link listen}: the transport's timeouts, limits, Host policy and engine. */
@@ -24,7 +24,7 @@ export interface EmulatorHttpServer {
  * `uas serve` calls the core directly; pass `engine` for another (the msw engine).
  */
 export async function listen(
-  emulator: Emulator,
+  emulator: AnyEmulator,
   port: number,
   host: string,
   options: HttpServerOptions = {},

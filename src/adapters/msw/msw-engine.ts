@@ -1,5 +1,5 @@
 import { getResponse, type RequestHandler } from 'msw';
-import type { Emulator } from '../../core/emulator.js';
+import type { AnyEmulator } from '../../core/emulator.js';
 import type { Engine } from '../../transport/http-transport.js';
 import type { TransportResponse } from '../../transport/outgoing.js';
 import { emulatorHandlers, toFetchResponse } from './msw-handlers.js';
@@ -9,7 +9,7 @@ import { emulatorHandlers, toFetchResponse } from './msw-handlers.js';
  * over `handlers` (the user's, tried first) and the emulator's own, which answer every path. The
  * socket work is the transport's, as for the default engine.
  */
-export function createMswEngine(emulator: Emulator, handlers: RequestHandler[] = []): Engine {
+export function createMswEngine(emulator: AnyEmulator, handlers: RequestHandler[] = []): Engine {
   return createFetchEngine(emulator, [...handlers, ...emulatorHandlers(emulator, '')]);
 }
 
@@ -17,7 +17,7 @@ export function createMswEngine(emulator: Emulator, handlers: RequestHandler[] =
  * An engine over msw handlers: resolves with their answer, or undefined when none matched.
  * What the Fetch API cannot carry goes to the emulator's core as it is.
  */
-export function createFetchEngine(emulator: Emulator, all: RequestHandler[]): Engine {
+export function createFetchEngine(emulator: AnyEmulator, all: RequestHandler[]): Engine {
   return async (request) => {
     const headers = new Headers();
     try {

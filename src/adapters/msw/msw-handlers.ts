@@ -1,5 +1,6 @@
 import { http, HttpResponse, type RequestHandler } from 'msw';
-import type { Emulator } from '../../core/emulator.js';
+import type { AnyEmulator } from '../../core/emulator.js';
+import type { MaybePromise } from '../../core/store/maybe-promise.js';
 import type { EmulatorRequest, EmulatorResponse } from '../../core/service/exchange.js';
 import { createEmulator, type EmulatorOptions } from '../../emulator.js';
 import { waitFor } from '../../runtime/wait.js';
@@ -7,7 +8,7 @@ import { waitFor } from '../../runtime/wait.js';
 /** Options of {@link createHandlers}. */
 export interface HandlersOptions extends EmulatorOptions {
   /** An emulator to serve; by default one is made from the other options. */
-  emulator?: Emulator;
+  emulator?: AnyEmulator;
   /**
    * The origin (and optional path prefix) the emulator answers for, such as `https://uas.test`
    * or `http://localhost:5173/uas`. Every request under it reaches the emulator (an unknown path
@@ -40,7 +41,7 @@ export function createHandlers(options: HandlersOptions): RequestHandler[] {
  * whose requests are already its own).
  */
 export function emulatorHandlers(
-  emulator: Emulator,
+  emulator: AnyEmulator,
   baseUrl: string | undefined,
 ): RequestHandler[] {
   const prefix = basePath(baseUrl);
@@ -134,10 +135,11 @@ async function readLimited(
  * configured latency: on a manual clock, once the test moves it that far.
  */
 export async function toFetchResponse(
-  emulator: Emulator,
-  response: EmulatorResponse,
+  emulator: AnyEmulator,
+  pending: MaybePromise<EmulatorResponse>,
   signal?: AbortSignal,
 ): Promise<Response> {
+  const response = await pending;
   if (response.delayMs > 0) await waitFor(emulator.clock, response.delayMs, signal);
   const payload =
     response.stream ??

@@ -1,21 +1,16 @@
-import { applyConfigPatch, type ResolvedConfig } from '../config/config.js';
+import { applyConfigPatch, resolveConfig, type ResolvedConfig } from '../config/config.js';
 import { ConfigError, configIssue } from '../config/config-error.js';
-import { describeIssues, userSchema } from '../config/config-schema.js';
+import { describeIssues, userSchema, type ConfigFile } from '../config/config-schema.js';
 import { list } from '../config/schema-kit.js';
 import {
   createState,
   useConfig,
   type EmulatorState,
-  type StreamCounters,
+  type InstanceCounters,
 } from '../emulator-state.js';
-import { levelOf, parseBucketKey, type Level } from '../limits/bucket-key.js';
-import {
-  createBucketSelection,
-  viewBucket,
-  type BucketSort,
-  type BucketView,
-} from '../limits/bucket-view.js';
-import { tokensAt } from '../limits/token-bucket.js';
+import type { BucketView } from '../limits/bucket-view.js';
+import type { BucketQuery, SharedChange } from '../store/emulator-store.js';
+import { andThen, type Answer, type Answered } from '../store/maybe-promise.js';
 import type { OtpCode } from '../signin/otp-codes.js';
 import { isManualClock, type Clock } from '../time/clock.js';
 import { faultBody, type Fault, type FaultSpec } from './faults.js';
@@ -29,33 +24,24 @@ export const MAX_USERS = 1_000_000;
 
 const usersSchema = list(userSchema, 0, 100_000, 'users at once');
 
-/** Options of {@link Admin.listBuckets}. */
-export interface BucketQuery {
-  level?: Level | undefined;
-  clientId?: string | undefined;
-  /** Keeps buckets whose key contains this text. */
-  search?: string | undefined;
-  sort?: BucketSort | undefined;
-  /** Buckets skipped, in sort order, before the page starts. @default 0 */
-  offset?: number | undefined;
-  /** @default 100 */
-  limit?: number | undefined;
-}
-
-/** What the dev API (and tests) can see and change of a running emulator. */
-export interface Admin {
+/**
+ * What the dev API (and tests) can see and change of a running emulator. `M` says how the
+ * calls that reach its store answer: at once with the memory store (`createEmulator`), later
+ * with a shared one.
+ */
+export interface Admin<out M extends Answer = 'sync'> {
   /** The running config. */
   readonly config: ResolvedConfig;
   /** Applies a live change of limits, behaviour or codes; throws a ConfigError and changes nothing when it does not fit. */
   configure(patch: unknown): ResolvedConfig;
   /** One page of buckets in `sort` order, and how many match in all. */
-  listBuckets(query?: BucketQuery): { total: number; buckets: BucketView[] };
-  getBucket(key: string): BucketView | undefined;
+  listBuckets(query?: BucketQuery): Answered<M, { total: number; buckets: BucketView[] }>;
+  getBucket(key: string): Answered<M, BucketView | undefined>;
   /** Resets one bucket (true when it existed) or, without a key, all of them. */
-  resetBuckets(key?: string): boolean;
+  resetBuckets(key?: string): Answered<M, boolean>;
   /** The latest code for an e-mail, at one merchant or at any. */
-  latestCode(email: string, merchantId?: string): CodeRecord | undefined;
-  listCodes(): CodeRecord[];
+  latestCode(email: string, merchantId?: string): Answered<M, CodeRecord | undefined>;
+  listCodes(): Answered<M, CodeRecord[]>;
   /**
    * Adds users (or replaces those with the same e-mail); throws a ConfigError naming the bad
    * field and adds none when one does not fit.
@@ -83,94 +69,94 @@ export interface Admin {
    * Returns the emulator to its state at creation: buckets, codes, journal, users, counters,
    * config, faults, and a manual clock to its start time.
    */
-  reset(): void;
+  reset(): Answered<M, void>;
   /** Prometheus text. */
-  metrics(): string;
+  metrics(): Answered<M, string>;
 }
 
-/** The admin surface over an emulator's state. */
+/** Where the admin surface announces what changed: local listeners, and event readers. */
+export type Announcer = Pick<EventHub<EmulatorEvent>, 'active' | 'emit'>;
+
+/**
+ * The admin surface over an emulator's state, and `hear`, which applies what another instance
+ * sharing the store changed. A change made here is applied here first, then sent to the others.
+ */
 export function createAdmin(
   state: EmulatorState,
   clock: Clock,
-  events: EventHub<EmulatorEvent>,
-  streams: StreamCounters,
+  events: Announcer,
+  streams: InstanceCounters,
   initialConfig: ResolvedConfig,
   /** Completes a record as it leaves (facts worked out, secrets scrubbed). */
   release: (record: RequestRecord) => RequestRecord,
-): Admin {
+): { admin: Admin<Answer>; hear(change: SharedChange): void } {
   const startedAt = clock.now();
-  return {
+  const send = (change: SharedChange) => state.store.channel?.send(change);
+
+  function applyConfig(next: ResolvedConfig): void {
+    useConfig(state, next);
+    if (events.active)
+      events.emit({
+        type: 'config',
+        limits: next.source.limits,
+        behavior: next.source.behavior,
+        otp: next.source.otp,
+      });
+  }
+
+  /** Takes users already checked; throws when they would pass the most an emulator holds. */
+  function addChecked(users: ConfigFile['users']): { added: number; replaced: number } {
+    const { directory } = state;
+    const fresh = new Set(
+      users.map((user) => user.email.toLowerCase()).filter((email) => !directory.hasUser(email)),
+    ).size;
+    if (directory.users + fresh > MAX_USERS)
+      throw new ConfigError([
+        configIssue(
+          [],
+          `the emulator holds at most ${MAX_USERS} users; it has ${directory.users}, and these would add ${fresh}`,
+        ),
+      ]);
+    return directory.addUsers(users);
+  }
+
+  /** Back to the start, but for the store (which the instance that was reset clears). */
+  function restart(): void {
+    Object.assign(state, createState(initialConfig, state.store));
+    state.store.useConfig(initialConfig);
+    if (isManualClock(clock)) clock.set(startedAt);
+    if (events.active) events.emit({ type: 'reset', bucket: undefined, emulator: true });
+  }
+
+  const admin: Admin<Answer> = {
     get config() {
       return state.config;
     },
     configure(patch) {
       const next = applyConfigPatch(state.config.source, patch);
-      useConfig(state, next);
-      if (events.active)
-        events.emit({
-          type: 'config',
-          limits: next.source.limits,
-          behavior: next.source.behavior,
-          otp: next.source.otp,
-        });
+      applyConfig(next);
+      send({ type: 'config', source: next.source });
       return next;
     },
-    listBuckets(query = {}) {
-      const now = clock.now();
-      const { config } = state;
-      const offset = query.offset ?? 0;
-      const limit = query.limit ?? 100;
-      const selection = createBucketSelection(query.sort ?? 'pressure', offset + limit);
-      let total = 0;
-      for (const [key, bucket] of state.buckets.entries()) {
-        const level = levelOf(key);
-        if (query.level !== undefined && level !== query.level) continue;
-        if (query.search !== undefined && !key.includes(query.search)) continue;
-        if (query.clientId !== undefined && parseBucketKey(key)?.clientId !== query.clientId)
-          continue;
-        total++;
-        const limits = config.limits[level];
-        selection.offer({ key, bucket, fill: tokensAt(bucket, now, limits) / limits.burst });
-      }
-      const buckets = selection
-        .result()
-        .slice(offset)
-        .map(({ key, bucket }) => viewBucket(key, bucket, config.limits[levelOf(key)], now));
-      return { total, buckets };
-    },
-    getBucket(key) {
-      const bucket = state.buckets.get(key);
-      return bucket === undefined
-        ? undefined
-        : viewBucket(key, bucket, state.config.limits[levelOf(key)], clock.now());
-    },
+    listBuckets: (query = {}) => state.store.listBuckets(query, state.config, clock.now()),
+    getBucket: (key) => state.store.getBucket(key, state.config, clock.now()),
     resetBuckets(key) {
-      const existed = key === undefined ? (state.buckets.clear(), true) : state.buckets.delete(key);
-      if (existed && events.active) events.emit({ type: 'reset', bucket: key, emulator: false });
-      return existed;
+      return andThen(state.store.resetBuckets(key), (existed) => {
+        if (existed && events.active) events.emit({ type: 'reset', bucket: key, emulator: false });
+        return existed;
+      });
     },
-    latestCode(email, merchantId) {
-      const code = state.codes.latest(email, merchantId);
-      return code === undefined ? undefined : codeRecord(code);
-    },
-    listCodes: () => state.codes.list().map(codeRecord),
+    latestCode: (email, merchantId) =>
+      andThen(state.store.codes.latest(email, merchantId), (code) =>
+        code === undefined ? undefined : codeRecord(code),
+      ),
+    listCodes: () => andThen(state.store.codes.list(), (codes) => codes.map(codeRecord)),
     addUsers(users) {
       const parsed = usersSchema.safeParse(users);
       if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, usersSchema));
-      const { directory } = state;
-      const fresh = new Set(
-        parsed.data
-          .map((user) => user.email.toLowerCase())
-          .filter((email) => !directory.hasUser(email)),
-      ).size;
-      if (directory.users + fresh > MAX_USERS)
-        throw new ConfigError([
-          configIssue(
-            [],
-            `the emulator holds at most ${MAX_USERS} users; it has ${directory.users}, and these would add ${fresh}`,
-          ),
-        ]);
-      return directory.addUsers(parsed.data);
+      const added = addChecked(parsed.data);
+      send({ type: 'users', users: parsed.data });
+      return added;
     },
     journal: (limit) => state.journal.list(limit).map(release),
     requests(filter = {}) {
@@ -189,23 +175,50 @@ export function createAdmin(
     faults: () => state.faults.list(),
     clearFaults: () => state.faults.clear(),
     reset() {
-      Object.assign(state, createState(initialConfig));
-      if (isManualClock(clock)) clock.set(startedAt);
-      if (events.active) events.emit({ type: 'reset', bucket: undefined, emulator: true });
-    },
-    metrics() {
-      let client = 0;
-      for (const [key] of state.buckets.entries()) if (levelOf(key) === 'client') client++;
-      return renderMetrics({
-        requests: state.counters.requests,
-        buckets: { client, caller: state.buckets.size - client },
-        evictions: state.buckets.evictions,
-        codesIssued: state.counters.codesIssued,
-        eventReaders: streams.readers,
-        eventReadersDropped: streams.dropped,
+      return andThen(state.store.clear(), () => {
+        restart();
+        send({ type: 'reset' });
       });
     },
+    metrics: () =>
+      andThen(state.store.counts(), (counts) =>
+        renderMetrics({
+          requests: state.counters.requests,
+          buckets: { client: counts.client, caller: counts.caller },
+          evictions: counts.evictions,
+          codesIssued: state.counters.codesIssued,
+          eventReaders: streams.readers,
+          eventReadersDropped: streams.dropped,
+          storeErrors: streams.storeErrors,
+        }),
+      ),
   };
+
+  /**
+   * Applies a change another instance made. What it sends was checked there; it is checked
+   * again here (the store is shared with whatever else can write to it), and what does not fit
+   * is left out rather than applied in part.
+   */
+  function hear(change: SharedChange): void {
+    switch (change.type) {
+      case 'config': {
+        applyConfig(resolveConfig(change.source));
+        return;
+      }
+      case 'users': {
+        const parsed = usersSchema.safeParse(change.users);
+        if (parsed.success) addChecked(parsed.data);
+        return;
+      }
+      case 'reset':
+        restart();
+        return;
+      case 'event':
+        return; // the emulator hands these to its event readers
+    }
+  }
+
+  return { admin, hear };
 }
 
 /** A code as the dev API and the event stream report it. */

@@ -1,7 +1,8 @@
 import type { Level } from '../limits/bucket-key.js';
 import type { BucketSort } from '../limits/bucket-view.js';
 import { isConfigError, type ConfigError } from '../config/config-error.js';
-import type { Emulator } from '../emulator.js';
+import type { AnyEmulator } from '../emulator.js';
+import { andThen, type MaybePromise } from '../store/maybe-promise.js';
 import { headerValue, type EmulatorRequest, type EmulatorResponse } from '../service/exchange.js';
 import { createProblem, type FieldError, type Problem } from '../service/problems.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../service/json-depth.js';
@@ -27,7 +28,7 @@ export const BUCKET_PAGE_MAX = 1000;
 
 /** A request to the dev API, as a route sees it. */
 interface DevRequest {
-  emulator: Emulator;
+  emulator: AnyEmulator;
   request: EmulatorRequest;
   path: string;
   params: URLSearchParams;
@@ -44,7 +45,7 @@ interface DevRoute {
   usage: string;
   /** Whether it reads a JSON body (which must then be `application/json`). */
   body?: boolean;
-  handle(request: DevRequest, body: unknown): EmulatorResponse;
+  handle(request: DevRequest, body: unknown): MaybePromise<EmulatorResponse>;
 }
 
 const NO_STORE = { 'cache-control': 'no-store' };
@@ -96,21 +97,20 @@ const ROUTES: DevRoute[] = [
     resource: 'buckets',
     item: false,
     usage: '',
-    handle: ({ emulator }) => {
-      const count = emulator.listBuckets({ limit: 0 }).total;
-      emulator.resetBuckets();
-      return json(200, { reset: 'all', count });
-    },
+    handle: ({ emulator }) =>
+      andThen(emulator.listBuckets({ limit: 0 }), ({ total }) =>
+        andThen(emulator.resetBuckets(), () => json(200, { reset: 'all', count: total })),
+      ),
   },
   {
     method: 'GET',
     resource: 'buckets',
     item: true,
     usage: '',
-    handle: ({ emulator, item, path }) => {
-      const view = emulator.getBucket(item as string);
-      return view === undefined ? bucketNotFound(item as string, path) : json(200, view);
-    },
+    handle: ({ emulator, item, path }) =>
+      andThen(emulator.getBucket(item as string), (view) =>
+        view === undefined ? bucketNotFound(item as string, path) : json(200, view),
+      ),
   },
   {
     method: 'DELETE',
@@ -118,9 +118,9 @@ const ROUTES: DevRoute[] = [
     item: true,
     usage: '',
     handle: ({ emulator, item, path }) =>
-      emulator.resetBuckets(item)
-        ? json(200, { reset: [item] })
-        : bucketNotFound(item as string, path),
+      andThen(emulator.resetBuckets(item), (existed) =>
+        existed ? json(200, { reset: [item] }) : bucketNotFound(item as string, path),
+      ),
   },
   {
     method: 'GET',
@@ -130,7 +130,7 @@ const ROUTES: DevRoute[] = [
     handle: (request) => {
       const email = request.params.get('email');
       return email === null
-        ? json(200, { codes: request.emulator.listCodes() })
+        ? andThen(request.emulator.listCodes(), (codes) => json(200, { codes }))
         : latestCode(request, email);
     },
   },
@@ -172,10 +172,7 @@ const ROUTES: DevRoute[] = [
     resource: 'reset',
     item: false,
     usage: '',
-    handle: ({ emulator }) => {
-      emulator.reset();
-      return json(200, { reset: 'emulator' });
-    },
+    handle: ({ emulator }) => andThen(emulator.reset(), () => json(200, { reset: 'emulator' })),
   },
   {
     method: 'GET',
@@ -285,12 +282,13 @@ const ROUTES: DevRoute[] = [
     resource: 'metrics',
     item: false,
     usage: '',
-    handle: ({ emulator }) => ({
-      status: 200,
-      headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', ...NO_STORE },
-      text: emulator.metrics(),
-      delayMs: 0,
-    }),
+    handle: ({ emulator }) =>
+      andThen(emulator.metrics(), (text) => ({
+        status: 200,
+        headers: { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', ...NO_STORE },
+        text,
+        delayMs: 0,
+      })),
   },
   {
     method: 'GET',
@@ -318,11 +316,11 @@ export const DEV_API_ROUTES: readonly string[] = ROUTES.map(
  * body must be JSON, so a cross-site form or `text/plain` post cannot change anything.
  */
 export function handleDevApi(
-  emulator: Emulator,
+  emulator: AnyEmulator,
   request: EmulatorRequest,
   path: string,
   query: string,
-): EmulatorResponse {
+): MaybePromise<EmulatorResponse> {
   const refusal = guard(emulator, request, path);
   if (refusal !== undefined) return refusal;
   const rest = path.slice(DEV_API_PREFIX.length + 1);
@@ -373,7 +371,7 @@ export function handleDevApi(
  * nobody may send is never read.
  */
 export function refuseDevApi(
-  emulator: Emulator,
+  emulator: AnyEmulator,
   request: EmulatorRequest,
   path: string,
 ): EmulatorResponse | undefined {
@@ -382,7 +380,7 @@ export function refuseDevApi(
 
 /** The admin token, and the origin of writes. */
 function guard(
-  emulator: Emulator,
+  emulator: AnyEmulator,
   request: EmulatorRequest,
   path: string,
 ): EmulatorResponse | undefined {
@@ -533,7 +531,7 @@ function repeated(path: string, name: string, count: number): EmulatorResponse {
 const isResponse = (value: unknown): value is EmulatorResponse =>
   typeof value === 'object' && value !== null && 'status' in value;
 
-function listBuckets({ emulator, params, path }: DevRequest): EmulatorResponse {
+function listBuckets({ emulator, params, path }: DevRequest): MaybePromise<EmulatorResponse> {
   const level = readChoice<Level>(params, 'level', ['client', 'caller'], path);
   if (isResponse(level)) return level;
   const sort = readChoice<BucketSort>(
@@ -547,37 +545,45 @@ function listBuckets({ emulator, params, path }: DevRequest): EmulatorResponse {
   if (isResponse(limit)) return limit;
   const offset = readWhole(params, 'offset', 0, Number.MAX_SAFE_INTEGER, 0, path);
   if (isResponse(offset)) return offset;
-  const page = emulator.listBuckets({
+  const query = {
     level,
     sort,
     offset,
     limit,
     clientId: params.get('client') ?? undefined,
     search: params.get('search') ?? undefined,
-  });
-  const next = offset + page.buckets.length;
-  return json(200, {
-    total: page.total,
-    offset,
-    buckets: page.buckets,
-    next_offset: next < page.total ? next : null,
+  };
+  return andThen(emulator.listBuckets(query), (page) => {
+    const next = offset + page.buckets.length;
+    return json(200, {
+      total: page.total,
+      offset,
+      buckets: page.buckets,
+      next_offset: next < page.total ? next : null,
+    });
   });
 }
 
-function latestCode({ emulator, params, path }: DevRequest, email: string): EmulatorResponse {
+function latestCode(
+  { emulator, params, path }: DevRequest,
+  email: string,
+): MaybePromise<EmulatorResponse> {
   const merchantId = params.get('merchant_id') ?? undefined;
-  const code = emulator.latestCode(email, merchantId);
-  if (code !== undefined) return json(200, code);
-  const where = merchantId === undefined ? '' : ` at merchant ${merchantId}`;
-  return problem(
-    createProblem('code-not-found', `no code was issued for ${email}${where}; call start first`, {
-      instance: path,
-    }),
-  );
+  return andThen(emulator.latestCode(email, merchantId), (code) => {
+    if (code !== undefined) return json(200, code);
+    const where = merchantId === undefined ? '' : ` at merchant ${merchantId}`;
+    return problem(
+      createProblem(
+        'code-not-found',
+        `no code was issued for ${email}${where}; call start first`,
+        { instance: path },
+      ),
+    );
+  });
 }
 
 /** The running config without secrets: client tokens are redacted. */
-export function publicConfig(emulator: Emulator): unknown {
+export function publicConfig(emulator: AnyEmulator): unknown {
   const source = emulator.config.source;
   return {
     ...source,

@@ -7,15 +7,22 @@ export interface EventHub<T> {
   readonly active: boolean;
 }
 
-/** Creates an {@link EventHub}. A listener that throws does not stop the others. */
+/**
+ * Creates an {@link EventHub}. A listener that throws does not stop the others. `onActive` hears
+ * when the first listener comes and when the last one goes.
+ */
 export function createEventHub<T>(
   onListenerError: (error: unknown) => void = () => {},
+  onActive: (active: boolean) => void = () => {},
 ): EventHub<T> {
   const listeners = new Set<(event: T) => void>();
   return {
     subscribe(listener) {
       listeners.add(listener);
-      return () => listeners.delete(listener);
+      if (listeners.size === 1) onActive(true);
+      return () => {
+        if (listeners.delete(listener) && listeners.size === 0) onActive(false);
+      };
     },
     emit(event) {
       for (const listener of listeners) {

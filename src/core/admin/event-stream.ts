@@ -1,4 +1,4 @@
-import type { StreamCounters } from '../emulator-state.js';
+import type { InstanceCounters } from '../emulator-state.js';
 import type { EventHub } from './event-hub.js';
 import type { EmulatorEvent } from './records.js';
 import { formatServerSentEvent, SSE_PREAMBLE } from './server-sent-events.js';
@@ -38,7 +38,7 @@ export const READER_FELL_BEHIND =
  */
 export function openEventStream(
   events: EventHub<EmulatorEvent>,
-  counters: StreamCounters,
+  counters: InstanceCounters,
   maxQueuedBytes: number = EVENT_QUEUE_BYTES,
 ): ReadableStream<Uint8Array> {
   let unsubscribe: (() => void) | undefined;

@@ -9,6 +9,8 @@ export interface MetricsSnapshot {
   eventReaders: number;
   /** Event-stream readers cut off because they fell behind. */
   eventReadersDropped: number;
+  /** Requests answered while the shared store could not be reached. */
+  storeErrors: number;
 }
 
 /** Counts a request under its operation (or `none`) and status. */
@@ -24,7 +26,7 @@ export function countRequest(
 
 /**
  * Renders the Prometheus text exposition format. Written here rather than with a client library
- * because those read the process and the clock, which the core must not; the format is six
+ * because those read the process and the clock, which the core must not; the format is seven
  * metric families of a few lines each.
  */
 export function renderMetrics(snapshot: MetricsSnapshot): string {
@@ -41,7 +43,7 @@ export function renderMetrics(snapshot: MetricsSnapshot): string {
     }
   }
   lines.push(
-    '# HELP uas_buckets Buckets held in memory, by level.',
+    '# HELP uas_buckets Buckets held in the store, by level.',
     '# TYPE uas_buckets gauge',
     `uas_buckets{level="client"} ${snapshot.buckets.client}`,
     `uas_buckets{level="caller"} ${snapshot.buckets.caller}`,
@@ -57,6 +59,9 @@ export function renderMetrics(snapshot: MetricsSnapshot): string {
     '# HELP uas_event_readers_dropped_total Event readers cut off because they fell behind.',
     '# TYPE uas_event_readers_dropped_total counter',
     `uas_event_readers_dropped_total ${snapshot.eventReadersDropped}`,
+    '# HELP uas_store_errors_total Requests answered while the shared store was unreachable.',
+    '# TYPE uas_store_errors_total counter',
+    `uas_store_errors_total ${snapshot.storeErrors}`,
   );
   return `${lines.join('\n')}\n`;
 }

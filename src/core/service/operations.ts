@@ -1,6 +1,7 @@
 import type { ResolvedConfig } from '../config/config.js';
 import type { Directory } from '../signin/directory.js';
-import type { OtpCode, OtpStore } from '../signin/otp-codes.js';
+import type { OtpCode, OtpStore, VerifyOutcome } from '../signin/otp-codes.js';
+import { andThen, type MaybePromise } from '../store/maybe-promise.js';
 import { createProblem, type Problem } from './problems.js';
 import type { RandomSource } from '../time/random.js';
 import type { OperationInput } from './request-input.js';
@@ -53,7 +54,7 @@ export function runOperation(
   merchantId: string,
   context: OperationContext,
   instance: string,
-): OperationResult {
+): MaybePromise<OperationResult> {
   switch (input.operation) {
     case 'exists': {
       const user =
@@ -77,7 +78,7 @@ function start(
   merchantId: string,
   context: OperationContext,
   instance: string,
-): OperationResult {
+): MaybePromise<OperationResult> {
   const user = context.directory.userByEmail(email);
   if (user === undefined) {
     return {
@@ -98,15 +99,17 @@ function start(
     otp.ttlMs,
     otp.maxAttempts,
   );
-  context.onCode(issued);
-  return {
-    status: 200,
-    body: {
-      sent: true,
-      expires_in: Math.round(otp.ttlMs / 1000),
-      attempts_allowed: otp.maxAttempts,
-    },
-  };
+  return andThen(issued, (record) => {
+    context.onCode(record);
+    return {
+      status: 200,
+      body: {
+        sent: true,
+        expires_in: Math.round(otp.ttlMs / 1000),
+        attempts_allowed: otp.maxAttempts,
+      },
+    };
+  });
 }
 
 function verify(
@@ -115,8 +118,18 @@ function verify(
   merchantId: string,
   context: OperationContext,
   instance: string,
+): MaybePromise<OperationResult> {
+  return andThen(context.otp.verify(merchantId, email, candidate, context.now), (outcome) =>
+    verifyAnswer(outcome, email, merchantId, instance),
+  );
+}
+
+function verifyAnswer(
+  outcome: VerifyOutcome,
+  email: string,
+  merchantId: string,
+  instance: string,
 ): OperationResult {
-  const outcome = context.otp.verify(merchantId, email, candidate, context.now);
   switch (outcome.result) {
     case 'verified':
       return {

@@ -43,13 +43,13 @@ export function serviceContext(context: PipelineContext): ServiceContext {
       return context.state.config;
     },
     get ledger() {
-      return context.state.ledger;
+      return context.state.store.ledger;
     },
     get directory() {
       return context.state.directory;
     },
     get otp() {
-      return context.state.codes;
+      return context.state.store.codes;
     },
     random: context.random,
     onCode: (code) => context.onCode(code),

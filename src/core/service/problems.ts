@@ -48,6 +48,7 @@ export const PROBLEM_KINDS = {
   'invalid-config': { status: 422, title: 'The config change does not fit' },
   'internal-error': { status: 500, title: 'The emulator failed' },
   'service-unavailable': { status: 503, title: 'The service is unavailable' },
+  'store-unavailable': { status: 503, title: 'The shared store is unreachable' },
   'too-many-event-readers': { status: 503, title: 'Too many event readers' },
 } as const;
 

@@ -1,3 +1,4 @@
+import type { Answer, Answered } from '../store/maybe-promise.js';
 import { constantTimeEqual } from './constant-time.js';
 
 /** A one-time code issued for (merchant, email). */
@@ -20,8 +21,11 @@ export type VerifyOutcome =
   | { result: 'exhausted'; code: OtpCode }
   | { result: 'wrong'; code: OtpCode; attemptsLeft: number };
 
-/** Holds the latest code per (merchant, email). Holds state only; the time comes from the caller. */
-export interface OtpStore {
+/**
+ * Holds the latest code per (merchant, email). Holds state only; the time comes from the caller.
+ * `M` is how it answers: at once (`Sync`, the memory store), or later (a shared store).
+ */
+export interface OtpStore<M extends Answer = Answer> {
   /** Stores a new code, replacing any earlier one for the same merchant and e-mail. */
   issue(
     merchantId: string,
@@ -30,18 +34,23 @@ export interface OtpStore {
     now: number,
     ttlMs: number,
     maxAttempts: number,
-  ): OtpCode;
-  verify(merchantId: string, email: string, candidate: string, now: number): VerifyOutcome;
+  ): Answered<M, OtpCode>;
+  verify(
+    merchantId: string,
+    email: string,
+    candidate: string,
+    now: number,
+  ): Answered<M, VerifyOutcome>;
   /** The latest code for an e-mail, at one merchant or (without one) the most recently issued. */
-  latest(email: string, merchantId?: string): OtpCode | undefined;
-  list(): OtpCode[];
+  latest(email: string, merchantId?: string): Answered<M, OtpCode | undefined>;
+  list(): Answered<M, OtpCode[]>;
 }
 
 const keyOf = (merchantId: string, email: string) =>
   `${merchantId.toLowerCase()} ${email.toLowerCase()}`;
 
 /** Creates an in-memory one-time code store. Codes exist only for known users, so it stays small. */
-export function createOtpStore(): OtpStore {
+export function createOtpStore(): OtpStore<'sync'> {
   const codes = new Map<string, OtpCode>();
   return {
     issue(merchantId, email, code, now, ttlMs, maxAttempts) {

@@ -1,0 +1,95 @@
+import type { ResolvedConfig } from '../config/config.js';
+import type { BucketLedger } from '../limits/bucket-ledger.js';
+import type { Level } from '../limits/bucket-key.js';
+import type { BucketSort, BucketView } from '../limits/bucket-view.js';
+import type { OtpStore } from '../signin/otp-codes.js';
+import type { EmulatorEvent } from '../admin/records.js';
+import type { MaybePromise } from './maybe-promise.js';
+
+/** Which buckets to list, and one page of them. */
+export interface BucketQuery {
+  level?: Level | undefined;
+  clientId?: string | undefined;
+  /** Keeps buckets whose key contains this text. */
+  search?: string | undefined;
+  sort?: BucketSort | undefined;
+  /** Buckets skipped, in sort order, before the page starts. @default 0 */
+  offset?: number | undefined;
+  /** @default 100 */
+  limit?: number | undefined;
+}
+
+/** How many buckets a store holds, for the metrics. */
+export interface BucketCounts {
+  client: number;
+  caller: number;
+  /** Buckets dropped to keep memory bounded (0 where the store expires them itself). */
+  evictions: number;
+}
+
+/**
+ * The state an emulator shares with other instances, when it does: buckets and one-time codes.
+ * The memory store is one process's (the default, synchronous); a shared one (Redis) is an
+ * adapter outside the core, whose every answer may come later. Every bucket decision is one
+ * atomic step of the ledger, wherever the buckets are.
+ */
+export interface EmulatorStore {
+  readonly kind: 'memory' | 'shared';
+  readonly ledger: BucketLedger;
+  readonly codes: OtpStore;
+  /** How instances sharing the store hear each other; undefined for the memory store. */
+  readonly channel?: StoreChannel | undefined;
+  /** One page of buckets in `sort` order, and how many match. */
+  listBuckets(
+    query: BucketQuery,
+    config: ResolvedConfig,
+    now: number,
+  ): MaybePromise<{ total: number; buckets: BucketView[] }>;
+  getBucket(key: string, config: ResolvedConfig, now: number): MaybePromise<BucketView | undefined>;
+  /** Resets one bucket (true when it existed) or, without a key, every bucket. */
+  resetBuckets(key?: string): MaybePromise<boolean>;
+  counts(): MaybePromise<BucketCounts>;
+  /** A new config: what depends on it (the memory store's cap on buckets) follows. */
+  useConfig(config: ResolvedConfig): void;
+  /** Forgets every bucket and code (a reset of the emulator). */
+  clear(): MaybePromise<void>;
+}
+
+/** What instances sharing a store tell each other, so that they behave as one emulator. */
+export type SharedChange =
+  /** The live config changed (`PATCH /__uas/config`), in config-file form. */
+  | { type: 'config'; source: unknown }
+  /** Users were added live. */
+  | { type: 'users'; users: unknown[] }
+  /** The emulator was reset: each instance goes back to its start (the store is cleared once). */
+  | { type: 'reset' }
+  /** An event of another instance, for this one's event readers. */
+  | { type: 'event'; event: EmulatorEvent };
+
+/**
+ * How the instances sharing a store hear each other. The memory store has none. Changes are
+ * sent after they are applied where they were made, and the others apply them as they arrive.
+ */
+export interface StoreChannel {
+  /** Tells the other instances (never this one). */
+  send(change: SharedChange): void;
+  /** Hears what the others send (and, at the start, the live state this one joins). */
+  listen(apply: (change: SharedChange) => void): void;
+  /** Whether an instance, this one or another, has an event reader (events are then sent). */
+  readonly watched: boolean;
+  /** This instance has event readers (true), or its last one has gone (false). */
+  watching(active: boolean): void;
+}
+
+/**
+ * A store that cannot answer (Redis unreachable): the request is answered 503
+ * `store-unavailable`, unless the store lets buckets fail open.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+}
+
+/** Whether an error is a {@link StoreUnavailableError} (also across copies of this module). */
+export function isStoreUnavailable(error: unknown): error is StoreUnavailableError {
+  return error instanceof Error && error.name === 'StoreUnavailableError';
+}
