@@ -35,6 +35,7 @@ export function createProgram(context: CommandContext): Command {
 Examples:
   $ uas serve                                   run the emulator on http://127.0.0.1:4010
   $ uas call flow --email alice@example.com     sign in against it, step by step
+  $ uas check -- node my-test.mjs               does your integration follow the spec's rules?
   $ uas simulate --preset user-enumeration      shared bucket against per-caller buckets
   $ uas top                                     watch its buckets live
 

@@ -10,9 +10,10 @@ import { median } from '../statistics.js';
  * Why so cautious: with full jitter (uas's own client: random × 500 ms, then random × 1000 ms)
  * a single sequence's second wait is shorter than its first one time in four. Only a pattern
  * across sequences means something: the rule needs `minRetrySamples` pairs of successive waits,
- * and fails only when nearly all of them (`retryPatternShare`) fail to grow. For full jitter that
- * is about 0.27^5 ≈ 0.1 % with five pairs, and vanishing with more; for a fixed delay it is
- * every pair.
+ * and fails only when nearly all of them (`retryPatternShare`) fail to grow by more than
+ * `jitterToleranceMs` (the noise of measuring waits on a busy machine). For full jitter a pair
+ * fails to grow by 50 ms three times in ten, so all five of five pairs do 0.3^5 ≈ 0.2 % of the
+ * time, and nine in ten of more pairs vanishingly often; for a fixed delay it is every pair.
  */
 export const retryWithoutBackoff: CheckRule = {
   id: 'retry-without-backoff',

@@ -9,7 +9,7 @@ describe('retry-without-jitter', () => {
     const report = checkIntegration(retrySequences(callers(6, () => [250])));
     expect(findingOf(report, 'retry-without-jitter')).toMatchObject({
       severity: 'warn',
-      message: '6 of 6 retries after attempt 1 waited the same 1250 ms (within 5 ms)',
+      message: '6 of 6 retries after attempt 1 waited the same 1250 ms (within 50 ms)',
       evidence: { count: 6, values: ['waited 1250 ms'], figures: { retries: 6, identical: 6 } },
     });
   });
@@ -27,13 +27,10 @@ describe('retry-without-jitter', () => {
   });
 
   it('warns when callers due back together return within the same 100 ms', () => {
-    // Twelve callers refused within 12 ms; jitter of at most 20 ms is too little to spread them.
-    const random = createSeededRandom(5);
+    // Twelve callers refused within 12 ms; jitter spread over 88 ms is too wide for the first
+    // sign (7 of 12 within 50 ms) and too little to spread them beyond one 100 ms window.
     const records = retrySequences(
-      Array.from({ length: 12 }, (_, caller) => ({
-        start: caller,
-        backoffs: [random.next() * 20],
-      })),
+      Array.from({ length: 12 }, (_, caller) => ({ start: caller, backoffs: [caller * 8] })),
     );
     const finding = findingOf(checkIntegration(records), 'retry-without-jitter');
     expect(finding).toMatchObject({

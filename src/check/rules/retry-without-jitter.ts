@@ -13,12 +13,12 @@ import { densestWindow } from '../statistics.js';
  *   waits, or the backoffs beyond Retry-After, are equal within `jitterToleranceMs` for nearly
  *   all (`retryPatternShare`) of at least `minRetrySamples`. Any real jitter spreads them over
  *   hundreds of milliseconds (uas's client: 0 to 500 ms after the first attempt), so nine in ten
- *   landing within a few ms by chance does not happen; a fixed delay, or waiting exactly
- *   Retry-After, puts all of them there.
+ *   landing within 50 ms by chance hardly happens; a fixed delay, or waiting exactly
+ *   Retry-After, puts all of them there, give or take the scheduling noise of a busy machine.
  * - a herd: at least `herdMinCallers` logical requests whose retries were due at the same moment
  *   (within `herdWindowMs` of each other: the 429's time plus its Retry-After) come back within
- *   one `herdWindowMs` window, nearly all of them. Jitter too narrow to be caught by the first
- *   sign (20 ms, say) still shows here. Comparing against the due moments, not raw counts, keeps a
+ *   one `herdWindowMs` window, nearly all of them. Jitter too wide for the first sign but
+ *   narrower than the window (80 ms, say) still shows here. Comparing against the due moments, not raw counts, keeps a
  *   busy but jittered run quiet: a hundred shoppers refused at once and spread over 500 ms put
  *   about a fifth of them in any 100 ms.
  */

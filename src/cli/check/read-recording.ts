@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { readRequestRecord } from '../../check/record-schema.js';
 import type { RequestRecord } from '../../core/admin/records.js';
@@ -12,8 +13,15 @@ const MAX_LINE = 1_048_576;
  * Reads a recording: the NDJSON `uas serve --record` writes (one record a line, streamed, any
  * size), or one JSON document (a list of records, or what `GET /__uas/requests` answers). Every
  * record is checked; the first bad line is named, with why, and nothing is judged.
+ *
+ * One exception: a last line that is not JSON and has no newline after it is what a server
+ * stopped in the middle of a write leaves (`--record` writes each line, newline included, in one
+ * write, so only the last can be cut). It is left out, and `warn` says so with its line number.
  */
-export async function readRecording(path: string): Promise<RequestRecord[]> {
+export async function readRecording(
+  path: string,
+  warn: (line: string) => void = () => {},
+): Promise<RequestRecord[]> {
   const head = (
     await readBoundedFile(path, 'recording', 64 * 1_048_576).catch((error: unknown) => {
       // A recording larger than a JSON document may be: read it as NDJSON below.
@@ -46,9 +54,14 @@ export async function readRecording(path: string): Promise<RequestRecord[]> {
     crlfDelay: Infinity,
   });
   let number = 0;
+  // A line that is not JSON: an error, unless it turns out to be the cut last line.
+  let unreadable: number | undefined;
+  const notJson = (line: number) =>
+    new CliError(`recording ${path}, line ${line}: not JSON`, EXIT.usage);
   for await (const line of lines) {
     number++;
     if (line.trim() === '') continue;
+    if (unreadable !== undefined) throw notJson(unreadable);
     if (line.length > MAX_LINE)
       throw new CliError(
         `recording ${path}, line ${number}: longer than 1 MiB; not a request record`,
@@ -58,11 +71,32 @@ export async function readRecording(path: string): Promise<RequestRecord[]> {
     try {
       value = JSON.parse(line);
     } catch {
-      throw new CliError(`recording ${path}, line ${number}: not JSON`, EXIT.usage);
+      unreadable = number;
+      continue;
     }
     records.push(checked(value, path, `line ${number}`));
   }
+  if (unreadable !== undefined) {
+    if (await endsWithNewline(path)) throw notJson(unreadable);
+    warn(
+      `recording ${path}, line ${unreadable}: cut short (the server stopped while writing it); judged without it`,
+    );
+  }
   return records;
+}
+
+/** Whether the file's last byte is a newline. */
+async function endsWithNewline(path: string): Promise<boolean> {
+  const file = await open(path, 'r');
+  try {
+    const { size } = await file.stat();
+    if (size === 0) return false;
+    const last = Buffer.alloc(1);
+    await file.read(last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    await file.close();
+  }
 }
 
 function checked(value: unknown, path: string, where: string): RequestRecord {

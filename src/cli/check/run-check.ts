@@ -32,39 +32,57 @@ export async function runCheck(
     throw new CliError(
       'give one of: a command after -- (uas check -- node my-test.mjs), --url, or --journal',
     );
-  const { records, dropped } =
+  const warn = (line: string) => io.stderr.write(`uas: ${line}\n`);
+  const journal = flags.journal === undefined ? undefined : resolvePath(io.cwd, flags.journal);
+  const { records, dropped, commandFailed } =
     flags.url !== undefined
       ? await fromServer(flags.url, flags.adminToken)
-      : flags.journal !== undefined
-        ? { records: await readRecording(resolvePath(io.cwd, flags.journal)), dropped: 0 }
+      : journal !== undefined
+        ? { records: await readRecording(journal, warn), dropped: 0 }
         : await fromCommand(command, flags, context);
   const report = checkIntegration(records);
   const failing = report.findings.some(
     (finding) => flags.failOn === 'warn' || finding.severity === 'error',
   );
-  const judged = report.summary.requests;
+  const judged = report.summary.requests > 0;
   if (flags.json) io.stdout.write(`${JSON.stringify({ ...report, dropped })}\n`);
-  else io.stdout.write(`${formatReportText(report, colorsFor(io.stdout, io.env))}\n`);
+  // With nothing judged, a list of thirteen rules not exercised would only hide the one line below.
+  else if (judged) io.stdout.write(`${formatReportText(report, colorsFor(io.stdout, io.env))}\n`);
   await writeReport(flags.junit, '--junit', () => formatReportJunit(report), io.cwd);
   await writeReport(flags.markdown, '--markdown', () => formatReportMarkdown(report), io.cwd);
   if (dropped > 0)
-    io.stderr.write(
-      `uas: the journal had let ${dropped} older requests go; they are not judged (uas serve --journal-size unbounded keeps them all)\n`,
+    warn(
+      `the journal had let ${dropped} older requests go; they are not judged (uas serve --journal-size unbounded keeps them all)`,
     );
-  if (judged === 0) {
-    io.stderr.write(
-      'uas: no request reached the service, so nothing was judged: does the integration use UAS_URL?\n',
+  if (!judged) {
+    warn(
+      `nothing was judged: ${
+        flags.url !== undefined
+          ? `the emulator at ${flags.url} has seen no request to the service (/v1/...)`
+          : journal !== undefined
+            ? `the recording ${journal} holds no request to the service (/v1/...)`
+            : 'the command sent no request to the service; does it call UAS_URL (with UAS_TOKEN and UAS_MERCHANT_ID)?'
+      }`,
     );
+    return EXIT.failure;
+  }
+  if (commandFailed !== undefined) {
+    warn(`${commandFailed}, so uas check fails too (the report above is what it sent)`);
     return EXIT.failure;
   }
   return failing ? EXIT.failure : EXIT.ok;
 }
 
+/** Where the records come from, and whether the command that made them failed. */
+interface Recorded {
+  records: RequestRecord[];
+  dropped: number;
+  /** Why the command run by `uas check -- <command>` failed: its exit code, signal or timeout. */
+  commandFailed?: string | undefined;
+}
+
 /** The requests a running emulator has seen, each checked (the server is not trusted). */
-async function fromServer(
-  url: string,
-  adminToken: string | undefined,
-): Promise<{ records: RequestRecord[]; dropped: number }> {
+async function fromServer(url: string, adminToken: string | undefined): Promise<Recorded> {
   const target = parseHttpUrl('--url', url);
   const { createDevClient } = await import('../../dev-client/dev-client.js');
   const { isDevApiError } = await import('../../dev-client/dev-api-error.js');
@@ -100,13 +118,13 @@ async function fromServer(
 
 /**
  * Starts an emulator, runs the integration's command against it (UAS_URL, UAS_TOKEN and
- * UAS_MERCHANT_ID in its environment), and returns what it sent.
+ * UAS_MERCHANT_ID in its environment), and returns what it sent, and whether the command failed.
  */
 async function fromCommand(
   command: string[],
   flags: CheckFlags,
   context: CommandContext,
-): Promise<{ records: RequestRecord[]; dropped: number }> {
+): Promise<Recorded> {
   const { io } = context;
   const timeoutMs = parseDuration(flags.timeout);
   if (timeoutMs === undefined || timeoutMs <= 0)
@@ -148,36 +166,76 @@ async function fromCommand(
     UAS_MERCHANT_ID: client?.merchants[0] ?? '',
   };
   const chalk = colorsFor(io.stderr, io.env);
-  io.stderr.write(
-    chalk.dim(
-      `uas check: emulator at ${running.url} (chaos ${flags.chaos}, limits ${flags.limits}); running ${command.map((part) => JSON.stringify(part)).join(' ')}\n`,
-    ),
-  );
+  let ended: CommandEnd;
   try {
-    const code = await runCommand(command, env, timeoutMs, (text) => io.stderr.write(text));
-    io.stderr.write(chalk.dim(`uas check: the command exited ${code}\n`));
+    ended = await runCommand(
+      command,
+      env,
+      timeoutMs,
+      (text) => io.stderr.write(text),
+      () =>
+        io.stderr.write(
+          chalk.dim(
+            `uas check: emulator at ${running.url} (chaos ${flags.chaos}, limits ${flags.limits}); running ${command.map((part) => JSON.stringify(part)).join(' ')}\n`,
+          ),
+        ),
+    );
   } finally {
     await running.close(500);
   }
-  return { records: emulator.requests(), dropped: emulator.requestsDropped };
+  const outcome = ended.timedOut
+    ? `the command ran longer than --timeout ${flags.timeout} and was stopped`
+    : ended.code !== null
+      ? `the command exited ${ended.code}`
+      : `the command was killed by ${ended.signal ?? 'a signal'}`;
+  io.stderr.write(chalk.dim(`uas check: ${outcome}\n`));
+  return {
+    records: emulator.requests(),
+    dropped: emulator.requestsDropped,
+    commandFailed: ended.code === 0 && !ended.timedOut ? undefined : outcome,
+  };
 }
 
-/** Runs the command to its end (or the timeout); its output goes to `write`. */
+/** How a command ended. */
+interface CommandEnd {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+}
+
+/** How long a command stopped for its timeout may take to exit before it is killed outright. */
+const KILL_GRACE_MS = 5_000;
+
+/**
+ * Runs the command to its end, or to the timeout (SIGTERM, then SIGKILL if it lingers); its
+ * output goes to `write`. `started` is called once it runs; a command that cannot be started
+ * is a usage error.
+ */
 function runCommand(
   command: string[],
   env: NodeJS.ProcessEnv,
   timeoutMs: number,
   write: (text: string) => void,
-): Promise<number | string> {
+  started: () => void,
+): Promise<CommandEnd> {
   const [file, ...args] = command as [string, ...string[]];
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.once('spawn', started);
     child.stdout.on('data', (chunk: Buffer) => write(chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => write(chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
+    let timedOut = false;
+    let killer: NodeJS.Timeout | undefined;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGTERM');
+      killer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
+      killer.unref();
+    }, timeoutMs);
     timer.unref();
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
+      clearTimeout(killer);
       reject(
         new CliError(
           error.code === 'ENOENT'
@@ -189,7 +247,8 @@ function runCommand(
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve(code ?? signal ?? 'no code');
+      clearTimeout(killer);
+      resolve({ code, signal, timedOut });
     });
   });
 }

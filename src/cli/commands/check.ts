@@ -60,15 +60,18 @@ export function registerCheck(program: Command, context: CommandContext): void {
       'after',
       `
 The command gets UAS_URL, UAS_TOKEN and UAS_MERCHANT_ID in its environment: point your
-integration at them. Its output goes to stderr; its exit code is shown; the check decides
-uas's exit code: 0 clean, 1 a finding at --fail-on or worse (or no request at all), 2 usage,
-4 the emulator of --url cannot be reached.
+integration at them (one-time codes: GET $UAS_URL/__uas/codes/<email>). Its output goes to
+stderr. Exit codes: 0 clean; 1 a finding at --fail-on or worse, no request at all, or the
+command failed (a non-zero exit, a signal, --timeout); 2 usage; 4 the emulator of --url
+cannot be reached.
 
 Examples:
   $ uas check -- node my-checkout-test.mjs
   $ uas check --limits tight --json -- npm run e2e > report.json
+  $ uas check --junit report.xml -- npm run test:integration
   $ uas check --url http://127.0.0.1:4010
-  $ uas check --journal requests.ndjson --junit report.xml`,
+  $ uas serve --record requests.ndjson   # then, after a run:
+  $ uas check --journal requests.ndjson --markdown report.md`,
     )
     .action(async (command: string[], flags: CheckFlags) => {
       const { runCheck } = await import('../check/run-check.js');
