@@ -46,6 +46,26 @@ function setup(caller = { burst: 2, rate: '1/s' }, retry = {}, behavior = {}) {
 }
 
 describe('createClient', () => {
+  it('looks fetch up at each call, so an interceptor set up after the client still applies', async () => {
+    const client = createClient({ baseUrl: BASE, token: DEMO_TOKEN, retry: false });
+    const original = globalThis.fetch;
+    const seen: string[] = [];
+    globalThis.fetch = async (input) => {
+      seen.push(String(input));
+      return new Response(JSON.stringify({ exists: false, token_count: 0 }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    };
+    try {
+      const result = await client.exists({ email: 'late@example.com' });
+      expect(result).toMatchObject({ ok: true, data: { exists: false, token_count: 0 } });
+    } finally {
+      globalThis.fetch = original;
+    }
+    expect(seen).toEqual([`${BASE}/v1/users/exists?email=late%40example.com`]);
+  });
+
   it('returns the parsed body and the bucket state', async () => {
     const { client } = setup();
     const result = await client.exists({ email: 'alice@example.com', callerId: '203.0.113.7' });

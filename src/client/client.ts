@@ -53,7 +53,10 @@ export interface ClientOptions {
   baseUrl: string;
   /** The access token, sent as `Authorization: Bearer <token>`. */
   token: string;
-  /** @default globalThis.fetch */
+  /**
+   * @default globalThis.fetch, looked up at each call (so msw's `server.listen()` after the
+   * client is made still intercepts it)
+   */
   fetch?: typeof fetch;
   /** The retry policy, or false for a single attempt. */
   retry?: RetryOptions | false;
@@ -122,7 +125,7 @@ type Exchange =
  * reads more than `maxResponseBytes` of a body, and reports a body cut short as a network error.
  */
 export function createClient(options: ClientOptions): Client {
-  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const doFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const clock = options.clock ?? systemClock;
   const random = options.random ?? { next: () => Math.random() };
   const retry =

@@ -100,7 +100,7 @@ export interface DevClient {
  */
 export function createDevClient(url: string, options: DevClientOptions = {}): DevClient {
   const base = url.replace(/\/+$/, '');
-  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const doFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const auth: Record<string, string> =
     options.adminToken === undefined ? {} : { authorization: `Bearer ${options.adminToken}` };
 
