@@ -1,4 +1,4 @@
-import { applyConfigPatch, resolveConfig, type ResolvedConfig } from '../config/config.js';
+import { applyConfigPatch, type ResolvedConfig } from '../config/config.js';
 import { ConfigError, configIssue } from '../config/config-error.js';
 import { describeIssues, userSchema, type ConfigFile } from '../config/config-schema.js';
 import { list } from '../config/schema-kit.js';
@@ -135,7 +135,7 @@ export function createAdmin(
     configure(patch) {
       const next = applyConfigPatch(state.config.source, patch);
       applyConfig(next);
-      send({ type: 'config', source: next.source });
+      send({ type: 'config', live: liveParts(next) });
       return next;
     },
     listBuckets: (query = {}) => state.store.listBuckets(query, state.config, clock.now()),
@@ -201,10 +201,9 @@ export function createAdmin(
    */
   function hear(change: SharedChange): void {
     switch (change.type) {
-      case 'config': {
-        applyConfig(resolveConfig(change.source));
+      case 'config':
+        applyConfig(applyConfigPatch(state.config.source, change.live));
         return;
-      }
       case 'users': {
         const parsed = usersSchema.safeParse(change.users);
         if (parsed.success) addChecked(parsed.data);
@@ -219,6 +218,12 @@ export function createAdmin(
   }
 
   return { admin, hear };
+}
+
+/** The parts of a config a live change can make, whole: what instances sharing a store send. */
+export function liveParts(config: ResolvedConfig): Pick<ConfigFile, 'limits' | 'behavior' | 'otp'> {
+  const { limits, behavior, otp } = config.source;
+  return { limits, behavior, otp };
 }
 
 /** A code as the dev API and the event stream report it. */

@@ -12,7 +12,7 @@ import type { Operation } from '../config/config.js';
 import { isManualClock, type Clock } from '../time/clock.js';
 import type { FaultSpec } from './faults.js';
 import { OUTCOMES, type Outcome } from './records.js';
-import { redactSecret } from './redact.js';
+import { redactSecret, redactUrlPassword } from './redact.js';
 import { SERVED_DOCUMENTS, servedDocument } from '../../contract/served-document.js';
 
 /** Where the dev API lives. */
@@ -588,6 +588,9 @@ export function publicConfig(emulator: AnyEmulator): unknown {
   return {
     ...source,
     clients: source.clients.map((client) => ({ ...client, token: redactSecret(client.token) })),
+    ...(source.store === undefined
+      ? {}
+      : { store: { ...source.store, url: redactUrlPassword(source.store.url) } }),
   };
 }
 

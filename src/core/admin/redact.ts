@@ -22,3 +22,14 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
     if (out.includes(secret)) out = out.split(secret).join(redactSecret(secret));
   return out;
 }
+
+/**
+ * Hides the password of a URL (`redis://:secret@host` → `redis://:…(6 chars)@host`); anything
+ * that is not such a URL comes back as it is.
+ */
+export function redactUrlPassword(url: string): string {
+  return url.replace(
+    /^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)([^@/]*)@/i,
+    (_, head: string, password: string) => `${head}${redactSecret(password)}@`,
+  );
+}

@@ -180,7 +180,27 @@ export const configFileSchema = z.strictObject({
       callerIdMaxLength: z.optional(whole(1, 4096)),
     }),
   ),
+  store: z.optional(storeSchema()),
 });
+
+/**
+ * Where `uas serve` keeps buckets and codes (README, "Several instances on one Redis"): read by
+ * the server, not by the core, which takes a store already connected.
+ */
+function storeSchema() {
+  return z.strictObject({
+    url: text(
+      /^(memory$|redis:\/\/|rediss:\/\/|unix:\/\/)/,
+      'expected "memory", a redis:// or rediss:// URL, or unix:///path/to/redis.sock',
+      2048,
+    ),
+    prefix: z.optional(
+      text(/^[A-Za-z0-9_.-]{1,64}$/, 'expected 1 to 64 letters, digits, "_", "." or "-"', 64),
+    ),
+    onError: z.optional(z.enum(['open', 'closed'])),
+    timeoutMs: z.optional(whole(10, 60_000)),
+  });
+}
 
 /** The config file as written. */
 export type ConfigFile = z.infer<typeof configFileSchema>;

@@ -1,7 +1,15 @@
 import type { ResolvedConfig } from '../config/config.js';
 import type { BucketLedger } from '../limits/bucket-ledger.js';
 import type { Level } from '../limits/bucket-key.js';
-import type { BucketSort, BucketView } from '../limits/bucket-view.js';
+import { levelOf, parseBucketKey } from '../limits/bucket-key.js';
+import type { StoredBucket } from '../limits/bucket-store.js';
+import {
+  createBucketSelection,
+  viewBucket,
+  type BucketSort,
+  type BucketView,
+} from '../limits/bucket-view.js';
+import { tokensAt } from '../limits/token-bucket.js';
 import type { OtpStore } from '../signin/otp-codes.js';
 import type { EmulatorEvent } from '../admin/records.js';
 import type { MaybePromise } from './maybe-promise.js';
@@ -57,8 +65,11 @@ export interface EmulatorStore {
 
 /** What instances sharing a store tell each other, so that they behave as one emulator. */
 export type SharedChange =
-  /** The live config changed (`PATCH /__uas/config`), in config-file form. */
-  | { type: 'config'; source: unknown }
+  /**
+   * The live config changed (`PATCH /__uas/config`): its live parts (`limits`, `behavior`,
+   * `otp`) whole, in config-file form. Clients and their tokens never travel.
+   */
+  | { type: 'config'; live: unknown }
   /** Users were added live. */
   | { type: 'users'; users: unknown[] }
   /** The emulator was reset: each instance goes back to its start (the store is cleared once). */
@@ -92,4 +103,34 @@ export class StoreUnavailableError extends Error {
 /** Whether an error is a {@link StoreUnavailableError} (also across copies of this module). */
 export function isStoreUnavailable(error: unknown): error is StoreUnavailableError {
   return error instanceof Error && error.name === 'StoreUnavailableError';
+}
+
+/**
+ * One page of the buckets a store holds, as `query` asks, at `now`: what every store answers
+ * `listBuckets` with, whether it walks a Map or a scan of Redis.
+ */
+export function pageOfBuckets(
+  entries: Iterable<[string, StoredBucket]>,
+  query: BucketQuery,
+  config: ResolvedConfig,
+  now: number,
+): { total: number; buckets: BucketView[] } {
+  const offset = query.offset ?? 0;
+  const limit = query.limit ?? 100;
+  const selection = createBucketSelection(query.sort ?? 'pressure', offset + limit);
+  let total = 0;
+  for (const [key, bucket] of entries) {
+    const level = levelOf(key);
+    if (query.level !== undefined && level !== query.level) continue;
+    if (query.search !== undefined && !key.includes(query.search)) continue;
+    if (query.clientId !== undefined && parseBucketKey(key)?.clientId !== query.clientId) continue;
+    total++;
+    const limits = config.limits[level];
+    selection.offer({ key, bucket, fill: tokensAt(bucket, now, limits) / limits.burst });
+  }
+  const buckets = selection
+    .result()
+    .slice(offset)
+    .map(({ key, bucket }) => viewBucket(key, bucket, config.limits[levelOf(key)], now));
+  return { total, buckets };
 }

@@ -1,0 +1,116 @@
+/**
+ * The Lua scripts of the Redis store. Each runs atomically on the Redis server: a bucket
+ * decision, a code issued, a code checked. Time is Redis's own (`TIME`), never an instance's, so
+ * instances whose clocks disagree still share one bucket exactly; with a manual clock the
+ * shared manual time is passed in instead.
+ *
+ * Numbers cross the script boundary as text written with 17 significant digits: Redis turns a
+ * Lua number into an integer (a reply) or into 14 digits (an argument), and either would round
+ * fractional tokens. The memory ledger and this script make the same decision on the same input
+ * (`decideTake` in the core; a test holds the two together on a real Redis).
+ */
+
+/** The current time in ms: Redis's clock, or the manual time given in `ARGV[1]`. */
+const NOW = `
+local now
+if ARGV[1] == '' then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+else
+  now = tonumber(ARGV[1])
+end
+local function num(x) return string.format('%.17g', x) end
+`;
+
+/**
+ * One take from a bucket (a hash: `t` tokens, `u` updated at, counters `a`llowed, `r`ejected,
+ * `s`hadow-rejected).
+ *
+ * KEYS[1] the bucket. ARGV: [1] manual now or '', [2] burst, [3] refill per ms, [4] cost,
+ * [5] mode (peek, inject, decide), [6] shadow, [7] valid, [8] count invalid (each '1' or '0'),
+ * [9] least time to live in ms, [10] most time to live in ms.
+ *
+ * Returns the bucket before the take (tokens and updated-at as text, '' for none) and the time
+ * of the take: the caller works out the verdict from them with the same pure function.
+ */
+export const TAKE_SCRIPT = `${NOW}
+local burst = tonumber(ARGV[2])
+local rate = tonumber(ARGV[3])
+local cost = tonumber(ARGV[4])
+local mode = ARGV[5]
+local stored = redis.call('HMGET', KEYS[1], 't', 'u')
+local available = burst
+if stored[1] and stored[2] then
+  local elapsed = 0
+  local updated = tonumber(stored[2])
+  if now > updated then elapsed = now - updated end
+  available = tonumber(stored[1]) + elapsed * rate
+  if available > burst then available = burst end
+end
+local allowed = available + 1e-9 >= cost
+local after = available
+if allowed then
+  after = available - cost
+  if after < 0 then after = 0 end
+end
+local tokens, count = nil, nil
+if mode == 'peek' then
+elseif mode == 'inject' then tokens, count = available, 'r'
+elseif (not allowed) and ARGV[6] ~= '1' then tokens, count = available, 'r'
+elseif ARGV[7] ~= '1' then
+  if ARGV[8] == '1' and allowed then tokens, count = after, 'a' end
+elseif not allowed then tokens, count = available, 's'
+else tokens, count = after, 'a' end
+if tokens then
+  redis.call('HSET', KEYS[1], 't', num(tokens), 'u', num(now))
+  redis.call('HINCRBY', KEYS[1], count, 1)
+  local ttl = math.ceil((burst - tokens) / rate)
+  local least, most = tonumber(ARGV[9]), tonumber(ARGV[10])
+  if ttl < least then ttl = least end
+  if ttl > most then ttl = most end
+  redis.call('PEXPIRE', KEYS[1], ttl)
+end
+return {stored[1] or '', stored[2] or '', num(now)}
+`;
+
+/**
+ * Issues a code, replacing the one before. KEYS[1] the code. ARGV: [1] manual now or '',
+ * [2] merchant id, [3] e-mail, [4] code, [5] time to live in ms, [6] attempts allowed, [7] ms the
+ * record is kept past its expiry (so a late try is told "expired"). Returns the time of issue.
+ */
+export const ISSUE_SCRIPT = `${NOW}
+local expires = now + tonumber(ARGV[5])
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'm', ARGV[2], 'e', ARGV[3], 'c', ARGV[4], 'i', num(now),
+  'x', num(expires), 'a', ARGV[6], 'used', '0')
+redis.call('PEXPIRE', KEYS[1], math.ceil(tonumber(ARGV[5]) + tonumber(ARGV[7])))
+return num(now)
+`;
+
+/**
+ * Checks a code: used once at most, a wrong try spends an attempt. KEYS[1] the code. ARGV:
+ * [1] manual now or '', [2] the code tried. Returns the result and the code after the check
+ * (merchant, e-mail, code, issued, expires, attempts left, used), or just 'not-found'.
+ */
+export const VERIFY_SCRIPT = `${NOW}
+local f = redis.call('HMGET', KEYS[1], 'm', 'e', 'c', 'i', 'x', 'a', 'used')
+if not f[1] then return {'not-found'} end
+local result
+if f[7] == '1' then result = 'used'
+elseif tonumber(f[6]) <= 0 then result = 'exhausted'
+elseif now >= tonumber(f[5]) then result = 'expired'
+elseif f[3] == ARGV[2] then
+  result = 'verified'
+  redis.call('HSET', KEYS[1], 'used', '1')
+  f[7] = '1'
+else
+  result = 'wrong'
+  f[6] = tostring(redis.call('HINCRBY', KEYS[1], 'a', -1))
+end
+return {result, f[1], f[2], f[3], f[4], f[5], f[6], f[7]}
+`;
+
+/** The time of the Redis server (or the manual time of ARGV[1]), in ms, as text. */
+export const NOW_SCRIPT = `${NOW}
+return num(now)
+`;

@@ -1,0 +1,627 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Redis, type RedisOptions } from 'ioredis';
+import type { ResolvedConfig } from '../../core/config/config.js';
+import { decideTake, type BucketLedger, type BucketTake } from '../../core/limits/bucket-ledger.js';
+import { levelOf } from '../../core/limits/bucket-key.js';
+import type { StoredBucket } from '../../core/limits/bucket-store.js';
+import { viewBucket } from '../../core/limits/bucket-view.js';
+import type { OtpCode, OtpStore, VerifyOutcome } from '../../core/signin/otp-codes.js';
+import {
+  pageOfBuckets,
+  StoreUnavailableError,
+  type BucketCounts,
+  type EmulatorStore,
+  type SharedChange,
+  type StoreChannel,
+} from '../../core/store/emulator-store.js';
+import type { ManualClock } from '../../core/time/clock.js';
+import { createSharedClock } from './shared-clock.js';
+import { ISSUE_SCRIPT, NOW_SCRIPT, TAKE_SCRIPT, VERIFY_SCRIPT } from './redis-scripts.js';
+import { parseRedisUrl } from './store-url.js';
+
+/** What a store does with a bucket decision while Redis cannot be reached. */
+export type StoreErrorMode = 'open' | 'closed';
+
+/** Options of {@link connectRedisStore}. */
+export interface RedisStoreOptions {
+  /** `redis://[user:password@]host[:port][/db]`, `rediss://…` (TLS) or `unix:///path/to/redis.sock`. */
+  url: string;
+  /**
+   * The first part of every key and channel: emulators with different prefixes share one Redis
+   * without seeing each other.
+   * @default "uas"
+   */
+  prefix?: string | undefined;
+  /**
+   * While Redis cannot be reached: `closed` answers every request 503 `store-unavailable`;
+   * `open` lets bucket decisions through as if every bucket were full (a sign-in still needs
+   * Redis for its code, so start and verify get 503 either way).
+   * @default "closed"
+   */
+  onError?: StoreErrorMode | undefined;
+  /**
+   * The longest a Redis command may take before it counts as failed.
+   * @default 1000
+   */
+  timeoutMs?: number | undefined;
+  /**
+   * The config this instance starts with, in file form. Instances started with the same config
+   * join the live state they find (limits changed live, users added); one started with another
+   * config makes its own the shared one.
+   */
+  config: unknown;
+  /** A manual clock shared by every instance, starting here unless the store already has one. */
+  manualClock?: { startMs: number } | undefined;
+  /** Hears when Redis goes away and comes back. */
+  onStatus?: ((status: StoreStatus) => void) | undefined;
+  /** Hears what another instance sent that could not be applied. */
+  onWarning?: ((message: string) => void) | undefined;
+  /**
+   * How often to ask whether an instance has a reader of events (only then are events sent).
+   * @default 1000
+   */
+  watchIntervalMs?: number | undefined;
+}
+
+/** Redis went away (`down`), or is back (`up`). */
+export type StoreStatus = { state: 'down'; error: string } | { state: 'up' };
+
+/** A store on Redis, shared by every instance connected with the same URL and prefix. */
+export interface RedisStore extends EmulatorStore {
+  readonly kind: 'shared';
+  readonly channel: StoreChannel;
+  /** The URL without its password. */
+  readonly target: string;
+  readonly prefix: string;
+  readonly onError: StoreErrorMode;
+  /** Whether the last command reached Redis. */
+  readonly healthy: boolean;
+  /** Bucket decisions let through while Redis was unreachable (`onError: "open"`). */
+  readonly failedOpen: number;
+  /** Whether this instance found live state of its config there, and took it. */
+  readonly joined: boolean;
+  /** The shared manual clock, when one was asked for. */
+  readonly clock: ManualClock | undefined;
+  /** Disconnects. */
+  close(): Promise<void>;
+}
+
+/** How long a bucket key lives at least after a take: a screen still sees a bucket just refilled. */
+const BUCKET_LEAST_TTL_MS = 60_000;
+/** With a manual clock, time in Redis does not tell when a bucket is full: keep it a week. */
+const MANUAL_LEAST_TTL_MS = 7 * 86_400_000;
+/** The longest a bucket key lives: a year. */
+const BUCKET_MOST_TTL_MS = 365 * 86_400_000;
+/** How long a code is kept past its expiry, so that a late try is told "expired". */
+const CODE_KEEP_MS = 86_400_000;
+/** Keys read per scan. */
+const SCAN_COUNT = 1000;
+/** The largest message read from a channel. */
+const MAX_MESSAGE_BYTES = 32 * 1_048_576;
+
+interface ScriptCommands {
+  uasTake(key: string, ...args: string[]): Promise<[string, string, string]>;
+  uasIssue(key: string, ...args: string[]): Promise<string>;
+  uasVerify(key: string, ...args: string[]): Promise<string[]>;
+  uasNow(manual: string): Promise<string>;
+}
+
+type ScriptedRedis = Redis & ScriptCommands;
+
+/**
+ * Connects to Redis and returns a store every instance on the same URL and prefix shares:
+ * buckets decided by one atomic script each, on Redis's clock; codes issued and checked
+ * atomically; live changes and events passed on over pub/sub. Throws an Error with a one-line
+ * message when Redis cannot be reached.
+ */
+export async function connectRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
+  const target = parseRedisUrl(options.url);
+  const prefix = options.prefix ?? 'uas';
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(prefix))
+    throw new Error(
+      `invalid store prefix ${JSON.stringify(prefix)}: expected 1 to 64 letters, digits, "_", "." or "-"`,
+    );
+  const onError = options.onError ?? 'closed';
+  const timeoutMs = options.timeoutMs ?? 1000;
+  const instance = randomUUID();
+  const keys = {
+    bucket: (key: string) => `${prefix}:bucket:{${key}}`,
+    code: (merchantId: string, email: string) =>
+      `${prefix}:code:{${merchantId.toLowerCase()} ${email.toLowerCase()}}`,
+    meta: `${prefix}:meta`,
+    users: `${prefix}:users`,
+    clock: `${prefix}:clock`,
+    changes: `${prefix}:changes`,
+    events: `${prefix}:events`,
+  };
+  const bucketPattern = `${prefix}:bucket:*`;
+  const codePattern = `${prefix}:code:*`;
+
+  const connectionOptions: RedisOptions = {
+    ...('path' in target.connection
+      ? {
+          path: target.connection.path,
+          db: target.connection.db,
+          password: target.connection.password,
+        }
+      : {
+          host: target.connection.host,
+          port: target.connection.port,
+          db: target.connection.db,
+          username: target.connection.username,
+          password: target.connection.password,
+          tls: target.connection.tls ? {} : undefined,
+        }),
+    lazyConnect: true,
+    // A command while Redis is away fails at once, rather than waiting in a queue: the request
+    // that needs it is answered (503, or open) instead of hanging.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: timeoutMs,
+    connectTimeout: Math.max(timeoutMs, 2000),
+    retryStrategy: (times) => Math.min(50 * 2 ** times, 2000),
+    enableAutoPipelining: true,
+    connectionName: 'uas',
+  };
+  const redis = new Redis(connectionOptions) as ScriptedRedis;
+  redis.defineCommand('uasTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
+  redis.defineCommand('uasIssue', { numberOfKeys: 1, lua: ISSUE_SCRIPT });
+  redis.defineCommand('uasVerify', { numberOfKeys: 1, lua: VERIFY_SCRIPT });
+  redis.defineCommand('uasNow', { numberOfKeys: 0, lua: NOW_SCRIPT });
+  const subscriber = redis.duplicate({ enableOfflineQueue: true });
+
+  let healthy = true;
+  let failedOpen = 0;
+  const markDown = (error: unknown) => {
+    if (!healthy) return;
+    healthy = false;
+    options.onStatus?.({ state: 'down', error: describe(error) });
+  };
+  const markUp = () => {
+    if (healthy) return;
+    healthy = true;
+    options.onStatus?.({ state: 'up' });
+  };
+  // ioredis reports a lost connection as an event; without a listener it would print it.
+  redis.on('error', markDown);
+  subscriber.on('error', () => {});
+  redis.on('ready', () => {
+    markUp();
+    void seedMeta().catch(() => {});
+  });
+
+  try {
+    await redis.connect();
+    await subscriber.connect();
+  } catch (error) {
+    redis.disconnect();
+    subscriber.disconnect();
+    throw new Error(`cannot reach Redis at ${target.display}: ${describe(error)}`);
+  }
+
+  /** Runs a command; a failure becomes a StoreUnavailableError (and marks Redis down). */
+  async function command<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      const value = await run();
+      markUp();
+      return value;
+    } catch (error) {
+      markDown(error);
+      throw new StoreUnavailableError(`Redis at ${target.display}: ${describe(error)}`);
+    }
+  }
+
+  // The config this instance started with decides whether it joins the live state it finds.
+  const base = fingerprint(options.config);
+  let live: unknown;
+  let joined = false;
+  let users: unknown[][] = [];
+  const meta = await command(() => redis.hgetall(keys.meta));
+  if (meta.base === base) {
+    joined = true;
+    live = meta.live === undefined || meta.live === '' ? undefined : safeParse(meta.live);
+    users = (await command(() => redis.lrange(keys.users, 0, -1)))
+      .map(safeParse)
+      .filter((batch): batch is unknown[] => Array.isArray(batch));
+  } else {
+    await command(() =>
+      redis.multi().del(keys.meta, keys.users).hset(keys.meta, 'base', base).exec(),
+    );
+  }
+
+  /** After Redis lost its data (a restart without persistence): what this instance knows. */
+  async function seedMeta(): Promise<void> {
+    const created = await redis.hsetnx(keys.meta, 'base', base);
+    if (created === 1 && live !== undefined)
+      await redis.hset(keys.meta, 'live', JSON.stringify(live));
+  }
+
+  const clock =
+    options.manualClock === undefined
+      ? undefined
+      : await createSharedClock({
+          redis,
+          key: keys.clock,
+          startMs: options.manualClock.startMs,
+          publish: (value) => publish(keys.changes, { clock: value }),
+          run: command,
+        });
+  const manualNow = () => (clock === undefined ? '' : String(clock.now()));
+  const leastTtl = String(clock === undefined ? BUCKET_LEAST_TTL_MS : MANUAL_LEAST_TTL_MS);
+  const mostTtl = String(BUCKET_MOST_TTL_MS);
+
+  function publish(channel: string, message: object): void {
+    void redis.publish(channel, JSON.stringify({ from: instance, ...message })).catch(markDown);
+  }
+
+  // Pub/sub: changes of every instance, and events while this one has readers.
+  let apply: ((change: SharedChange) => void) | undefined;
+  let readersHere = false;
+  let othersWatching = false;
+  subscriber.on('message', (channel: string, text: string) => {
+    if (text.length > MAX_MESSAGE_BYTES) return;
+    const message = safeParse(text) as Record<string, unknown> | undefined;
+    if (typeof message !== 'object' || message === null || message.from === instance) return;
+    if (channel === keys.events) {
+      const event = message.event as { type?: unknown } | undefined;
+      if (
+        readersHere &&
+        typeof event === 'object' &&
+        event !== null &&
+        typeof event.type === 'string'
+      )
+        apply?.({ type: 'event', event: event as never });
+      return;
+    }
+    if (typeof message.clock === 'number') {
+      clock?.heard(message.clock);
+      return;
+    }
+    const change = message.change as SharedChange | undefined;
+    if (typeof change !== 'object' || change === null) return;
+    if (change.type === 'config') live = change.live;
+    hearChange(change);
+  });
+  await subscriber.subscribe(keys.changes);
+
+  function hearChange(change: SharedChange): void {
+    if (apply === undefined) return;
+    try {
+      if (change.type === 'config' || change.type === 'users' || change.type === 'reset')
+        apply(change);
+    } catch (error) {
+      options.onWarning?.(
+        `a ${change.type} change from another instance was not applied: ${describe(error)}`,
+      );
+    }
+  }
+
+  const watchTimer = setInterval(() => {
+    redis
+      .pubsub('NUMSUB', keys.events)
+      .then((reply) => {
+        const count = Number((reply as unknown[])[1] ?? 0);
+        othersWatching = count - (readersHere ? 1 : 0) > 0;
+      })
+      .catch(() => {});
+  }, options.watchIntervalMs ?? 1000);
+  watchTimer.unref();
+
+  const channel: StoreChannel = {
+    send(change) {
+      if (change.type === 'event') {
+        if (othersWatching) publish(keys.events, { event: change.event });
+        return;
+      }
+      if (change.type === 'config') {
+        live = change.live;
+        void redis.hset(keys.meta, 'live', JSON.stringify(change.live)).catch(markDown);
+      } else if (change.type === 'users') {
+        void redis.rpush(keys.users, JSON.stringify(change.users)).catch(markDown);
+      }
+      publish(keys.changes, { change });
+    },
+    listen(listener) {
+      apply = listener;
+      // The live state this instance joins, as if it had just been sent.
+      if (live !== undefined) hearChange({ type: 'config', live });
+      for (const batch of users) hearChange({ type: 'users', users: batch });
+      users = [];
+    },
+    get watched() {
+      return othersWatching;
+    },
+    watching(active) {
+      readersHere = active;
+      if (active) void subscriber.subscribe(keys.events).catch(() => {});
+      else void subscriber.unsubscribe(keys.events).catch(() => {});
+    },
+  };
+
+  const ledger: BucketLedger = {
+    take(request: BucketTake) {
+      const { policy } = request;
+      return redis
+        .uasTake(
+          keys.bucket(request.key),
+          manualNow(),
+          String(policy.burst),
+          String(policy.refillPerMs),
+          String(request.cost),
+          request.mode,
+          flag(request.shadow),
+          flag(request.valid),
+          flag(request.countInvalid),
+          leastTtl,
+          mostTtl,
+        )
+        .then(
+          ([tokens, updatedAt, now]) => {
+            markUp();
+            const stored =
+              tokens === '' ? undefined : { tokens: Number(tokens), updatedAt: Number(updatedAt) };
+            return decideTake(stored, { ...request, now: Number(now) }).taken;
+          },
+          (error: unknown) => {
+            markDown(error);
+            if (onError === 'closed')
+              throw new StoreUnavailableError(`Redis at ${target.display}: ${describe(error)}`);
+            // Open: as if the bucket were full, so that nobody is refused while Redis is away.
+            failedOpen++;
+            return decideTake(undefined, request).taken;
+          },
+        );
+    },
+  };
+
+  const codes: OtpStore<'async'> = {
+    async issue(merchantId, email, code, _now, ttlMs, maxAttempts) {
+      const issuedAt = Number(
+        await command(() =>
+          redis.uasIssue(
+            keys.code(merchantId, email),
+            manualNow(),
+            merchantId,
+            email,
+            code,
+            String(ttlMs),
+            String(maxAttempts),
+            String(CODE_KEEP_MS),
+          ),
+        ),
+      );
+      return {
+        merchantId,
+        email,
+        code,
+        issuedAt,
+        expiresAt: issuedAt + ttlMs,
+        attemptsLeft: maxAttempts,
+        used: false,
+      };
+    },
+    async verify(merchantId, email, candidate) {
+      const reply = await command(() =>
+        redis.uasVerify(keys.code(merchantId, email), manualNow(), candidate),
+      );
+      return verifyOutcome(reply);
+    },
+    async latest(email, merchantId) {
+      if (merchantId !== undefined) {
+        const fields = await command(() =>
+          redis.hmget(keys.code(merchantId, email), ...CODE_FIELDS),
+        );
+        return readCode(fields);
+      }
+      let newest: OtpCode | undefined;
+      for (const code of await allCodes())
+        if (
+          code.email.toLowerCase() === email.toLowerCase() &&
+          (newest === undefined || code.issuedAt >= newest.issuedAt)
+        )
+          newest = code;
+      return newest;
+    },
+    list: () => allCodes(),
+  };
+
+  /** Every key matching a pattern, a scan at a time. */
+  async function scanKeys(pattern: string): Promise<string[]> {
+    const found: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, batch] = await command(() =>
+        redis.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT),
+      );
+      cursor = next;
+      found.push(...batch);
+    } while (cursor !== '0');
+    return found;
+  }
+
+  async function allCodes(): Promise<OtpCode[]> {
+    const found = await scanKeys(codePattern);
+    const replies = await command(() =>
+      Promise.all(found.map((key) => redis.hmget(key, ...CODE_FIELDS))),
+    );
+    return replies.map(readCode).filter((code): code is OtpCode => code !== undefined);
+  }
+
+  const bucketOf = (redisKey: string) =>
+    redisKey.slice(`${prefix}:bucket:{`.length, redisKey.endsWith('}') ? -1 : undefined);
+
+  /** Every bucket with its state, and Redis's time. */
+  async function allBuckets(): Promise<{ entries: Array<[string, StoredBucket]>; now: number }> {
+    const found = await scanKeys(bucketPattern);
+    const [now, replies] = await command(() =>
+      Promise.all([
+        redis.uasNow(manualNow()),
+        Promise.all(found.map((key) => redis.hmget(key, ...BUCKET_FIELDS))),
+      ]),
+    );
+    const entries: Array<[string, StoredBucket]> = [];
+    found.forEach((key, index) => {
+      const bucket = readBucket(replies[index] ?? []);
+      if (bucket !== undefined) entries.push([bucketOf(key), bucket]);
+    });
+    return { entries, now: Number(now) };
+  }
+
+  async function unlinkAll(pattern: string): Promise<number> {
+    const found = await scanKeys(pattern);
+    for (let start = 0; start < found.length; start += SCAN_COUNT) {
+      const batch = found.slice(start, start + SCAN_COUNT);
+      await command(() => redis.unlink(...batch));
+    }
+    return found.length;
+  }
+
+  return {
+    kind: 'shared',
+    ledger,
+    codes,
+    channel,
+    target: target.display,
+    prefix,
+    onError,
+    get healthy() {
+      return healthy;
+    },
+    get failedOpen() {
+      return failedOpen;
+    },
+    joined,
+    clock,
+    async listBuckets(query, config: ResolvedConfig) {
+      const { entries, now } = await allBuckets();
+      return pageOfBuckets(entries, query, config, now);
+    },
+    async getBucket(key, config) {
+      const [now, fields] = await command(() =>
+        Promise.all([redis.uasNow(manualNow()), redis.hmget(keys.bucket(key), ...BUCKET_FIELDS)]),
+      );
+      const bucket = readBucket(fields);
+      return bucket === undefined
+        ? undefined
+        : viewBucket(key, bucket, config.limits[levelOf(key)], Number(now));
+    },
+    async resetBuckets(key) {
+      if (key !== undefined) return (await command(() => redis.del(keys.bucket(key)))) > 0;
+      await unlinkAll(bucketPattern);
+      return true;
+    },
+    async counts(): Promise<BucketCounts> {
+      let client = 0;
+      let caller = 0;
+      for (const key of await scanKeys(bucketPattern))
+        if (levelOf(bucketOf(key)) === 'client') client++;
+        else caller++;
+      return { client, caller, evictions: 0 };
+    },
+    useConfig() {
+      // Each take carries the limits in force; nothing here depends on the config.
+    },
+    async clear() {
+      await unlinkAll(bucketPattern);
+      await unlinkAll(codePattern);
+      await command(() => redis.multi().del(keys.users).hdel(keys.meta, 'live').exec());
+      live = undefined;
+    },
+    async close() {
+      clearInterval(watchTimer);
+      await Promise.allSettled([subscriber.quit(), redis.quit()]);
+      subscriber.disconnect();
+      redis.disconnect();
+    },
+  };
+}
+
+const BUCKET_FIELDS = ['t', 'u', 'a', 'r', 's'] as const;
+const CODE_FIELDS = ['m', 'e', 'c', 'i', 'x', 'a', 'used'] as const;
+
+const flag = (value: boolean) => (value ? '1' : '0');
+
+/** A bucket read from its hash; undefined when it is gone or not one of ours. */
+function readBucket(fields: Array<string | null>): StoredBucket | undefined {
+  const [tokens, updatedAt, allowed, rejected, shadow] = fields.map((field) =>
+    Number(field ?? NaN),
+  );
+  if (!Number.isFinite(tokens) || !Number.isFinite(updatedAt)) return undefined;
+  return {
+    tokens: tokens as number,
+    updatedAt: updatedAt as number,
+    allowed: wholeOr0(allowed),
+    rejected: wholeOr0(rejected),
+    shadowRejected: wholeOr0(shadow),
+  };
+}
+
+const wholeOr0 = (value: number | undefined) =>
+  value !== undefined && Number.isSafeInteger(value) ? value : 0;
+
+/** A code read from its hash (merchant, e-mail, code, issued, expires, attempts, used). */
+function readCode(fields: Array<string | null | undefined>): OtpCode | undefined {
+  const [merchantId, email, code, issued, expires, attempts, used] = fields;
+  if (
+    typeof merchantId !== 'string' ||
+    typeof email !== 'string' ||
+    typeof code !== 'string' ||
+    !Number.isFinite(Number(issued)) ||
+    !Number.isFinite(Number(expires))
+  )
+    return undefined;
+  return {
+    merchantId,
+    email,
+    code,
+    issuedAt: Number(issued),
+    expiresAt: Number(expires),
+    attemptsLeft: wholeOr0(Number(attempts)),
+    used: used === '1',
+  };
+}
+
+function verifyOutcome(reply: string[]): VerifyOutcome {
+  const [result, ...fields] = reply;
+  const code = readCode(fields);
+  if (result === 'not-found' || code === undefined) return { result: 'not-found' };
+  switch (result) {
+    case 'verified':
+    case 'used':
+    case 'exhausted':
+    case 'expired':
+      return { result, code };
+    default:
+      return { result: 'wrong', code, attemptsLeft: code.attemptsLeft };
+  }
+}
+
+/** A hash of a config that does not depend on the order of its keys (nor on its `store`). */
+function fingerprint(config: unknown): string {
+  const stable = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(stable);
+    if (typeof value !== 'object' || value === null) return value;
+    return Object.fromEntries(
+      Object.keys(value)
+        .filter((key) => key !== 'store' && key !== '$schema')
+        .sort()
+        .map((key) => [key, stable((value as Record<string, unknown>)[key])]),
+    );
+  };
+  return createHash('sha256')
+    .update(JSON.stringify(stable(config)))
+    .digest('hex');
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function describe(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0] ?? text;
+}

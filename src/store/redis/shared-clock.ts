@@ -1,0 +1,53 @@
+import type { Redis } from 'ioredis';
+import { createManualClock, type ManualClock } from '../../core/time/clock.js';
+
+/** A manual clock that every instance on the store moves together. */
+export interface SharedClock extends ManualClock {
+  /** Another instance moved the clock here. */
+  heard(ms: number): void;
+}
+
+/**
+ * A manual clock kept in Redis: it starts where the store's is (or at `startMs` when there is
+ * none yet). A move applies here at once, then in Redis (an advance adds, so two instances
+ * advancing at once both count), and reaches the others over pub/sub.
+ */
+export async function createSharedClock(options: {
+  redis: Redis;
+  key: string;
+  startMs: number;
+  publish(ms: number): void;
+  run<T>(command: () => Promise<T>): Promise<T>;
+}): Promise<SharedClock> {
+  const { redis, key, run } = options;
+  await run(() => redis.set(key, String(options.startMs), 'NX'));
+  const stored = Number(await run(() => redis.get(key)));
+  const local = createManualClock(Number.isFinite(stored) ? stored : options.startMs);
+  const settle = (value: string | null) => {
+    const ms = Number(value);
+    if (!Number.isFinite(ms)) return;
+    if (ms !== local.now()) local.set(ms);
+    options.publish(ms);
+  };
+  return {
+    now: () => local.now(),
+    sleep: (ms, signal) => local.sleep(ms, signal),
+    get sleepers() {
+      return local.sleepers;
+    },
+    advance(ms) {
+      local.advance(ms);
+      run(() => redis.incrbyfloat(key, ms)).then(settle, () => {});
+    },
+    set(ms) {
+      local.set(ms);
+      run(() => redis.set(key, String(ms))).then(
+        () => options.publish(ms),
+        () => {},
+      );
+    },
+    heard(ms) {
+      if (Number.isFinite(ms) && ms !== local.now()) local.set(ms);
+    },
+  };
+}
