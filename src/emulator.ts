@@ -1,8 +1,11 @@
 import {
   createEmulator as createCoreEmulator,
+  createSharedEmulator as createCoreSharedEmulator,
   type CoreEmulatorOptions,
   type Emulator,
+  type SharedEmulator,
 } from './core/emulator.js';
+import type { EmulatorStore } from './core/store/emulator-store.js';
 import { DEMO_CONFIG } from './demo-config.js';
 import { systemClock, systemRandom } from './runtime/system-clock.js';
 import { VERSION } from './version.js';
@@ -15,7 +18,21 @@ export type EmulatorOptions = Partial<CoreEmulatorOptions>;
  * Pass a manual clock (`createManualClock`) and a seeded random source for exact tests.
  */
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
-  return createCoreEmulator({
+  return createCoreEmulator(withDefaults(options));
+}
+
+/**
+ * Creates an emulator over a store shared with other instances (`connectRedisStore` of
+ * `uas/node`): they behave as one. Every answer is a promise. Defaults as {@link createEmulator}.
+ */
+export function createSharedEmulator(
+  options: EmulatorOptions & { store: EmulatorStore },
+): SharedEmulator {
+  return createCoreSharedEmulator({ ...withDefaults(options), store: options.store });
+}
+
+function withDefaults(options: EmulatorOptions): CoreEmulatorOptions {
+  return {
     config: options.config ?? DEMO_CONFIG,
     clock: options.clock ?? systemClock,
     random: options.random ?? systemRandom,
@@ -23,5 +40,5 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     version: options.version ?? VERSION,
     eventQueueBytes: options.eventQueueBytes,
     maxEventReaders: options.maxEventReaders,
-  });
+  };
 }

@@ -14,6 +14,8 @@ import { EXIT, isCliError, processIO, type CliIO } from './io.js';
 export interface CommandContext {
   io: CliIO;
   exitCode: number;
+  /** The command line as given (node, script, then the arguments). */
+  argv: readonly string[];
 }
 
 /** Builds the `uas` program over the given I/O. Commands load their heavy modules lazily. */
@@ -58,7 +60,7 @@ Colour follows the terminal; NO_COLOR turns it off. UAS_URL, UAS_TOKEN and UAS_A
  * every failure becomes a one-line message on stderr and a documented exit code.
  */
 export async function run(argv: string[], io: CliIO = processIO()): Promise<number> {
-  const context: CommandContext = { io, exitCode: EXIT.ok };
+  const context: CommandContext = { io, exitCode: EXIT.ok, argv };
   const program = createProgram(context);
   try {
     await program.parseAsync(argv);

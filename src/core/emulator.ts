@@ -8,10 +8,7 @@ import { blankRecord, completeRecord } from './admin/request-facts.js';
 import { resolveConfig, type ResolvedConfig } from './config/config.js';
 import { ConfigError, configIssue } from './config/config-error.js';
 import { createState, type InstanceCounters } from './emulator-state.js';
-import {
-  isStoreUnavailable,
-  type EmulatorStore,
-} from './store/emulator-store.js';
+import { isStoreUnavailable, type EmulatorStore } from './store/emulator-store.js';
 import { createMemoryStore } from './store/memory-store.js';
 import { splitUrl, type EmulatorRequest, type EmulatorResponse } from './service/exchange.js';
 import { runServiceRequest, serviceContext, type PipelineContext } from './service/pipeline.js';

@@ -1,4 +1,4 @@
-import type { BucketQuery, Emulator } from '../core/emulator.js';
+import type { AnyEmulator, BucketQuery } from '../core/emulator.js';
 import type { BucketView } from '../core/limits/bucket-view.js';
 import type { RequestRecord } from '../core/admin/records.js';
 import type { Clock } from '../core/time/clock.js';
@@ -62,7 +62,7 @@ export interface LocalSourceOptions {
 
 /** A source over an emulator in this process (`uas serve --tui`, `uas simulate --watch`). */
 export function createLocalSource(
-  emulator: Emulator,
+  emulator: AnyEmulator,
   label: string,
   options: LocalSourceOptions = {},
 ): TuiSource {
@@ -80,7 +80,7 @@ export function createLocalSource(
     },
     listBuckets: async (query) => emulator.listBuckets(query),
     async reset(key) {
-      emulator.resetBuckets(key);
+      await emulator.resetBuckets(key);
     },
     uptime: async () => emulator.clock.now() - emulator.startedAt,
     recent: async (limit) => emulator.journal(limit),

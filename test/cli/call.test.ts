@@ -79,6 +79,7 @@ async function callInProcess(
       onSignal: () => () => {},
     },
     exitCode: 0,
+    argv: [],
   };
   const program = new Command('uas').exitOverride().configureOutput({
     writeOut: (text) => (stdout += text),

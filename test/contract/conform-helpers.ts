@@ -120,6 +120,7 @@ export async function conformInProcess(
       onSignal: () => () => {},
     },
     exitCode: 0,
+    argv: [],
   };
   const program = new Command('uas').exitOverride().configureOutput({
     writeOut: (text) => (stdout += text),

@@ -63,7 +63,7 @@ export async function startRedis(): Promise<TestRedis> {
       );
       started.stdout?.on('data', (chunk: Buffer) => {
         out += chunk.toString();
-        if (out.includes('Ready to accept connections')) {
+        if (/ready to accept connections/i.test(out)) {
           clearTimeout(timer);
           resolve();
         }

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { EmulatorHttpServer } from '../../adapters/http/http-server.js';
-import type { Emulator } from '../../core/emulator.js';
+import type { AnyEmulator } from '../../core/emulator.js';
 import type { Engine } from '../../transport/http-transport.js';
 import type { CommandContext } from '../program.js';
 import {
@@ -23,6 +23,15 @@ import {
   operationCosts,
 } from '../options.js';
 import type { LogMode } from '../request-log.js';
+import { printBanner, type Banner } from '../serve/banner.js';
+import {
+  describeStoreStatus,
+  openStore,
+  startLocalRedis,
+  storeSpec,
+  type StoreSpec,
+} from '../serve/serve-store.js';
+import { reportListening, workerRole } from '../serve/workers.js';
 
 /** Options of `uas serve`, as commander parses them. */
 interface ServeFlags {
@@ -54,6 +63,10 @@ interface ServeFlags {
   adminToken?: string;
   allowedHosts?: string[];
   tui?: boolean;
+  store?: string;
+  storePrefix?: string;
+  onStoreError?: 'open' | 'closed';
+  workers: number;
 }
 
 /** Default port of `uas serve`, and of the target of `uas call`. */
@@ -156,6 +169,23 @@ export function registerServe(program: Command, context: CommandContext): void {
       hostList,
     )
     .option('--tui', 'show the live bucket screen instead of the request log (q stops the server)')
+    .option(
+      '--store <store>',
+      'where buckets and codes live: memory (default), redis (a local redis-server started for it), redis://host:port/db, rediss://… or unix:///path/redis.sock',
+    )
+    .option('--store-prefix <prefix>', 'first part of every Redis key and channel (default: uas)')
+    .addOption(
+      new Option(
+        '--on-store-error <mode>',
+        'while Redis is unreachable: closed answers 503 (default); open lets bucket decisions through',
+      ).choices(['open', 'closed']),
+    )
+    .option(
+      '--workers <n>',
+      'processes answering on the port (more than 1 needs --store redis or a Redis URL)',
+      integerIn(1, 64),
+      1,
+    )
     .addOption(
       new Option(
         '--admin-token <token>',
@@ -171,7 +201,9 @@ Examples:
   $ uas serve --config my-uas.json --headers x-ratelimit --chaos 0.1 --log json`,
     )
     .action(async (flags: ServeFlags) => {
-      context.exitCode = await serve(flags, context);
+      // A worker of --workers runs the same command line.
+      const args = context.argv.slice(context.argv.indexOf('serve'));
+      context.exitCode = await serve(flags, context, args);
     });
 }
 
@@ -193,13 +225,16 @@ function configFlags(flags: ServeFlags): ConfigFlag[] {
     ['--otp', ['otp', 'mode'], flags.otp],
     ['--otp-ttl', ['otp', 'ttl'], flags.otpTtl],
     ['--otp-attempts', ['otp', 'maxAttempts'], flags.otpAttempts],
+    ['--store', ['store', 'url'], flags.store],
+    ['--store-prefix', ['store', 'prefix'], flags.storePrefix],
+    ['--on-store-error', ['store', 'onError'], flags.onStoreError],
   ];
   return all
     .filter(([, , value]) => value !== undefined)
     .map(([flag, path, value]) => ({ flag, path, value }));
 }
 
-async function serve(flags: ServeFlags, context: CommandContext): Promise<number> {
+async function serve(flags: ServeFlags, context: CommandContext, args: string[]): Promise<number> {
   const { io } = context;
   const chalk = colorsFor(io.stdout, io.env);
   const loaded = await loadConfigFile(flags.config, io.cwd);
@@ -217,22 +252,59 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
     );
   if (flags.clockStart !== undefined && flags.clock !== 'manual')
     throw new CliError('--clock-start needs --clock manual', EXIT.usage);
-  const [{ createEmulator }, { isConfigError }, { createManualClock }] = await Promise.all([
-    import('../../emulator.js'),
-    import('../../core/config/config-error.js'),
-    import('../../core/time/clock.js'),
-  ]);
-  let emulator: Emulator;
-  try {
-    emulator = createEmulator({
-      clock:
-        flags.clock === 'manual' ? createManualClock(flags.clockStart ?? Date.now()) : undefined,
-      config: applyConfigFlags(loaded.config, overrides),
-      devApi: { enabled: loopback || flags.adminToken !== undefined, adminToken: flags.adminToken },
-    });
-  } catch (error) {
+  if (flags.workers > 1 && flags.tui)
+    throw new CliError('--tui shows one process; it cannot run with --workers', EXIT.usage);
+  const [{ createEmulator, createSharedEmulator }, { isConfigError }, { createManualClock }] =
+    await Promise.all([
+      import('../../emulator.js'),
+      import('../../core/config/config-error.js'),
+      import('../../core/time/clock.js'),
+    ]);
+  const config = applyConfigFlags(loaded.config, overrides);
+  const configError = (error: unknown) => {
     if (!isConfigError(error)) throw error;
-    throw configErrorToCli(error, overrides, `config in ${loaded.path}`);
+    return configErrorToCli(error, overrides, `config in ${loaded.path}`);
+  };
+  // Checked here, before a store is opened or a worker started, so a mistake is told once.
+  try {
+    (await import('../../core/config/config.js')).resolveConfig(config);
+  } catch (error) {
+    throw configError(error);
+  }
+  const spec = storeSpec(config);
+  const role = workerRole(io.env);
+  const clockStart = role?.clockStart ?? flags.clockStart ?? Date.now();
+  const write = (line: string) => io.stdout.write(`${line}\n`);
+  const note = noteWriter(flags.log, io, chalk);
+
+  if (flags.workers > 1 && role === undefined)
+    return serveWithWorkers(flags, spec, config, clockStart, args, { io, chalk, write, note });
+
+  const opened = await openStore(spec, {
+    config,
+    url: role?.storeUrl,
+    manualClock: flags.clock === 'manual' ? { startMs: clockStart } : undefined,
+    onStatus: (status, target) =>
+      note(status.state, describeStoreStatus(status, target, spec.onError ?? 'closed')),
+    onWarning: (message) => note('warning', `store: ${message}`),
+  });
+  const devApi = {
+    enabled: loopback || flags.adminToken !== undefined,
+    adminToken: flags.adminToken,
+  };
+  let emulator: AnyEmulator;
+  try {
+    emulator =
+      opened === undefined
+        ? createEmulator({
+            clock: flags.clock === 'manual' ? createManualClock(clockStart) : undefined,
+            config,
+            devApi,
+          })
+        : createSharedEmulator({ clock: opened.store.clock, config, devApi, store: opened.store });
+  } catch (error) {
+    await opened?.close();
+    throw configError(error);
   }
 
   const engine =
@@ -245,16 +317,20 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
       allowedHosts: flags.allowedHosts,
     });
   } catch (error) {
+    await opened?.close();
     throw listenError(error as NodeJS.ErrnoException, flags);
   }
+  const stopAll = async () => {
+    await running.close(3_000);
+    await opened?.close();
+  };
   // Listen for signals before printing anything: whoever reads the banner may signal at once.
   let signalled: (signal: string) => void = () => {};
   const stopSignal = new Promise<string>((resolve) => (signalled = resolve));
   const removeSignal = flags.tui ? () => {} : io.onSignal((signal) => signalled(signal));
 
   const { createRequestLogger } = await import('../request-log.js');
-  const write = (line: string) => io.stdout.write(`${line}\n`);
-  const banner = {
+  const banner: Banner = {
     type: 'listening',
     url: running.url,
     engine: flags.engine,
@@ -270,11 +346,24 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
       client: `${emulator.config.limits.client.burst} tokens at ${emulator.config.limits.client.rateText}`,
       caller: `${emulator.config.limits.caller.burst} tokens at ${emulator.config.limits.caller.rateText}`,
     },
+    store:
+      opened === undefined
+        ? { kind: 'memory' }
+        : {
+            kind: 'redis',
+            url: opened.store.target,
+            embedded: opened.embedded !== undefined || role?.storeUrl.startsWith('unix:') === true,
+            prefix: opened.store.prefix,
+            on_error: opened.store.onError,
+            joined: opened.store.joined,
+          },
+    workers: role === undefined ? 1 : flags.workers,
     clock: { mode: flags.clock, now: new Date(emulator.clock.now()).toISOString() },
     dev_api: emulator.devApi.enabled ? `${running.url}/__uas` : null,
     admin_token: flags.adminToken !== undefined,
   };
-  if (flags.log === 'json') write(JSON.stringify(banner));
+  if (role !== undefined) reportListening(banner);
+  else if (flags.log === 'json') write(JSON.stringify(banner));
   else printBanner(banner, write, chalk);
 
   const stopRecording =
@@ -287,7 +376,7 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
   if (flags.tui) {
     const terminal = io.terminal;
     if (terminal === undefined || !terminal.stdout.isTTY || !terminal.stdin.isTTY) {
-      await running.close(100);
+      await stopAll();
       throw new CliError(
         '--tui needs a terminal (stdin and stdout); use `uas top --once` for a snapshot',
         EXIT.usage,
@@ -300,7 +389,7 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
       'uas serve --tui',
     );
     await runTui(createLocalSource(emulator, running.url), 'uas serve', terminal);
-    await running.close(3_000);
+    await stopAll();
     stopRecording();
     return EXIT.ok;
   }
@@ -310,15 +399,92 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
 
   const signal = await stopSignal;
   removeSignal();
-  write(
-    flags.log === 'json'
-      ? JSON.stringify({ type: 'shutdown', signal })
-      : chalk.dim(`${signal}: shutting down`),
-  );
+  // A worker's primary says it once for all.
+  if (role === undefined)
+    write(
+      flags.log === 'json'
+        ? JSON.stringify({ type: 'shutdown', signal })
+        : chalk.dim(`${signal}: shutting down`),
+    );
   unsubscribe();
-  await running.close(3_000);
+  await stopAll();
   stopRecording();
   return EXIT.ok;
+}
+
+/**
+ * `uas serve --workers N`: checks the shared store once (starting the local redis-server of
+ * `--store redis`), then runs N workers on the port.
+ */
+async function serveWithWorkers(
+  flags: ServeFlags,
+  spec: StoreSpec,
+  config: unknown,
+  clockStart: number,
+  args: string[],
+  out: {
+    io: CommandContext['io'];
+    chalk: ReturnType<typeof colorsFor>;
+    write(line: string): void;
+    note: ReturnType<typeof noteWriter>;
+  },
+): Promise<number> {
+  if (spec.url === 'memory')
+    throw new CliError(
+      `--workers ${flags.workers} needs a store the processes share: add --store redis (a local redis-server started for it) or --store redis://host:6379`,
+      EXIT.usage,
+    );
+  const embedded = spec.url === 'redis' ? await startLocalRedis() : undefined;
+  const storeUrl = embedded?.url ?? spec.url;
+  try {
+    // Reachable, and the config seeds (or joins) the shared state, before any worker starts.
+    const probe = await openStore(spec, {
+      config,
+      url: storeUrl,
+      onStatus: () => {},
+      onWarning: () => {},
+    });
+    await probe?.close();
+    const joined = probe?.store.joined === true;
+    const { runWorkers } = await import('../serve/workers.js');
+    const code = await runWorkers({
+      count: flags.workers,
+      args,
+      role: { storeUrl, clockStart },
+      io: out.io,
+      printBanner: (worker) => {
+        // Whether live state was there to join is the primary's to say: it connected first.
+        const banner =
+          worker.store.kind === 'redis'
+            ? { ...worker, store: { ...worker.store, joined } }
+            : worker;
+        if (flags.log === 'json') out.write(JSON.stringify(banner));
+        else printBanner(banner, out.write, out.chalk);
+      },
+      print: (line) => out.note('warning', line),
+    });
+    out.write(
+      flags.log === 'json'
+        ? JSON.stringify({ type: 'shutdown', workers: flags.workers })
+        : out.chalk.dim('workers stopped'),
+    );
+    return code;
+  } finally {
+    await embedded?.stop();
+  }
+}
+
+/**
+ * Writes a line about the server itself (the store went away, a worker restarted): in the log's
+ * format on stdout, or on stderr when the request log is off.
+ */
+function noteWriter(log: LogMode, io: CommandContext['io'], chalk: ReturnType<typeof colorsFor>) {
+  return (state: string, message: string) => {
+    if (log === 'json') io.stdout.write(`${JSON.stringify({ type: 'note', state, message })}\n`);
+    else if (log === 'pretty')
+      io.stdout.write(`${state === 'up' ? chalk.green(message) : chalk.yellow(message)}\n`);
+    else io.stderr.write(`uas: ${message}\n`);
+  };
 }
 
 /**
@@ -328,7 +494,7 @@ async function serve(flags: ServeFlags, context: CommandContext): Promise<number
  * server goes on.
  */
 async function startRecording(
-  emulator: Emulator,
+  emulator: AnyEmulator,
   file: string,
   cwd: string,
   warn: (line: string) => void,
@@ -365,45 +531,6 @@ async function startRecording(
   };
 }
 
-/** The banner of `uas serve` for a person: where it listens, with what, and how to try it. */
-function printBanner(
-  banner: {
-    url: string;
-    engine: string;
-    config: string;
-    bundled: boolean;
-    clients: Array<{ id: string; token: string; merchants: string[] }>;
-    limits: { client: string; caller: string };
-    clock: { mode: string; now: string };
-    dev_api: string | null;
-    admin_token: boolean;
-  },
-  write: (line: string) => void,
-  chalk: ReturnType<typeof colorsFor>,
-): void {
-  write(
-    `${chalk.bold('uas')} emulator listening on ${chalk.cyan(banner.url)} ${chalk.dim(`(engine ${banner.engine})`)}`,
-  );
-  write(
-    `  config    ${banner.bundled ? `${banner.config} ${chalk.dim('(bundled demo)')}` : banner.config}`,
-  );
-  for (const client of banner.clients)
-    write(
-      `  client    ${client.id}: token ${chalk.bold(client.token)}, merchants ${client.merchants.join(', ')}`,
-    );
-  write(`  limits    client ${banner.limits.client}; caller ${banner.limits.caller}`);
-  if (banner.clock.mode === 'manual')
-    write(
-      `  clock     manual, at ${banner.clock.now}: move it with POST ${banner.url}/__uas/clock {"advance_ms": 1000}`,
-    );
-  if (banner.dev_api !== null)
-    write(`  dev API   ${banner.dev_api}${banner.admin_token ? ' (admin token required)' : ''}`);
-  else write(chalk.yellow(`  dev API   off: listening beyond loopback without --admin-token`));
-  write(
-    `  try       curl -H 'Authorization: Bearer ${banner.bundled ? banner.clients[0]?.token : '<token>'}' '${banner.url}/v1/users/exists?email=alice@example.com'`,
-  );
-}
-
 function listenError(error: NodeJS.ErrnoException, flags: ServeFlags): Error {
   switch (error.code) {
     case 'EADDRINUSE':
@@ -426,7 +553,7 @@ function listenError(error: NodeJS.ErrnoException, flags: ServeFlags): Error {
 
 /** The msw engine over the user's handlers (`--handlers`), loaded from their module. */
 async function mswEngine(
-  emulator: Emulator,
+  emulator: AnyEmulator,
   handlersFile: string | undefined,
   cwd: string,
 ): Promise<Engine> {

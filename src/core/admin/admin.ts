@@ -9,8 +9,8 @@ import {
   type InstanceCounters,
 } from '../emulator-state.js';
 import type { BucketView } from '../limits/bucket-view.js';
-import type { BucketQuery, SharedChange } from '../store/emulator-store.js';
-import { andThen, type Answer, type Answered } from '../store/maybe-promise.js';
+import type { BucketCounts, BucketQuery, SharedChange } from '../store/emulator-store.js';
+import { andThen, recover, type Answer, type Answered } from '../store/maybe-promise.js';
 import type { OtpCode } from '../signin/otp-codes.js';
 import { isManualClock, type Clock } from '../time/clock.js';
 import { faultBody, type Fault, type FaultSpec } from './faults.js';
@@ -181,16 +181,21 @@ export function createAdmin(
       });
     },
     metrics: () =>
-      andThen(state.store.counts(), (counts) =>
-        renderMetrics({
-          requests: state.counters.requests,
-          buckets: { client: counts.client, caller: counts.caller },
-          evictions: counts.evictions,
-          codesIssued: state.counters.codesIssued,
-          eventReaders: streams.readers,
-          eventReadersDropped: streams.dropped,
-          storeErrors: streams.storeErrors,
-        }),
+      // The counters of this instance are worth reporting even when the store cannot be asked.
+      andThen(
+        recover<BucketCounts | undefined>(state.store.counts(), () => undefined),
+        (counts) =>
+          renderMetrics({
+            requests: state.counters.requests,
+            buckets:
+              counts === undefined ? undefined : { client: counts.client, caller: counts.caller },
+            evictions: counts?.evictions ?? 0,
+            codesIssued: state.counters.codesIssued,
+            eventReaders: streams.readers,
+            eventReadersDropped: streams.dropped,
+            storeErrors: streams.storeErrors,
+            store: state.store.health?.(),
+          }),
       ),
   };
 

@@ -573,11 +573,9 @@ function latestCode(
     if (code !== undefined) return json(200, code);
     const where = merchantId === undefined ? '' : ` at merchant ${merchantId}`;
     return problem(
-      createProblem(
-        'code-not-found',
-        `no code was issued for ${email}${where}; call start first`,
-        { instance: path },
-      ),
+      createProblem('code-not-found', `no code was issued for ${email}${where}; call start first`, {
+        instance: path,
+      }),
     );
   });
 }

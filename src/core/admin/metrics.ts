@@ -2,7 +2,8 @@
 export interface MetricsSnapshot {
   /** Counts by operation, then by status. */
   requests: Map<string, Map<number, number>>;
-  buckets: { client: number; caller: number };
+  /** Undefined when a shared store could not be asked. */
+  buckets: { client: number; caller: number } | undefined;
   evictions: number;
   codesIssued: number;
   /** Event-stream readers connected now. */
@@ -11,6 +12,8 @@ export interface MetricsSnapshot {
   eventReadersDropped: number;
   /** Requests answered while the shared store could not be reached. */
   storeErrors: number;
+  /** A shared store's health; undefined for the memory store. */
+  store: { up: boolean; failedOpen: number } | undefined;
 }
 
 /** Counts a request under its operation (or `none`) and status. */
@@ -26,7 +29,7 @@ export function countRequest(
 
 /**
  * Renders the Prometheus text exposition format. Written here rather than with a client library
- * because those read the process and the clock, which the core must not; the format is seven
+ * because those read the process and the clock, which the core must not; the format is nine
  * metric families of a few lines each.
  */
 export function renderMetrics(snapshot: MetricsSnapshot): string {
@@ -42,11 +45,14 @@ export function renderMetrics(snapshot: MetricsSnapshot): string {
       );
     }
   }
+  if (snapshot.buckets !== undefined)
+    lines.push(
+      '# HELP uas_buckets Buckets held in the store, by level.',
+      '# TYPE uas_buckets gauge',
+      `uas_buckets{level="client"} ${snapshot.buckets.client}`,
+      `uas_buckets{level="caller"} ${snapshot.buckets.caller}`,
+    );
   lines.push(
-    '# HELP uas_buckets Buckets held in the store, by level.',
-    '# TYPE uas_buckets gauge',
-    `uas_buckets{level="client"} ${snapshot.buckets.client}`,
-    `uas_buckets{level="caller"} ${snapshot.buckets.caller}`,
     '# HELP uas_bucket_evictions_total Buckets dropped to keep memory bounded.',
     '# TYPE uas_bucket_evictions_total counter',
     `uas_bucket_evictions_total ${snapshot.evictions}`,
@@ -63,5 +69,14 @@ export function renderMetrics(snapshot: MetricsSnapshot): string {
     '# TYPE uas_store_errors_total counter',
     `uas_store_errors_total ${snapshot.storeErrors}`,
   );
+  if (snapshot.store !== undefined)
+    lines.push(
+      '# HELP uas_store_up Whether the shared store answered its last call (1) or not (0).',
+      '# TYPE uas_store_up gauge',
+      `uas_store_up ${snapshot.store.up ? 1 : 0}`,
+      '# HELP uas_store_failed_open_total Bucket decisions let through while the store was unreachable.',
+      '# TYPE uas_store_failed_open_total counter',
+      `uas_store_failed_open_total ${snapshot.store.failedOpen}`,
+    );
   return `${lines.join('\n')}\n`;
 }

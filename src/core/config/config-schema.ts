@@ -190,8 +190,8 @@ export const configFileSchema = z.strictObject({
 function storeSchema() {
   return z.strictObject({
     url: text(
-      /^(memory$|redis:\/\/|rediss:\/\/|unix:\/\/)/,
-      'expected "memory", a redis:// or rediss:// URL, or unix:///path/to/redis.sock',
+      /^(memory$|redis$|redis:\/\/|rediss:\/\/|unix:\/\/)/,
+      'expected "memory", "redis" (a local redis-server started for it), a redis:// or rediss:// URL, or unix:///path/to/redis.sock',
       2048,
     ),
     prefix: z.optional(

@@ -45,6 +45,11 @@ export interface EmulatorStore {
   readonly kind: 'memory' | 'shared';
   readonly ledger: BucketLedger;
   readonly codes: OtpStore;
+  /**
+   * Whether the store answered its last call, and the bucket decisions it let through while it
+   * could not (failing open); undefined for the memory store, which cannot fail.
+   */
+  health?(): { up: boolean; failedOpen: number };
   /** How instances sharing the store hear each other; undefined for the memory store. */
   readonly channel?: StoreChannel | undefined;
   /** One page of buckets in `sort` order, and how many match. */

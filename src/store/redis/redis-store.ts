@@ -490,6 +490,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     get failedOpen() {
       return failedOpen;
     },
+    health: () => ({ up: healthy, failedOpen }),
     joined,
     clock,
     async listBuckets(query, config: ResolvedConfig) {

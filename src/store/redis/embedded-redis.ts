@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A redis-server started for one `uas serve` (`--store redis` without a URL). */
+export interface EmbeddedRedis {
+  /** `unix:///…/redis.sock`: reachable by this machine's processes only. */
+  readonly url: string;
+  /** Stops it and removes its directory. */
+  stop(): Promise<void>;
+}
+
+/** Why an embedded Redis could not start; `missing` when no redis-server is installed. */
+export class EmbeddedRedisError extends Error {
+  constructor(
+    message: string,
+    readonly missing: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Starts `redis-server` listening on a Unix socket in a new temporary directory (no TCP port, so
+ * nothing else on the network reaches it), without persistence: its state lives as long as the
+ * server that started it.
+ */
+export async function startEmbeddedRedis(binary = 'redis-server'): Promise<EmbeddedRedis> {
+  const dir = mkdtempSync(join(tmpdir(), 'uas-redis-'));
+  const socket = join(dir, 'redis.sock');
+  const child = spawn(
+    binary,
+    [
+      '--port',
+      '0',
+      '--unixsocket',
+      socket,
+      '--unixsocketperm',
+      '700',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new EmbeddedRedisError(`${binary} did not start within 10 s`, false)),
+        10_000,
+      );
+      const done = (error?: Error) => {
+        clearTimeout(timer);
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      child.stdout.on('data', (chunk: Buffer) => {
+        output = `${output}${chunk.toString()}`.slice(-4096);
+        if (/ready to accept connections/i.test(output)) done();
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        output = `${output}${chunk.toString()}`.slice(-4096);
+      });
+      child.once('error', (error: NodeJS.ErrnoException) =>
+        done(
+          new EmbeddedRedisError(
+            error.code === 'ENOENT'
+              ? `${binary} is not installed`
+              : `${binary} could not start: ${error.message}`,
+            error.code === 'ENOENT',
+          ),
+        ),
+      );
+      child.once('exit', (code) => {
+        const last = output.trim().split('\n').at(-1) ?? '';
+        done(new EmbeddedRedisError(`${binary} exited (${code}): ${last}`, false));
+      });
+    });
+  } catch (error) {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  child.stdout.resume();
+  child.stderr.resume();
+  return {
+    url: `unix://${socket}`,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null)
+        await new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
