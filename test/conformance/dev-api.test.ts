@@ -490,5 +490,12 @@ describe.each(TRANSPORTS)('the test controls of the dev API over $name', (transp
     expect((await clock({ advance_ms: -1 })).status).toBe(400);
     expect((await clock({ set: 'yesterday' })).status).toBe(400);
     expect((await clock({ advance_ms: 1, set: 1 })).status).toBe(400);
+    // Times a Date cannot carry a year past (a code's expiry) are refused, and nothing moves.
+    expect((await clock({ set: '+275760-09-13T00:00:00Z' })).status).toBe(400);
+    expect((await clock({ advance_ms: 8e15 })).status).toBe(400);
+    expect((await dev.clock()).now).toBe('2027-01-01T00:00:00.000Z');
+    expect((await dev.setClock('9999-12-31T23:59:59.999Z')).now).toBe('9999-12-31T23:59:59.999Z');
+    await api.start({ email: 'alice@example.com' });
+    expect((await dev.latestCode('alice@example.com'))?.expires_at).toMatch(/^\+010000-/);
   });
 });

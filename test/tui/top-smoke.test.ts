@@ -137,6 +137,8 @@ describe('uas top', () => {
     const serve = await runUas(['serve', '--port', '0', '--tui']);
     expect(serve.code).toBe(2);
     expect(serve.stderr).toContain('--tui needs a terminal');
+    // Refused before listening: no banner, no port held.
+    expect(serve.stdout).toBe('');
     const watch = await runUas(['simulate', '--watch']);
     expect(watch.code).toBe(2);
     expect(watch.stderr).toContain('--watch needs a terminal');

@@ -23,6 +23,7 @@ import {
   operationCosts,
 } from '../options.js';
 import type { LogMode } from '../request-log.js';
+import { isClockTime } from '../../core/time/clock.js';
 import { printBanner, type Banner } from '../serve/banner.js';
 import {
   describeStoreStatus,
@@ -252,6 +253,11 @@ async function serve(flags: ServeFlags, context: CommandContext, args: string[])
     );
   if (flags.clockStart !== undefined && flags.clock !== 'manual')
     throw new CliError('--clock-start needs --clock manual', EXIT.usage);
+  if (flags.clockStart !== undefined && !isClockTime(flags.clockStart))
+    throw new CliError(
+      'invalid --clock-start: expected a time in the years 0000 to 9999',
+      EXIT.usage,
+    );
   if (flags.workers > 1 && flags.tui)
     throw new CliError('--tui shows one process; it cannot run with --workers', EXIT.usage);
   const [{ createEmulator, createSharedEmulator }, { isConfigError }, { createManualClock }] =
@@ -271,6 +277,9 @@ async function serve(flags: ServeFlags, context: CommandContext, args: string[])
   } catch (error) {
     throw configError(error);
   }
+  // The screen is checked before anything listens: without a terminal, or without ink, the
+  // command stops with its one-line error and nothing else.
+  const screen = flags.tui ? await loadScreen(io) : undefined;
   const spec = storeSpec(config);
   const role = workerRole(io.env);
   const clockStart = role?.clockStart ?? flags.clockStart ?? Date.now();
@@ -373,22 +382,13 @@ async function serve(flags: ServeFlags, context: CommandContext, args: string[])
           io.stderr.write(`${line}\n`),
         );
 
-  if (flags.tui) {
-    const terminal = io.terminal;
-    if (terminal === undefined || !terminal.stdout.isTTY || !terminal.stdin.isTTY) {
-      await stopAll();
-      throw new CliError(
-        '--tui needs a terminal (stdin and stdout); use `uas top --once` for a snapshot',
-        EXIT.usage,
-      );
-    }
+  if (screen !== undefined) {
     allowLiveScreen();
-    const [{ runTui }, { createLocalSource }] = await importOptional(
-      () => Promise.all([import('../../tui/run-tui.js'), import('../../tui/tui-source.js')]),
-      'screen',
-      'uas serve --tui',
+    await screen.runTui(
+      screen.createLocalSource(emulator, running.url),
+      'uas serve',
+      screen.terminal,
     );
-    await runTui(createLocalSource(emulator, running.url), 'uas serve', terminal);
     await stopAll();
     stopRecording();
     return EXIT.ok;
@@ -410,6 +410,22 @@ async function serve(flags: ServeFlags, context: CommandContext, args: string[])
   await stopAll();
   stopRecording();
   return EXIT.ok;
+}
+
+/** The live screen of `--tui`, loaded, with the terminal it draws on. */
+async function loadScreen(io: CommandContext['io']) {
+  const terminal = io.terminal;
+  if (terminal === undefined || !terminal.stdout.isTTY || !terminal.stdin.isTTY)
+    throw new CliError(
+      '--tui needs a terminal (stdin and stdout); use `uas top --once` for a snapshot',
+      EXIT.usage,
+    );
+  const [{ runTui }, { createLocalSource }] = await importOptional(
+    () => Promise.all([import('../../tui/run-tui.js'), import('../../tui/tui-source.js')]),
+    'screen',
+    'uas serve --tui',
+  );
+  return { runTui, createLocalSource, terminal };
 }
 
 /**

@@ -3,6 +3,17 @@ export interface Clock {
   now(): number;
 }
 
+/**
+ * The times a clock may be set to: years 0000 to 9999. A code issued at the last of them still
+ * expires (a year at most later) at a time a Date can show, and every date printed has four digits.
+ */
+export const CLOCK_RANGE = { min: -62_167_219_200_000, max: 253_402_300_799_999 } as const;
+
+/** Whether a time is within {@link CLOCK_RANGE}. */
+export function isClockTime(ms: number): boolean {
+  return Number.isFinite(ms) && ms >= CLOCK_RANGE.min && ms <= CLOCK_RANGE.max;
+}
+
 /** A clock that moves only when told to: for tests, virtual-time simulation and `--clock manual`. */
 export interface ManualClock extends Clock {
   /** Moves the clock forward by `ms` milliseconds, waking the sleepers that are due. */
