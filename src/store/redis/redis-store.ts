@@ -183,7 +183,11 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     options.onStatus?.({ state: 'up' });
   };
   // ioredis reports a lost connection as an event; without a listener it would print it.
-  redis.on('error', markDown);
+  let lastError: unknown;
+  redis.on('error', (error: unknown) => {
+    lastError = error;
+    markDown(error);
+  });
   subscriber.on('error', () => {});
   redis.on('ready', () => {
     markUp();
@@ -196,7 +200,8 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
   } catch (error) {
     redis.disconnect();
     subscriber.disconnect();
-    throw new Error(`cannot reach Redis at ${target.display}: ${describe(error)}`);
+    // "Connection is closed" says less than the error that closed it (ECONNREFUSED, ENOENT).
+    throw new Error(`cannot reach Redis at ${target.display}: ${describe(lastError ?? error)}`);
   }
 
   /** Runs a command; a failure becomes a StoreUnavailableError (and marks Redis down). */

@@ -1,0 +1,385 @@
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { SharedEmulator } from '../../src/core/emulator.js';
+import type { EmulatorRequest } from '../../src/core/service/exchange.js';
+import { decideTake, type BucketTake } from '../../src/core/limits/bucket-ledger.js';
+import { createSeededRandom } from '../../src/core/time/random.js';
+import { DEMO_CONFIG, DEMO_MERCHANT, DEMO_TOKEN } from '../../src/demo-config.js';
+import { createSharedEmulator } from '../../src/emulator.js';
+import {
+  connectRedisStore,
+  type RedisStore,
+  type RedisStoreOptions,
+  type StoreStatus,
+} from '../../src/store/redis/redis-store.js';
+import { HAS_REDIS, startRedis, type TestRedis } from '../helpers/redis-server.js';
+
+const T0 = Date.UTC(2026, 0, 1);
+/** Buckets that never refill within a test. */
+const SLOW = {
+  ...DEMO_CONFIG,
+  limits: { client: { burst: 20, rate: '1/h' }, caller: { burst: 5, rate: '1/h' } },
+};
+
+const exists = (email = 'alice@example.com', callerId?: string): EmulatorRequest => ({
+  method: 'GET',
+  url: `/v1/users/exists?email=${encodeURIComponent(email)}${callerId === undefined ? '' : `&caller_id=${callerId}`}`,
+  headers: { host: 'uas.test', authorization: `Bearer ${DEMO_TOKEN}` },
+});
+
+const signIn = (action: 'start' | 'verify', body: Record<string, unknown>): EmulatorRequest => ({
+  method: 'POST',
+  url: `/v1/merchants/${DEMO_MERCHANT}/users/passwordless/${action}`,
+  headers: {
+    host: 'uas.test',
+    authorization: `Bearer ${DEMO_TOKEN}`,
+    'content-type': 'application/json',
+  },
+  body: JSON.stringify(body),
+});
+
+/** Polls until `check` holds (pub/sub carries changes in milliseconds; a test waits at most 5 s). */
+async function eventually(check: () => boolean | Promise<boolean>): Promise<void> {
+  const until = Date.now() + 5_000;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('the condition did not hold within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
+  let redis: TestRedis;
+  let inspect: Redis;
+  const opened: RedisStore[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    inspect = new Redis(redis.url, { lazyConnect: true });
+    await inspect.connect();
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((store) => store.close()));
+    await inspect.flushall();
+  });
+  afterAll(async () => {
+    inspect.disconnect();
+    await redis?.stop();
+  });
+
+  async function store(options: Partial<RedisStoreOptions> = {}): Promise<RedisStore> {
+    const connected = await connectRedisStore({
+      url: redis.url,
+      config: SLOW,
+      watchIntervalMs: 20,
+      ...options,
+    });
+    opened.push(connected);
+    return connected;
+  }
+
+  async function instance(options: Partial<RedisStoreOptions> = {}): Promise<SharedEmulator> {
+    const shared = await store(options);
+    return createSharedEmulator({
+      config: options.config ?? SLOW,
+      store: shared,
+      clock: shared.clock,
+      random: createSeededRandom(opened.length),
+    });
+  }
+
+  it('decides every take as the core does: same verdict, same tokens written, same counters', async () => {
+    const shared = await store({ manualClock: { startMs: T0 } });
+    const random = createSeededRandom(42);
+    const pick = <T>(items: readonly T[]) => items[Math.floor(random.next() * items.length)] as T;
+    for (let index = 0; index < 300; index++) {
+      const key = `caller:demo:case-${index}`;
+      const burst = pick([1, 2, 5, 20, 1000]);
+      const refillPerMs = pick([1 / 3_600_000, 0.001, 0.0123, 1, 7]);
+      const fresh = random.next() < 0.2;
+      const stored = fresh
+        ? undefined
+        : { tokens: random.next() * burst, updatedAt: T0 - Math.floor(random.next() * 5_000) };
+      if (stored !== undefined)
+        await inspect.hset(`uas:bucket:{${key}}`, {
+          t: String(stored.tokens),
+          u: String(stored.updatedAt),
+          a: '3',
+          r: '4',
+          s: '5',
+        });
+      const now = T0 + Math.floor(random.next() * 2_000);
+      shared.clock?.set(now);
+      const request: BucketTake = {
+        key,
+        level: 'caller',
+        now,
+        policy: { burst, refillPerMs },
+        cost: pick([0, 1, 1, 1, 2, 3]),
+        mode: pick(['peek', 'inject', 'decide', 'decide', 'decide'] as const),
+        shadow: random.next() < 0.2,
+        valid: random.next() < 0.8,
+        countInvalid: random.next() < 0.5,
+      };
+      const expected = decideTake(stored, request);
+      expect(await shared.ledger.take(request), `case ${index}`).toEqual(expected.taken);
+      const after = await inspect.hgetall(`uas:bucket:{${key}}`);
+      if (expected.write === undefined) {
+        expect(after.t === undefined ? undefined : Number(after.t), `case ${index}`).toBe(
+          stored?.tokens,
+        );
+        continue;
+      }
+      expect(Number(after.t), `case ${index}`).toBe(expected.write.tokens);
+      expect(Number(after.u), `case ${index}`).toBe(now);
+      const counters = { allowed: 'a', rejected: 'r', shadowRejected: 's' } as const;
+      for (const [name, field] of Object.entries(counters)) {
+        const before = stored === undefined ? 0 : { a: 3, r: 4, s: 5 }[field];
+        const bump = expected.write.count === name ? 1 : 0;
+        expect(Number(after[field] ?? 0), `case ${index} ${name}`).toBe(before + bump);
+      }
+    }
+  });
+
+  it('lets exactly the burst through four instances hit at once with ten times as many requests', async () => {
+    const instances = await Promise.all([instance(), instance(), instance(), instance()]);
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, index) =>
+        (instances[index % 4] as SharedEmulator).handle(exists()),
+      ),
+    );
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(20);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(180);
+    const [bucket] = (await (instances[3] as SharedEmulator).listBuckets()).buckets;
+    expect(bucket).toMatchObject({ key: 'client:demo', allowed: 20, rejected: 180, remaining: 0 });
+  });
+
+  it('verifies a code on another instance, once, and counts wrong tries across instances', async () => {
+    const [a, b, c] = await Promise.all([instance(), instance(), instance()]);
+    // No caller_id: the client bucket (20 tokens) has room for every try below.
+    const alice = { email: 'alice@example.com' };
+    expect((await a.handle(signIn('start', alice))).status).toBe(200);
+    const code = (await b.latestCode('alice@example.com'))?.code as string;
+    expect(code).toMatch(/^\d{6}$/);
+    // Five instances' worth of concurrent right answers: one sign-in, the rest told it is used.
+    const tries = await Promise.all(
+      [a, b, c, a, b].map((emulator) =>
+        emulator.handle(signIn('verify', { ...alice, verification_code: code })),
+      ),
+    );
+    expect(tries.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409, 409]);
+
+    // A new code; wrong tries at once on three instances spend exactly the attempts allowed.
+    expect((await b.handle(signIn('start', alice))).status).toBe(200);
+    const fresh = (await a.latestCode('alice@example.com'))?.code as string;
+    const miss = `${fresh.slice(0, 5)}${(Number(fresh[5]) + 1) % 10}`;
+    const wrong = await Promise.all(
+      Array.from({ length: 9 }, (_, index) =>
+        ([a, b, c][index % 3] as SharedEmulator).handle(
+          signIn('verify', { ...alice, verification_code: miss }),
+        ),
+      ),
+    );
+    const statuses = wrong.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 422)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 403)).toHaveLength(4);
+    expect((await c.latestCode('alice@example.com'))?.attempts_left).toBe(0);
+  });
+
+  it('keeps every key under a TTL and a hash tag of its own', async () => {
+    const emulator = await instance();
+    await emulator.handle(exists('alice@example.com', 'ip-1'));
+    await emulator.handle(signIn('start', { email: 'alice@example.com' }));
+    const keys = await inspect.keys('uas:*');
+    const data = keys.filter((key) => key.startsWith('uas:bucket:') || key.startsWith('uas:code:'));
+    expect(data.sort()).toEqual([
+      `uas:bucket:{caller:demo:ip-1}`,
+      `uas:bucket:{client:demo}`,
+      `uas:code:{${DEMO_MERCHANT} alice@example.com}`,
+    ]);
+    // One token gone at 1/h: an hour to be full again, and no longer.
+    for (const key of data.filter((key) => key.startsWith('uas:bucket:'))) {
+      const ttl = await inspect.pttl(key);
+      expect(ttl).toBeGreaterThan(3_590_000);
+      expect(ttl).toBeLessThanOrEqual(3_600_000);
+    }
+    // A code lives its TTL (10 minutes) and a day more, to answer "expired" to a late try.
+    const codeTtl = await inspect.pttl(data.find((key) => key.startsWith('uas:code:')) as string);
+    expect(codeTtl).toBeGreaterThan(86_400_000 + 590_000);
+    expect(codeTtl).toBeLessThanOrEqual(86_400_000 + 600_000);
+  });
+
+  it('reloads its scripts when Redis has forgotten them (NOSCRIPT)', async () => {
+    const emulator = await instance();
+    expect((await emulator.handle(exists())).status).toBe(200);
+    await inspect.script('FLUSH');
+    expect((await emulator.handle(exists())).status).toBe(200);
+    expect((await emulator.handle(signIn('start', { email: 'alice@example.com' }))).status).toBe(
+      200,
+    );
+    expect((await emulator.getBucket('client:demo'))?.allowed).toBe(3);
+  });
+
+  it('shares live config changes, added users, resets and a manual clock with the other instances', async () => {
+    const a = await instance({ manualClock: { startMs: T0 } });
+    const b = await instance({ manualClock: { startMs: T0 + 999 } });
+    // The clock the first instance made is the one the second joins.
+    expect(b.clock.now()).toBe(T0);
+
+    a.configure({ limits: { caller: { burst: 2 } } });
+    await eventually(() => b.config.limits.caller.burst === 2);
+    a.addUsers([{ email: 'new@example.com' }]);
+    await eventually(async () => (await b.handle(exists('new@example.com'))).body !== undefined);
+    expect((await b.handle(exists('new@example.com'))).body).toMatchObject({ exists: true });
+
+    // Two caller tokens (the new burst), spent on two instances; the manual clock refills them.
+    expect((await a.handle(exists('alice@example.com', 'x'))).status).toBe(200);
+    expect((await b.handle(exists('alice@example.com', 'x'))).status).toBe(200);
+    expect((await a.handle(exists('alice@example.com', 'x'))).status).toBe(429);
+    if (!('advance' in a.clock)) throw new Error('expected a manual clock');
+    (a.clock as { advance(ms: number): void }).advance(3_600_000);
+    await eventually(() => b.clock.now() === T0 + 3_600_000);
+    expect((await b.handle(exists('alice@example.com', 'x'))).status).toBe(200);
+
+    await a.reset();
+    await eventually(() => b.config.limits.caller.burst === 5 && b.journal().length === 0);
+    expect(await b.listBuckets()).toEqual({ total: 0, buckets: [] });
+    expect((await b.handle(exists('new@example.com'))).body).toMatchObject({ exists: false });
+    expect(b.clock.now()).toBe(T0);
+  });
+
+  it('lets an instance that starts later join the live state, unless it starts with another config', async () => {
+    const a = await instance();
+    a.configure({ behavior: { headers: 'x-ratelimit' } });
+    a.addUsers([{ email: 'late@example.com' }]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const joiner = await store();
+    expect(joiner.joined).toBe(true);
+    const b = createSharedEmulator({ config: SLOW, store: joiner });
+    expect(b.config.behavior.headers).toBe('x-ratelimit');
+    expect((await b.handle(exists('late@example.com'))).body).toMatchObject({ exists: true });
+
+    // Another config: this instance's becomes the shared one, and the others follow it.
+    const other = {
+      ...SLOW,
+      limits: { client: { burst: 7, rate: '1/h' }, caller: { burst: 3, rate: '1/h' } },
+    };
+    const newcomer = await store({ config: other });
+    expect(newcomer.joined).toBe(false);
+    const c = createSharedEmulator({ config: other, store: newcomer });
+    c.configure({ limits: { client: { burst: 8 } } });
+    await eventually(() => a.config.limits.client.burst === 8);
+  });
+
+  it("hands another instance's requests to this one's event readers", async () => {
+    const a = await instance();
+    const b = await instance();
+    const reader = b.openEventStream()?.getReader();
+    if (reader === undefined) throw new Error('no event stream');
+    const decoder = new TextDecoder();
+    let text = '';
+    // Readers are noticed within the watch interval (20 ms here); send until one request shows.
+    const seen = (async () => {
+      while (!text.includes('"caller_id":"from-a"')) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value);
+      }
+    })();
+    await eventually(async () => {
+      await a.handle(exists('alice@example.com', 'from-a'));
+      return text.includes('"caller_id":"from-a"');
+    });
+    await reader.cancel();
+    await seen;
+    expect(text).toMatch(/event: request/);
+  });
+
+  it('ignores what it cannot use on its channel, and says so for a change that does not fit', async () => {
+    const warnings: string[] = [];
+    const a = await instance({ onWarning: (message) => warnings.push(message) });
+    for (const message of [
+      'not json',
+      '[]',
+      JSON.stringify({
+        from: 'x',
+        change: { type: 'config', live: { limits: { caller: { burst: -1 } } } },
+      }),
+      JSON.stringify({ from: 'x', change: { type: 'users', users: [{ email: 'no' }] } }),
+      JSON.stringify({ from: 'x', change: { type: 'mystery' } }),
+      JSON.stringify({ from: 'x', clock: 'soon' }),
+    ])
+      await inspect.publish('uas:changes', message);
+    await eventually(() => warnings.length >= 1);
+    expect(warnings[0]).toMatch(/a config change from another instance was not applied/);
+    expect(a.config.limits.caller.burst).toBe(5);
+    expect((await a.handle(exists())).status).toBe(200);
+  });
+});
+
+describe.skipIf(!HAS_REDIS)('the Redis store while Redis is away', () => {
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  it('answers 503 when closed and lets bucket decisions through when open, then recovers by itself', async () => {
+    const statuses: StoreStatus[] = [];
+    const closedStore = await connectRedisStore({
+      url: redis.url,
+      config: SLOW,
+      timeoutMs: 200,
+      onStatus: (status) => statuses.push(status),
+    });
+    const openStore = await connectRedisStore({
+      url: redis.url,
+      config: SLOW,
+      onError: 'open',
+      timeoutMs: 200,
+    });
+    const closed = createSharedEmulator({ config: SLOW, store: closedStore });
+    const open = createSharedEmulator({ config: SLOW, store: openStore });
+    try {
+      expect((await closed.handle(exists())).status).toBe(200);
+      await redis.kill();
+
+      const refused = await closed.handle(exists());
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.body).toMatchObject({ type: 'urn:uas:problem:store-unavailable' });
+      expect(statuses).toEqual([{ state: 'down', error: expect.any(String) }]);
+      const metrics = await closed.metrics();
+      expect(metrics).toContain('uas_store_up 0');
+      expect(metrics).toContain('uas_store_errors_total 1');
+      expect(metrics).not.toContain('uas_buckets{');
+      expect(closed.requests({ status: 503 })).toHaveLength(1);
+
+      const through = await open.handle(exists());
+      expect(through.status).toBe(200);
+      expect(through.headers['ratelimit']).toMatch(/r=19/);
+      // A sign-in needs its code in Redis: no way to let it through.
+      expect((await open.handle(signIn('start', { email: 'alice@example.com' }))).status).toBe(503);
+      // Its bucket decision went through too: two in all.
+      expect(await open.metrics()).toContain('uas_store_failed_open_total 2');
+
+      await redis.restart();
+      await eventually(async () => (await closed.handle(exists())).status === 200);
+      expect(statuses.at(-1)).toEqual({ state: 'up' });
+      expect(await closed.metrics()).toContain('uas_store_up 1');
+    } finally {
+      await closedStore.close();
+      await openStore.close();
+    }
+  });
+
+  it('says in one line that Redis cannot be reached at the start', async () => {
+    await expect(
+      connectRedisStore({ url: 'redis://127.0.0.1:1/0', config: SLOW, timeoutMs: 200 }),
+    ).rejects.toThrow(/^cannot reach Redis at redis:\/\/127\.0\.0\.1:1\/0: .*ECONNREFUSED/);
+    await expect(
+      connectRedisStore({ url: 'redis://:hunter2@127.0.0.1:1/0', config: SLOW, timeoutMs: 200 }),
+    ).rejects.toThrow(/^cannot reach Redis at redis:\/\/:…\(7 chars\)@127\.0\.0\.1:1\/0/);
+  });
+});
