@@ -409,6 +409,8 @@ async function serve(flags: ServeFlags, context: CommandContext, args: string[])
   unsubscribe();
   await stopAll();
   stopRecording();
+  // A worker's channel to its primary would keep it alive once everything else has stopped.
+  if (role !== undefined) process.disconnect?.();
   return EXIT.ok;
 }
 

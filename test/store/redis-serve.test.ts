@@ -1,0 +1,303 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CONFIG, DEMO_TOKEN } from '../../src/demo-config.js';
+import { createApi, send } from '../helpers/api.js';
+import { HAS_REDIS, startRedis, type TestRedis } from '../helpers/redis-server.js';
+import { runUas, spawnUas, waitForUrl, type UasProcess } from '../helpers/spawn-uas.js';
+
+const EXISTS = '/v1/users/exists?email=alice%40example.com';
+const AUTH = { authorization: `Bearer ${DEMO_TOKEN}` };
+
+describe.skipIf(!HAS_REDIS)('uas serve instances on one Redis', () => {
+  let redis: TestRedis;
+  let inspect: Redis;
+  let dir: string;
+  const running: UasProcess[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    inspect = new Redis(redis.url, { lazyConnect: true });
+    await inspect.connect();
+    dir = mkdtempSync(join(tmpdir(), 'uas-instances-'));
+  });
+  afterEach(async () => {
+    for (const uas of running.splice(0)) {
+      uas.child.kill('SIGTERM');
+      await uas.exited;
+    }
+    await inspect.flushall();
+  });
+  afterAll(async () => {
+    inspect.disconnect();
+    await redis?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A config file with these limits. */
+  function config(name: string, limits: unknown): string {
+    const file = join(dir, `${name}.json`);
+    writeFileSync(file, JSON.stringify({ ...DEMO_CONFIG, limits }));
+    return file;
+  }
+
+  /** Starts `count` instances of `uas serve` on the test's Redis; resolves with their URLs. */
+  async function instances(count: number, args: string[]): Promise<string[]> {
+    const started = Array.from({ length: count }, () =>
+      spawnUas(['serve', '--port', '0', '--log', 'json', '--store', redis.url, ...args]),
+    );
+    running.push(...started);
+    return Promise.all(started.map((uas) => waitForUrl(uas)));
+  }
+
+  for (const count of [2, 4])
+    it(`lets exactly the burst through ${count} instances sent ten times as many requests at once`, async () => {
+      const file = config(`exact-${count}`, {
+        client: { burst: 50, rate: '1/h' },
+        caller: { burst: 5, rate: '1/h' },
+      });
+      const urls = await instances(count, ['--config', file]);
+      const statuses = await Promise.all(
+        Array.from({ length: 500 }, async (_, index) => {
+          const response = await fetch(`${urls[index % count]}${EXISTS}`, { headers: AUTH });
+          await response.arrayBuffer();
+          return response.status;
+        }),
+      );
+      expect(statuses.filter((status) => status === 200)).toHaveLength(50);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(450);
+      // Every instance took part, and every one reads the same shared bucket.
+      for (const url of urls) {
+        const answered = (await send(url, '/__uas/requests')).body.requests as unknown[];
+        expect(answered.length).toBeGreaterThan(0);
+        const bucket = (await send(url, '/__uas/buckets/client:demo')).body;
+        expect(bucket).toMatchObject({ allowed: 50, rejected: 450, remaining: 0 });
+      }
+    });
+
+  it('refills one bucket across two instances at its rate, within 2% over a timed window', async () => {
+    const burst = 10;
+    const perSecond = 200;
+    const file = config('refill', {
+      client: { burst, rate: `${perSecond}/s` },
+      caller: { burst: 5, rate: '1/s' },
+    });
+    const urls = await instances(2, ['--config', file, '--journal-size', 'unbounded']);
+    let allowed = 0;
+    const until = Date.now() + 1_500;
+    // Sixteen clients that never let the bucket rest: every token is taken soon after it comes.
+    await Promise.all(
+      Array.from({ length: 16 }, async (_, worker) => {
+        for (let sent = 0; Date.now() < until; sent++) {
+          const response = await fetch(`${urls[(worker + sent) % 2]}${EXISTS}`, { headers: AUTH });
+          await response.arrayBuffer();
+          if (response.status === 200) allowed++;
+        }
+      }),
+    );
+    // The window is read from the instances' journals: from the first request to the last.
+    const times = (await Promise.all(urls.map((url) => send(url, '/__uas/requests')))).flatMap(
+      (reply) => (reply.body.requests as Array<{ at: number }>).map((record) => record.at),
+    );
+    const windowMs = Math.max(...times) - Math.min(...times);
+    const expected = burst + (perSecond * windowMs) / 1000;
+    const error = (allowed - expected) / expected;
+    expect(
+      Math.abs(allowed - expected) <= Math.max(2, 0.02 * expected),
+      `allowed ${allowed} in ${windowMs} ms; expected ${expected.toFixed(1)} (${(error * 100).toFixed(2)}%)`,
+    ).toBe(true);
+  });
+
+  it('shares codes, config changes, resets and events between instances', async () => {
+    const [a, b] = (await instances(2, [])) as [string, string];
+    // A code started on one instance verifies on the other.
+    const apiA = createApi(a);
+    const apiB = createApi(b);
+    expect((await apiA.start({ email: 'alice@example.com', caller_id: 'p1' })).status).toBe(200);
+    const code = (await send(b, '/__uas/codes/alice@example.com')).body.code as string;
+    expect(
+      (await apiB.verify({ email: 'alice@example.com', verification_code: code, caller_id: 'p1' }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await apiA.verify({ email: 'alice@example.com', verification_code: code, caller_id: 'p1' }))
+        .status,
+    ).toBe(409);
+
+    // A reader of events on one instance sees the requests of the other.
+    const events = await fetch(`${b}/__uas/events`);
+    const reader = (events.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    const decoder = new TextDecoder();
+    const reading = (async () => {
+      while (!text.includes('"caller_id":"seen-on-b"')) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        text += decoder.decode(value);
+      }
+    })();
+    for (let tries = 0; tries < 100 && !text.includes('"caller_id":"seen-on-b"'); tries++) {
+      await apiA.exists('email=alice%40example.com&caller_id=seen-on-b');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await reader.cancel();
+    await reading;
+    expect(text).toContain('"caller_id":"seen-on-b"');
+
+    // A change made through one instance's dev API applies on the other.
+    const patched = await send(a, '/__uas/config', {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ limits: { caller: { burst: 2 } } }),
+    });
+    expect(patched.status).toBe(200);
+    for (let tries = 0; tries < 100; tries++) {
+      const limits = (await send(b, '/__uas/config')).body.limits as { caller: { burst: number } };
+      if (limits.caller.burst === 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(((await send(b, '/__uas/config')).body.limits as { caller: unknown }).caller).toEqual({
+      burst: 2,
+      rate: '1/s',
+    });
+    expect((await send(a, '/__uas/reset', { method: 'POST' })).status).toBe(200);
+    expect((await send(b, '/__uas/buckets')).body.total).toBe(0);
+  });
+
+  it('runs several workers on one port with a redis-server of its own, and stops them all', async () => {
+    const file = config('workers', {
+      client: { burst: 20, rate: '1/h' },
+      caller: { burst: 5, rate: '1/h' },
+    });
+    const uas = spawnUas([
+      'serve',
+      '--port',
+      '0',
+      '--workers',
+      '2',
+      '--store',
+      'redis',
+      '--config',
+      file,
+    ]);
+    running.push(uas);
+    const url = await waitForUrl(uas);
+    expect(uas.stdout()).toMatch(/workers {3}2 processes on this port/);
+    expect(uas.stdout()).toMatch(
+      /store {5}Redis at unix:\/\/.*redis\.sock \(started for this server\)/,
+    );
+    const children = execFileSync('pgrep', ['-P', String(uas.child.pid)], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
+    expect(children).toHaveLength(3); // two workers and the redis-server
+    const socket = /unix:\/\/(\S+redis\.sock)/.exec(uas.stdout())?.[1] as string;
+    const statuses = await Promise.all(
+      Array.from({ length: 100 }, async () => {
+        const response = await fetch(`${url}${EXISTS}`, { headers: AUTH, keepalive: false });
+        await response.arrayBuffer();
+        return response.status;
+      }),
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(20);
+
+    // A worker that dies is replaced; the buckets, in Redis, stay as they were.
+    const worker = children.find(
+      (pid) => !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('redis-server'),
+    ) as string;
+    process.kill(Number(worker), 'SIGKILL');
+    await uas.waitFor(/worker \d stopped \(SIGKILL\); starting another/);
+    let after = 0;
+    for (let tries = 0; tries < 100 && after !== 429; tries++) {
+      after = (await fetch(`${url}${EXISTS}`, { headers: AUTH })).status;
+      if (after !== 429) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(after).toBe(429);
+    const replaced = execFileSync('pgrep', ['-P', String(uas.child.pid)], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
+    expect(replaced).toHaveLength(3);
+
+    uas.child.kill('SIGTERM');
+    expect(await uas.exited).toBe(0);
+    running.splice(running.indexOf(uas), 1);
+    expect(uas.stdout()).toContain('workers stopped');
+    expect(existsSync(socket)).toBe(false);
+    for (const pid of replaced)
+      expect(() => process.kill(Number(pid), 0), `process ${pid} still runs`).toThrow();
+  });
+
+  it('refuses what cannot work, each in one line', async () => {
+    const memory = await runUas(['serve', '--port', '0', '--workers', '2']);
+    expect(memory.code).toBe(2);
+    expect(memory.stderr).toBe(
+      'uas: --workers 2 needs a store the processes share: add --store redis (a local redis-server started for it) or --store redis://host:6379\n',
+    );
+    const unreachable = await runUas([
+      'serve',
+      '--port',
+      '0',
+      '--store',
+      'redis://:pw1234@127.0.0.1:1/0',
+    ]);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(
+      /^uas: cannot reach Redis at redis:\/\/:…\(6 chars\)@127\.0\.0\.1:1\/0: connect ECONNREFUSED 127\.0\.0\.1:1\n$/,
+    );
+    const scheme = await runUas(['serve', '--port', '0', '--store', 'ftp://x']);
+    expect(scheme.code).toBe(2);
+    expect(scheme.stderr).toMatch(/^uas: invalid --store: expected "memory", "redis"/);
+    const tui = await runUas([
+      'serve',
+      '--port',
+      '0',
+      '--workers',
+      '2',
+      '--store',
+      'redis',
+      '--tui',
+    ]);
+    expect(tui.code).toBe(2);
+    const absent = await runUas(['serve', '--port', '0', '--store', 'redis'], {
+      PATH: join(dir, 'no-such-bin'),
+    });
+    expect(absent.code).toBe(2);
+    expect(absent.stderr).toMatch(
+      /^uas: --store redis starts a local redis-server, and none is installed/,
+    );
+  });
+
+  it('answers 503 while Redis is down, says so once, and recovers when it is back', async () => {
+    const [url] = (await instances(1, [])) as [string];
+    const uas = running[0] as UasProcess;
+    expect((await fetch(`${url}${EXISTS}`, { headers: AUTH })).status).toBe(200);
+    await redis.kill();
+    try {
+      const refused = await send(url, EXISTS, { headers: AUTH });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(refused.body.type).toBe('urn:uas:problem:store-unavailable');
+      await send(url, EXISTS, { headers: AUTH });
+      const downLines = uas
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('"state":"down"'));
+      expect(downLines).toHaveLength(1);
+      expect(downLines[0]).toContain('requests get 503 store-unavailable until it is back');
+      expect((await send(url, '/__uas/metrics')).text).toContain('uas_store_up 0');
+    } finally {
+      await redis.restart();
+    }
+    let status = 0;
+    for (let tries = 0; tries < 200 && status !== 200; tries++) {
+      status = (await fetch(`${url}${EXISTS}`, { headers: AUTH })).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(status).toBe(200);
+    await uas.waitFor(
+      /"state":"up","message":"store: Redis at redis:\/\/127\.0\.0\.1:\d+\/0 is reachable again"/,
+    );
+  });
+});
