@@ -8,6 +8,7 @@ import { CliError, EXIT } from './io.js';
 export const OPTIONAL = {
   screen: { packages: ['ink', 'react'], install: 'ink@6 react@19' },
   msw: { packages: ['msw'], install: 'msw@2' },
+  redis: { packages: ['ioredis'], install: 'ioredis@5' },
 } as const;
 
 /**

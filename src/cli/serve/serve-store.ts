@@ -1,6 +1,7 @@
 import type { EmbeddedRedis } from '../../store/redis/embedded-redis.js';
 import type { RedisStore, StoreErrorMode, StoreStatus } from '../../store/redis/redis-store.js';
 import { CliError, EXIT } from '../io.js';
+import { importOptional } from '../optional-import.js';
 
 /** Where `uas serve` keeps buckets and codes: the config's `store`, with the flags over it. */
 export interface StoreSpec {
@@ -58,6 +59,7 @@ export async function openStore(
   },
 ): Promise<OpenedStore | undefined> {
   if (spec.url === 'memory' && options.url === undefined) return undefined;
+  await importOptional(() => import('ioredis'), 'redis', '--store with Redis');
   const embedded =
     options.url === undefined && spec.url === 'redis' ? await startLocalRedis() : undefined;
   const url = options.url ?? embedded?.url ?? spec.url;

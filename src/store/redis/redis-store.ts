@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import type { ResolvedConfig } from '../../core/config/config.js';
 import { decideTake, type BucketLedger, type BucketTake } from '../../core/limits/bucket-ledger.js';
 import { levelOf } from '../../core/limits/bucket-key.js';
@@ -163,7 +163,13 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     enableAutoPipelining: true,
     connectionName: 'uas',
   };
-  const redis = new Redis(connectionOptions) as ScriptedRedis;
+  // ioredis is an optional peer dependency: loaded only by those who use a Redis store.
+  const { Redis: RedisClient } = await import('ioredis').catch((error: unknown) => {
+    throw new Error(
+      `a Redis store needs ioredis, an optional dependency of uas that is not installed here: npm install ioredis@5 (${describe(error)})`,
+    );
+  });
+  const redis = new RedisClient(connectionOptions) as ScriptedRedis;
   redis.defineCommand('uasTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
   redis.defineCommand('uasIssue', { numberOfKeys: 1, lua: ISSUE_SCRIPT });
   redis.defineCommand('uasVerify', { numberOfKeys: 1, lua: VERIFY_SCRIPT });
@@ -245,8 +251,12 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     options.manualClock === undefined
       ? undefined
       : await createSharedClock({
-          redis,
-          key: keys.clock,
+          store: {
+            setIfAbsent: (ms) => redis.set(keys.clock, ms, 'NX'),
+            read: () => redis.get(keys.clock),
+            add: (ms) => redis.incrbyfloat(keys.clock, ms),
+            write: (ms) => redis.set(keys.clock, ms),
+          },
           startMs: options.manualClock.startMs,
           publish: (value) => publish(keys.changes, { clock: value }),
           run: command,

@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { createManualClock, type ManualClock } from '../../core/time/clock.js';
 
 /** A manual clock that every instance on the store moves together. */
@@ -13,15 +12,20 @@ export interface SharedClock extends ManualClock {
  * advancing at once both count), and reaches the others over pub/sub.
  */
 export async function createSharedClock(options: {
-  redis: Redis;
-  key: string;
+  /** The time in the store: set unless there is one, read, added to, written. */
+  store: {
+    setIfAbsent(ms: string): Promise<unknown>;
+    read(): Promise<string | null>;
+    add(ms: number): Promise<string>;
+    write(ms: string): Promise<unknown>;
+  };
   startMs: number;
   publish(ms: number): void;
   run<T>(command: () => Promise<T>): Promise<T>;
 }): Promise<SharedClock> {
-  const { redis, key, run } = options;
-  await run(() => redis.set(key, String(options.startMs), 'NX'));
-  const stored = Number(await run(() => redis.get(key)));
+  const { store, run } = options;
+  await run(() => store.setIfAbsent(String(options.startMs)));
+  const stored = Number(await run(() => store.read()));
   const local = createManualClock(Number.isFinite(stored) ? stored : options.startMs);
   const settle = (value: string | null) => {
     const ms = Number(value);
@@ -37,11 +41,11 @@ export async function createSharedClock(options: {
     },
     advance(ms) {
       local.advance(ms);
-      run(() => redis.incrbyfloat(key, ms)).then(settle, () => {});
+      run(() => store.add(ms)).then(settle, () => {});
     },
     set(ms) {
       local.set(ms);
-      run(() => redis.set(key, String(ms))).then(
+      run(() => store.write(String(ms))).then(
         () => options.publish(ms),
         () => {},
       );
