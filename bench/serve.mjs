@@ -1,9 +1,15 @@
 // npm run bench:serve: drives a bare node:http server, the default engine and the msw engine of
 // `uas serve` with the same autocannon load, and prints req/s, p50, p99 and ratios to the bare
 // server measured in this run. Each server runs in its own process; the load runs in this one.
+// With `--store redis` it compares instead one process on memory, one on Redis (a redis-server
+// it starts on a free port) and `--workers 2` on Redis.
 //
-//   node bench/serve.mjs [--duration 8] [--connections 50] [--only fast]
+//   node bench/serve.mjs [--duration 8] [--connections 50] [--only fast] [--store redis]
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -15,8 +21,13 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '2' },
     // Runs only the cases whose name contains this text (the bare server always runs).
     only: { type: 'string' },
+    store: { type: 'string' },
   },
 });
+if (values.store !== undefined && values.store !== 'redis') {
+  console.error('bench:serve: --store takes "redis"');
+  process.exit(2);
+}
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const warmup = Number(values.warmup);
@@ -46,6 +57,50 @@ async function stop(server) {
   await exited;
 }
 
+/** A redis-server on a free loopback port, in a temporary directory, without persistence. */
+async function startRedis() {
+  const port = await new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address();
+      probe.close(() => resolve(free));
+    });
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'uas-bench-redis-'));
+  const child = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise((resolve, reject) => {
+    let out = '';
+    child.on('error', reject);
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (/ready to accept connections/i.test(out)) resolve();
+    });
+  });
+  return {
+    url: `redis://127.0.0.1:${port}/0`,
+    async stop() {
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 function load(url, seconds) {
   return autocannon({
     url: `${url}${PATH}`,
@@ -58,25 +113,40 @@ function load(url, seconds) {
 
 const LARGE = ['--client-burst', '1000000000', '--client-rate', '1000000000/s'];
 const SMALL = ['--client-burst', '10', '--client-rate', '1/s'];
-const allCases = [
-  { name: 'bare node:http', args: [BARE] },
-  {
-    name: 'uas fast engine, allowed',
-    args: [UAS, 'serve', '--port', '0', '--log', 'off', ...LARGE],
-  },
-  {
-    name: 'uas fast engine, mostly 429',
-    args: [UAS, 'serve', '--port', '0', '--log', 'off', ...SMALL],
-  },
-  {
-    name: 'uas msw engine, allowed',
-    args: [UAS, 'serve', '--port', '0', '--log', 'off', '--engine', 'msw', ...LARGE],
-  },
-  {
-    name: 'uas msw engine, mostly 429',
-    args: [UAS, 'serve', '--port', '0', '--log', 'off', '--engine', 'msw', ...SMALL],
-  },
-];
+const serve = [UAS, 'serve', '--port', '0', '--log', 'off'];
+const redis = values.store === 'redis' ? await startRedis() : undefined;
+const onRedis = redis === undefined ? [] : ['--store', redis.url];
+const allCases =
+  redis !== undefined
+    ? [
+        { name: 'bare node:http', args: [BARE] },
+        { name: 'uas memory, allowed', args: [...serve, ...LARGE] },
+        { name: 'uas Redis, allowed', args: [...serve, ...onRedis, ...LARGE] },
+        { name: 'uas Redis, mostly 429', args: [...serve, ...onRedis, ...SMALL] },
+        {
+          name: 'uas Redis, 2 workers, allowed',
+          args: [...serve, ...onRedis, '--workers', '2', ...LARGE],
+        },
+      ]
+    : [
+        { name: 'bare node:http', args: [BARE] },
+        {
+          name: 'uas fast engine, allowed',
+          args: [UAS, 'serve', '--port', '0', '--log', 'off', ...LARGE],
+        },
+        {
+          name: 'uas fast engine, mostly 429',
+          args: [UAS, 'serve', '--port', '0', '--log', 'off', ...SMALL],
+        },
+        {
+          name: 'uas msw engine, allowed',
+          args: [UAS, 'serve', '--port', '0', '--log', 'off', '--engine', 'msw', ...LARGE],
+        },
+        {
+          name: 'uas msw engine, mostly 429',
+          args: [UAS, 'serve', '--port', '0', '--log', 'off', '--engine', 'msw', ...SMALL],
+        },
+      ];
 
 const cases = allCases.filter(
   (entry, index) => index === 0 || values.only === undefined || entry.name.includes(values.only),
@@ -105,27 +175,32 @@ for (const entry of cases) {
   console.log(`  measured ${entry.name}: ${Math.round(result.requests.average)} req/s`);
 }
 
+await redis?.stop();
+
 const bare = rows[0];
 const pad = (text, width) => String(text).padEnd(width);
 console.log('');
 console.log(
-  `| ${pad('server', 28)} | ${pad('req/s', 8)} | ${pad('x bare', 6)} | ${pad('p50 ms', 6)} | ${pad('p99 ms', 6)} | ${pad('p99 x bare', 10)} | responses |`,
+  `| ${pad('server', 30)} | ${pad('req/s', 8)} | ${pad('x bare', 6)} | ${pad('p50 ms', 6)} | ${pad('p99 ms', 6)} | ${pad('p99 x bare', 10)} | responses |`,
 );
 console.log(
-  `| ${'-'.repeat(28)} | ${'-'.repeat(8)} | ${'-'.repeat(6)} | ${'-'.repeat(6)} | ${'-'.repeat(6)} | ${'-'.repeat(10)} | --------- |`,
+  `| ${'-'.repeat(30)} | ${'-'.repeat(8)} | ${'-'.repeat(6)} | ${'-'.repeat(6)} | ${'-'.repeat(6)} | ${'-'.repeat(10)} | --------- |`,
 );
 for (const row of rows) {
   const ratio = (row.rps / bare.rps).toFixed(2);
   const p99 = (row.p99 / Math.max(bare.p99, 1)).toFixed(2);
   const responses = `${row.statuses['2xx']} 2xx, ${row.statuses['4xx']} 4xx, ${row.statuses.errors} errors`;
   console.log(
-    `| ${pad(row.name, 28)} | ${pad(Math.round(row.rps), 8)} | ${pad(ratio, 6)} | ${pad(row.p50, 6)} | ${pad(row.p99, 6)} | ${pad(p99, 10)} | ${responses} |`,
+    `| ${pad(row.name, 30)} | ${pad(Math.round(row.rps), 8)} | ${pad(ratio, 6)} | ${pad(row.p50, 6)} | ${pad(row.p99, 6)} | ${pad(p99, 10)} | ${responses} |`,
   );
 }
-const budget = [
-  ['uas fast engine, allowed', 0.95],
-  ['uas fast engine, mostly 429', 0.85],
-];
+const budget =
+  redis === undefined
+    ? [
+        ['uas fast engine, allowed', 0.95],
+        ['uas fast engine, mostly 429', 0.85],
+      ]
+    : [];
 console.log('');
 for (const [name, ratio] of budget) {
   const row = rows.find((entry) => entry.name === name);

@@ -1,5 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -299,5 +308,37 @@ describe.skipIf(!HAS_REDIS)('uas serve instances on one Redis', () => {
     await uas.waitFor(
       /"state":"up","message":"store: Redis at redis:\/\/127\.0\.0\.1:\d+\/0 is reachable again"/,
     );
+  });
+});
+
+describe.skipIf(!HAS_REDIS)("README's uas/node example", () => {
+  it('runs as written, on a real redis-server', async () => {
+    const redis = await startRedis();
+    const work = mkdtempSync(join(tmpdir(), 'uas-readme-redis-'));
+    try {
+      const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+      const block = /In code, `uas\/node` gives[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+      if (block === undefined) throw new Error('the example is not in README');
+      expect(block).toContain("url: 'redis://127.0.0.1:6379/0'");
+      const script = `${block
+        .replace('redis://127.0.0.1:6379/0', redis.url)
+        .replace('listen(emulator, 4010,', 'listen(emulator, 0,')}
+await server.close(100);
+await store.close();
+`;
+      mkdirSync(join(work, 'node_modules'));
+      symlinkSync(
+        fileURLToPath(new URL('../..', import.meta.url)),
+        join(work, 'node_modules', 'uas'),
+      );
+      writeFileSync(join(work, 'example.mjs'), script);
+      const run = spawnSync(process.execPath, ['example.mjs'], { cwd: work, encoding: 'utf8' });
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toMatch(/^on http:\/\/127\.0\.0\.1:\d+, with 0 buckets\n$/);
+      expect(run.status).toBe(0);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+      await redis.stop();
+    }
   });
 });
