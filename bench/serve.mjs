@@ -1,6 +1,7 @@
 // npm run bench:serve: drives a bare node:http server, the default engine and the msw engine of
 // `uas serve` with the same autocannon load, and prints req/s, p50, p99 and ratios to the bare
-// server measured in this run. Each server runs in its own process; the load runs in this one.
+// server measured in this run (and the cost of `--record`). Each server runs in its own process;
+// the load runs in this one.
 // With `--store redis` it compares instead one process on memory, one on Redis (a redis-server
 // it starts on a free port) and `--workers 2` on Redis.
 //
@@ -114,6 +115,8 @@ function load(url, seconds) {
 const LARGE = ['--client-burst', '1000000000', '--client-rate', '1000000000/s'];
 const SMALL = ['--client-burst', '10', '--client-rate', '1/s'];
 const serve = [UAS, 'serve', '--port', '0', '--log', 'off'];
+// Where the --record case writes (removed at the end).
+const RECORD = join(tmpdir(), `uas-bench-record-${process.pid}.ndjson`);
 const redis = values.store === 'redis' ? await startRedis() : undefined;
 const onRedis = redis === undefined ? [] : ['--store', redis.url];
 const allCases =
@@ -130,22 +133,11 @@ const allCases =
       ]
     : [
         { name: 'bare node:http', args: [BARE] },
-        {
-          name: 'uas fast engine, allowed',
-          args: [UAS, 'serve', '--port', '0', '--log', 'off', ...LARGE],
-        },
-        {
-          name: 'uas fast engine, mostly 429',
-          args: [UAS, 'serve', '--port', '0', '--log', 'off', ...SMALL],
-        },
-        {
-          name: 'uas msw engine, allowed',
-          args: [UAS, 'serve', '--port', '0', '--log', 'off', '--engine', 'msw', ...LARGE],
-        },
-        {
-          name: 'uas msw engine, mostly 429',
-          args: [UAS, 'serve', '--port', '0', '--log', 'off', '--engine', 'msw', ...SMALL],
-        },
+        { name: 'uas fast engine, allowed', args: [...serve, ...LARGE] },
+        { name: 'uas fast engine, mostly 429', args: [...serve, ...SMALL] },
+        { name: 'uas fast engine, --record', args: [...serve, '--record', RECORD, ...LARGE] },
+        { name: 'uas msw engine, allowed', args: [...serve, '--engine', 'msw', ...LARGE] },
+        { name: 'uas msw engine, mostly 429', args: [...serve, '--engine', 'msw', ...SMALL] },
       ];
 
 const cases = allCases.filter(
@@ -176,6 +168,7 @@ for (const entry of cases) {
 }
 
 await redis?.stop();
+rmSync(RECORD, { force: true });
 
 const bare = rows[0];
 const pad = (text, width) => String(text).padEnd(width);
