@@ -5,7 +5,7 @@ import type { AnyEmulator } from '../core/emulator.js';
 import { isPromise, type MaybePromise } from '../core/store/maybe-promise.js';
 import type { EmulatorResponse } from '../core/service/exchange.js';
 import { createProblem } from '../core/service/problems.js';
-import { waitFor } from '../runtime/wait.js';
+import { delayAnswer } from './delay-answer.js';
 import { checkDevApiHost, type HostPolicy } from './host-guard.js';
 import { hasBody, readBody, requestTarget, type TransportRequest } from './incoming.js';
 import { answerSocket, pumpStream, writeResponse, type TransportResponse } from './outgoing.js';
@@ -225,7 +225,7 @@ export function createHttpTransport(
       return;
     }
     const controller = track(res);
-    void waitFor(emulator.clock, response.delayMs, controller.signal).then(() => {
+    void delayAnswer(emulator, response.delayMs, controller.signal).then(() => {
       waiting.delete(controller);
       send(answer, res);
     });

@@ -3,7 +3,7 @@ import type { AnyEmulator } from '../../core/emulator.js';
 import type { MaybePromise } from '../../core/store/maybe-promise.js';
 import type { EmulatorRequest, EmulatorResponse } from '../../core/service/exchange.js';
 import { createEmulator, type EmulatorOptions } from '../../emulator.js';
-import { waitFor } from '../../runtime/wait.js';
+import { delayAnswer } from '../../transport/delay-answer.js';
 
 /** Options of {@link createHandlers}. */
 export interface HandlersOptions extends EmulatorOptions {
@@ -132,7 +132,8 @@ async function readLimited(
 
 /**
  * Translates the core's answer into a Fetch response (a stream for the event endpoint), after the
- * configured latency: on a manual clock, once the test moves it that far.
+ * configured latency: on a manual clock, once the test moves it that far, or at once when the
+ * emulator is reset.
  */
 export async function toFetchResponse(
   emulator: AnyEmulator,
@@ -140,7 +141,7 @@ export async function toFetchResponse(
   signal?: AbortSignal,
 ): Promise<Response> {
   const response = await pending;
-  if (response.delayMs > 0) await waitFor(emulator.clock, response.delayMs, signal);
+  await delayAnswer(emulator, response.delayMs, signal);
   const payload =
     response.stream ??
     response.text ??
