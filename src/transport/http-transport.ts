@@ -5,7 +5,8 @@ import type { AnyEmulator } from '../core/emulator.js';
 import { isPromise, type MaybePromise } from '../core/store/maybe-promise.js';
 import type { EmulatorResponse } from '../core/service/exchange.js';
 import { createProblem } from '../core/service/problems.js';
-import { waitFor } from '../runtime/wait.js';
+import { emulatorFailed, fromCore } from './core-answer.js';
+import { delayAnswer } from './delay-answer.js';
 import { checkDevApiHost, type HostPolicy } from './host-guard.js';
 import { hasBody, readBody, requestTarget, type TransportRequest } from './incoming.js';
 import { answerSocket, pumpStream, writeResponse, type TransportResponse } from './outgoing.js';
@@ -197,35 +198,20 @@ export function createHttpTransport(
     if (isPromise(pending)) {
       // A shared store answers later: the connection counts as busy until it has.
       const controller = track(res);
-      pending
-        .catch(
-          (error: unknown): EmulatorResponse => ({
-            status: 500,
-            headers: { 'content-type': 'application/problem+json' },
-            body: createProblem('internal-error', `the emulator failed: ${(error as Error).message}`),
-            delayMs: 0,
-          }),
-        )
-        .then((response) => {
-          waiting.delete(controller);
-          answerFromCore(response, res);
-        });
+      pending.catch(emulatorFailed).then((response) => {
+        waiting.delete(controller);
+        answerFromCore(response, res);
+      });
       return;
     }
     const response = pending;
-    const answer: TransportResponse = {
-      status: response.status,
-      headers: response.headers,
-      body: response.text ?? (response.body === undefined ? '' : JSON.stringify(response.body)),
-      stream: response.stream,
-      close: response.close,
-    };
+    const answer = fromCore(response);
     if (response.delayMs <= 0) {
       send(answer, res);
       return;
     }
     const controller = track(res);
-    void waitFor(emulator.clock, response.delayMs, controller.signal).then(() => {
+    void delayAnswer(emulator, response.delayMs, controller.signal).then(() => {
       waiting.delete(controller);
       send(answer, res);
     });

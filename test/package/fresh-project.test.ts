@@ -180,6 +180,44 @@ describe('the packed package', () => {
     },
   );
 
+  it('type-checks uas/express and runs the Express recipe with Express and without msw', () => {
+    const project = join(work, 'express-only');
+    mkdirSync(project);
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'shop-api', private: true, type: 'module' }),
+    );
+    cpSync(join(RECIPES, 'express'), join(project, 'express'), { recursive: true });
+    // A TypeScript app that mounts the emulator, checked with every .d.ts read (skipLibCheck off).
+    writeFileSync(
+      join(project, 'mount.ts'),
+      `import { createServer } from 'node:http';
+import { createEmulator } from 'uas';
+import { createMiddleware, type MiddlewareOptions } from 'uas/express';
+const options: MiddlewareOptions = { emulator: createEmulator(), allowedHosts: ['uas.internal'] };
+const uas = createMiddleware(options);
+createServer((req, res) => uas(req, res, () => res.writeHead(404).end()));
+`,
+    );
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { module: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false },
+        files: ['mount.ts'],
+      }),
+    );
+    npm(
+      ['install', tarball, 'express@4', `typescript@${version('typescript')}`, '@types/node@20'],
+      project,
+    );
+    expect(readdirSync(join(project, 'node_modules'))).not.toContain('msw');
+    const tsc = run('npx', ['tsc', '-p', '.'], project);
+    expect(tsc.code, tsc.out).toBe(0);
+    const app = run('node', ['express/app.mjs'], project);
+    expect(app.code, app.out).toBe(0);
+    expect(app.out).toContain('200 {"exists":true,"token_count":2} {"app":"ok"}');
+  }, 240_000);
+
   it('installs small for a test suite: neither a terminal UI nor msw comes with it', () => {
     const project = join(work, 'bare');
     mkdirSync(project);

@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler } from 'msw';
 import { isDevApiPath } from '../../core/admin/dev-api.js';
-import { createEmulator } from '../../emulator.js';
+import type { AnyEmulator } from '../../core/emulator.js';
+import { createEmulator, type EmulatorOptions } from '../../emulator.js';
+import { emulatorFailed, fromCore } from '../../transport/core-answer.js';
+import { delayAnswer } from '../../transport/delay-answer.js';
 import { checkDevApiHost, type HostPolicy } from '../../transport/host-guard.js';
 import {
   hasBody,
@@ -10,37 +12,37 @@ import {
   type TransportRequest,
 } from '../../transport/incoming.js';
 import { pumpStream, writeResponse, type TransportResponse } from '../../transport/outgoing.js';
-import { createFetchEngine } from '../msw/msw-engine.js';
-import { emulatorHandlers, type HandlersOptions } from '../msw/msw-handlers.js';
 
-/** Options of {@link createMiddleware}: those of `createHandlers`, handlers of your own, and who may reach the dev API by name. */
-export interface MiddlewareOptions extends Omit<HandlersOptions, 'baseUrl'>, HostPolicy {
-  /** Answers requests under this origin and prefix only; by default `/v1/*` and `/__uas/*` under the mount. */
-  baseUrl?: string;
-  /** msw handlers tried before the emulator's, to add or override endpoints. */
-  handlers?: RequestHandler[];
+/** Options of {@link createMiddleware}: the emulator (or those of `createEmulator`), and who may reach the dev API by name. */
+export interface MiddlewareOptions extends EmulatorOptions, HostPolicy {
+  /** An emulator to serve; by default one is made from the other options. */
+  emulator?: AnyEmulator;
 }
 
 /** A request as Express (4 or 5) hands it to middleware; `body` is set when a body parser ran first. */
 export type MiddlewareRequest = IncomingMessage & { body?: unknown };
 
+/** What the middleware answers under its mount: the service (`/v1`) and the dev API (`/__uas`). */
+const EMULATED_PATH = /^\/(?:v1|__uas)(?:\/|$)/i;
+
 /**
  * Connect-style middleware (Express 4 and 5, or a bare `node:http` server) that answers like
- * `uas serve`, to mount in an existing app: `app.use('/uas', createMiddleware())`. Requests the
- * handlers do not match go to `next()`. Typed with `node:http` types only, so it needs no
- * Express types.
+ * `uas serve`, to mount in an existing app: `app.use('/uas', createMiddleware())`. It answers
+ * `/v1/*` and `/__uas/*` under the mount and hands every other request to `next()`; add or
+ * override endpoints with routes of your own before it. Typed with `node:http` types only and
+ * calling the emulator directly, so it needs neither Express types nor msw.
  */
 export function createMiddleware(
   options: MiddlewareOptions = {},
 ): (req: MiddlewareRequest, res: ServerResponse, next: (error?: unknown) => void) => void {
   const emulator = options.emulator ?? createEmulator(options);
-  const engine = createFetchEngine(emulator, [
-    ...(options.handlers ?? []),
-    ...emulatorHandlers(emulator, options.baseUrl),
-  ]);
   return (req, res, next) => {
     const { url, host } = requestTarget(req);
     const path = url.split('?', 1)[0] ?? url;
+    if (!EMULATED_PATH.test(path)) {
+      next();
+      return;
+    }
     if (isDevApiPath(path) && emulator.devApi.adminToken === undefined) {
       const refusal = checkDevApiHost(host, options, path);
       if (refusal !== undefined) {
@@ -66,27 +68,35 @@ export function createMiddleware(
     };
     const controller = new AbortController();
     res.on('close', () => controller.abort());
-    request.signal = controller.signal;
-    const answer = () =>
-      engine(request).then(
-        (response) => (response === undefined ? next() : send(res, response)),
-        next,
-      );
+    const answer = () => {
+      void respond(emulator, request, controller.signal).then((response) => send(res, response));
+    };
     const parsed = parsedBody(req);
     if (parsed !== undefined) {
       request.body = parsed;
       request.bodyBytes = Buffer.byteLength(parsed);
-      void answer();
+      answer();
     } else if (hasBody(req) && !req.readableEnded) {
       readBody(req, emulator.bodyLimit(path), (body, bytes) => {
         request.body = body;
         request.bodyBytes = bytes;
-        void answer();
+        answer();
       });
     } else {
-      void answer();
+      answer();
     }
   };
+}
+
+/** The core's answer to a request, after its delay (cut short when the client goes, or by a reset). */
+async function respond(
+  emulator: AnyEmulator,
+  request: TransportRequest,
+  signal: AbortSignal,
+): Promise<TransportResponse> {
+  const response = await Promise.resolve(emulator.handle(request)).catch(emulatorFailed);
+  await delayAnswer(emulator, response.delayMs, signal);
+  return fromCore(response);
 }
 
 /** The body a parser of the app already read (`express.json()`, `express.text()`), as text. */
@@ -99,6 +109,8 @@ function parsedBody(req: MiddlewareRequest): string | undefined {
 
 function send(res: ServerResponse, response: TransportResponse): void {
   if (response.stream === undefined) writeResponse(res, response, false);
+  // An event stream for a client already gone is let go, or it would hold a reader's place.
+  else if (res.destroyed) response.stream.cancel().catch(() => {});
   else
     pumpStream(res, response as TransportResponse & { stream: ReadableStream<Uint8Array> }, 15_000);
 }

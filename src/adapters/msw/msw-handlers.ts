@@ -3,7 +3,8 @@ import type { AnyEmulator } from '../../core/emulator.js';
 import type { MaybePromise } from '../../core/store/maybe-promise.js';
 import type { EmulatorRequest, EmulatorResponse } from '../../core/service/exchange.js';
 import { createEmulator, type EmulatorOptions } from '../../emulator.js';
-import { waitFor } from '../../runtime/wait.js';
+import { checkBaseUrl } from '../../transport/base-url.js';
+import { delayAnswer } from '../../transport/delay-answer.js';
 
 /** Options of {@link createHandlers}. */
 export interface HandlersOptions extends EmulatorOptions {
@@ -28,23 +29,21 @@ export interface HandlersOptions extends EmulatorOptions {
  * ```
  */
 export function createHandlers(options: HandlersOptions): RequestHandler[] {
-  if (typeof options?.baseUrl !== 'string')
+  if (options?.baseUrl === undefined)
     throw new TypeError(
       'createHandlers needs baseUrl, the origin the emulator answers for (such as "https://uas.test"): without one its handlers would answer /v1/* of every origin, your own API included',
     );
-  return emulatorHandlers(options.emulator ?? createEmulator(options), options.baseUrl);
+  const baseUrl = checkBaseUrl(options.baseUrl, 'createHandlers: baseUrl');
+  return emulatorHandlers(options.emulator ?? createEmulator(options), baseUrl);
 }
 
 /**
- * The handlers of an emulator at `baseUrl` (its path prefix stripped before the emulator sees the
- * path); with `undefined`, `/v1/*` and `/__uas/*` of any origin (what a mount in an app wants,
- * whose requests are already its own).
+ * The handlers of an emulator at `baseUrl`, as {@link checkBaseUrl} returns it (its path prefix is
+ * stripped before the emulator sees the path); with '', every path of any origin (the msw engine
+ * of `uas serve`, whose requests are all its own).
  */
-export function emulatorHandlers(
-  emulator: AnyEmulator,
-  baseUrl: string | undefined,
-): RequestHandler[] {
-  const prefix = basePath(baseUrl);
+export function emulatorHandlers(emulator: AnyEmulator, baseUrl: string): RequestHandler[] {
+  const prefix = baseUrl === '' ? '' : new URL(baseUrl).pathname.replace(/\/+$/, '');
   const resolver = async ({ request }: { request: Request }) => {
     const input = await fromFetchRequest(request, (path) => emulator.bodyLimit(path), prefix);
     return toFetchResponse(emulator, emulator.handle(input), request.signal);
@@ -52,28 +51,14 @@ export function emulatorHandlers(
   return [http.all(handledUrls(baseUrl), resolver)];
 }
 
-/** The path prefix of a base URL, without its trailing slash ('' for none). */
-function basePath(baseUrl: string | undefined): string {
-  if (baseUrl === undefined || baseUrl === '') return '';
-  try {
-    return new URL(baseUrl).pathname.replace(/\/+$/, '');
-  } catch {
-    throw new TypeError(
-      `baseUrl must be an absolute URL such as "https://uas.test"; got ${JSON.stringify(baseUrl)}`,
-    );
-  }
-}
-
 /**
  * The URLs the handlers answer, as a regular expression without capture groups: msw decodes
  * string paths (and captured groups) with decodeURIComponent, which throws on a malformed
  * escape such as `/%`; the emulator answers those itself.
  */
-export function handledUrls(baseUrl: string | undefined): RegExp {
-  if (baseUrl === undefined) return /^[a-z][a-z0-9+.-]*:\/\/[^/]+\/(?:v1|__uas)(?:\/|$)/i;
-  const base = baseUrl.replace(/\/+$/, '');
-  if (base === '') return /^/;
-  return new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/|$)`);
+function handledUrls(baseUrl: string): RegExp {
+  if (baseUrl === '') return /^/;
+  return new RegExp(`^${baseUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/|$)`);
 }
 
 /**
@@ -132,7 +117,8 @@ async function readLimited(
 
 /**
  * Translates the core's answer into a Fetch response (a stream for the event endpoint), after the
- * configured latency: on a manual clock, once the test moves it that far.
+ * configured latency: on a manual clock, once the test moves it that far, or at once when the
+ * emulator is reset.
  */
 export async function toFetchResponse(
   emulator: AnyEmulator,
@@ -140,7 +126,7 @@ export async function toFetchResponse(
   signal?: AbortSignal,
 ): Promise<Response> {
   const response = await pending;
-  if (response.delayMs > 0) await waitFor(emulator.clock, response.delayMs, signal);
+  await delayAnswer(emulator, response.delayMs, signal);
   const payload =
     response.stream ??
     response.text ??

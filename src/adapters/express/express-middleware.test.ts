@@ -1,0 +1,79 @@
+import express from 'express';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createManualClock } from '../../core/time/clock.js';
+import { DEMO_TOKEN } from '../../demo-config.js';
+import { createEmulator } from '../../emulator.js';
+import { createMiddleware } from './express-middleware.js';
+
+/** The packages a module imports, at run time or for types, following its relative imports. */
+function packagesImportedBy(entry: string, seen = new Set<string>()): Set<string> {
+  const packages = new Set<string>();
+  if (seen.has(entry)) return packages;
+  seen.add(entry);
+  const source = readFileSync(entry, 'utf8');
+  for (const [, specifier = ''] of source.matchAll(/(?:from|import\()\s*'([^']+)'/g)) {
+    if (!specifier.startsWith('.')) packages.add(specifier);
+    else
+      for (const name of packagesImportedBy(
+        resolve(dirname(entry), specifier.replace(/\.js$/, '.ts')),
+        seen,
+      ))
+        packages.add(name);
+  }
+  return packages;
+}
+
+let server: Server | undefined;
+afterEach(async () => {
+  await new Promise((done) => server?.close(done) ?? done(undefined));
+  server = undefined;
+});
+
+async function mount(options: Parameters<typeof createMiddleware>[0]): Promise<string> {
+  const app = express();
+  app.use('/uas', createMiddleware(options));
+  app.use((_req, res) => res.status(418).json({ app: 'next' }));
+  server = createServer(app);
+  await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe('createMiddleware', () => {
+  it('needs no msw: nothing uas/express imports, for run time or for types, is msw', () => {
+    const entry = fileURLToPath(new URL('./index.ts', import.meta.url));
+    const imported = [...packagesImportedBy(entry)];
+    expect(imported).toContain('node:http');
+    expect(imported.filter((name) => name === 'msw' || name.startsWith('msw/'))).toEqual([]);
+  });
+
+  it('answers /v1 and /__uas under its mount and hands any other path to next()', async () => {
+    const base = await mount({ clock: createManualClock(0) });
+    const unknown = await fetch(`${base}/uas/v1/nowhere`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-type')).toBe('application/problem+json');
+    expect((await fetch(`${base}/uas/__uas/health`)).status).toBe(200);
+    const other = await fetch(`${base}/uas/elsewhere`);
+    expect(other.status).toBe(418);
+    expect(await other.json()).toEqual({ app: 'next' });
+  });
+
+  it('sends an answer waiting on a latency at once when the emulator is reset', async () => {
+    const clock = createManualClock(0);
+    const emulator = createEmulator({ clock });
+    const base = await mount({ emulator });
+    emulator.failNext({ latencyMs: 3_000 });
+    const pending = fetch(`${base}/uas/v1/users/exists?email=alice%40example.com`, {
+      headers: { authorization: `Bearer ${DEMO_TOKEN}` },
+    });
+    await vi.waitFor(() => expect(clock.sleepers).toBe(1));
+    expect((await fetch(`${base}/uas/__uas/reset`, { method: 'POST' })).status).toBe(200);
+    const answer = await pending;
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ exists: true, token_count: 2 });
+  });
+});

@@ -1,0 +1,43 @@
+import { setupServer } from 'msw/node';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { DEMO_TOKEN } from '../../demo-config.js';
+import { createEmulator } from '../../emulator.js';
+import { STRICT } from '../../../test/helpers/msw-options.js';
+import { createHandlers } from './msw-handlers.js';
+
+describe('createHandlers({ baseUrl })', () => {
+  it.each([
+    ['', /got "": it is empty \(an environment variable left unset\?\)/],
+    ['   ', /got " {3}": it is empty/],
+    ['https://uas.test?x=1', /got "https:\/\/uas.test\?x=1": it has a query/],
+    ['https://uas.test/?', /got "https:\/\/uas.test\/\?": it has a query/],
+    ['https://uas.test/#frag', /got "https:\/\/uas.test\/#frag": it has a fragment/],
+    ['ftp://uas.test', /got "ftp:\/\/uas.test": its scheme is ftp:/],
+    ['https://user:secret@uas.test', /it has credentials/],
+    ['/uas', /got "\/uas": not an absolute URL/],
+  ])('refuses %j with a TypeError naming the value and what is expected', (baseUrl, why) => {
+    const make = () => createHandlers({ baseUrl });
+    expect(make).toThrow(TypeError);
+    expect(make).toThrow(why);
+    expect(make).toThrow(/createHandlers: baseUrl must be an absolute http: or https: URL/);
+  });
+
+  it('refuses a baseUrl that is not text, such as an unset variable read without a default', () => {
+    expect(() => createHandlers({ baseUrl: null as unknown as string })).toThrow(
+      /got null: not a string/,
+    );
+  });
+
+  it('answers under a base URL spelt otherwise than request URLs are (case, default port, trailing slash)', async () => {
+    const emulator = createEmulator();
+    const server = setupServer(
+      ...createHandlers({ emulator, baseUrl: 'HTTPS://UAS.test:443/uas/' }),
+    );
+    server.listen(STRICT);
+    onTestFinished(() => server.close());
+    const answer = await fetch('https://uas.test/uas/v1/users/exists?email=alice%40example.com', {
+      headers: { authorization: `Bearer ${DEMO_TOKEN}` },
+    });
+    expect(await answer.json()).toEqual({ exists: true, token_count: 2 });
+  });
+});
