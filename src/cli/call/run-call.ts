@@ -1,6 +1,4 @@
-import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
-import { resolve as resolvePath } from 'node:path';
 import { callerIdFromForwardedFor, compileRanges } from '../../client/caller-id.js';
 import {
   createClient,
@@ -9,14 +7,13 @@ import {
   type ClientClock,
   type RetryNotice,
 } from '../../client/client.js';
-import { parseDuration } from '../../core/config/duration.js';
 import type { RandomSource } from '../../core/time/random.js';
 import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
 import { createDevClient } from '../../dev-client/dev-client.js';
 import { isDevApiError } from '../../dev-client/dev-api-error.js';
 import type { CallFlags } from '../commands/call.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
-import { isLoopbackHost, parseHttpUrl } from '../options.js';
+import { durationFlag, parseHttpUrl, resolveAccessToken, sizeFlag } from '../options.js';
 import type { CommandContext } from '../program.js';
 import { escapeControls as safe, toSafeJson } from '../safe-text.js';
 import { callToJson, describeBucket, describeRetryAfter, formatCall } from './call-output.js';
@@ -40,12 +37,10 @@ export async function runCall(
   const err = colorsFor(io.stderr, io.env);
   const out = colorsFor(io.stdout, io.env);
   const target = parseHttpUrl('--url', flags.url);
-  const token = await resolveToken(flags, target, io.cwd);
+  const token = await resolveAccessToken(flags, target, io.cwd);
   const callerId = resolveCallerId(flags);
   const maxWaitMs = durationFlag('--max-wait', flags.maxWait);
-  const timeoutMs = durationFlag('--timeout', flags.timeout);
-  if (timeoutMs === 0)
-    throw new CliError('invalid --timeout: expected a duration above zero, such as "10s"');
+  const timeoutMs = durationFlag('--timeout', flags.timeout, true);
   const maxResponseBytes = sizeFlag('--max-response', flags.maxResponse);
   const retry = flags.retry ? { maxAttempts: flags.maxAttempts, maxWaitMs } : (false as const);
   const warn = (line: string) => io.stderr.write(`${line}\n`);
@@ -301,31 +296,6 @@ function exitCodeOf(result: CallResult<unknown>): number {
   }
 }
 
-async function resolveToken(flags: CallFlags, target: URL, cwd: string): Promise<string> {
-  // An empty value (UAS_TOKEN= in the environment) counts as no token.
-  const token = flags.token?.trim() === '' ? undefined : flags.token?.trim();
-  if (token !== undefined && flags.tokenFile !== undefined)
-    throw new CliError('give --token or --token-file, not both');
-  if (token !== undefined) return token;
-  if (flags.tokenFile !== undefined) {
-    const file = resolvePath(cwd, flags.tokenFile);
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      throw new CliError(
-        `cannot read --token-file ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
-      );
-    }
-    if (text.trim() === '') throw new CliError(`--token-file ${file} is empty`);
-    return text.trim();
-  }
-  if (isLoopbackHost(target.hostname)) return DEMO_TOKEN;
-  throw new CliError(
-    `no access token for ${target.origin}: pass --token, --token-file, or set UAS_TOKEN (the demo token is used only against a local emulator)`,
-  );
-}
-
 function resolveCallerId(flags: CallFlags): string | undefined {
   if (flags.forwardedFor === undefined) {
     if (flags.callerId !== undefined && flags.callerId === '')
@@ -355,32 +325,4 @@ function resolveCallerId(flags: CallFlags): string | undefined {
       `cannot derive a caller_id from --forwarded-for ${JSON.stringify(flags.forwardedFor)}: ${result.reason}`,
     );
   return result.callerId;
-}
-
-function durationFlag(flag: string, text: string): number {
-  const value = parseDuration(text);
-  if (value === undefined)
-    throw new CliError(
-      `invalid ${flag}: expected a duration such as "500ms", "30s" or "2m"; got ${JSON.stringify(text)}`,
-    );
-  return value;
-}
-
-const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
-
-/**
- * Parses a size such as "65536", "512kb" or "1mb" (units of 1024, case-insensitive). By hand:
- * the `bytes` package would read "12abc" as 12 and "1e9" as 1.
- */
-function sizeFlag(flag: string, text: string): number {
-  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(text.trim());
-  const value =
-    match === null
-      ? NaN
-      : Math.floor(Number(match[1]) * SIZE_UNITS[(match[2] ?? 'b').toLowerCase()]!);
-  if (!Number.isSafeInteger(value) || value < 1)
-    throw new CliError(
-      `invalid ${flag}: expected a size above zero, such as "65536", "512kb" or "1mb"; got ${JSON.stringify(text)}`,
-    );
-  return value;
 }
