@@ -3,7 +3,7 @@ import { isProblem } from '../core/service/problems.js';
 import type { RandomSource } from '../core/time/random.js';
 import { readAnswer, type Answers } from './answers.js';
 import type { AttemptRecord, CallRequest, CallResult, GaveUp } from './call-result.js';
-import { describeNetworkError } from './network-error.js';
+import { describeNetworkError, NOT_SENT } from './network-error.js';
 import { readRateLimit, type RateLimitState } from './rate-limit-state.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, readBody } from './response-body.js';
 import { understandRetryAfter, type RetryAfter } from './retry-after.js';
@@ -104,9 +104,6 @@ export interface Client {
 
 /** The wall clock; a wait longer than one timer can hold is made of several (never cut short). */
 const systemClock: ClientClock = { now: () => Date.now(), sleep };
-
-/** Connection errors where the request never left, so repeating it cannot run it twice. */
-const NOT_SENT = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/;
 
 /** One attempt, as read off the wire. */
 type Exchange =

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { callerIdFromForwardedFor, compileRanges } from '../../client/caller-id.js';
+import { describeNoAnswer } from '../../client/network-error.js';
 import {
   createClient,
   type CallResult,
@@ -11,6 +12,7 @@ import type { RandomSource } from '../../core/time/random.js';
 import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
 import { createDevClient } from '../../dev-client/dev-client.js';
 import { isDevApiError } from '../../dev-client/dev-api-error.js';
+import { adminTokenProblem } from '../../text/admin-token-problem.js';
 import type { CallFlags } from '../commands/call.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
 import { durationFlag, parseHttpUrl, resolveAccessToken, sizeFlag } from '../options.js';
@@ -37,6 +39,8 @@ export async function runCall(
   const err = colorsFor(io.stderr, io.env);
   const out = colorsFor(io.stdout, io.env);
   const target = parseHttpUrl('--url', flags.url);
+  // The base URL as given, path included: what messages name.
+  const base = target.href.replace(/\/+$/, '');
   const token = await resolveAccessToken(flags, target, io.cwd);
   const callerId = resolveCallerId(flags);
   const maxWaitMs = durationFlag('--max-wait', flags.maxWait);
@@ -59,7 +63,7 @@ export async function runCall(
     }
   };
   const client = createClient({
-    baseUrl: target.href.replace(/\/+$/, ''),
+    baseUrl: base,
     token,
     retry,
     timeoutMs,
@@ -78,7 +82,7 @@ export async function runCall(
   const report = (operation: string, result: CallResult<unknown>): number => {
     if (flags.json) io.stdout.write(`${toSafeJson(callToJson(operation, result))}\n`);
     else io.stdout.write(`${formatCall(result, out, flags.verbose === true)}\n`);
-    explain(result, flags, warn, err);
+    explain(result, base, flags, warn, err);
     return exitCodeOf(result);
   };
 
@@ -110,13 +114,16 @@ export async function runCall(
       return flow(
         client,
         { merchantId: merchant(), email: flags.email as string, callerId, code: flags.code },
-        target,
+        base,
         context,
         flags,
         report,
       );
   }
 }
+
+/** Where the code of `flow` came from. */
+type CodeSource = 'flag' | 'dev-api' | 'prompt';
 
 async function flow(
   client: Client,
@@ -126,7 +133,7 @@ async function flow(
     callerId: string | undefined;
     code: string | undefined;
   },
-  target: URL,
+  base: string,
   context: CommandContext,
   flags: CallFlags,
   report: (operation: string, result: CallResult<unknown>) => number,
@@ -141,55 +148,76 @@ async function flow(
   let code = report('exists', exists);
   if (!exists.ok) return code;
   if (!exists.data.exists) {
-    io.stderr.write(
-      `uas: ${safe(input.email)} is not a user of ${target.origin}; stopping before start\n`,
-    );
+    io.stderr.write(`uas: ${safe(input.email)} is not a user of ${base}; stopping before start\n`);
     return EXIT.failure;
   }
   step(2, `start at merchant ${input.merchantId}`);
   code = report('start', await client.start(input));
   if (code !== EXIT.ok) return code;
   step(3, 'code');
-  const otp =
-    input.code ??
-    (await codeFromEmulator(target, input, flags.adminToken, (line) =>
+  let otp = input.code;
+  let source: CodeSource = 'flag';
+  if (otp === undefined) {
+    otp = await codeFromEmulator(base, input, flags.adminToken, (line) =>
       io.stderr.write(`${line}\n`),
-    )) ??
-    (await promptForCode(io.stdin, input.email, io.stderr));
-  if (!flags.json) io.stdout.write(`code ${safe(otp)}\n`);
+    );
+    source = 'dev-api';
+  }
+  if (otp === undefined) {
+    otp = await promptForCode(io.stdin, input.email, io.stderr);
+    source = 'prompt';
+  }
+  // The code step is a step too: --json gives one object for each of the four.
+  if (flags.json)
+    io.stdout.write(
+      `${toSafeJson({ operation: 'code', outcome: 'success', source, code: otp })}\n`,
+    );
+  else io.stdout.write(`code ${safe(otp)}\n`);
   step(4, 'verify');
   return report('verify', await client.verify({ ...input, code: otp }));
 }
 
 /**
  * Reads the latest code from the dev API when the target is a uas emulator; undefined otherwise
- * (the code is then asked for). A dev API that needs an admin token says so, rather than leaving
- * the user to wonder why they are asked.
+ * (the code is then asked for). When the target is an emulator but gives no usable code (its dev
+ * API needs an admin token, has no code, or gives one that is not digits), it says why, rather
+ * than leave the user to wonder why they are asked.
  */
 async function codeFromEmulator(
-  target: URL,
+  base: string,
   input: { merchantId: string; email: string },
   adminToken: string | undefined,
   warn: (line: string) => void,
 ): Promise<string | undefined> {
   // The dev API takes the admin token, never the access token.
-  const dev = createDevClient(target.href, {
-    adminToken,
-    timeoutMs: 3000,
-    maxResponseBytes: 65_536,
-  });
+  const dev = createDevClient(base, { adminToken, timeoutMs: 3000, maxResponseBytes: 65_536 });
+  const cannot = `uas: cannot read the code from ${base}`;
+  const ask = '; enter it at the prompt, or give it with --code';
   try {
     await dev.health();
-    const code = (await dev.latestCode(input.email, input.merchantId))?.code;
-    // A code is digits; anything else is not one, and is not shown or sent.
-    return typeof code === 'string' && /^\d{1,32}$/.test(code) ? code : undefined;
   } catch (error) {
+    // Not a uas emulator (no dev API): the code is asked for, as for any server.
     if (isDevApiError(error) && error.failure === 'admin-token')
-      warn(
-        `uas: cannot read the code: ${error.message}; give it with --code, or pass --admin-token to read it`,
-      );
+      warn(`${cannot}: ${adminTokenProblem(adminToken !== undefined)}${ask}`);
     return undefined;
   }
+  let code: unknown;
+  try {
+    code = (await dev.latestCode(input.email, input.merchantId))?.code;
+  } catch (error) {
+    warn(`${cannot}: ${isDevApiError(error) ? error.message : String(error)}${ask}`);
+    return undefined;
+  }
+  if (code === undefined) {
+    warn(`${cannot}: its dev API has no code for ${safe(input.email)}${ask}`);
+    return undefined;
+  }
+  // A code is digits; anything else is not one, and is not shown or sent.
+  if (typeof code !== 'string' || !/^\d{1,32}$/.test(code)) {
+    warn(`${cannot}: its dev API gave a code that is not digits (not shown, not sent)${ask}`);
+    return undefined;
+  }
+  return code;
 }
 
 async function promptForCode(
@@ -197,8 +225,7 @@ async function promptForCode(
   email: string,
   stderr: { write(text: string): unknown },
 ): Promise<string> {
-  if (stdin === undefined)
-    throw new CliError('the target is not a uas emulator; pass the code with --code');
+  if (stdin === undefined) throw new CliError('no code to verify: pass it with --code');
   const prompt = createInterface({
     input: stdin,
     output: stderr as NodeJS.WritableStream,
@@ -225,11 +252,11 @@ async function promptForCode(
 /** Says on stderr what went wrong and what to do, in words; server text escaped. */
 function explain(
   result: CallResult<unknown>,
+  base: string,
   flags: CallFlags,
   warn: (line: string) => void,
   chalk: ReturnType<typeof colorsFor>,
 ): void {
-  const origin = new URL(result.request.url).origin;
   switch (result.outcome) {
     case 'rate-limited': {
       const bucket =
@@ -247,23 +274,24 @@ function explain(
           ),
         );
       }
-      warn(
-        'uas: persistent 429s usually mean a missing or shared caller_id (one bucket for many users), or abuse; send a caller_id unique to each end-user.',
-      );
+      // One 429 (--no-retry, or a Retry-After above --max-wait) is not yet "persistent".
+      if (result.attempts.length > 1)
+        warn(
+          'uas: persistent 429s usually mean a missing or shared caller_id (one bucket for many users), or abuse; send a caller_id unique to each end-user.',
+        );
       return;
     }
     case 'network-error': {
       // A status came but the body did not: the server was reached, its answer was not whole.
-      const reached = result.attempts[result.attempts.length - 1]?.status !== undefined;
-      const what = reached ? `no whole answer from ${origin}` : `cannot reach ${origin}`;
-      warn(chalk.red(`uas: ${what}: ${safe(result.error)}`));
+      const answered = result.attempts[result.attempts.length - 1]?.status !== undefined;
+      warn(chalk.red(`uas: ${describeNoAnswer(base, safe(result.error), answered)}`));
       return;
     }
     case 'invalid-answer': {
       const hint = result.text === '' ? ' (raise the limit with --max-response)' : '';
       warn(
         chalk.red(
-          `uas: ${origin} answered ${result.status} with something that is not an answer of the API: ${safe(result.error)}${hint}`,
+          `uas: ${base} answered ${result.status} with something that is not an answer of the API: ${safe(result.error)}${hint}`,
         ),
       );
       return;
@@ -272,7 +300,7 @@ function explain(
       if (result.status >= 300 && result.status < 400)
         warn(
           chalk.red(
-            `uas: ${origin} answered ${result.status}, a redirect${result.location === undefined ? '' : ` to ${safe(result.location)}`}; uas call never follows redirects: check --url`,
+            `uas: ${base} answered ${result.status}, a redirect${result.location === undefined ? '' : ` to ${safe(result.location)}`}; uas call never follows redirects: check --url`,
           ),
         );
       return;

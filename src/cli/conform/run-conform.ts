@@ -157,6 +157,10 @@ async function conform(
     io.stderr.write(`uas: ${escapeControls(report.unreachable, { keepNewlines: false })}\n`);
     return EXIT.network;
   }
+  if (report.adminToken !== undefined) {
+    io.stderr.write(`uas: ${escapeControls(report.adminToken, { keepNewlines: false })}\n`);
+    return EXIT.usage;
+  }
   return report.checks.some((check) => check.status === 'fail') ? EXIT.failure : EXIT.ok;
 }
 
@@ -164,6 +168,7 @@ function redactReport(report: SuiteReport, redact: (text: string) => string): Su
   return {
     ...report,
     unreachable: report.unreachable === undefined ? undefined : redact(report.unreachable),
+    adminToken: report.adminToken === undefined ? undefined : redact(report.adminToken),
     checks: report.checks.map((check) => ({
       ...check,
       differences: check.differences.map(redact),
