@@ -1,4 +1,9 @@
 import { InvalidArgumentError } from 'commander';
+import { readFile } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
+import { MAX_TIMER_MS } from '../client/sleep.js';
+import { parseDuration } from '../core/config/duration.js';
+import { DEMO_TOKEN } from '../demo-config.js';
 import { CliError } from './io.js';
 
 /** Commander parser for a whole number within bounds. */
@@ -25,8 +30,13 @@ export function numberIn(min: number, max: number) {
   };
 }
 
+/** `//user:password@` in text that may be a URL: never echoed back. */
+const USERINFO = /(\/\/)[^/?#@]*@/g;
+
 /**
- * Parses an http(s) URL given to `flag`; a CliError (usage) names the flag otherwise.
+ * Parses an http(s) URL given to `flag`; a CliError (usage) names the flag otherwise. A URL with
+ * a user name or password is refused: uas sends no URL credentials (fetch would refuse them, and
+ * the error would repeat the password), and the refusal does not repeat them either.
  */
 export function parseHttpUrl(flag: string, text: string): URL {
   let url: URL;
@@ -34,7 +44,7 @@ export function parseHttpUrl(flag: string, text: string): URL {
     url = new URL(text);
   } catch {
     throw new CliError(
-      `invalid ${flag}: expected an http(s) URL such as http://127.0.0.1:4010; got ${JSON.stringify(text)}`,
+      `invalid ${flag}: expected an http(s) URL such as http://127.0.0.1:4010; got ${JSON.stringify(text.replace(USERINFO, '$1***@'))}`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -42,7 +52,84 @@ export function parseHttpUrl(flag: string, text: string): URL {
       `invalid ${flag}: expected http or https; got ${JSON.stringify(url.protocol)}`,
     );
   }
+  if (url.username !== '' || url.password !== '') {
+    url.username = '';
+    url.password = '';
+    throw new CliError(
+      `invalid ${flag}: a user name or password in the URL is not supported (uas sends no URL credentials); give ${url.href} and the access token with --token or UAS_TOKEN`,
+    );
+  }
   return url;
+}
+
+/**
+ * Parses a duration flag ("500ms", "30s", "2m"), at most what a timer can hold (2^31-1 ms, about
+ * 24.8 days: Node would fire a longer one at once); `aboveZero` refuses 0.
+ */
+export function durationFlag(flag: string, text: string, aboveZero = false): number {
+  const value = parseDuration(text);
+  if (value === undefined)
+    throw new CliError(
+      `invalid ${flag}: expected a duration such as "500ms", "30s" or "2m"; got ${JSON.stringify(text)}`,
+    );
+  if (value > MAX_TIMER_MS)
+    throw new CliError(
+      `invalid ${flag}: expected at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can hold); got ${JSON.stringify(text)}`,
+    );
+  if (aboveZero && value === 0)
+    throw new CliError(`invalid ${flag}: expected a duration above zero, such as "10s"`);
+  return value;
+}
+
+const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/**
+ * Parses a size such as "65536", "512kb" or "1mb" (units of 1024, case-insensitive). By hand:
+ * the `bytes` package would read "12abc" as 12 and "1e9" as 1.
+ */
+export function sizeFlag(flag: string, text: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(text.trim());
+  const value =
+    match === null
+      ? NaN
+      : Math.floor(Number(match[1]) * (SIZE_UNITS[(match[2] ?? 'b').toLowerCase()] ?? NaN));
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new CliError(
+      `invalid ${flag}: expected a size above zero, such as "65536", "512kb" or "1mb"; got ${JSON.stringify(text)}`,
+    );
+  return value;
+}
+
+/**
+ * The access token of `--token` (or `UAS_TOKEN`) or `--token-file`; the demo token when neither
+ * is given and the target is this machine. An empty value counts as none.
+ */
+export async function resolveAccessToken(
+  flags: { token?: string | undefined; tokenFile?: string | undefined },
+  target: URL,
+  cwd: string,
+): Promise<string> {
+  const token = flags.token?.trim() === '' ? undefined : flags.token?.trim();
+  if (token !== undefined && flags.tokenFile !== undefined)
+    throw new CliError('give --token or --token-file, not both');
+  if (token !== undefined) return token;
+  if (flags.tokenFile !== undefined) {
+    const file = resolvePath(cwd, flags.tokenFile);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      throw new CliError(
+        `cannot read --token-file ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+      );
+    }
+    if (text.trim() === '') throw new CliError(`--token-file ${file} is empty`);
+    return text.trim();
+  }
+  if (isLoopbackHost(target.hostname)) return DEMO_TOKEN;
+  throw new CliError(
+    `no access token for ${target.origin}: pass --token, --token-file, or set UAS_TOKEN (the demo token is used only against a local emulator)`,
+  );
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\]|::ffff:127\.\d+\.\d+\.\d+)$/i;

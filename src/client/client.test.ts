@@ -1,5 +1,5 @@
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHandlers } from '../adapters/msw/msw-handlers.js';
 import { createManualClock } from '../core/time/clock.js';
 import type { Emulator } from '../core/emulator.js';
@@ -7,6 +7,7 @@ import { createSeededRandom } from '../core/time/random.js';
 import { DEMO_CONFIG, DEMO_MERCHANT, DEMO_TOKEN } from '../demo-config.js';
 import { createEmulator } from '../emulator.js';
 import { createClient, type RetryNotice } from './client.js';
+import { MAX_TIMER_MS } from './sleep.js';
 import { STRICT } from '../../test/helpers/msw-options.js';
 
 const BASE = 'http://uas.client.test';
@@ -163,5 +164,48 @@ describe('createClient', () => {
     const result = await client.exists({ email: 'a@b.co', callerId: 'one' });
     expect(result.attempts).toHaveLength(1);
     expect(result.gaveUp).toBe('max-attempts');
+  });
+
+  it('refuses a timeout longer than a timer can hold, or not above zero', () => {
+    for (const timeoutMs of [MAX_TIMER_MS + 1, 25 * 86_400_000, 50 * 86_400_000, 0, -1, NaN])
+      expect(
+        () => createClient({ baseUrl: BASE, token: DEMO_TOKEN, timeoutMs }),
+        String(timeoutMs),
+      ).toThrow(/timeoutMs must be from 1 to 2147483647 ms/);
+    expect(() =>
+      createClient({ baseUrl: BASE, token: DEMO_TOKEN, timeoutMs: MAX_TIMER_MS }),
+    ).not.toThrow();
+  });
+
+  it('waits the whole of a Retry-After longer than a timer can hold before trying again', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      let calls = 0;
+      const client = createClient({
+        baseUrl: BASE,
+        token: DEMO_TOKEN,
+        random: { next: () => 0 },
+        retry: { maxAttempts: 2, maxWaitMs: 30 * 86_400_000 },
+        fetch: async () => {
+          calls++;
+          return calls === 1
+            ? new Response('{}', { status: 429, headers: { 'retry-after': '2200000' } })
+            : new Response('{"exists":true,"token_count":1}', {
+                status: 200,
+                headers: { 'content-type': 'application/json' },
+              });
+        },
+      });
+      const result = client.exists({ email: 'a@b.co' });
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(calls).toBe(1);
+      await vi.advanceTimersByTimeAsync(2_200_000_000 - 1001);
+      expect(calls).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect((await result).attempts.map((attempt) => attempt.status)).toEqual([429, 200]);
+      expect(calls).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

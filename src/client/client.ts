@@ -3,10 +3,11 @@ import { isProblem } from '../core/service/problems.js';
 import type { RandomSource } from '../core/time/random.js';
 import { readAnswer, type Answers } from './answers.js';
 import type { AttemptRecord, CallRequest, CallResult, GaveUp } from './call-result.js';
-import { describeNetworkError } from './network-error.js';
+import { describeNetworkError, NOT_SENT } from './network-error.js';
 import { readRateLimit, type RateLimitState } from './rate-limit-state.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, readBody } from './response-body.js';
 import { understandRetryAfter, type RetryAfter } from './retry-after.js';
+import { MAX_TIMER_MS, sleep } from './sleep.js';
 import {
   decideRetry,
   RETRY_DEFAULTS,
@@ -67,7 +68,8 @@ export interface ClientOptions {
   /** Called before each wait between attempts (to log 429s, as the spec recommends). */
   onRetry?: (notice: RetryNotice) => void;
   /**
-   * Milliseconds before an attempt, its body included, is abandoned as a network error.
+   * Milliseconds before an attempt, its body included, is abandoned as a network error: from 1
+   * to 2^31-1 (`MAX_TIMER_MS`, the longest a timer can hold); anything else throws a RangeError.
    * @default 10000
    */
   timeoutMs?: number;
@@ -100,13 +102,8 @@ export interface Client {
   }): Promise<CallResult<Answers['verify']>>;
 }
 
-const systemClock: ClientClock = {
-  now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-};
-
-/** Connection errors where the request never left, so repeating it cannot run it twice. */
-const NOT_SENT = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/;
+/** The wall clock; a wait longer than one timer can hold is made of several (never cut short). */
+const systemClock: ClientClock = { now: () => Date.now(), sleep };
 
 /** One attempt, as read off the wire. */
 type Exchange =
@@ -133,6 +130,11 @@ export function createClient(options: ClientOptions): Client {
       ? { ...RETRY_DEFAULTS, maxAttempts: 1 }
       : { ...RETRY_DEFAULTS, ...options.retry };
   const timeoutMs = options.timeoutMs ?? 10_000;
+  // A timer cannot hold more: Node would fire it after 1 ms, or throw, at each attempt.
+  if (!(timeoutMs >= 1 && timeoutMs <= MAX_TIMER_MS))
+    throw new RangeError(
+      `createClient: timeoutMs must be from 1 to ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can hold); got ${timeoutMs}`,
+    );
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const base = options.baseUrl.replace(/\/+$/, '');
 

@@ -14,3 +14,19 @@ export function describeNetworkError(error: unknown): string {
   if (cause?.message !== undefined) return cause.message;
   return failure.message ?? String(error);
 }
+
+/** Connection errors where the request never left, so repeating it cannot run it twice. */
+export const NOT_SENT = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/;
+
+/**
+ * Says for people why `base` gave no whole answer, from the error of the last attempt (as
+ * {@link describeNetworkError} words it): `cannot reach` only when no connection was made; a
+ * server that answered, with malformed HTTP or a body cut short, is not called unreachable.
+ * `answered`: a status line came.
+ */
+export function describeNoAnswer(base: string, error: string, answered: boolean): string {
+  if (answered) return `no whole answer from ${base}: ${error}`;
+  if (NOT_SENT.test(error)) return `cannot reach ${base}: ${error}`;
+  if (error.startsWith('HPE_')) return `${base} answered with malformed HTTP: ${error}`;
+  return `no answer from ${base}: ${error}`;
+}

@@ -34,6 +34,14 @@ describe('readRetryAfter', () => {
     expect(Number.isFinite(readRetryAfter('9'.repeat(400), 0))).toBe(true);
   });
 
+  it('caps a date far in the future like an enormous delay-seconds', () => {
+    expect(understandRetryAfter('Fri, 31 Dec 9999 23:59:59 GMT', NOW)).toEqual({
+      value: 'Fri, 31 Dec 9999 23:59:59 GMT',
+      delayMs: MAX_RETRY_AFTER_SECONDS * 1000,
+      form: 'date',
+    });
+  });
+
   it('says which form the value had and keeps it as sent', () => {
     expect(understandRetryAfter('Sun, 22 Nov 2026 08:00:12 GMT', NOW)).toEqual({
       value: 'Sun, 22 Nov 2026 08:00:12 GMT',

@@ -13,7 +13,8 @@ export interface RetryAfter {
 
 /**
  * The largest delay-seconds taken as it is; larger values count as this one (2^31 s, about 68
- * years), as RFC 9111 section 1.2.2 tells caches to do with delta-seconds that overflow.
+ * years), as RFC 9111 section 1.2.2 tells caches to do with delta-seconds that overflow. A date
+ * further away than this counts as this far.
  */
 export const MAX_RETRY_AFTER_SECONDS = 2 ** 31;
 
@@ -35,7 +36,9 @@ export function understandRetryAfter(value: string, now: number): RetryAfter {
   }
   const date = parseHttpDate(text);
   if (date === undefined) return { value, delayMs: undefined, form: 'unreadable' };
-  return { value, delayMs: Math.max(0, date - now), form: 'date' };
+  // Capped like delay-seconds: a date in year 9999 is not a wait of 8,000 years.
+  const delayMs = Math.min(Math.max(0, date - now), MAX_RETRY_AFTER_SECONDS * 1000);
+  return { value, delayMs, form: 'date' };
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

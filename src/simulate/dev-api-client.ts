@@ -1,5 +1,6 @@
 import { createDevClient } from '../dev-client/dev-client.js';
-import { isDevApiError, type DevApiError } from '../dev-client/dev-api-error.js';
+import { isDevApiError } from '../dev-client/dev-api-error.js';
+import { adminTokenProblem } from '../text/admin-token-problem.js';
 import { LiveRunError } from './live-run-error.js';
 
 /** Users registered per `POST /__uas/users` (about 200 KB of JSON). */
@@ -39,23 +40,22 @@ export function createDevApiClient(options: DevApiClientOptions): DevApiClient {
     adminToken: options.adminToken,
     fetch: options.fetch,
   });
-  const hint = (error: DevApiError) =>
-    error.failure !== 'admin-token'
-      ? ''
-      : options.adminToken === undefined
-        ? '; pass its admin token with --admin-token (or UAS_ADMIN_TOKEN)'
-        : '; check --admin-token (or UAS_ADMIN_TOKEN)';
   const live = (error: unknown): unknown => {
     if (!isDevApiError(error)) return error;
-    return error.failure === 'network'
-      ? new LiveRunError(
-          `the target's dev API did not answer ${error.call}: ${error.detail}`,
-          'network',
-        )
-      : new LiveRunError(
-          `the target's dev API refused ${error.call}: ${error.status}${error.detail === '' ? '' : ` ${error.detail}`}${hint(error)}`,
-          'refused',
-        );
+    if (error.failure === 'network')
+      return new LiveRunError(
+        `the target's dev API did not answer ${error.call}: ${error.detail}`,
+        'network',
+      );
+    if (error.failure === 'admin-token')
+      return new LiveRunError(
+        `cannot use the target's dev API (${error.call}): ${adminTokenProblem(options.adminToken !== undefined)}`,
+        'admin-token',
+      );
+    return new LiveRunError(
+      `the target's dev API refused ${error.call}: ${error.status}${error.detail === '' ? '' : ` ${error.detail}`}`,
+      'refused',
+    );
   };
   const attempt = async <T>(run: () => Promise<T>): Promise<T> => {
     try {

@@ -1,12 +1,13 @@
 /**
- * A live run that cannot go on: the target's dev API refused a call (`refused`) or did not answer
- * it (`network`). The message is one line that names the call.
+ * A live run that cannot go on: the target's dev API refused a call (`refused`), needs an admin
+ * token it was not given or refused the one it was (`admin-token`), or did not answer (`network`).
+ * The message is one line that names the call.
  */
 export class LiveRunError extends Error {
   override readonly name = 'LiveRunError';
   constructor(
     message: string,
-    readonly reason: 'refused' | 'network',
+    readonly reason: 'refused' | 'admin-token' | 'network',
   ) {
     super(message);
   }

@@ -4,6 +4,7 @@ import { describeIssues, limitsSchema, parseLatencyText } from '../core/config/c
 import { parseDuration } from '../core/config/duration.js';
 import { checked, got, list, whole } from '../core/config/schema-kit.js';
 import { parseRate, refillPerMs } from '../core/limits/rate.js';
+import { MAX_TIMER_MS } from '../client/sleep.js';
 import { botWindowWarnings } from './scenario-warnings.js';
 
 /** How requests choose their caller_id in a mode. */
@@ -18,23 +19,36 @@ export const MODE_DESCRIPTIONS: Record<Mode, string> = {
   rotating: 'shoppers send their own caller_id; the bot sends a new one on every request',
 };
 
-const durationText = checked(z.union([z.number(), z.string()]), (value) =>
-  parseDuration(value) === undefined
-    ? `expected a duration such as "30s", "10m" or "1h"; ${got(value)}`
-    : undefined,
-);
+/**
+ * Durations of a scenario are at most what a timer can hold (2^31-1 ms, about 24.8 days): a live
+ * run waits them out in real time. The run itself is shorter still (24 h, below).
+ */
+const TIMER_BOUND = `expected at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can hold)`;
+
+const durationText = checked(z.union([z.number(), z.string()]), (value) => {
+  const ms = parseDuration(value);
+  if (ms === undefined) return `expected a duration such as "30s", "10m" or "1h"; ${got(value)}`;
+  return ms > MAX_TIMER_MS ? `${TIMER_BOUND}; ${got(value)}` : undefined;
+});
 const rateText = checked(z.string(), (value) =>
   parseRate(value) === undefined
     ? `expected a rate such as "2/s", "100/m" or "5/10s"; ${got(value)}`
     : undefined,
 );
-const rangeText = checked(z.string(), (value) =>
-  parseLatencyText(value) === undefined
-    ? `expected a duration or a range such as "3s" or "2s-10s"; ${got(value)}`
-    : undefined,
-);
+const rangeText = checked(z.string(), (value) => {
+  const range = parseLatencyText(value);
+  if (range === undefined)
+    return `expected a duration or a range such as "3s" or "2s-10s"; ${got(value)}`;
+  return range.maxMs > MAX_TIMER_MS ? `${TIMER_BOUND}; ${got(value)}` : undefined;
+});
 
-/** A scenario file (JSON), as users write it. Every field but the name has a default. */
+/**
+ * A bucket of the scenario, every field optional: the missing ones are the defaults'
+ * ({@link SCENARIO_DEFAULTS}), so `--caller-rate 2/s` alone keeps the caller burst.
+ */
+const bucketLimits = z.optional(z.partial(limitsSchema.shape.client));
+
+/** A scenario file (JSON), as users write it. Every field is optional, and has a default. */
 export const scenarioSchema = z.strictObject({
   $schema: z.optional(z.string()),
   name: z.optional(
@@ -60,7 +74,9 @@ export const scenarioSchema = z.strictObject({
       stop: z.optional(durationText),
     }),
   ),
-  limits: z.optional(z.partial(limitsSchema)),
+  // Only the two buckets: the other limits of a config (cost, callerScope, ...) are not part of
+  // a simulation, and are refused rather than ignored.
+  limits: z.optional(z.strictObject({ client: bucketLimits, caller: bucketLimits })),
   modes: z.optional(list(z.enum(MODES), 1, MODES.length * 4, 'modes')),
   retry: z.optional(
     z.strictObject({

@@ -5,6 +5,7 @@ import { describeNetworkError } from '../client/network-error.js';
 import { createDevClient, type DevClient } from '../dev-client/dev-client.js';
 import { DevApiError, isDevApiError } from '../dev-client/dev-api-error.js';
 import { systemClock } from '../runtime/system-clock.js';
+import { adminTokenProblem } from '../text/admin-token-problem.js';
 import { createRequestFeed } from './request-feed.js';
 import type { FeedEvent, TuiSource } from './tui-source.js';
 
@@ -27,13 +28,6 @@ export interface DevApiSourceOptions {
 
 /** The most requests `GET /__uas/requests` returns at once: a full page asks for the next. */
 const REQUESTS_PAGE = 100_000;
-
-/** What to tell a person whose admin token is missing or refused. */
-export function adminTokenProblem(tokenSent: boolean): string {
-  return tokenSent
-    ? 'the dev API refused the admin token: check --admin-token or UAS_ADMIN_TOKEN'
-    : 'the dev API needs an admin token: pass --admin-token or set UAS_ADMIN_TOKEN';
-}
 
 /**
  * A source over a running emulator's dev API: the event stream `/__uas/events` (server-sent

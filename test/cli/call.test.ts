@@ -202,6 +202,32 @@ describe('uas call', () => {
     expect(result.stdout).toContain('[caller:demo:203.0.113.7]');
   });
 
+  it('prints one JSON object for each of the four steps of flow --json, the code step included', async () => {
+    const { url, emulator } = await emulatorServer();
+    const result = await callInProcess(['flow', '--email', 'bob@example.com', '--json'], url);
+    expect(result.code, result.stderr).toBe(0);
+    const steps = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(steps.map((step) => step.operation)).toEqual(['exists', 'start', 'code', 'verify']);
+    expect(steps[2]).toEqual({
+      operation: 'code',
+      outcome: 'success',
+      source: 'dev-api',
+      code: emulator.latestCode('bob@example.com')?.code,
+    });
+    const given = await callInProcess(
+      ['flow', '--email', 'bob@example.com', '--code', '000000', '--json'],
+      url,
+    );
+    expect(JSON.parse(given.stdout.trim().split('\n')[2] as string)).toMatchObject({
+      operation: 'code',
+      source: 'flag',
+      code: '000000',
+    });
+  });
+
   it('reads the code from a dev API that needs the admin token when given --admin-token', async () => {
     const { url } = await emulatorServer({}, { adminToken: 'admin-secret-99' });
     const result = await call(
@@ -220,8 +246,9 @@ describe('uas call', () => {
     uas.child.stdin?.write(`${code}\n`);
     expect(await uas.exited).toBe(0);
     expect(uas.stderr()).toContain(
-      'uas: cannot read the code: GET /__uas/health: the dev API needs an admin token (--admin-token, UAS_ADMIN_TOKEN or adminToken); give it with --code, or pass --admin-token to read it',
+      `uas: cannot read the code from ${url}: the dev API needs an admin token: pass --admin-token or set UAS_ADMIN_TOKEN; enter it at the prompt, or give it with --code`,
     );
+    expect(uas.stderr()).not.toContain('adminToken');
   });
 
   it('asks for the code at the prompt when the target is not a uas emulator', async () => {
@@ -276,6 +303,13 @@ describe('uas call', () => {
     expect(result.stderr).toContain('missing or shared caller_id');
   });
 
+  it('does not call a single 429 of --no-retry persistent', async () => {
+    const { url } = await emulatorServer({ behavior: { chaos: 1 } });
+    const result = await callInProcess(['exists', '--email', 'a@b.co', '--no-retry'], url);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toBe('uas: still rate limited after 1 attempt (client:demo).\n');
+  });
+
   it('gives up at once when Retry-After is above --max-wait', async () => {
     const { url } = await emulatorServer({
       limits: { ...DEMO_CONFIG.limits, caller: { burst: 1, rate: '1/m' } },
@@ -303,6 +337,23 @@ describe('uas call', () => {
     );
     expect(result.code).toBe(4);
     expect(result.stderr).toContain(`uas: cannot reach http://127.0.0.1:${port}: ECONNREFUSED`);
+  });
+
+  it('does not call a server that answered malformed HTTP unreachable, and names the path of --url', async () => {
+    const server = await hostile((socket) =>
+      socket.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}'),
+    );
+    const result = await callInProcess(
+      ['exists', '--email', 'a@b.co', '--no-retry'],
+      `${server.url}/prefix/`,
+    );
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^uas: ${server.url}/prefix answered with malformed HTTP: HPE_UNEXPECTED_CONTENT_LENGTH: `,
+      ),
+    );
+    expect(result.stderr).not.toContain('cannot reach');
   });
 
   it('uses --token-file and refuses a missing token for a remote target', async () => {
@@ -588,6 +639,10 @@ describe('uas call against a hostile server', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).not.toMatch(CONTROL);
     expect(result.stdout).not.toContain('pwned');
+    expect(result.stderr).toContain(
+      `uas: cannot read the code from ${server.url}: its dev API gave a code that is not digits (not shown, not sent); enter it at the prompt, or give it with --code`,
+    );
+    expect(result.stderr).not.toContain('pwned');
     expect(server.requests.map((request) => request.path)).not.toContainEqual(
       expect.stringContaining('/verify'),
     );
@@ -631,7 +686,9 @@ describe('uas code', () => {
     const { url } = await emulatorServer({}, { adminToken: 'admin-secret-99' });
     const guarded = await runCli(['code', 'alice@example.com', '--url', url]);
     expect(guarded.code).toBe(2);
-    expect(guarded.stderr).toContain('the dev API needs an admin token');
+    expect(guarded.stderr).toBe(
+      `uas: cannot read the code from ${url}: the dev API needs an admin token: pass --admin-token or set UAS_ADMIN_TOKEN\n`,
+    );
     const wrong = await runCli(['code', 'a@b.co', '--url', url, '--admin-token', 'nope']);
     expect(wrong.stderr).toContain('the dev API refused the admin token');
     await running!.close(100);

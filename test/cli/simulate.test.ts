@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-server.js';
 import { createEmulator } from '../../src/emulator.js';
+import { runCli } from '../helpers/run-cli.js';
 import { runUas } from '../helpers/spawn-uas.js';
 
 let running: EmulatorHttpServer | undefined;
@@ -118,6 +119,43 @@ describe('uas simulate', () => {
     expect(fromFile.code, fromFile.stderr).toBe(0);
     const defaults = await runUas(['simulate', '--json']);
     expect(fromFile.stdout).toBe(defaults.stdout);
+  });
+
+  it('takes part of a bucket from a flag or a file, and the rest from the defaults or the preset', async () => {
+    const limitsOf = async (args: string[]) => {
+      const result = await runCli(['simulate', '--duration', '10s', '--json', ...args]);
+      expect(result.code, result.stderr).toBe(0);
+      return JSON.parse(result.stdout).scenario.limits;
+    };
+    expect(await limitsOf(['--caller-rate', '2/s'])).toEqual({
+      client: { burst: 20, rate: '10/s' },
+      caller: { burst: 5, rate: '2/s' },
+    });
+    expect(await limitsOf(['--client-burst', '30'])).toEqual({
+      client: { burst: 30, rate: '10/s' },
+      caller: { burst: 5, rate: '1/s' },
+    });
+    const folder = mkdtempSync(join(tmpdir(), 'uas-scenario-'));
+    const file = join(folder, 'partial.json');
+    writeFileSync(file, JSON.stringify({ limits: { caller: { rate: '2/s' } } }));
+    expect(await limitsOf(['--scenario', file])).toEqual({
+      client: { burst: 20, rate: '10/s' },
+      caller: { burst: 5, rate: '2/s' },
+    });
+    const preset = join(folder, 'preset.json');
+    writeFileSync(preset, JSON.stringify({ limits: { caller: { burst: 9, rate: '1/m' } } }));
+    expect(await limitsOf(['--scenario', preset, '--caller-rate', '3/s'])).toEqual({
+      client: { burst: 20, rate: '10/s' },
+      caller: { burst: 9, rate: '3/s' },
+    });
+    // A limit a simulation does not use is refused, not ignored.
+    const cost = join(folder, 'cost.json');
+    writeFileSync(cost, JSON.stringify({ limits: { cost: { start: 2 } } }));
+    const refused = await runCli(['simulate', '--scenario', cost]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /^uas: invalid scenario \(scenario file [^)]*\): limits\.cost: unknown field/,
+    );
   });
 
   it('lists the presets', async () => {

@@ -44,6 +44,15 @@ const CASES: Array<[string, string[]]> = [
   ['simulate: unreadable scenario', ['simulate', '--scenario', '/nonexistent.json']],
   ['simulate: both json and markdown', ['simulate', '--json', '--markdown']],
   ['simulate: bad target', ['simulate', '--target', 'nope']],
+  ['call: timeout past a timer', ['call', 'exists', '--email', 'a@b.co', '--timeout', '25d']],
+  ['call: timeout past AbortSignal', ['call', 'exists', '--email', 'a@b.co', '--timeout', '50d']],
+  ['call: max-wait past a timer', ['call', 'exists', '--email', 'a@b.co', '--max-wait', '30d']],
+  ['call flow: max-wait past a timer', ['call', 'flow', '--email', 'a@b.co', '--max-wait', '25d']],
+  ['conform: timeout past a timer', ['conform', '--timeout', '25d']],
+  ['conform: max-wait past a timer', ['conform', '--max-wait', '30d']],
+  ['conform: zero timeout', ['conform', '--timeout', '0s']],
+  ['simulate: bot start past a timer', ['simulate', '--bot-start', '30d']],
+  ['simulate: think time past a timer', ['simulate', '--think-time', '1s-30d']],
   ['top: unknown flag', ['top', '--interval', '1']],
   ['top: bad URL', ['top', '--url', 'not a url']],
 ];
@@ -56,7 +65,47 @@ const expectUsageError = (result: { code: number | null; stderr: string }) => {
   expect(result.stderr).toMatch(/^(uas: |error: )/);
 };
 
+/** Every flag that takes a URL, given one with a password. */
+const CREDENTIAL_URL = 'http://user:secretpw@127.0.0.1:9';
+const WITH_CREDENTIALS: Array<[string, string[]]> = [
+  ['call exists', ['call', 'exists', '--email', 'a@b.co', '--url', CREDENTIAL_URL]],
+  ['call flow', ['call', 'flow', '--email', 'a@b.co', '--url', CREDENTIAL_URL]],
+  ['code', ['code', 'a@b.co', '--url', CREDENTIAL_URL]],
+  ['top', ['top', '--once', '--url', CREDENTIAL_URL]],
+  ['simulate --target', ['simulate', '--duration', '1s', '--target', CREDENTIAL_URL]],
+  ['conform', ['conform', '--url', CREDENTIAL_URL]],
+  ['check --url', ['check', '--url', CREDENTIAL_URL]],
+  [
+    'call, a password only',
+    ['call', 'exists', '--email', 'a@b.co', '--url', 'http://:secretpw@127.0.0.1:9'],
+  ],
+  [
+    'call, unparsable',
+    ['call', 'exists', '--email', 'a@b.co', '--url', 'http://user:secretpw@[::1'],
+  ],
+];
+
 describe('usage errors', () => {
+  it.each(WITH_CREDENTIALS)(
+    '%s refuses a URL with a password, without repeating the password',
+    async (_name, args) => {
+      const result = await runCli(args);
+      expectUsageError(result);
+      expect(result.stderr).toMatch(/invalid --(url|target): /);
+      expect(result.stderr).not.toContain('secretpw');
+    },
+  );
+
+  it('the built binary refuses a timeout past a timer without a warning or a stack', async () => {
+    for (const timeout of ['25d', '50d']) {
+      const result = await runUas(['call', 'exists', '--email', 'a@b.co', '--timeout', timeout]);
+      expectUsageError(result);
+      expect(result.stderr).toBe(
+        `uas: invalid --timeout: expected at most 2147483647 ms (about 24.8 days, the longest a timer can hold); got "${timeout}"\n`,
+      );
+    }
+  });
+
   it.each(CASES)('%s: one line, exit 2, no stack trace', async (_name, args) => {
     expectUsageError(await runCli(args));
   });

@@ -124,8 +124,15 @@ describe('the dev API client of live runs', () => {
       '127.0.0.1',
     );
     const without = await caught(createDevApiClient({ base: running.url }).isEmulator());
-    expect(without.message).toMatch(
-      /^the target's dev API refused GET \/__uas\/health: 401 .*; pass its admin token with --admin-token \(or UAS_ADMIN_TOKEN\)$/,
+    expect(without.message).toBe(
+      "cannot use the target's dev API (GET /__uas/health): the dev API needs an admin token: pass --admin-token or set UAS_ADMIN_TOKEN",
+    );
+    expect(without.reason).toBe('admin-token');
+    const wrong = await caught(
+      createDevApiClient({ base: running.url, adminToken: 'wrong' }).isEmulator(),
+    );
+    expect(wrong.message).toBe(
+      "cannot use the target's dev API (GET /__uas/health): the dev API refused the admin token: check --admin-token or UAS_ADMIN_TOKEN",
     );
     const devApi = createDevApiClient({ base: running.url, adminToken: 'sesame' });
     expect(await devApi.isEmulator()).toBe(true);

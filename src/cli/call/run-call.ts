@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
-import { resolve as resolvePath } from 'node:path';
 import { callerIdFromForwardedFor, compileRanges } from '../../client/caller-id.js';
+import { describeNoAnswer } from '../../client/network-error.js';
 import {
   createClient,
   type CallResult,
@@ -9,14 +8,14 @@ import {
   type ClientClock,
   type RetryNotice,
 } from '../../client/client.js';
-import { parseDuration } from '../../core/config/duration.js';
 import type { RandomSource } from '../../core/time/random.js';
 import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
 import { createDevClient } from '../../dev-client/dev-client.js';
 import { isDevApiError } from '../../dev-client/dev-api-error.js';
+import { adminTokenProblem } from '../../text/admin-token-problem.js';
 import type { CallFlags } from '../commands/call.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
-import { isLoopbackHost, parseHttpUrl } from '../options.js';
+import { durationFlag, parseHttpUrl, resolveAccessToken, sizeFlag } from '../options.js';
 import type { CommandContext } from '../program.js';
 import { escapeControls as safe, toSafeJson } from '../safe-text.js';
 import { callToJson, describeBucket, describeRetryAfter, formatCall } from './call-output.js';
@@ -40,12 +39,12 @@ export async function runCall(
   const err = colorsFor(io.stderr, io.env);
   const out = colorsFor(io.stdout, io.env);
   const target = parseHttpUrl('--url', flags.url);
-  const token = await resolveToken(flags, target, io.cwd);
+  // The base URL as given, path included: what messages name.
+  const base = target.href.replace(/\/+$/, '');
+  const token = await resolveAccessToken(flags, target, io.cwd);
   const callerId = resolveCallerId(flags);
   const maxWaitMs = durationFlag('--max-wait', flags.maxWait);
-  const timeoutMs = durationFlag('--timeout', flags.timeout);
-  if (timeoutMs === 0)
-    throw new CliError('invalid --timeout: expected a duration above zero, such as "10s"');
+  const timeoutMs = durationFlag('--timeout', flags.timeout, true);
   const maxResponseBytes = sizeFlag('--max-response', flags.maxResponse);
   const retry = flags.retry ? { maxAttempts: flags.maxAttempts, maxWaitMs } : (false as const);
   const warn = (line: string) => io.stderr.write(`${line}\n`);
@@ -64,7 +63,7 @@ export async function runCall(
     }
   };
   const client = createClient({
-    baseUrl: target.href.replace(/\/+$/, ''),
+    baseUrl: base,
     token,
     retry,
     timeoutMs,
@@ -83,7 +82,7 @@ export async function runCall(
   const report = (operation: string, result: CallResult<unknown>): number => {
     if (flags.json) io.stdout.write(`${toSafeJson(callToJson(operation, result))}\n`);
     else io.stdout.write(`${formatCall(result, out, flags.verbose === true)}\n`);
-    explain(result, flags, warn, err);
+    explain(result, base, flags, warn, err);
     return exitCodeOf(result);
   };
 
@@ -115,13 +114,16 @@ export async function runCall(
       return flow(
         client,
         { merchantId: merchant(), email: flags.email as string, callerId, code: flags.code },
-        target,
+        base,
         context,
         flags,
         report,
       );
   }
 }
+
+/** Where the code of `flow` came from. */
+type CodeSource = 'flag' | 'dev-api' | 'prompt';
 
 async function flow(
   client: Client,
@@ -131,7 +133,7 @@ async function flow(
     callerId: string | undefined;
     code: string | undefined;
   },
-  target: URL,
+  base: string,
   context: CommandContext,
   flags: CallFlags,
   report: (operation: string, result: CallResult<unknown>) => number,
@@ -146,55 +148,76 @@ async function flow(
   let code = report('exists', exists);
   if (!exists.ok) return code;
   if (!exists.data.exists) {
-    io.stderr.write(
-      `uas: ${safe(input.email)} is not a user of ${target.origin}; stopping before start\n`,
-    );
+    io.stderr.write(`uas: ${safe(input.email)} is not a user of ${base}; stopping before start\n`);
     return EXIT.failure;
   }
   step(2, `start at merchant ${input.merchantId}`);
   code = report('start', await client.start(input));
   if (code !== EXIT.ok) return code;
   step(3, 'code');
-  const otp =
-    input.code ??
-    (await codeFromEmulator(target, input, flags.adminToken, (line) =>
+  let otp = input.code;
+  let source: CodeSource = 'flag';
+  if (otp === undefined) {
+    otp = await codeFromEmulator(base, input, flags.adminToken, (line) =>
       io.stderr.write(`${line}\n`),
-    )) ??
-    (await promptForCode(io.stdin, input.email, io.stderr));
-  if (!flags.json) io.stdout.write(`code ${safe(otp)}\n`);
+    );
+    source = 'dev-api';
+  }
+  if (otp === undefined) {
+    otp = await promptForCode(io.stdin, input.email, io.stderr);
+    source = 'prompt';
+  }
+  // The code step is a step too: --json gives one object for each of the four.
+  if (flags.json)
+    io.stdout.write(
+      `${toSafeJson({ operation: 'code', outcome: 'success', source, code: otp })}\n`,
+    );
+  else io.stdout.write(`code ${safe(otp)}\n`);
   step(4, 'verify');
   return report('verify', await client.verify({ ...input, code: otp }));
 }
 
 /**
  * Reads the latest code from the dev API when the target is a uas emulator; undefined otherwise
- * (the code is then asked for). A dev API that needs an admin token says so, rather than leaving
- * the user to wonder why they are asked.
+ * (the code is then asked for). When the target is an emulator but gives no usable code (its dev
+ * API needs an admin token, has no code, or gives one that is not digits), it says why, rather
+ * than leave the user to wonder why they are asked.
  */
 async function codeFromEmulator(
-  target: URL,
+  base: string,
   input: { merchantId: string; email: string },
   adminToken: string | undefined,
   warn: (line: string) => void,
 ): Promise<string | undefined> {
   // The dev API takes the admin token, never the access token.
-  const dev = createDevClient(target.href, {
-    adminToken,
-    timeoutMs: 3000,
-    maxResponseBytes: 65_536,
-  });
+  const dev = createDevClient(base, { adminToken, timeoutMs: 3000, maxResponseBytes: 65_536 });
+  const cannot = `uas: cannot read the code from ${base}`;
+  const ask = '; enter it at the prompt, or give it with --code';
   try {
     await dev.health();
-    const code = (await dev.latestCode(input.email, input.merchantId))?.code;
-    // A code is digits; anything else is not one, and is not shown or sent.
-    return typeof code === 'string' && /^\d{1,32}$/.test(code) ? code : undefined;
   } catch (error) {
+    // Not a uas emulator (no dev API): the code is asked for, as for any server.
     if (isDevApiError(error) && error.failure === 'admin-token')
-      warn(
-        `uas: cannot read the code: ${error.message}; give it with --code, or pass --admin-token to read it`,
-      );
+      warn(`${cannot}: ${adminTokenProblem(adminToken !== undefined)}${ask}`);
     return undefined;
   }
+  let code: unknown;
+  try {
+    code = (await dev.latestCode(input.email, input.merchantId))?.code;
+  } catch (error) {
+    warn(`${cannot}: ${isDevApiError(error) ? error.message : String(error)}${ask}`);
+    return undefined;
+  }
+  if (code === undefined) {
+    warn(`${cannot}: its dev API has no code for ${safe(input.email)}${ask}`);
+    return undefined;
+  }
+  // A code is digits; anything else is not one, and is not shown or sent.
+  if (typeof code !== 'string' || !/^\d{1,32}$/.test(code)) {
+    warn(`${cannot}: its dev API gave a code that is not digits (not shown, not sent)${ask}`);
+    return undefined;
+  }
+  return code;
 }
 
 async function promptForCode(
@@ -202,8 +225,7 @@ async function promptForCode(
   email: string,
   stderr: { write(text: string): unknown },
 ): Promise<string> {
-  if (stdin === undefined)
-    throw new CliError('the target is not a uas emulator; pass the code with --code');
+  if (stdin === undefined) throw new CliError('no code to verify: pass it with --code');
   const prompt = createInterface({
     input: stdin,
     output: stderr as NodeJS.WritableStream,
@@ -230,11 +252,11 @@ async function promptForCode(
 /** Says on stderr what went wrong and what to do, in words; server text escaped. */
 function explain(
   result: CallResult<unknown>,
+  base: string,
   flags: CallFlags,
   warn: (line: string) => void,
   chalk: ReturnType<typeof colorsFor>,
 ): void {
-  const origin = new URL(result.request.url).origin;
   switch (result.outcome) {
     case 'rate-limited': {
       const bucket =
@@ -252,23 +274,24 @@ function explain(
           ),
         );
       }
-      warn(
-        'uas: persistent 429s usually mean a missing or shared caller_id (one bucket for many users), or abuse; send a caller_id unique to each end-user.',
-      );
+      // One 429 (--no-retry, or a Retry-After above --max-wait) is not yet "persistent".
+      if (result.attempts.length > 1)
+        warn(
+          'uas: persistent 429s usually mean a missing or shared caller_id (one bucket for many users), or abuse; send a caller_id unique to each end-user.',
+        );
       return;
     }
     case 'network-error': {
       // A status came but the body did not: the server was reached, its answer was not whole.
-      const reached = result.attempts[result.attempts.length - 1]?.status !== undefined;
-      const what = reached ? `no whole answer from ${origin}` : `cannot reach ${origin}`;
-      warn(chalk.red(`uas: ${what}: ${safe(result.error)}`));
+      const answered = result.attempts[result.attempts.length - 1]?.status !== undefined;
+      warn(chalk.red(`uas: ${describeNoAnswer(base, safe(result.error), answered)}`));
       return;
     }
     case 'invalid-answer': {
       const hint = result.text === '' ? ' (raise the limit with --max-response)' : '';
       warn(
         chalk.red(
-          `uas: ${origin} answered ${result.status} with something that is not an answer of the API: ${safe(result.error)}${hint}`,
+          `uas: ${base} answered ${result.status} with something that is not an answer of the API: ${safe(result.error)}${hint}`,
         ),
       );
       return;
@@ -277,7 +300,7 @@ function explain(
       if (result.status >= 300 && result.status < 400)
         warn(
           chalk.red(
-            `uas: ${origin} answered ${result.status}, a redirect${result.location === undefined ? '' : ` to ${safe(result.location)}`}; uas call never follows redirects: check --url`,
+            `uas: ${base} answered ${result.status}, a redirect${result.location === undefined ? '' : ` to ${safe(result.location)}`}; uas call never follows redirects: check --url`,
           ),
         );
       return;
@@ -299,31 +322,6 @@ function exitCodeOf(result: CallResult<unknown>): number {
     case 'invalid-answer':
       return EXIT.failure;
   }
-}
-
-async function resolveToken(flags: CallFlags, target: URL, cwd: string): Promise<string> {
-  // An empty value (UAS_TOKEN= in the environment) counts as no token.
-  const token = flags.token?.trim() === '' ? undefined : flags.token?.trim();
-  if (token !== undefined && flags.tokenFile !== undefined)
-    throw new CliError('give --token or --token-file, not both');
-  if (token !== undefined) return token;
-  if (flags.tokenFile !== undefined) {
-    const file = resolvePath(cwd, flags.tokenFile);
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      throw new CliError(
-        `cannot read --token-file ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
-      );
-    }
-    if (text.trim() === '') throw new CliError(`--token-file ${file} is empty`);
-    return text.trim();
-  }
-  if (isLoopbackHost(target.hostname)) return DEMO_TOKEN;
-  throw new CliError(
-    `no access token for ${target.origin}: pass --token, --token-file, or set UAS_TOKEN (the demo token is used only against a local emulator)`,
-  );
 }
 
 function resolveCallerId(flags: CallFlags): string | undefined {
@@ -355,32 +353,4 @@ function resolveCallerId(flags: CallFlags): string | undefined {
       `cannot derive a caller_id from --forwarded-for ${JSON.stringify(flags.forwardedFor)}: ${result.reason}`,
     );
   return result.callerId;
-}
-
-function durationFlag(flag: string, text: string): number {
-  const value = parseDuration(text);
-  if (value === undefined)
-    throw new CliError(
-      `invalid ${flag}: expected a duration such as "500ms", "30s" or "2m"; got ${JSON.stringify(text)}`,
-    );
-  return value;
-}
-
-const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
-
-/**
- * Parses a size such as "65536", "512kb" or "1mb" (units of 1024, case-insensitive). By hand:
- * the `bytes` package would read "12abc" as 12 and "1e9" as 1.
- */
-function sizeFlag(flag: string, text: string): number {
-  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(text.trim());
-  const value =
-    match === null
-      ? NaN
-      : Math.floor(Number(match[1]) * SIZE_UNITS[(match[2] ?? 'b').toLowerCase()]!);
-  if (!Number.isSafeInteger(value) || value < 1)
-    throw new CliError(
-      `invalid ${flag}: expected a size above zero, such as "65536", "512kb" or "1mb"; got ${JSON.stringify(text)}`,
-    );
-  return value;
 }

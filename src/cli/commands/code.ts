@@ -35,25 +35,32 @@ Exit codes: 0 printed, 1 no code was issued, 2 usage (or the admin token is miss
     .action(async (email: string, flags: CodeFlags) => {
       const { io } = context;
       const url = parseHttpUrl('--url', flags.url);
-      const [{ createDevClient }, { isDevApiError }, { toSafeJson, escapeControls }] =
-        await Promise.all([
-          import('../../dev-client/dev-client.js'),
-          import('../../dev-client/dev-api-error.js'),
-          import('../safe-text.js'),
-        ]);
+      const [
+        { createDevClient },
+        { isDevApiError },
+        { toSafeJson, escapeControls },
+        { adminTokenProblem },
+      ] = await Promise.all([
+        import('../../dev-client/dev-client.js'),
+        import('../../dev-client/dev-api-error.js'),
+        import('../safe-text.js'),
+        import('../../text/admin-token-problem.js'),
+      ]);
       const dev = createDevClient(url.href, { adminToken: flags.adminToken, timeoutMs: 5000 });
       let code;
       try {
         code = await dev.latestCode(email, flags.merchant);
       } catch (error) {
         if (!isDevApiError(error)) throw error;
-        const exit =
-          error.failure === 'network'
-            ? EXIT.network
-            : error.failure === 'admin-token'
-              ? EXIT.usage
-              : EXIT.failure;
-        throw new CliError(error.message, exit);
+        if (error.failure === 'admin-token')
+          throw new CliError(
+            `cannot read the code from ${url.href.replace(/\/+$/, '')}: ${adminTokenProblem(flags.adminToken !== undefined)}`,
+            EXIT.usage,
+          );
+        throw new CliError(
+          error.message,
+          error.failure === 'network' ? EXIT.network : EXIT.failure,
+        );
       }
       if (code === undefined) {
         const where = flags.merchant === undefined ? '' : ` at merchant ${flags.merchant}`;

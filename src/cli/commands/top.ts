@@ -83,7 +83,7 @@ async function snapshotFailure(
   const [{ isDevApiError }, { describeNetworkError }, { adminTokenProblem }] = await Promise.all([
     import('../../dev-client/dev-api-error.js'),
     import('../../client/network-error.js'),
-    import('../../tui/dev-api-source.js'),
+    import('../../text/admin-token-problem.js'),
   ]);
   const where = `cannot read the dev API of ${origin}`;
   if (!isDevApiError(error))

@@ -80,6 +80,7 @@ export function reportToJson(report: SuiteReport, heading: ReportHeading): unkno
     requests: report.requests,
     max_requests: heading.maxRequests,
     unreachable: report.unreachable ?? null,
+    admin_token: report.adminToken ?? null,
     checks: report.checks.map((check) => ({
       id: check.id,
       title: check.title,

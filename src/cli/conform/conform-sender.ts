@@ -1,4 +1,5 @@
-import { describeNetworkError } from '../../client/network-error.js';
+import { describeNetworkError, describeNoAnswer } from '../../client/network-error.js';
+import { adminTokenProblem } from '../../text/admin-token-problem.js';
 import { readBody } from '../../client/response-body.js';
 
 /** A request of the suite, before it is sent. */
@@ -36,6 +37,15 @@ export class UnreachableError extends Error {
   override readonly name = 'UnreachableError';
 }
 
+/**
+ * Thrown when the dev API refuses a request for want of an admin token (none given, or a wrong
+ * one): the run was asked for something it was not given the means to do (a usage error), and
+ * the target is not to blame.
+ */
+export class AdminTokenError extends Error {
+  override readonly name = 'AdminTokenError';
+}
+
 /** What {@link createSender} needs. */
 export interface SenderOptions {
   baseUrl: string;
@@ -61,7 +71,7 @@ export interface Sender {
  * API's too), each within `timeoutMs` body included, at most `maxResponseBytes` of each body
  * read, redirects never followed. A request the budget does not allow throws
  * {@link BudgetSpentError} before anything is sent; a first request that gets no answer throws
- * {@link UnreachableError}.
+ * {@link UnreachableError}; a dev API request answered 401 throws {@link AdminTokenError}.
  */
 export function createSender(options: SenderOptions): Sender {
   const send = options.fetch ?? fetch;
@@ -116,7 +126,12 @@ export function createSender(options: SenderOptions): Sender {
       if (exchange.status !== undefined) answered++;
       else if (answered === 0)
         throw new UnreachableError(
-          `cannot reach ${new URL(options.baseUrl).origin}: ${exchange.error}`,
+          describeNoAnswer(options.baseUrl, exchange.error ?? 'no answer', false),
+        );
+      // The dev API answers 401 only to a missing or wrong admin token.
+      if (auth === 'admin' && exchange.status === 401)
+        throw new AdminTokenError(
+          `${request.method} ${request.path.replace(/\?.*$/, '')}: ${adminTokenProblem(options.adminToken !== undefined)} (or leave out --dev-api)`,
         );
       return exchange;
     },

@@ -5,7 +5,12 @@ import { createResponseValidator } from '../../contract/response-validator.js';
 import { DEMO_CONFIG } from '../../demo-config.js';
 import type { Answered, CheckContext, CheckResult, SuiteOptions } from './conform-check.js';
 import { CHECKS } from './conform-checks.js';
-import { BudgetSpentError, UnreachableError, type Sender } from './conform-sender.js';
+import {
+  AdminTokenError,
+  BudgetSpentError,
+  UnreachableError,
+  type Sender,
+} from './conform-sender.js';
 
 /** Time for the waits of the suite, injected so tests do not sleep. */
 export interface SuiteClock {
@@ -20,6 +25,11 @@ export interface SuiteReport {
   requests: number;
   /** Set when the target could not be reached: why. */
   unreachable: string | undefined;
+  /**
+   * Set when the dev API wanted an admin token it was not given (or refused the one it was): the
+   * run stopped there, a usage error rather than a failure of the target.
+   */
+  adminToken: string | undefined;
 }
 
 /**
@@ -61,6 +71,7 @@ export async function runSuite(
   };
   const checks: CheckResult[] = [];
   let unreachable: string | undefined;
+  let adminToken: string | undefined;
   for (const check of CHECKS) {
     const result: CheckResult = {
       id: check.id,
@@ -73,6 +84,11 @@ export async function runSuite(
     checks.push(result);
     if (unreachable !== undefined) {
       result.reason = 'the target cannot be reached';
+      continue;
+    }
+    // A run that must be repeated with the token spends no more of the target's quota.
+    if (adminToken !== undefined) {
+      result.reason = 'not run: the dev API needs an admin token (see above)';
       continue;
     }
     const unavailable = check.unavailable(options);
@@ -97,12 +113,15 @@ export async function runSuite(
       if (error instanceof UnreachableError) {
         unreachable = error.message;
         result.reason = 'the target cannot be reached';
+      } else if (error instanceof AdminTokenError) {
+        adminToken = error.message;
+        result.reason = error.message;
       } else if (error instanceof BudgetSpentError) result.reason = error.message;
       else throw error;
     }
     result.requests = sender.sent - before;
   }
-  return { checks, requests: sender.sent, unreachable };
+  return { checks, requests: sender.sent, unreachable, adminToken };
 }
 
 export { CHECKS };

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import { parseDuration } from '../../core/config/duration.js';
 import type { HeaderStyle } from '../../core/config/config-schema.js';
+import { sleep } from '../../client/sleep.js';
 import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
 import { CliError, colorsFor, EXIT, type CliIO } from '../io.js';
-import { isLoopbackHost, parseHttpUrl } from '../options.js';
+import { durationFlag, parseHttpUrl, resolveAccessToken, sizeFlag } from '../options.js';
 import type { CommandContext } from '../program.js';
 import { escapeControls, toSafeJson } from '../safe-text.js';
 import type { SuiteOptions } from './conform-check.js';
@@ -48,10 +48,7 @@ export interface ConformDeps {
   runId?: string;
 }
 
-const SYSTEM_CLOCK: SuiteClock = {
-  now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-};
+const SYSTEM_CLOCK: SuiteClock = { now: () => Date.now(), sleep };
 
 /**
  * Replaces every occurrence of the secrets (as they are, percent-encoded and JSON-escaped) with
@@ -90,7 +87,7 @@ export async function runConform(
   deps: ConformDeps = {},
 ): Promise<number> {
   const base = parseHttpUrl('--url', flags.url);
-  const token = await resolveToken(flags, base, context.io.cwd);
+  const token = await resolveAccessToken(flags, base, context.io.cwd);
   const redact = createRedactor([token, flags.adminToken]);
   try {
     return await conform(flags, token, base, redactedIO(context.io, redact), deps);
@@ -118,9 +115,7 @@ async function conform(
     style: flags.headers,
     maxWaitMs: durationFlag('--max-wait', flags.maxWait),
   };
-  const timeoutMs = durationFlag('--timeout', flags.timeout);
-  if (timeoutMs === 0)
-    throw new CliError('invalid --timeout: expected a duration above zero, such as "10s"');
+  const timeoutMs = durationFlag('--timeout', flags.timeout, true);
   const maxResponseBytes = sizeFlag('--max-response', flags.maxResponse);
   const heading: ReportHeading = {
     target: baseUrl,
@@ -162,6 +157,10 @@ async function conform(
     io.stderr.write(`uas: ${escapeControls(report.unreachable, { keepNewlines: false })}\n`);
     return EXIT.network;
   }
+  if (report.adminToken !== undefined) {
+    io.stderr.write(`uas: ${escapeControls(report.adminToken, { keepNewlines: false })}\n`);
+    return EXIT.usage;
+  }
   return report.checks.some((check) => check.status === 'fail') ? EXIT.failure : EXIT.ok;
 }
 
@@ -169,6 +168,7 @@ function redactReport(report: SuiteReport, redact: (text: string) => string): Su
   return {
     ...report,
     unreachable: report.unreachable === undefined ? undefined : redact(report.unreachable),
+    adminToken: report.adminToken === undefined ? undefined : redact(report.adminToken),
     checks: report.checks.map((check) => ({
       ...check,
       differences: check.differences.map(redact),
@@ -226,54 +226,4 @@ function formatPlan(options: SuiteOptions, heading: ReportHeading, json: boolean
       lines.push('  no request: judges the answers of the checks above');
   }
   return `${escapeControls(lines.join('\n'))}\n`;
-}
-
-async function resolveToken(flags: ConformFlags, target: URL, cwd: string): Promise<string> {
-  const token = flags.token?.trim() === '' ? undefined : flags.token?.trim();
-  if (token !== undefined && flags.tokenFile !== undefined)
-    throw new CliError('give --token or --token-file, not both');
-  if (token !== undefined) return token;
-  if (flags.tokenFile !== undefined) {
-    const file = resolvePath(cwd, flags.tokenFile);
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new CliError(
-        `cannot read --token-file ${file}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
-      );
-    }
-    if (text.trim() === '') throw new CliError(`--token-file ${file} is empty`);
-    return text.trim();
-  }
-  if (isLoopbackHost(target.hostname)) return DEMO_TOKEN;
-  throw new CliError(
-    `no access token for ${target.origin}: pass --token, --token-file, or set UAS_TOKEN (the demo token is used only against a local emulator)`,
-  );
-}
-
-function durationFlag(flag: string, text: string): number {
-  const value = parseDuration(text);
-  if (value === undefined)
-    throw new CliError(
-      `invalid ${flag}: expected a duration such as "500ms", "30s" or "2m"; got ${JSON.stringify(text)}`,
-    );
-  return value;
-}
-
-const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
-
-/** A size such as "65536", "512kb" or "1mb" (units of 1024), as `uas call --max-response` reads it. */
-function sizeFlag(flag: string, text: string): number {
-  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(text.trim());
-  const value =
-    match === null
-      ? NaN
-      : Math.floor(Number(match[1]) * (SIZE_UNITS[(match[2] ?? 'b').toLowerCase()] ?? NaN));
-  if (!Number.isSafeInteger(value) || value < 1)
-    throw new CliError(
-      `invalid ${flag}: expected a size above zero, such as "65536", "512kb" or "1mb"; got ${JSON.stringify(text)}`,
-    );
-  return value;
 }

@@ -175,7 +175,8 @@ export async function runSimulate(flags: SimulateFlags, context: CommandContext)
       });
     } catch (error) {
       if (!isLiveRunError(error)) throw error;
-      throw new CliError(error.message, error.reason === 'network' ? EXIT.network : EXIT.failure);
+      const exit = { network: EXIT.network, 'admin-token': EXIT.usage, refused: EXIT.failure };
+      throw new CliError(error.message, exit[error.reason]);
     }
   } else {
     report = await simulate(scenario);
