@@ -132,11 +132,9 @@ export function problemExample(kind: ProblemKind, request: ExampleRequest): Prob
         { instance },
       );
     case 'store-unavailable':
-      return createProblem(
-        kind,
-        'the shared store did not answer: <why>; nothing was changed',
-        { instance },
-      );
+      return createProblem(kind, 'the shared store did not answer: <why>; nothing was changed', {
+        instance,
+      });
     default:
       return createProblem(kind, `${kind} (an example)`, { instance });
   }

@@ -126,57 +126,73 @@ describe('the packed package', () => {
         );
       }, 240_000);
 
-      it.skipIf(!runs)('type-checks the recipes with nothing undeclared', () => {
-        writeFileSync(
-          join(project, 'tsconfig.json'),
-          JSON.stringify({
-            compilerOptions: {
-              target: 'ES2022',
-              module: 'NodeNext',
-              moduleResolution: 'NodeNext',
-              strict: true,
-              noEmit: true,
-              skipLibCheck: false,
-              types: ['node'],
-              lib: ['ES2023', 'DOM'],
-            },
-            include: ['vitest-msw', 'playwright'],
-          }),
-        );
-        const tsc = run('npx', ['tsc', '-p', '.'], project);
-        expect(tsc.code, tsc.out).toBe(0);
-      }, 180_000);
+      it.skipIf(!runs)(
+        'type-checks the recipes with nothing undeclared',
+        () => {
+          writeFileSync(
+            join(project, 'tsconfig.json'),
+            JSON.stringify({
+              compilerOptions: {
+                target: 'ES2022',
+                module: 'NodeNext',
+                moduleResolution: 'NodeNext',
+                strict: true,
+                noEmit: true,
+                skipLibCheck: false,
+                types: ['node'],
+                lib: ['ES2023', 'DOM'],
+              },
+              include: ['vitest-msw', 'playwright'],
+            }),
+          );
+          const tsc = run('npx', ['tsc', '-p', '.'], project);
+          expect(tsc.code, tsc.out).toBe(0);
+        },
+        180_000,
+      );
 
-      it.skipIf(!runs)('runs the vitest recipe', () => {
-        const vitest = run('npx', ['vitest', 'run', '--dir', 'vitest-msw'], project);
-        expect(vitest.code, vitest.out).toBe(0);
-        expect(vitest.out).toMatch(/3 passed/);
-      }, 180_000);
+      it.skipIf(!runs)(
+        'runs the vitest recipe',
+        () => {
+          const vitest = run('npx', ['vitest', 'run', '--dir', 'vitest-msw'], project);
+          expect(vitest.code, vitest.out).toBe(0);
+          expect(vitest.out).toMatch(/3 passed/);
+        },
+        180_000,
+      );
 
-      it.skipIf(!runs)('runs the Playwright recipe against uas serve', async () => {
-        const port = await freePort();
-        const playwright = run(
-          'npx',
-          [
-            'playwright',
-            'test',
-            '--config',
-            'playwright/playwright.config.ts',
-            '--reporter',
-            'line',
-          ],
-          project,
-          { UAS_PORT: String(port) },
-        );
-        expect(playwright.code, playwright.out).toBe(0);
-        expect(playwright.out).toMatch(/2 passed/);
-      }, 180_000);
+      it.skipIf(!runs)(
+        'runs the Playwright recipe against uas serve',
+        async () => {
+          const port = await freePort();
+          const playwright = run(
+            'npx',
+            [
+              'playwright',
+              'test',
+              '--config',
+              'playwright/playwright.config.ts',
+              '--reporter',
+              'line',
+            ],
+            project,
+            { UAS_PORT: String(port) },
+          );
+          expect(playwright.code, playwright.out).toBe(0);
+          expect(playwright.out).toMatch(/2 passed/);
+        },
+        180_000,
+      );
 
-      it.skipIf(!runs)('runs the Express recipe', () => {
-        const app = run('node', ['express/app.mjs'], project);
-        expect(app.code, app.out).toBe(0);
-        expect(app.out).toContain('200 {"exists":true,"token_count":2} {"app":"ok"}');
-      }, 180_000);
+      it.skipIf(!runs)(
+        'runs the Express recipe',
+        () => {
+          const app = run('node', ['express/app.mjs'], project);
+          expect(app.code, app.out).toBe(0);
+          expect(app.out).toContain('200 {"exists":true,"token_count":2} {"app":"ok"}');
+        },
+        180_000,
+      );
     },
   );
 
