@@ -40,6 +40,10 @@ Examples:
   $ uas check -- node my-test.mjs               does your integration follow the spec's rules?
   $ uas simulate --preset user-enumeration      shared bucket against per-caller buckets
   $ uas top                                     watch its buckets live
+  $ uas code alice@example.com                  the latest one-time code it issued
+  $ uas serve --workers 2 --store redis         two processes on one port, one shared state
+  $ uas openapi --yaml > uas.yaml               the contract, as a file
+  $ uas conform --url "$SANDBOX" --token "$T"   does that server behave like the contract?
 
 Exit codes: 0 success, 1 failure or HTTP error, 2 usage, 3 still rate limited, 4 unreachable.
 Colour follows the terminal; NO_COLOR turns it off. UAS_URL, UAS_TOKEN and UAS_ADMIN_TOKEN set\nthe target, its access token and its dev API admin token.`,
