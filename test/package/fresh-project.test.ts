@@ -1,6 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,14 +63,6 @@ beforeAll(() => {
 afterAll(() => {
   if (work !== '') rmSync(work, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('the packed package', () => {
   it('ships no source maps, a LICENSE, and no prepare script; publint and attw find nothing', () => {
@@ -162,9 +153,10 @@ describe('the packed package', () => {
       );
 
       it.skipIf(!runs)(
-        'runs the Playwright recipe against uas serve',
-        async () => {
-          const port = await freePort();
+        'runs the Playwright recipe on two workers at once, each with its own emulator',
+        () => {
+          // Tests of one file split between the workers, ten times over, so that they overlap: a
+          // reset or a fault of one worker's test would otherwise land in the other's.
           const playwright = run(
             'npx',
             [
@@ -174,12 +166,17 @@ describe('the packed package', () => {
               'playwright/playwright.config.ts',
               '--reporter',
               'line',
+              '--workers',
+              '2',
+              '--fully-parallel',
+              '--repeat-each',
+              '10',
             ],
             project,
-            { UAS_PORT: String(port) },
           );
           expect(playwright.code, playwright.out).toBe(0);
-          expect(playwright.out).toMatch(/2 passed/);
+          expect(playwright.out).toMatch(/Running 20 tests using 2 workers/);
+          expect(playwright.out).toMatch(/20 passed/);
         },
         180_000,
       );

@@ -42,6 +42,7 @@ function entryPoints(): Record<string, string[]> {
 describe('the recipes of README', () => {
   it.each([
     'vitest-msw/sign-in.test.ts',
+    'playwright/uas-fixture.ts',
     'playwright/playwright.config.ts',
     'playwright/tests/sign-in.spec.ts',
     'express/app.mjs',
