@@ -5,6 +5,7 @@ import type { RequestFilter } from '../core/admin/request-filter.js';
 import type { BucketSort, BucketView } from '../core/limits/bucket-view.js';
 import type { Level } from '../core/limits/bucket-key.js';
 import { readBody } from '../client/response-body.js';
+import { checkBaseUrl } from '../transport/base-url.js';
 import { DevApiError } from './dev-api-error.js';
 
 /** Options of {@link createDevClient}. */
@@ -94,12 +95,14 @@ export interface DevClient {
 }
 
 /**
- * Creates a client of the dev API of the emulator at `url`. Every failure is a
- * {@link DevApiError} that says what was called and why it failed (an admin token missing, the
- * server unreachable, a refusal with its problem).
+ * Creates a client of the dev API of the emulator at `url`, an http(s) URL such as
+ * `http://127.0.0.1:4010` (with a path prefix where the emulator is mounted under one); another
+ * scheme, credentials, a query or text that is no URL is a TypeError naming the value. Every
+ * failure of a call is a {@link DevApiError} that says what was called and why it failed (an
+ * admin token missing, the server unreachable, a refusal with its problem).
  */
 export function createDevClient(url: string, options: DevClientOptions = {}): DevClient {
-  const base = url.replace(/\/+$/, '');
+  const base = checkBaseUrl(url, 'createDevClient: url', '; give the admin token as adminToken');
   const doFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const auth: Record<string, string> =
     options.adminToken === undefined ? {} : { authorization: `Bearer ${options.adminToken}` };
