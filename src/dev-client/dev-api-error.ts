@@ -1,6 +1,7 @@
 import { describeNetworkError } from '../client/network-error.js';
 import { isProblem, type Problem } from '../core/service/problems.js';
 import { escapeControls } from '../text/escape-controls.js';
+import { readRefusal } from './refusal-body.js';
 
 /** Why a dev-API call failed. */
 export type DevApiFailure =
@@ -54,7 +55,7 @@ export class DevApiError extends Error {
 
   /** `call` was answered with an error status. */
   static async refused(call: string, answer: Response, tokenSent: boolean): Promise<DevApiError> {
-    const text = (await answer.text().catch(() => '')).slice(0, 65_536);
+    const text = await readRefusal(answer);
     let problem: Problem | undefined;
     try {
       const body: unknown = JSON.parse(text);

@@ -1,15 +1,56 @@
 import { describe, expect, it } from 'vitest';
-import { createDevClient } from './dev-client.js';
+import { createDevClient, type DevClientOptions } from './dev-client.js';
+import { isDevApiError, type DevApiError } from './dev-api-error.js';
 
+const URL_OF = 'http://127.0.0.1:4010';
 const HEALTH = {
   status: 'ok',
   version: '0.1.0',
   started_at: '2026-01-01T00:00:00.000Z',
   uptime_ms: 1500,
 };
+const CODE = {
+  email: 'alice@example.com',
+  merchant_id: '6f1c2b0e-8a4d-4c43-9b7e-2f5d8c1a9e01',
+  code: '123456',
+};
+
+/**
+ * A body of `total` bytes of `text` repeated (JSON when `text` is), handed out 16 KiB a pull:
+ * `pulled.bytes` says how much of it the client read.
+ */
+function body(total: number, text = 'x') {
+  const pulled = { bytes: 0 };
+  const chunk = new TextEncoder().encode(text.repeat(Math.ceil(16_384 / text.length)));
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (pulled.bytes >= total) return controller.close();
+      const part = chunk.subarray(0, Math.min(chunk.length, total - pulled.bytes));
+      pulled.bytes += part.length;
+      controller.enqueue(part);
+    },
+  });
+  return { stream, pulled };
+}
+
+/** A dev client whose every call is answered with `answer()`. */
+function clientAnswering(answer: () => Response, options: DevClientOptions = {}) {
+  return createDevClient(URL_OF, { ...options, fetch: async () => answer() });
+}
 
 const json = (value: unknown, status = 200) =>
   new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } });
+
+/** The DevApiError a call fails with; anything else fails the test. */
+async function failure(promise: Promise<unknown>): Promise<DevApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isDevApiError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a DevApiError; the call succeeded');
+}
 
 describe('createDevClient(url)', () => {
   it.each([
@@ -46,4 +87,65 @@ describe('createDevClient(url)', () => {
     await dev.health();
     expect(called).toEqual(['http://localhost:4010/uas/__uas/health']);
   });
+});
+
+describe('a dev client reading answers', () => {
+  it('stops reading an answer as soon as it passes maxResponseBytes, and says so', async () => {
+    const { stream, pulled } = body(64 * 1_048_576);
+    const dev = clientAnswering(() => new Response(stream), { maxResponseBytes: 100_000 });
+    const error = await failure(dev.codes());
+    expect(error.failure).toBe('bad-answer');
+    expect(error.message).toBe(
+      "GET /__uas/codes: the answer's body passed the limit of 100000 bytes; not read further (maxResponseBytes)",
+    );
+    expect(pulled.bytes).toBeLessThan(200_000);
+  });
+
+  it('caps the answer of latestCode as every other', async () => {
+    const code = JSON.stringify({ ...CODE, pad: 'x'.repeat(200_000) });
+    const dev = clientAnswering(() => new Response(code), { maxResponseBytes: 100_000 });
+    const error = await failure(dev.latestCode('alice@example.com'));
+    expect(error.failure).toBe('bad-answer');
+    expect(error.message).toMatch(/^GET \/__uas\/codes\/alice%40example\.com: .*limit of 100000/);
+    expect(await clientAnswering(() => json(CODE)).latestCode('alice@example.com')).toEqual(CODE);
+  });
+
+  it('refuses an answer that announces more than 64 MiB by default, without reading it', async () => {
+    const { stream, pulled } = body(1024);
+    const answer = () =>
+      new Response(stream, { headers: { 'content-length': String(64 * 1_048_576 + 1) } });
+    const error = await failure(clientAnswering(answer).config());
+    expect(error.message).toMatch(/announces 67108865 bytes .*above the limit of 67108864/);
+    expect(pulled.bytes).toBeLessThanOrEqual(16_384);
+  });
+
+  it('reads no more than 64 KiB of a refusal, and shows its start', async () => {
+    const { stream, pulled } = body(32 * 1_048_576, 'Internal error. ');
+    const error = await failure(
+      clientAnswering(() => new Response(stream, { status: 500 })).reset(),
+    );
+    expect(error.failure).toBe('refused');
+    expect(error.status).toBe(500);
+    expect(error.message).toMatch(/^POST \/__uas\/reset: 500 Internal error\. Internal error\./);
+    expect(error.detail.length).toBeLessThanOrEqual(200);
+    expect(pulled.bytes).toBeLessThan(128 * 1024);
+  });
+
+  it('reads no more than 64 KiB of a 404 before saying there is no such code', async () => {
+    const { stream, pulled } = body(32 * 1_048_576);
+    const dev = clientAnswering(() => new Response(stream, { status: 404 }));
+    expect(await dev.latestCode('nobody@example.com')).toBeUndefined();
+    expect(pulled.bytes).toBeLessThan(128 * 1024);
+  });
+
+  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])(
+    'refuses maxResponseBytes: %s with a TypeError',
+    (maxResponseBytes) => {
+      expect(() => createDevClient(URL_OF, { maxResponseBytes })).toThrow(
+        new RegExp(
+          `maxResponseBytes must be a whole number of bytes above 0; got ${maxResponseBytes}`,
+        ),
+      );
+    },
+  );
 });

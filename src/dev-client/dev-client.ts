@@ -7,6 +7,7 @@ import type { Level } from '../core/limits/bucket-key.js';
 import { readBody } from '../client/response-body.js';
 import { checkBaseUrl } from '../transport/base-url.js';
 import { DevApiError } from './dev-api-error.js';
+import { readRefusal } from './refusal-body.js';
 
 /** Options of {@link createDevClient}. */
 export interface DevClientOptions {
@@ -20,11 +21,15 @@ export interface DevClientOptions {
    */
   timeoutMs?: number | undefined;
   /**
-   * The largest answer read; a longer one is a {@link DevApiError} (`bad-answer`).
+   * The most bytes of an answer read, counted as they arrive (a refusal: 64 KiB at most); a longer
+   * answer is not read further, and is a {@link DevApiError} (`bad-answer`).
    * @default 67_108_864 (64 MiB: 100,000 recorded requests fit)
    */
   maxResponseBytes?: number | undefined;
 }
+
+/** Default of {@link DevClientOptions.maxResponseBytes}. */
+const MAX_RESPONSE_BYTES = 64 * 1_048_576;
 
 /** A page of buckets. */
 export interface BucketPage {
@@ -103,6 +108,11 @@ export interface DevClient {
  */
 export function createDevClient(url: string, options: DevClientOptions = {}): DevClient {
   const base = checkBaseUrl(url, 'createDevClient: url', '; give the admin token as adminToken');
+  const maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0)
+    throw new TypeError(
+      `createDevClient: maxResponseBytes must be a whole number of bytes above 0; got ${String(maxBytes)}`,
+    );
   const doFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const auth: Record<string, string> =
     options.adminToken === undefined ? {} : { authorization: `Bearer ${options.adminToken}` };
@@ -129,13 +139,15 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
     if (answer.ok) return answer;
     if (answer.status === 404 && allow404) {
       // Read, not cancelled: msw's interceptor settles a cancel only once the body is consumed.
-      await answer.text();
+      await readRefusal(answer);
       return undefined;
     }
     throw await DevApiError.refused(where, answer, options.adminToken !== undefined);
   }
   const text = async (answer: Response, where: string): Promise<string> => {
-    const reading = await readBody(answer, options.maxResponseBytes ?? 64 * 1_048_576);
+    const reading = await readBody(answer, maxBytes);
+    if (reading.kind === 'too-large')
+      throw DevApiError.badAnswer(where, `${reading.error} (maxResponseBytes)`);
     if (reading.kind !== 'complete') throw DevApiError.badAnswer(where, reading.error);
     return reading.text;
   };
@@ -156,13 +168,9 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
     async latestCode(email, merchantId) {
       const query =
         merchantId === undefined ? '' : `?merchant_id=${encodeURIComponent(merchantId)}`;
-      const answer = await call(
-        'GET',
-        `/codes/${encodeURIComponent(email)}${query}`,
-        undefined,
-        true,
-      );
-      return answer === undefined ? undefined : ((await answer.json()) as CodeRecord);
+      const path = `/codes/${encodeURIComponent(email)}${query}`;
+      const answer = await call('GET', path, undefined, true);
+      return answer === undefined ? undefined : parse<CodeRecord>(answer, `GET /__uas${path}`);
     },
     codes: async () => (await read<{ codes: CodeRecord[] }>('GET', '/codes')).codes,
     async requests(filter = {}) {
