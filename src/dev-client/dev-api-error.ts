@@ -53,6 +53,22 @@ export class DevApiError extends Error {
     return new DevApiError(call, 'bad-answer', undefined, undefined, reason, reason);
   }
 
+  /**
+   * `call` was answered, but not as a uas dev API answers it (`why`): another server, such as an
+   * app that answers every path with its page. The start of its `answer` is shown.
+   */
+  static notDevApi(call: string, status: number, why: string, answer: string): DevApiError {
+    const detail = oneLine(answer, 100);
+    return new DevApiError(
+      call,
+      'unavailable',
+      status,
+      undefined,
+      detail,
+      `not a uas dev API: ${why}; got ${detail === '' ? 'nothing' : detail}`,
+    );
+  }
+
   /** `call` was answered with an error status. */
   static async refused(call: string, answer: Response, tokenSent: boolean): Promise<DevApiError> {
     const text = await readRefusal(answer);
@@ -65,8 +81,7 @@ export class DevApiError extends Error {
     }
     const said =
       typeof problem?.detail === 'string' && problem.detail !== '' ? problem.detail : text;
-    let detail = escapeControls(said.replace(/\s+/g, ' ').trim(), { keepNewlines: false });
-    if (detail.length > 200) detail = `${detail.slice(0, 199)}…`;
+    const detail = oneLine(said, 200);
     const kind = problem?.type.slice(problem.type.lastIndexOf(':') + 1);
     const make = (failure: DevApiFailure, message: string) =>
       new DevApiError(call, failure, answer.status, problem, detail, message);
@@ -81,6 +96,12 @@ export class DevApiError extends Error {
       return make('unavailable', `no dev API here (${detail || 'not a uas emulator'})`);
     return make('refused', `${answer.status}${detail === '' ? '' : ` ${detail}`}`);
   }
+}
+
+/** Text a server sent, as one escaped line of `max` characters at most. */
+function oneLine(text: string, max: number): string {
+  const line = escapeControls(text.replace(/\s+/g, ' ').trim(), { keepNewlines: false });
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 /** Whether a value is a {@link DevApiError}. */

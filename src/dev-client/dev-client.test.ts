@@ -149,3 +149,36 @@ describe('a dev client reading answers', () => {
     },
   );
 });
+
+describe('health()', () => {
+  it('returns what a uas dev API says', async () => {
+    expect(await clientAnswering(() => json(HEALTH)).health()).toEqual(HEALTH);
+    expect(await clientAnswering(() => json({ status: 'ok' })).health()).toEqual({ status: 'ok' });
+  });
+
+  it.each([
+    ['another JSON shape', { ok: true }],
+    ['a status other than ok', { ...HEALTH, status: 'degraded' }],
+    ['a version that is not text', { ...HEALTH, version: 1 }],
+    ['a start that is not a time', { ...HEALTH, started_at: 'yesterday' }],
+    ['an uptime that is not a number', { ...HEALTH, uptime_ms: '1500' }],
+    ['an array', [HEALTH]],
+    ['null', null],
+  ])('says a server is not a uas dev API when it answers %s', async (_, answer) => {
+    const error = await failure(clientAnswering(() => json(answer)).health());
+    expect(error.failure).toBe('unavailable');
+    expect(error.status).toBe(200);
+    expect(error.message).toMatch(
+      /^GET \/__uas\/health: not a uas dev API: its answer is not \{ status: "ok", version, started_at, uptime_ms \}; got [[{n]/,
+    );
+  });
+
+  it('says a server is not a uas dev API when it answers a page that is not JSON', async () => {
+    const page = () => new Response('<!doctype html><title>Shop</title>', { status: 200 });
+    const error = await failure(clientAnswering(page).health());
+    expect(error.failure).toBe('unavailable');
+    expect(error.message).toBe(
+      'GET /__uas/health: not a uas dev API: its answer is not JSON; got <!doctype html><title>Shop</title>',
+    );
+  });
+});

@@ -54,10 +54,35 @@ export interface Health {
   uptime_ms: number;
 }
 
+/**
+ * Whether `value` is what the health route of a uas dev API answers: an object with status "ok",
+ * and version, started_at and uptime_ms of their types. Those three may be missing (a stand-in dev
+ * API of a test may answer `{"status":"ok"}` alone), never of another type.
+ */
+function isHealth(value: unknown): value is Health {
+  if (typeof value !== 'object' || value === null) return false;
+  const health = value as Partial<Record<keyof Health, unknown>>;
+  const absentOr = (field: unknown, fits: (field: unknown) => boolean) =>
+    field === undefined || fits(field);
+  return (
+    health.status === 'ok' &&
+    absentOr(health.version, (version) => typeof version === 'string') &&
+    absentOr(
+      health.started_at,
+      (startedAt) => typeof startedAt === 'string' && !Number.isNaN(Date.parse(startedAt)),
+    ) &&
+    absentOr(health.uptime_ms, (uptime) => typeof uptime === 'number' && Number.isFinite(uptime))
+  );
+}
+
 /** A typed client of a running emulator's dev API (`/__uas`), for tests in any runner. */
 export interface DevClient {
   /** The base URL, without a trailing slash. */
   readonly url: string;
+  /**
+   * The emulator's version and uptime; a server that answers anything else (another JSON, a page)
+   * is a {@link DevApiError} (`unavailable`) saying it is not a uas dev API.
+   */
   health(): Promise<Health>;
   /** The latest code issued for an e-mail (at one merchant), or undefined when none was. */
   latestCode(email: string, merchantId?: string): Promise<CodeRecord | undefined>;
@@ -164,7 +189,25 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
 
   return {
     url: base,
-    health: () => read<Health>('GET', '/health'),
+    async health() {
+      const where = 'GET /__uas/health';
+      const answer = (await call('GET', '/health'))!;
+      const body = await text(answer, where);
+      let value: unknown;
+      try {
+        value = JSON.parse(body);
+      } catch {
+        throw DevApiError.notDevApi(where, answer.status, 'its answer is not JSON', body);
+      }
+      if (!isHealth(value))
+        throw DevApiError.notDevApi(
+          where,
+          answer.status,
+          'its answer is not { status: "ok", version, started_at, uptime_ms }',
+          body,
+        );
+      return value;
+    },
     async latestCode(email, merchantId) {
       const query =
         merchantId === undefined ? '' : `?merchant_id=${encodeURIComponent(merchantId)}`;
