@@ -231,16 +231,34 @@ createServer((req, res) => uas(req, res, () => res.writeHead(404).end()));
     expect(app.out).toContain('200 {"exists":true,"token_count":2} {"app":"ok"}');
   }, 240_000);
 
-  it('installs small for a test suite: neither a terminal UI nor msw comes with it', () => {
-    const project = join(work, 'bare');
-    mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'bare', private: true }));
-    npm(['install', tarball], project);
-    const installed = readdirSync(join(project, 'node_modules'), { recursive: true })
-      .map(String)
-      .filter((path) => path.endsWith('package.json') && path.split('node_modules').length <= 3);
-    const names = new Set(installed.map((path) => path.replace(/[\\/]package\.json$/, '')));
-    for (const absent of ['ink', 'react', 'msw', 'express'])
-      expect([...names].some((name) => name === absent || name.endsWith(`/${absent}`))).toBe(false);
-  }, 240_000);
+  describe('in a project that installs uas alone', () => {
+    let project = '';
+    beforeAll(() => {
+      project = join(work, 'bare');
+      mkdirSync(project);
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'bare', private: true }));
+      npm(['install', tarball], project);
+    }, 240_000);
+
+    it('installs small for a test suite: neither a terminal UI nor msw comes with it', () => {
+      const installed = readdirSync(join(project, 'node_modules'), { recursive: true })
+        .map(String)
+        .filter((path) => path.endsWith('package.json') && path.split('node_modules').length <= 3);
+      const names = new Set(installed.map((path) => path.replace(/[\\/]package\.json$/, '')));
+      for (const absent of ['ink', 'react', 'msw', 'express', 'ioredis'])
+        expect([...names].some((name) => name === absent || name.endsWith(`/${absent}`))).toBe(
+          false,
+        );
+    });
+
+    it('says in one line that serve --store with a Redis URL needs ioredis, and how to install it', () => {
+      const serve = run('npx', ['uas', 'serve', '--store', 'redis://127.0.0.1:1'], project);
+      expect(serve.code, serve.out).toBe(2);
+      // What uas printed, on stdout and stderr, without what npm itself may warn of.
+      const lines = serve.out.split('\n').filter((line) => line !== '' && !/^npm warn/i.test(line));
+      expect(lines).toEqual([
+        expect.stringMatching(/^uas: .*\bioredis\b.*: npm install --save-dev ioredis@5$/),
+      ]);
+    }, 60_000);
+  });
 });
