@@ -32,7 +32,7 @@ export async function importOptional<T>(
     );
     if (missing === undefined) throw error;
     throw new CliError(
-      `${feature} needs ${packages.join(' and ')}, optional dependencies of uas that are not installed here: npm install --save-dev ${install}`,
+      `${feature} needs ${packages.join(' and ')}, ${packages.length === 1 ? 'an optional dependency' : 'optional dependencies'} of uas that ${packages.length === 1 ? 'is' : 'are'} not installed here: npm install --save-dev ${install}`,
       EXIT.usage,
     );
   }
