@@ -140,6 +140,8 @@ export function createSharedEmulator(options: SharedEmulatorOptions): SharedEmul
       listCodes: later(emulator.listCodes),
       reset: later(emulator.reset),
       metrics: later(emulator.metrics),
+      configure: later(emulator.configure),
+      addUsers: later(emulator.addUsers),
     },
     {
       config: { get: () => emulator.config, enumerable: true },
@@ -167,16 +169,17 @@ function assemble(
   // (GET /__uas/events) hear those of every instance sharing the store.
   const local = createEventHub<EmulatorEvent>();
   const readers = createEventHub<EmulatorEvent>(undefined, (active) => channel?.watching(active));
-  const events: Announcer = {
+  const announce: Announcer['all'] = {
     get active() {
       return local.active || readers.active || channel?.watched === true;
     },
     emit(event) {
       local.emit(event);
       readers.emit(event);
-      if (channel?.watched === true) channel.send({ type: 'event', event });
+      if (channel?.watched === true) void channel.send({ type: 'event', event });
     },
   };
+  const events: Announcer = { all: announce, here: local };
   const startedAt = clock.now();
   const devApi = {
     enabled: options.devApi?.enabled ?? true,
@@ -187,7 +190,7 @@ function assemble(
     random,
     onCode(code: OtpCode) {
       state.counters.codesIssued++;
-      if (events.active) events.emit({ type: 'code', code: codeRecord(code) });
+      if (announce.active) announce.emit({ type: 'code', code: codeRecord(code) });
     },
   };
   const service = serviceContext(pipeline);
@@ -217,7 +220,8 @@ function assemble(
   function record(entry: RequestRecord): void {
     countRequest(state.counters.requests, entry.operation ?? 'none', entry.status);
     state.journal.push(entry);
-    if (events.active) events.emit({ type: 'request', request: completeRecord(entry, secrets) });
+    if (announce.active)
+      announce.emit({ type: 'request', request: completeRecord(entry, secrets) });
   }
 
   /**
@@ -262,8 +266,8 @@ function assemble(
       const now = clock.now();
       return andThen(executeCall(service, call, now, ''), (result) => {
         // Announced (for a watching screen) but not journaled: this is the simulator's fast path.
-        if (events.active)
-          events.emit({ type: 'request', request: simulatedRecord(call, result, now) });
+        if (announce.active)
+          announce.emit({ type: 'request', request: simulatedRecord(call, result, now) });
         return result;
       });
     },

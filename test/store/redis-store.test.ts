@@ -71,6 +71,8 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
       url: redis.url,
       config: SLOW,
       watchIntervalMs: 20,
+      // Room for a loaded machine: a command cut off at 1 s would be a 503, not what is tested.
+      timeoutMs: 5_000,
       ...options,
     });
     opened.push(connected);
@@ -225,9 +227,9 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
     // The clock the first instance made is the one the second joins.
     expect(b.clock.now()).toBe(T0);
 
-    a.configure({ limits: { caller: { burst: 2 } } });
+    await a.configure({ limits: { caller: { burst: 2 } } });
     await eventually(() => b.config.limits.caller.burst === 2);
-    a.addUsers([{ email: 'new@example.com' }]);
+    await a.addUsers([{ email: 'new@example.com' }]);
     await eventually(async () => (await b.handle(exists('new@example.com'))).body !== undefined);
     expect((await b.handle(exists('new@example.com'))).body).toMatchObject({ exists: true });
 
@@ -247,27 +249,60 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
     expect(b.clock.now()).toBe(T0);
   });
 
-  it('lets an instance that starts later join the live state, unless it starts with another config', async () => {
+  it('lets an instance that starts later join the live state; one with another config only once the others are gone', async () => {
     const a = await instance();
-    a.configure({ behavior: { headers: 'x-ratelimit' } });
-    a.addUsers([{ email: 'late@example.com' }]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await a.configure({ behavior: { headers: 'x-ratelimit' } });
+    await a.addUsers([{ email: 'late@example.com' }]);
     const joiner = await store();
     expect(joiner.joined).toBe(true);
     const b = createSharedEmulator({ config: SLOW, store: joiner });
     expect(b.config.behavior.headers).toBe('x-ratelimit');
     expect((await b.handle(exists('late@example.com'))).body).toMatchObject({ exists: true });
 
-    // Another config: this instance's becomes the shared one, and the others follow it.
+    // Another config beside running instances would leave each with its own limits: refused.
     const other = {
       ...SLOW,
       limits: { client: { burst: 7, rate: '1/h' }, caller: { burst: 3, rate: '1/h' } },
     };
+    await expect(store({ config: other })).rejects.toThrow(
+      /^prefix "uas" at redis:\/\/127\.0\.0\.1:\d+\/0 is used by 2 instances started with another config .*--store-prefix\)$/,
+    );
+    // So is the same config on another clock.
+    await expect(store({ manualClock: { startMs: T0 } })).rejects.toThrow(/another config/);
+    expect(await inspect.hget('uas:meta', 'live')).toContain('x-ratelimit');
+
+    // Once they are gone, it starts the prefix over with its own.
+    await Promise.all(opened.splice(0).map((running) => running.close()));
     const newcomer = await store({ config: other });
     expect(newcomer.joined).toBe(false);
     const c = createSharedEmulator({ config: other, store: newcomer });
-    c.configure({ limits: { client: { burst: 8 } } });
-    await eventually(() => a.config.limits.client.burst === 8);
+    expect(c.config.limits.client.burst).toBe(7);
+    expect(await inspect.hget('uas:meta', 'live')).toBeNull();
+  });
+
+  it('keeps a live change in Redis before it applies it: with Redis away, refused and applied nowhere', async () => {
+    const statuses: StoreStatus[] = [];
+    const a = await instance({ onStatus: (status) => statuses.push(status) });
+    const b = await instance();
+    await redis.kill();
+    await expect(a.configure({ limits: { caller: { burst: 4 } } })).rejects.toThrow(/^Redis at /);
+    await expect(a.addUsers([{ email: 'lost@example.com' }])).rejects.toThrow(/^Redis at /);
+    await redis.restart();
+    expect(a.config.limits.caller.burst).toBe(5);
+    expect(b.config.limits.caller.burst).toBe(5);
+    // Back (once reconnected): the user was not added, and a change reaches both.
+    await eventually(async () => (await a.handle(exists('lost@example.com'))).status === 200);
+    expect((await a.handle(exists('lost@example.com'))).body).toMatchObject({ exists: false });
+    await eventually(async () => {
+      try {
+        await a.configure({ limits: { caller: { burst: 4 } } });
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    await eventually(() => b.config.limits.caller.burst === 4);
+    expect(a.config.limits.caller.burst).toBe(4);
   });
 
   it("hands another instance's requests to this one's event readers", async () => {
@@ -313,6 +348,46 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
     expect(warnings[0]).toMatch(/a config change from another instance was not applied/);
     expect(a.config.limits.caller.burst).toBe(5);
     expect((await a.handle(exists())).status).toBe(200);
+  });
+
+  it("gives event readers each other instance's event once, and none it could not have sent", async () => {
+    const a = await instance();
+    const b = await instance();
+    const reader = b.openEventStream()?.getReader();
+    if (reader === undefined) throw new Error('no event stream');
+    const decoder = new TextDecoder();
+    let text = '';
+    void (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        text += decoder.decode(value);
+      }
+    })();
+    // The reader is noticed within the watch interval (20 ms); a request of a's shows when it is.
+    await eventually(async () => {
+      await a.handle(exists('alice@example.com', 'warm-up'));
+      return text.includes('"caller_id":"warm-up"');
+    });
+    const record = { id: 1, at: T0, method: 'GET', path: '/v1/users/exists', fingerprint: 'f' };
+    const event = (value: unknown) => JSON.stringify({ from: 'x', event: value });
+    for (const junk of [
+      event({ type: 'request', request: 'zz' }),
+      event({ type: 'request', request: { ...record, status: 200, outcome: 'allowed', at: 9e15 } }),
+      event({ type: 'request\ndata: injected', request: record }),
+      event({ type: 'code', code: { email: 'a@b.c', code: '1', issued_at: 'soon' } }),
+      event({ type: 'reset', bucket: 7, emulator: true }),
+      event({ type: 'mystery' }),
+    ])
+      await inspect.publish('uas:events', junk);
+    await a.configure({ limits: { caller: { burst: 4 } } });
+    await a.reset();
+    await a.handle(exists('alice@example.com', 'last'));
+    await eventually(() => text.includes('"caller_id":"last"'));
+    await reader.cancel();
+    expect(text).not.toMatch(/injected|mystery|"zz"|soon/);
+    expect(text.match(/^event: config$/gm)).toHaveLength(1);
+    expect(text.match(/^event: reset$/gm)).toHaveLength(1);
   });
 });
 

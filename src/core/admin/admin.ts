@@ -32,8 +32,12 @@ const usersSchema = list(userSchema, 0, 100_000, 'users at once');
 export interface Admin<out M extends Answer = 'sync'> {
   /** The running config. */
   readonly config: ResolvedConfig;
-  /** Applies a live change of limits, behaviour or codes; throws a ConfigError and changes nothing when it does not fit. */
-  configure(patch: unknown): ResolvedConfig;
+  /**
+   * Applies a live change of limits, behaviour or codes; throws a ConfigError and changes nothing
+   * when it does not fit. With a shared store the change is kept there first: when it cannot be
+   * (the store is unreachable), it rejects and nothing changes, here or elsewhere.
+   */
+  configure(patch: unknown): Answered<M, ResolvedConfig>;
   /** One page of buckets in `sort` order, and how many match in all. */
   listBuckets(query?: BucketQuery): Answered<M, { total: number; buckets: BucketView[] }>;
   getBucket(key: string): Answered<M, BucketView | undefined>;
@@ -44,9 +48,10 @@ export interface Admin<out M extends Answer = 'sync'> {
   listCodes(): Answered<M, CodeRecord[]>;
   /**
    * Adds users (or replaces those with the same e-mail); throws a ConfigError naming the bad
-   * field and adds none when one does not fit.
+   * field and adds none when one does not fit. With a shared store, kept there first (as
+   * {@link configure}).
    */
-  addUsers(users: unknown): { added: number; replaced: number };
+  addUsers(users: unknown): Answered<M, { added: number; replaced: number }>;
   /** Requests, newest first. */
   journal(limit?: number): RequestRecord[];
   /**
@@ -74,8 +79,15 @@ export interface Admin<out M extends Answer = 'sync'> {
   metrics(): Answered<M, string>;
 }
 
-/** Where the admin surface announces what changed: local listeners, and event readers. */
-export type Announcer = Pick<EventHub<EmulatorEvent>, 'active' | 'emit'>;
+/**
+ * Where the admin surface announces what changed: `all` reaches local listeners and event readers
+ * (and, through the store, the readers of other instances); `here` only this instance's
+ * listeners, for a change another instance made (its readers hear it from the one that made it).
+ */
+export interface Announcer {
+  all: Pick<EventHub<EmulatorEvent>, 'active' | 'emit'>;
+  here: Pick<EventHub<EmulatorEvent>, 'active' | 'emit'>;
+}
 
 /**
  * The admin surface over an emulator's state, and `hear`, which applies what another instance
@@ -93,10 +105,10 @@ export function createAdmin(
   const startedAt = clock.now();
   const send = (change: SharedChange) => state.store.channel?.send(change);
 
-  function applyConfig(next: ResolvedConfig): void {
+  function applyConfig(next: ResolvedConfig, to = events.all): void {
     useConfig(state, next);
-    if (events.active)
-      events.emit({
+    if (to.active)
+      to.emit({
         type: 'config',
         limits: next.source.limits,
         behavior: next.source.behavior,
@@ -104,8 +116,8 @@ export function createAdmin(
       });
   }
 
-  /** Takes users already checked; throws when they would pass the most an emulator holds. */
-  function addChecked(users: ConfigFile['users']): { added: number; replaced: number } {
+  /** Throws when users already checked would pass the most an emulator holds. */
+  function checkRoom(users: ConfigFile['users']): void {
     const { directory } = state;
     const fresh = new Set(
       users.map((user) => user.email.toLowerCase()).filter((email) => !directory.hasUser(email)),
@@ -117,15 +129,14 @@ export function createAdmin(
           `the emulator holds at most ${MAX_USERS} users; it has ${directory.users}, and these would add ${fresh}`,
         ),
       ]);
-    return directory.addUsers(users);
   }
 
   /** Back to the start, but for the store (which the instance that was reset clears). */
-  function restart(): void {
+  function restart(to = events.all): void {
     Object.assign(state, createState(initialConfig, state.store));
     state.store.useConfig(initialConfig);
     if (isManualClock(clock)) clock.set(startedAt);
-    if (events.active) events.emit({ type: 'reset', bucket: undefined, emulator: true });
+    if (to.active) to.emit({ type: 'reset', bucket: undefined, emulator: true });
   }
 
   const admin: Admin<Answer> = {
@@ -134,15 +145,17 @@ export function createAdmin(
     },
     configure(patch) {
       const next = applyConfigPatch(state.config.source, patch);
-      applyConfig(next);
-      send({ type: 'config', live: liveParts(next) });
-      return next;
+      return andThen(send({ type: 'config', live: liveParts(next) }), () => {
+        applyConfig(next);
+        return next;
+      });
     },
     listBuckets: (query = {}) => state.store.listBuckets(query, state.config, clock.now()),
     getBucket: (key) => state.store.getBucket(key, state.config, clock.now()),
     resetBuckets(key) {
       return andThen(state.store.resetBuckets(key), (existed) => {
-        if (existed && events.active) events.emit({ type: 'reset', bucket: key, emulator: false });
+        if (existed && events.all.active)
+          events.all.emit({ type: 'reset', bucket: key, emulator: false });
         return existed;
       });
     },
@@ -154,9 +167,12 @@ export function createAdmin(
     addUsers(users) {
       const parsed = usersSchema.safeParse(users);
       if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, usersSchema));
-      const added = addChecked(parsed.data);
-      send({ type: 'users', users: parsed.data });
-      return added;
+      checkRoom(parsed.data);
+      return andThen(send({ type: 'users', users: parsed.data }), () => {
+        // Checked again: users another instance added meanwhile count too.
+        checkRoom(parsed.data);
+        return state.directory.addUsers(parsed.data);
+      });
     },
     journal: (limit) => state.journal.list(limit).map(release),
     requests(filter = {}) {
@@ -207,15 +223,18 @@ export function createAdmin(
   function hear(change: SharedChange): void {
     switch (change.type) {
       case 'config':
-        applyConfig(applyConfigPatch(state.config.source, change.live));
+        applyConfig(applyConfigPatch(state.config.source, change.live), events.here);
         return;
       case 'users': {
         const parsed = usersSchema.safeParse(change.users);
-        if (parsed.success) addChecked(parsed.data);
+        if (parsed.success) {
+          checkRoom(parsed.data);
+          state.directory.addUsers(parsed.data);
+        }
         return;
       }
       case 'reset':
-        restart();
+        restart(events.here);
         return;
       case 'event':
         return; // the emulator hands these to its event readers

@@ -2,7 +2,7 @@ import type { Level } from '../limits/bucket-key.js';
 import type { BucketSort } from '../limits/bucket-view.js';
 import { isConfigError, type ConfigError } from '../config/config-error.js';
 import type { AnyEmulator } from '../emulator.js';
-import { andThen, type MaybePromise } from '../store/maybe-promise.js';
+import { andThen, recover, type MaybePromise } from '../store/maybe-promise.js';
 import { headerValue, type EmulatorRequest, type EmulatorResponse } from '../service/exchange.js';
 import { createProblem, type FieldError, type Problem } from '../service/problems.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../service/json-depth.js';
@@ -243,15 +243,12 @@ const ROUTES: DevRoute[] = [
     item: false,
     usage: '',
     body: true,
-    handle: ({ emulator, path }, body) => {
-      try {
-        emulator.configure(body);
-      } catch (error) {
-        if (!isConfigError(error)) throw error;
-        return configProblem('invalid-config', error, path, '');
-      }
-      return json(200, publicConfig(emulator));
-    },
+    handle: ({ emulator, path }, body) =>
+      unlessInvalid(
+        () => emulator.configure(body),
+        () => json(200, publicConfig(emulator)),
+        (error) => configProblem('invalid-config', error, path, ''),
+      ),
   },
   {
     method: 'GET',
@@ -645,7 +642,7 @@ function configProblem(
   );
 }
 
-function addUsers({ emulator, path }: DevRequest, body: unknown): EmulatorResponse {
+function addUsers({ emulator, path }: DevRequest, body: unknown): MaybePromise<EmulatorResponse> {
   const users =
     typeof body === 'object' && body !== null && !Array.isArray(body)
       ? (body as { users?: unknown }).users
@@ -655,11 +652,30 @@ function addUsers({ emulator, path }: DevRequest, body: unknown): EmulatorRespon
       { detail: 'the body must be {"users": [{"email": ...}, ...]}', pointer: '#/users' },
     ]);
   }
-  try {
-    return json(200, emulator.addUsers(users));
-  } catch (error) {
+  return unlessInvalid(
+    () => emulator.addUsers(users),
+    (added) => json(200, added),
+    (error) => configProblem('invalid-request', error, path, '/users'),
+  );
+}
+
+/**
+ * The answer of a change (`run`) that throws a ConfigError (at once, or later from a shared
+ * emulator) when it does not fit: `ok` of its result, or `invalid` of the error.
+ */
+function unlessInvalid<T>(
+  run: () => MaybePromise<T>,
+  ok: (value: T) => EmulatorResponse,
+  invalid: (error: ConfigError) => EmulatorResponse,
+): MaybePromise<EmulatorResponse> {
+  const fail = (error: unknown): EmulatorResponse => {
     if (!isConfigError(error)) throw error;
-    return configProblem('invalid-request', error, path, '/users');
+    return invalid(error);
+  };
+  try {
+    return recover(andThen(run(), ok), fail);
+  } catch (error) {
+    return fail(error);
   }
 }
 

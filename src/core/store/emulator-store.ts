@@ -83,12 +83,17 @@ export type SharedChange =
   | { type: 'event'; event: EmulatorEvent };
 
 /**
- * How the instances sharing a store hear each other. The memory store has none. Changes are
- * sent after they are applied where they were made, and the others apply them as they arrive.
+ * How the instances sharing a store hear each other. The memory store has none. A change is
+ * applied where it was made once the store has kept it, and by the others as it arrives.
  */
 export interface StoreChannel {
-  /** Tells the other instances (never this one). */
-  send(change: SharedChange): void;
+  /**
+   * Tells the other instances (never this one). A config, users or reset change is kept in the
+   * store before it is sent: the promise settles once it is, and rejects with a
+   * {@link StoreUnavailableError} when it cannot be (the change must then not be applied
+   * anywhere). Events are sent as they come, kept nowhere.
+   */
+  send(change: SharedChange): MaybePromise<void>;
   /** Hears what the others send (and, at the start, the live state this one joins). */
   listen(apply: (change: SharedChange) => void): void;
   /** Whether an instance, this one or another, has an event reader (events are then sent). */

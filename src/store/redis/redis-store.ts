@@ -17,6 +17,7 @@ import {
 import type { ManualClock } from '../../core/time/clock.js';
 import { createSharedClock } from './shared-clock.js';
 import { ISSUE_SCRIPT, NOW_SCRIPT, TAKE_SCRIPT, VERIFY_SCRIPT } from './redis-scripts.js';
+import { readSharedEvent } from './shared-event.js';
 import { parseRedisUrl } from './store-url.js';
 
 /** What a store does with a bucket decision while Redis cannot be reached. */
@@ -223,7 +224,11 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
   }
 
   // The config this instance started with decides whether it joins the live state it finds.
-  const base = fingerprint(options.config);
+  // The clock's mode is part of it: a manual clock and the system clock cannot share buckets.
+  const base = fingerprint({
+    config: options.config,
+    clock: options.manualClock === undefined ? 'system' : 'manual',
+  });
   let live: unknown;
   let joined = false;
   let users: unknown[][] = [];
@@ -235,6 +240,14 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
       .map(safeParse)
       .filter((batch): batch is unknown[] => Array.isArray(batch));
   } else {
+    // Instances still running on the prefix would keep their own config beside this one's:
+    // limits would no longer be exact, nor users, resets and the clock the same everywhere.
+    const reply = (await command(() => redis.pubsub('NUMSUB', keys.changes))) as unknown[];
+    const running = Number(reply[1] ?? 0);
+    if (running > 0)
+      throw new Error(
+        `prefix "${prefix}" at ${target.display} is used by ${running === 1 ? 'an instance' : `${running} instances`} started with another config (limits, users, clients, codes or clock mode differ): start this one with the same config and flags to join them, or give it a prefix of its own (--store-prefix)`,
+      );
     await command(() =>
       redis.multi().del(keys.meta, keys.users).hset(keys.meta, 'base', base).exec(),
     );
@@ -258,15 +271,15 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
             write: (ms) => redis.set(keys.clock, ms),
           },
           startMs: options.manualClock.startMs,
-          publish: (value) => publish(keys.changes, { clock: value }),
+          publish: (value) => void publish(keys.changes, { clock: value }).catch(markDown),
           run: command,
         });
   const manualNow = () => (clock === undefined ? '' : String(clock.now()));
   const leastTtl = String(clock === undefined ? BUCKET_LEAST_TTL_MS : MANUAL_LEAST_TTL_MS);
   const mostTtl = String(BUCKET_MOST_TTL_MS);
 
-  function publish(channel: string, message: object): void {
-    void redis.publish(channel, JSON.stringify({ from: instance, ...message })).catch(markDown);
+  function publish(channel: string, message: object): Promise<unknown> {
+    return redis.publish(channel, JSON.stringify({ from: instance, ...message }));
   }
 
   // Pub/sub: changes of every instance, and events while this one has readers.
@@ -278,14 +291,8 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     const message = safeParse(text) as Record<string, unknown> | undefined;
     if (typeof message !== 'object' || message === null || message.from === instance) return;
     if (channel === keys.events) {
-      const event = message.event as { type?: unknown } | undefined;
-      if (
-        readersHere &&
-        typeof event === 'object' &&
-        event !== null &&
-        typeof event.type === 'string'
-      )
-        apply?.({ type: 'event', event: event as never });
+      const event = readersHere ? readSharedEvent(message.event) : undefined;
+      if (event !== undefined) apply?.({ type: 'event', event });
       return;
     }
     if (typeof message.clock === 'number') {
@@ -325,16 +332,18 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
   const channel: StoreChannel = {
     send(change) {
       if (change.type === 'event') {
-        if (othersWatching) publish(keys.events, { event: change.event });
+        if (othersWatching) void publish(keys.events, { event: change.event }).catch(markDown);
         return;
       }
-      if (change.type === 'config') {
-        live = change.live;
-        void redis.hset(keys.meta, 'live', JSON.stringify(change.live)).catch(markDown);
-      } else if (change.type === 'users') {
-        void redis.rpush(keys.users, JSON.stringify(change.users)).catch(markDown);
-      }
-      publish(keys.changes, { change });
+      // Kept, then told: a change Redis did not take is applied nowhere (the dev API says 503).
+      return command(async () => {
+        if (change.type === 'config')
+          await redis.hset(keys.meta, 'live', JSON.stringify(change.live));
+        else if (change.type === 'users')
+          await redis.rpush(keys.users, JSON.stringify(change.users));
+        await publish(keys.changes, { change });
+        if (change.type === 'config') live = change.live;
+      });
     },
     listen(listener) {
       apply = listener;
