@@ -278,6 +278,39 @@ describe.skipIf(!HAS_REDIS)('uas serve instances on one Redis', () => {
     );
   });
 
+  it('refuses an instance with another config beside running ones, in one line', async () => {
+    await instances(1, [
+      '--config',
+      config('fifty', { client: { burst: 50, rate: '1/h' }, caller: { burst: 5, rate: '1/h' } }),
+    ]);
+    const other = await runUas([
+      'serve',
+      '--port',
+      '0',
+      '--store',
+      redis.url,
+      '--config',
+      config('nine', { client: { burst: 9, rate: '1/h' }, caller: { burst: 5, rate: '1/h' } }),
+    ]);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toMatch(
+      /^uas: prefix "uas" at redis:\/\/127\.0\.0\.1:\d+\/0 is used by an instance started with another config .* \(--store-prefix\)\n$/,
+    );
+    const flags = await runUas([
+      'serve',
+      '--port',
+      '0',
+      '--store',
+      redis.url,
+      '--client-burst',
+      '7',
+    ]);
+    expect(flags.code).toBe(1);
+    // Its own prefix: no conflict.
+    const own = await instances(1, ['--store-prefix', 'other', '--client-burst', '7']);
+    expect(own).toHaveLength(1);
+  });
+
   it('answers 503 while Redis is down, says so once, and recovers when it is back', async () => {
     const [url] = (await instances(1, [])) as [string];
     const uas = running[0] as UasProcess;

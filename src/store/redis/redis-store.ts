@@ -244,10 +244,13 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     // limits would no longer be exact, nor users, resets and the clock the same everywhere.
     const reply = (await command(() => redis.pubsub('NUMSUB', keys.changes))) as unknown[];
     const running = Number(reply[1] ?? 0);
-    if (running > 0)
+    if (running > 0) {
+      redis.disconnect();
+      subscriber.disconnect();
       throw new Error(
         `prefix "${prefix}" at ${target.display} is used by ${running === 1 ? 'an instance' : `${running} instances`} started with another config (limits, users, clients, codes or clock mode differ): start this one with the same config and flags to join them, or give it a prefix of its own (--store-prefix)`,
       );
+    }
     await command(() =>
       redis.multi().del(keys.meta, keys.users).hset(keys.meta, 'base', base).exec(),
     );
