@@ -9,12 +9,14 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CONFIG, DEMO_TOKEN } from '../../src/demo-config.js';
 import { createApi, send } from '../helpers/api.js';
+import { eventually } from '../helpers/eventually.js';
 import { HAS_REDIS, startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { runUas, spawnUas, waitForUrl, type UasProcess } from '../helpers/spawn-uas.js';
 
@@ -30,6 +32,8 @@ describe.skipIf(!HAS_REDIS)('uas serve instances on one Redis', () => {
   beforeAll(async () => {
     redis = await startRedis();
     inspect = new Redis(redis.url, { lazyConnect: true });
+    // Tests stop Redis on purpose: this client reconnects when it is back.
+    inspect.on('error', () => {});
     await inspect.connect();
     dir = mkdtempSync(join(tmpdir(), 'uas-instances-'));
   });
@@ -237,6 +241,44 @@ describe.skipIf(!HAS_REDIS)('uas serve instances on one Redis', () => {
     for (const pid of replaced)
       expect(() => process.kill(Number(pid), 0), `process ${pid} still runs`).toThrow();
   });
+
+  it('stops workers that cannot start, and once it runs, tries a worker again until it can', async () => {
+    // A port in use: every worker fails alike, and the command ends (it does not hang).
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = String((taken.address() as AddressInfo).port);
+    const inUse = await runUas(['serve', '--port', port, '--workers', '2', '--store', redis.url]);
+    taken.close();
+    expect(inUse.code).toBe(1);
+    expect(inUse.stdout + inUse.stderr).toMatch(/port .* is already in use/);
+
+    // Redis away when a worker dies: its replacement cannot start, and is tried again until
+    // Redis is back.
+    const uas = spawnUas(['serve', '--port', '0', '--workers', '2', '--store', redis.url]);
+    running.push(uas);
+    const url = await waitForUrl(uas);
+    await redis.kill();
+    const workers = execFileSync('pgrep', ['-P', String(uas.child.pid)], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
+    process.kill(Number(workers[0]), 'SIGKILL');
+    await uas.waitFor(/worker \d could not start \(exit code 1\); starting another in 1 s/, 15_000);
+    await redis.restart();
+    let last = '';
+    await eventually(async () => {
+      const children = execFileSync('pgrep', ['-P', String(uas.child.pid)], { encoding: 'utf8' });
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          fetch(`${url}${EXISTS}`, { headers: AUTH, keepalive: false }).then((r) => r.status),
+        ),
+      );
+      last = `${children.trim().split('\n').length} workers, answers ${answers.join(' ')}`;
+      // Answered from Redis (200, or 429 once the client bucket is spent), not 503.
+      return children.trim().split('\n').length === 2 && answers.every((s) => s !== 503);
+    }, 20_000).catch((error: Error) => {
+      throw new Error(`${error.message}: ${last}; ${uas.stdout()} ${uas.stderr()}`);
+    });
+  }, 60_000);
 
   it('refuses what cannot work, each in one line', async () => {
     const memory = await runUas(['serve', '--port', '0', '--workers', '2']);

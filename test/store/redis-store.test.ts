@@ -12,6 +12,7 @@ import {
   type RedisStoreOptions,
   type StoreStatus,
 } from '../../src/store/redis/redis-store.js';
+import { eventually } from '../helpers/eventually.js';
 import { HAS_REDIS, startRedis, type TestRedis } from '../helpers/redis-server.js';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -37,15 +38,6 @@ const signIn = (action: 'start' | 'verify', body: Record<string, unknown>): Emul
   },
   body: JSON.stringify(body),
 });
-
-/** Polls until `check` holds (pub/sub carries changes in milliseconds; a test waits at most 5 s). */
-async function eventually(check: () => boolean | Promise<boolean>): Promise<void> {
-  const until = Date.now() + 5_000;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('the condition did not hold within 5 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
   let redis: TestRedis;

@@ -204,7 +204,15 @@ Examples:
     .action(async (flags: ServeFlags) => {
       // A worker of --workers runs the same command line.
       const args = context.argv.slice(context.argv.indexOf('serve'));
-      context.exitCode = await serve(flags, context, args);
+      try {
+        context.exitCode = await serve(flags, context, args);
+      } finally {
+        // A worker's channel to its primary would keep it alive once everything else has
+        // stopped, or when it could not start (its error is then printed, and it must exit).
+        // (The worker's own disconnect, not the process's: that one would exit 0 at once.)
+        if (workerRole(context.io.env) !== undefined)
+          (await import('node:cluster')).default.worker?.disconnect();
+      }
     });
 }
 
@@ -409,8 +417,6 @@ async function serve(flags: ServeFlags, context: CommandContext, args: string[])
   unsubscribe();
   await stopAll();
   stopRecording();
-  // A worker's channel to its primary would keep it alive once everything else has stopped.
-  if (role !== undefined) process.disconnect?.();
   return EXIT.ok;
 }
 

@@ -41,6 +41,9 @@ export function reportListening(banner: Banner): void {
   process.send?.({ type: 'uas-listening', banner } satisfies ListeningMessage);
 }
 
+/** The longest wait before a worker that could not start is tried again. */
+const MAX_RESTART_DELAY_MS = 30_000;
+
 /** How long workers have to stop once told to, before they are killed. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -69,6 +72,9 @@ export async function runWorkers(options: {
   let banner: Banner | undefined;
   const listening = new Set<number>();
   const alive = new Map<number, Worker>();
+  /** Starts in a row that failed, per worker: the wait before the next grows with them. */
+  const failed = new Map<number, number>();
+  const restarts = new Set<NodeJS.Timeout>();
   let finish: (code: number) => void = () => {};
   const finished = new Promise<number>((resolve) => (finish = resolve));
 
@@ -83,6 +89,7 @@ export async function runWorkers(options: {
     worker.on('message', (message: ListeningMessage) => {
       if (message?.type !== 'uas-listening') return;
       ready = true;
+      failed.delete(index);
       listening.add(index);
       if (banner === undefined && listening.size === options.count) {
         banner = message.banner;
@@ -97,14 +104,25 @@ export async function runWorkers(options: {
         return;
       }
       const how = signal === null ? `exit code ${code}` : signal;
-      if (!ready) {
+      if (!ready && banner === undefined) {
         // It could not start (its error is on stderr): the others would fail alike.
         options.print(`uas: worker ${index} failed to start (${how}); stopping`);
         stop(EXIT.failure);
         return;
       }
-      options.print(`uas: worker ${index} stopped (${how}); starting another`);
-      fork(index);
+      // Once the server runs, a worker is replaced, however it went: one that cannot start (its
+      // store away for a while, say) is tried again later, less often each time it fails.
+      const failures = ready ? 0 : (failed.get(index) ?? 0) + 1;
+      failed.set(index, failures);
+      const delayMs = failures === 0 ? 0 : Math.min(500 * 2 ** failures, MAX_RESTART_DELAY_MS);
+      options.print(
+        `uas: worker ${index} ${ready ? 'stopped' : 'could not start'} (${how}); starting another${delayMs === 0 ? '' : ` in ${delayMs / 1000} s`}`,
+      );
+      const timer = setTimeout(() => {
+        restarts.delete(timer);
+        if (!stopping) fork(index);
+      }, delayMs);
+      restarts.add(timer);
     });
   };
 
@@ -113,6 +131,8 @@ export async function runWorkers(options: {
     if (stopping) return;
     stopping = true;
     exitCode = code;
+    for (const timer of restarts) clearTimeout(timer);
+    restarts.clear();
     if (alive.size === 0) finish(code);
     for (const worker of alive.values()) worker.process.kill('SIGTERM');
     // A worker that does not stop in time is killed.

@@ -232,6 +232,10 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
   let live: unknown;
   let joined = false;
   let users: unknown[][] = [];
+  // Asked before the config is read: an instance of this config that starts at the same moment
+  // has then either written it (this one joins) or not yet (both start the prefix, alike).
+  const subscribed = (await command(() => redis.pubsub('NUMSUB', keys.changes))) as unknown[];
+  const running = Number(subscribed[1] ?? 0);
   const meta = await command(() => redis.hgetall(keys.meta));
   if (meta.base === base) {
     joined = true;
@@ -239,18 +243,15 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     users = (await command(() => redis.lrange(keys.users, 0, -1)))
       .map(safeParse)
       .filter((batch): batch is unknown[] => Array.isArray(batch));
-  } else {
+  } else if (running > 0 && meta.base !== undefined) {
     // Instances still running on the prefix would keep their own config beside this one's:
     // limits would no longer be exact, nor users, resets and the clock the same everywhere.
-    const reply = (await command(() => redis.pubsub('NUMSUB', keys.changes))) as unknown[];
-    const running = Number(reply[1] ?? 0);
-    if (running > 0) {
-      redis.disconnect();
-      subscriber.disconnect();
-      throw new Error(
-        `prefix "${prefix}" at ${target.display} is used by ${running === 1 ? 'an instance' : `${running} instances`} started with another config (limits, users, clients, codes or clock mode differ): start this one with the same config and flags to join them, or give it a prefix of its own (--store-prefix)`,
-      );
-    }
+    redis.disconnect();
+    subscriber.disconnect();
+    throw new Error(
+      `prefix "${prefix}" at ${target.display} is used by ${running === 1 ? 'an instance' : `${running} instances`} started with another config (limits, users, clients, codes or clock mode differ): start this one with the same config and flags to join them, or give it a prefix of its own (--store-prefix)`,
+    );
+  } else {
     await command(() =>
       redis.multi().del(keys.meta, keys.users).hset(keys.meta, 'base', base).exec(),
     );
