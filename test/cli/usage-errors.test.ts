@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEMO_CONFIG } from '../../src/demo-config.js';
 import { runCli } from '../helpers/run-cli.js';
 import { runUas } from '../helpers/spawn-uas.js';
 
@@ -55,6 +59,8 @@ const CASES: Array<[string, string[]]> = [
   ['simulate: think time past a timer', ['simulate', '--think-time', '1s-30d']],
   ['top: unknown flag', ['top', '--interval', '1']],
   ['top: bad URL', ['top', '--url', 'not a url']],
+  ['serve: store prefix without Redis', ['serve', '--port', '0', '--store-prefix', 'staging']],
+  ['serve: store error mode without Redis', ['serve', '--port', '0', '--on-store-error', 'open']],
 ];
 
 const expectUsageError = (result: { code: number | null; stderr: string }) => {
@@ -108,6 +114,27 @@ describe('usage errors', () => {
 
   it.each(CASES)('%s: one line, exit 2, no stack trace', async (_name, args) => {
     expectUsageError(await runCli(args));
+  });
+
+  it('names the flag, or the missing field, for store settings without a Redis store', async () => {
+    const prefix = await runCli(['serve', '--port', '0', '--store-prefix', 'staging']);
+    expect(prefix.stderr).toBe(
+      'uas: --store-prefix applies to a Redis store: add --store redis (a local redis-server started for it) or --store redis://host:6379\n',
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'uas-config-'));
+    const file = join(dir, 'uas.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ ...DEMO_CONFIG, store: { prefix: 'x' }, users: undefined }),
+    );
+    const missing = await runCli(['serve', '--port', '0', '--config', file]);
+    rmSync(dir, { recursive: true });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.split('\n')).toEqual([
+      `uas: invalid config in ${file}: users: missing (expected a list)`,
+      expect.stringMatching(/^uas: invalid config in .*: store: url is missing: give "redis"/),
+      '',
+    ]);
   });
 
   it.each([

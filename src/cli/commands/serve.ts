@@ -248,6 +248,16 @@ async function serve(flags: ServeFlags, context: CommandContext, args: string[])
   const chalk = colorsFor(io.stdout, io.env);
   const loaded = await loadConfigFile(flags.config, io.cwd);
   const overrides = configFlags(flags);
+  const storeFlag = flags.storePrefix !== undefined ? '--store-prefix' : '--on-store-error';
+  if (flags.storePrefix !== undefined || flags.onStoreError !== undefined) {
+    const fileStore = loaded.config.store as { url?: unknown } | undefined;
+    const url = flags.store ?? fileStore?.url;
+    if (url === undefined || url === 'memory')
+      throw new CliError(
+        `${storeFlag} applies to a Redis store: add --store redis (a local redis-server started for it) or --store redis://host:6379`,
+        EXIT.usage,
+      );
+  }
   const loopback = isLoopbackHost(flags.host);
   if (flags.handlers !== undefined && flags.engine !== 'msw')
     throw new CliError('--handlers needs --engine msw', EXIT.usage);

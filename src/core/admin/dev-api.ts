@@ -585,7 +585,7 @@ export function publicConfig(emulator: AnyEmulator): unknown {
     clients: source.clients.map((client) => ({ ...client, token: redactSecret(client.token) })),
     ...(source.store === undefined
       ? {}
-      : { store: { ...source.store, url: redactUrlPassword(source.store.url) } }),
+      : { store: { ...source.store, url: redactUrlPassword(source.store.url ?? 'memory') } }),
   };
 }
 

@@ -188,18 +188,25 @@ export const configFileSchema = z.strictObject({
  * the server, not by the core, which takes a store already connected.
  */
 function storeSchema() {
-  return z.strictObject({
-    url: text(
-      /^(memory$|redis$|redis:\/\/|rediss:\/\/|unix:\/\/)/,
-      'expected "memory", "redis" (a local redis-server started for it), a redis:// or rediss:// URL, or unix:///path/to/redis.sock',
-      2048,
-    ),
+  const where = text(
+    /^(memory$|redis$|redis:\/\/|rediss:\/\/|unix:\/\/)/,
+    'expected "memory", "redis" (a local redis-server started for it), a redis:// or rediss:// URL, or unix:///path/to/redis.sock',
+    2048,
+  );
+  const store = z.strictObject({
+    url: z.optional(where),
     prefix: z.optional(
       text(/^[A-Za-z0-9_.-]{1,64}$/, 'expected 1 to 64 letters, digits, "_", "." or "-"', 64),
     ),
     onError: z.optional(z.enum(['open', 'closed'])),
     timeoutMs: z.optional(whole(10, 60_000)),
   });
+  // Said as such, rather than as a missing field: prefix, onError and timeoutMs need a url.
+  return checked(store, (value) =>
+    value.url === undefined
+      ? 'url is missing: give "redis" (a local redis-server started for it), a redis:// URL or unix:///path/to/redis.sock (or "memory", or leave "store" out)'
+      : undefined,
+  );
 }
 
 /** The config file as written. */
@@ -244,6 +251,14 @@ export function describeIssues(
         return configIssue([...parts, key], `unknown field${hint}`);
       });
     }
+    // A required field left out: zod says "Invalid input", which names nothing.
+    if (issue.code === 'invalid_type' && issue.input === undefined && parts.length > 0)
+      return [
+        configIssue(
+          parts,
+          `missing (expected ${issue.expected === 'array' ? 'a list' : `a${/^[aeiou]/.test(issue.expected) ? 'n' : ''} ${issue.expected}`})`,
+        ),
+      ];
     return [configIssue(parts, issue.message)];
   });
 }
