@@ -24,6 +24,11 @@ export function devApiSchemas(): Record<string, JsonSchema> {
         version: text,
         started_at: { type: 'string', format: 'date-time' },
         uptime_ms: { type: 'number' },
+        store: {
+          enum: ['memory', 'up', 'down'],
+          description:
+            '`memory`; or, on a shared store (Redis), whether it answered its last call (`up`) or not (`down`: requests that need it get 503 store-unavailable).',
+        },
       },
     },
     Bucket: {

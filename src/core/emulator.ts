@@ -86,6 +86,8 @@ export interface Emulator<out M extends Answer = 'sync'> extends Admin<M> {
   bodyLimit(path: string): number;
   /** Where buckets and codes are: this process's memory, or a store shared by instances. */
   readonly storeKind: EmulatorStore['kind'];
+  /** `memory`; or whether a shared store answered its last call (`up`) or not (`down`). */
+  readonly storeState: 'memory' | 'up' | 'down';
   readonly clock: Clock;
   readonly startedAt: number;
   readonly version: string;
@@ -146,6 +148,7 @@ export function createSharedEmulator(options: SharedEmulatorOptions): SharedEmul
     {
       config: { get: () => emulator.config, enumerable: true },
       requestsDropped: { get: () => emulator.requestsDropped, enumerable: true },
+      storeState: { get: () => emulator.storeState, enumerable: true },
     },
   ) as SharedEmulator;
 }
@@ -298,6 +301,9 @@ function assemble(
         : openEventStream(readers, counters, options.eventQueueBytes),
     bodyLimit,
     storeKind: store.kind,
+    get storeState() {
+      return store.health === undefined ? 'memory' : store.health().up ? 'up' : 'down';
+    },
     clock,
     startedAt,
     version: options.version ?? '0.0.0',

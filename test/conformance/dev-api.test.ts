@@ -28,6 +28,7 @@ describe.each(TRANSPORTS)('the dev API over $name', (transport) => {
     expect(health.status).toBe(200);
     expect(health.body).toMatchObject({ status: 'ok', uptime_ms: 0 });
     expect((await api.dev('')).body.routes).toContain('GET    /__uas/health');
+    expect((await api.dev('/health')).body).toMatchObject({ status: 'ok', store: 'memory' });
     expect((await api.dev('/nothing')).status).toBe(404);
   });
 

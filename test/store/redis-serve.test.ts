@@ -371,6 +371,10 @@ describe.skipIf(!HAS_REDIS)('uas serve instances on one Redis', () => {
       expect(downLines).toHaveLength(1);
       expect(downLines[0]).toContain('requests get 503 store-unavailable until it is back');
       expect((await send(url, '/__uas/metrics')).text).toContain('uas_store_up 0');
+      expect((await send(url, '/__uas/health')).body).toMatchObject({
+        status: 'ok',
+        store: 'down',
+      });
     } finally {
       await redis.restart();
     }
@@ -380,6 +384,7 @@ describe.skipIf(!HAS_REDIS)('uas serve instances on one Redis', () => {
       if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 25));
     }
     expect(status).toBe(200);
+    expect((await send(url, '/__uas/health')).body).toMatchObject({ store: 'up' });
     await uas.waitFor(
       /"state":"up","message":"store: Redis at redis:\/\/127\.0\.0\.1:\d+\/0 is reachable again"/,
     );

@@ -83,6 +83,8 @@ const ROUTES: DevRoute[] = [
         version: emulator.version,
         started_at: new Date(emulator.startedAt).toISOString(),
         uptime_ms: emulator.clock.now() - emulator.startedAt,
+        // The process answers; whether its shared store does is said here (a 503 otherwise).
+        store: emulator.storeState,
       }),
   },
   {
