@@ -380,6 +380,6 @@ describe.skipIf(!HAS_REDIS)('the Redis store while Redis is away', () => {
     ).rejects.toThrow(/^cannot reach Redis at redis:\/\/127\.0\.0\.1:1\/0: .*ECONNREFUSED/);
     await expect(
       connectRedisStore({ url: 'redis://:hunter2@127.0.0.1:1/0', config: SLOW, timeoutMs: 200 }),
-    ).rejects.toThrow(/^cannot reach Redis at redis:\/\/:…\(7 chars\)@127\.0\.0\.1:1\/0/);
+    ).rejects.toThrow(/^cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1\/0: .*ECONNREFUSED/);
   });
 });
