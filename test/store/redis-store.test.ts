@@ -383,3 +383,168 @@ describe.skipIf(!HAS_REDIS)('the Redis store while Redis is away', () => {
     ).rejects.toThrow(/^cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1\/0: .*ECONNREFUSED/);
   });
 });
+
+/**
+ * A redis-server of a describe block's own, a connection to look into it, and the stores its
+ * tests open: closed, and Redis flushed, after each test.
+ */
+function redisOfTheseTests() {
+  let server: TestRedis | undefined;
+  let inspector: Redis | undefined;
+  const opened: RedisStore[] = [];
+  beforeAll(async () => {
+    server = await startRedis();
+    inspector = new Redis(server.url, { lazyConnect: true });
+    inspector.on('error', () => {});
+    await inspector.connect();
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((store) => store.close()));
+    await inspector?.flushall();
+  });
+  afterAll(async () => {
+    inspector?.disconnect();
+    await server?.stop();
+  });
+  const tests = {
+    get server(): TestRedis {
+      if (server === undefined) throw new Error('redis-server has not started');
+      return server;
+    },
+    get inspect(): Redis {
+      if (inspector === undefined) throw new Error('redis-server has not started');
+      return inspector;
+    },
+    async store(options: Partial<RedisStoreOptions> = {}): Promise<RedisStore> {
+      const connected = await connectRedisStore({
+        url: tests.server.url,
+        config: SLOW,
+        ...options,
+      });
+      opened.push(connected);
+      return connected;
+    },
+    async instance(options: Partial<RedisStoreOptions> = {}): Promise<SharedEmulator> {
+      const shared = await tests.store(options);
+      return createSharedEmulator({ config: SLOW, store: shared, clock: shared.clock });
+    },
+  };
+  return tests;
+}
+
+describe.skipIf(!HAS_REDIS)('the Redis store with keys that something else wrote', () => {
+  const tests = redisOfTheseTests();
+  const JUNK: Array<[string, (key: string) => Promise<unknown>]> = [
+    ['tokens that are not a number', (key) => tests.inspect.hset(key, { t: 'abc', u: '1' })],
+    ['tokens that are nan', (key) => tests.inspect.hset(key, { t: 'nan', u: '1' })],
+    ['tokens that are inf', (key) => tests.inspect.hset(key, { t: 'inf', u: '1' })],
+    ['empty tokens', (key) => tests.inspect.hset(key, { t: '', u: '1' })],
+    ['an updated-at of -inf', (key) => tests.inspect.hset(key, { t: '1', u: '-inf' })],
+    [
+      'a counter that is not a number',
+      (key) => tests.inspect.hset(key, { t: '1', u: '1', a: 'x' }),
+    ],
+    ['a counter that is not whole', (key) => tests.inspect.hset(key, { t: '1', u: '1', r: '1.5' })],
+    ['a string key', (key) => tests.inspect.set(key, 'junk')],
+    ['a list key', (key) => tests.inspect.rpush(key, 'junk')],
+  ];
+
+  it.each(JUNK)(
+    'takes from a bucket holding %s as from a full one, replaces it, and keeps Redis up',
+    async (_, write) => {
+      const statuses: StoreStatus[] = [];
+      const emulator = await tests.instance({ onStatus: (status) => statuses.push(status) });
+      const key = 'uas:bucket:{caller:demo:junk}';
+      await write(key);
+      const answer = await emulator.handle(exists('alice@example.com', 'junk'));
+      expect(answer.status).toBe(200);
+      expect(answer.headers['ratelimit']).toMatch(/r=4/);
+      expect(await tests.inspect.type(key)).toBe('hash');
+      const after = await tests.inspect.hgetall(key);
+      expect(Object.keys(after).sort()).toEqual(['a', 't', 'u']);
+      expect(after).toMatchObject({ t: '4', a: '1' });
+      expect(statuses).toEqual([]);
+    },
+  );
+
+  it('limits a bucket whose key held junk when it fails open', async () => {
+    const emulator = await tests.instance({ onError: 'open' });
+    await tests.inspect.set('uas:bucket:{caller:demo:junk}', 'junk');
+    const statuses: number[] = [];
+    for (let index = 0; index < 7; index++)
+      statuses.push((await emulator.handle(exists('alice@example.com', 'junk'))).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    expect(await emulator.metrics()).toContain('uas_store_failed_open_total 0');
+  });
+
+  it('counts a code whose key holds junk as none, and issues a new one over it', async () => {
+    const emulator = await tests.instance();
+    const key = `uas:code:{${DEMO_MERCHANT} alice@example.com}`;
+    const alice = { email: 'alice@example.com', verification_code: '123456' };
+    for (const write of [
+      () => tests.inspect.rpush(key, 'junk'),
+      () =>
+        tests.inspect.hset(key, {
+          ...{ m: DEMO_MERCHANT, e: 'alice@example.com', c: '123456', i: 'nan', x: '1e99' },
+          ...{ a: '3', used: '0' },
+        }),
+      () =>
+        tests.inspect.hset(key, {
+          ...{ m: DEMO_MERCHANT, e: 'alice@example.com', c: '123456', i: '1', x: '1e99' },
+          ...{ a: 'three', used: '0' },
+        }),
+    ]) {
+      await tests.inspect.del(key);
+      await write();
+      const tried = await emulator.handle(signIn('verify', alice));
+      expect(tried.body).toMatchObject({ type: 'urn:uas:problem:code-not-found' });
+      expect(await emulator.latestCode('alice@example.com', DEMO_MERCHANT)).toBeUndefined();
+    }
+    expect((await emulator.handle(signIn('start', { email: alice.email }))).status).toBe(200);
+    const code = (await emulator.latestCode(alice.email, DEMO_MERCHANT))?.code as string;
+    const verified = await emulator.handle(signIn('verify', { ...alice, verification_code: code }));
+    expect(verified.status).toBe(200);
+  });
+
+  it('keeps Redis up when it refuses a command, and says why in words', async () => {
+    const statuses: StoreStatus[] = [];
+    const store = await tests.store({ onStatus: (status) => statuses.push(status) });
+    const emulator = createSharedEmulator({ config: SLOW, store });
+    await tests.inspect.config('SET', 'maxmemory', '1');
+    try {
+      const refused = await emulator.handle(exists());
+      expect(refused.status).toBe(503);
+      expect((refused.body as { detail: string }).detail).toMatch(
+        /^the shared store did not answer: Redis at redis:\/\/127\.0\.0\.1:\d+\/0 answered with an error: .*OOM command not allowed.*; nothing was changed$/,
+      );
+      expect(statuses).toEqual([]);
+      expect(store.healthy).toBe(true);
+    } finally {
+      await tests.inspect.config('SET', 'maxmemory', '0');
+    }
+    expect((await emulator.handle(exists())).status).toBe(200);
+  });
+
+  it('says in words that Redis is not connected, without ioredis internals', async () => {
+    const statuses: StoreStatus[] = [];
+    const emulator = await tests.instance({
+      timeoutMs: 200,
+      onStatus: (status) => statuses.push(status),
+    });
+    expect((await emulator.handle(exists())).status).toBe(200);
+    await tests.server.kill();
+    try {
+      await eventually(() => statuses.length > 0);
+      const refused = await emulator.handle(exists());
+      expect(refused.status).toBe(503);
+      const { detail } = refused.body as { detail: string };
+      expect(detail).toMatch(
+        /^the shared store did not answer: Redis at redis:\/\/127\.0\.0\.1:\d+\/0 is not connected \(.+\); nothing was changed$/,
+      );
+      expect(`${detail} ${JSON.stringify(statuses)}`).not.toMatch(/enableOfflineQueue|Stream/);
+    } finally {
+      await tests.server.restart();
+    }
+    await eventually(async () => (await emulator.handle(exists())).status === 200);
+  });
+});

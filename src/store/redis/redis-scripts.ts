@@ -23,6 +23,28 @@ local function num(x) return string.format('%.17g', x) end
 `;
 
 /**
+ * What a field must hold to be read (anything else, written by something other than uas, makes
+ * its bucket or code count as absent, never an error): `number`, a finite decimal number (no
+ * `nan`, `inf` nor hex; `redis-store.ts` reads the same set); `whole`, an integer `HINCRBY`
+ * takes, of at most 15 digits. The type of a key is checked first: another type is absent too.
+ */
+const FIELDS = `
+local function number(text)
+  if not text or not string.match(text, '^%-?%d*%.?%d*[eE]?[%-+]?%d*$') then return nil end
+  local x = tonumber(text)
+  if x == nil or x ~= x or x == math.huge or x == -math.huge then return nil end
+  return x
+end
+local function whole(text)
+  if not text then return false end
+  if text == '0' then return true end
+  local digits = string.match(text, '^%-?([1-9]%d*)$')
+  return digits ~= nil and #digits <= 15
+end
+local kind = redis.call('TYPE', KEYS[1]).ok
+`;
+
+/**
  * One take from a bucket (a hash: `t` tokens, `u` updated at, counters `a`llowed, `r`ejected,
  * `s`hadow-rejected).
  *
@@ -31,20 +53,28 @@ local function num(x) return string.format('%.17g', x) end
  * [9] least time to live in ms, [10] most time to live in ms.
  *
  * Returns the bucket before the take (tokens and updated-at as text, '' for none) and the time
- * of the take: the caller works out the verdict from them with the same pure function.
+ * of the take: the caller works out the verdict from them with the same pure function. A key
+ * that is not such a bucket counts as none, and a write replaces it.
  */
-export const TAKE_SCRIPT = `${NOW}
+export const TAKE_SCRIPT = `${NOW}${FIELDS}
 local burst = tonumber(ARGV[2])
 local rate = tonumber(ARGV[3])
 local cost = tonumber(ARGV[4])
 local mode = ARGV[5]
-local stored = redis.call('HMGET', KEYS[1], 't', 'u')
+local stored = {false, false}
+if kind == 'hash' then
+  local f = redis.call('HMGET', KEYS[1], 't', 'u', 'a', 'r', 's')
+  if number(f[1]) and number(f[2]) and (not f[3] or whole(f[3])) and (not f[4] or whole(f[4]))
+    and (not f[5] or whole(f[5])) then stored = f end
+end
+-- A key of another type, or a hash that is not a bucket: replaced by the first write.
+local junk = kind ~= 'none' and not stored[1]
 local available = burst
-if stored[1] and stored[2] then
+if stored[1] then
   local elapsed = 0
-  local updated = tonumber(stored[2])
+  local updated = number(stored[2])
   if now > updated then elapsed = now - updated end
-  available = tonumber(stored[1]) + elapsed * rate
+  available = number(stored[1]) + elapsed * rate
   if available > burst then available = burst end
 end
 local allowed = available + 1e-9 >= cost
@@ -62,6 +92,7 @@ elseif ARGV[7] ~= '1' then
 elseif not allowed then tokens, count = available, 's'
 else tokens, count = after, 'a' end
 if tokens then
+  if junk then redis.call('DEL', KEYS[1]) end
   redis.call('HSET', KEYS[1], 't', num(tokens), 'u', num(now))
   redis.call('HINCRBY', KEYS[1], count, 1)
   local ttl = math.ceil((burst - tokens) / rate)
@@ -90,15 +121,18 @@ return num(now)
 /**
  * Checks a code: used once at most, a wrong try spends an attempt. KEYS[1] the code. ARGV:
  * [1] manual now or '', [2] the code tried. Returns the result and the code after the check
- * (merchant, e-mail, code, issued, expires, attempts left, used), or just 'not-found'.
+ * (merchant, e-mail, code, issued, expires, attempts left, used), or just 'not-found' (also for
+ * a key that is not such a code).
  */
-export const VERIFY_SCRIPT = `${NOW}
+export const VERIFY_SCRIPT = `${NOW}${FIELDS}
+if kind ~= 'hash' then return {'not-found'} end
 local f = redis.call('HMGET', KEYS[1], 'm', 'e', 'c', 'i', 'x', 'a', 'used')
-if not f[1] then return {'not-found'} end
+if not (f[1] and f[2] and f[3] and number(f[4]) and number(f[5]) and whole(f[6])
+  and (f[7] == '0' or f[7] == '1')) then return {'not-found'} end
 local result
 if f[7] == '1' then result = 'used'
 elseif tonumber(f[6]) <= 0 then result = 'exhausted'
-elseif now >= tonumber(f[5]) then result = 'expired'
+elseif now >= number(f[5]) then result = 'expired'
 elseif f[3] == ARGV[2] then
   result = 'verified'
   redis.call('HSET', KEYS[1], 'used', '1')

@@ -98,6 +98,11 @@ const CODE_KEEP_MS = 86_400_000;
 const SCAN_COUNT = 1000;
 /** The largest message read from a channel. */
 const MAX_MESSAGE_BYTES = 32 * 1_048_576;
+/** What ioredis says of a command it could not send, or whose connection closed before a reply. */
+const NOT_CONNECTED =
+  /^(Stream isn't writeable|Connection is closed|Reached the max retries per request|Command aborted due to connection close)/;
+/** Errors Redis answers while it cannot serve anyone (loading, busy, a replica, a cluster down). */
+const REDIS_AWAY = /^(LOADING|BUSY|MASTERDOWN|READONLY|CLUSTERDOWN|TRYAGAIN)\b/;
 
 interface ScriptCommands {
   uasTake(key: string, ...args: string[]): Promise<[string, string, string]>;
@@ -178,10 +183,12 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
 
   let healthy = true;
   let failedOpen = 0;
-  const markDown = (error: unknown) => {
+  /** Redis went away: why, in words for people ("did not answer within 1000 ms"), or the error. */
+  const markDown = (why: unknown) => {
     if (!healthy) return;
     healthy = false;
-    options.onStatus?.({ state: 'down', error: describe(error) });
+    const error = typeof why === 'string' ? why : failure(why).reason.replace(/^is /, '');
+    options.onStatus?.({ state: 'down', error });
   };
   const markUp = () => {
     if (healthy) return;
@@ -190,12 +197,16 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
   };
   // ioredis reports a lost connection as an event; without a listener it would print it.
   let lastError: unknown;
+  /** Why the connection was lost, until it is back: what "not connected" is said with. */
+  let lastProblem: string | undefined;
   redis.on('error', (error: unknown) => {
     lastError = error;
-    markDown(error);
+    lastProblem = describe(error);
+    markDown(lastProblem);
   });
   subscriber.on('error', () => {});
   redis.on('ready', () => {
+    lastProblem = undefined;
     markUp();
     void seedMeta().catch(() => {});
   });
@@ -210,15 +221,42 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     throw new Error(`cannot reach Redis at ${target.display}: ${describe(lastError ?? error)}`);
   }
 
-  /** Runs a command; a failure becomes a StoreUnavailableError (and marks Redis down). */
+  /**
+   * Why a command failed, in words for people (`did not answer within 1000 ms`), and whether it
+   * says Redis is away, rather than that it refused this one command.
+   */
+  function failure(error: unknown): { reason: string; away: boolean } {
+    const message = error instanceof Error ? error.message : String(error);
+    if (message === 'Command timed out')
+      return { reason: `did not answer within ${timeoutMs} ms`, away: true };
+    if (error instanceof Error && error.name === 'ReplyError')
+      return {
+        reason: `answered with an error: ${describe(error)}`,
+        away: REDIS_AWAY.test(message),
+      };
+    if (NOT_CONNECTED.test(message))
+      return {
+        reason: `is not connected${lastProblem === undefined ? '' : ` (${lastProblem})`}`,
+        away: true,
+      };
+    return { reason: `failed: ${describe(error)}`, away: true };
+  }
+
+  /** A failed command as the request that needed it is told: marks Redis down when it is away. */
+  function refusal(error: unknown): StoreUnavailableError {
+    const { reason, away } = failure(error);
+    if (away) markDown(reason.replace(/^is /, ''));
+    return new StoreUnavailableError(`Redis at ${target.display} ${reason}`);
+  }
+
+  /** Runs a command; a failure becomes a StoreUnavailableError (and marks Redis down if away). */
   async function command<T>(run: () => Promise<T>): Promise<T> {
     try {
       const value = await run();
       markUp();
       return value;
     } catch (error) {
-      markDown(error);
-      throw new StoreUnavailableError(`Redis at ${target.display}: ${describe(error)}`);
+      throw refusal(error);
     }
   }
 
@@ -378,9 +416,8 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
             return decideTake(stored, { ...request, now: Number(now) }).taken;
           },
           (error: unknown) => {
-            markDown(error);
-            if (onError === 'closed')
-              throw new StoreUnavailableError(`Redis at ${target.display}: ${describe(error)}`);
+            const refused = refusal(error);
+            if (onError === 'closed') throw refused;
             // Open: as if the bucket were full, so that nobody is refused while Redis is away.
             failedOpen++;
             return decideTake(undefined, request).taken;
@@ -422,12 +459,8 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
       return verifyOutcome(reply);
     },
     async latest(email, merchantId) {
-      if (merchantId !== undefined) {
-        const fields = await command(() =>
-          redis.hmget(keys.code(merchantId, email), ...CODE_FIELDS),
-        );
-        return readCode(fields);
-      }
+      if (merchantId !== undefined)
+        return readCode(await command(() => fieldsOf(keys.code(merchantId, email), CODE_FIELDS)));
       let newest: OtpCode | undefined;
       for (const code of await allCodes())
         if (
@@ -439,6 +472,14 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     },
     list: () => allCodes(),
   };
+
+  /** The fields of one hash; all null when its key holds another type (written by another). */
+  const fieldsOf = (key: string, fields: readonly string[]) =>
+    redis.hmget(key, ...fields).catch((error: unknown) => {
+      if (error instanceof Error && error.message.startsWith('WRONGTYPE'))
+        return fields.map(() => null);
+      throw error;
+    });
 
   /** Every key matching a pattern, a scan at a time. */
   async function scanKeys(pattern: string): Promise<string[]> {
@@ -514,7 +555,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     },
     async getBucket(key, config) {
       const [now, fields] = await command(() =>
-        Promise.all([redis.uasNow(manualNow()), redis.hmget(keys.bucket(key), ...BUCKET_FIELDS)]),
+        Promise.all([redis.uasNow(manualNow()), fieldsOf(keys.bucket(key), BUCKET_FIELDS)]),
       );
       const bucket = readBucket(fields);
       return bucket === undefined
@@ -559,42 +600,55 @@ const flag = (value: boolean) => (value ? '1' : '0');
 
 /** A bucket read from its hash; undefined when it is gone or not one of ours. */
 function readBucket(fields: Array<string | null>): StoredBucket | undefined {
-  const [tokens, updatedAt, allowed, rejected, shadow] = fields.map((field) =>
-    Number(field ?? NaN),
+  const [tokens, updatedAt, ...counters] = fields;
+  const [allowed, rejected, shadow] = counters.map((field) =>
+    field === null || field === undefined ? 0 : wholeOf(field),
   );
-  if (!Number.isFinite(tokens) || !Number.isFinite(updatedAt)) return undefined;
-  return {
-    tokens: tokens as number,
-    updatedAt: updatedAt as number,
-    allowed: wholeOr0(allowed),
-    rejected: wholeOr0(rejected),
-    shadowRejected: wholeOr0(shadow),
-  };
+  const t = numberOf(tokens);
+  const u = numberOf(updatedAt);
+  if (
+    t === undefined ||
+    u === undefined ||
+    allowed === undefined ||
+    rejected === undefined ||
+    shadow === undefined
+  )
+    return undefined;
+  return { tokens: t, updatedAt: u, allowed, rejected, shadowRejected: shadow };
 }
 
-const wholeOr0 = (value: number | undefined) =>
-  value !== undefined && Number.isSafeInteger(value) ? value : 0;
+/**
+ * A number field as the scripts read it (`number` in redis-scripts.ts): finite and decimal, so
+ * that what the scripts count as absent, a listing skips too.
+ */
+function numberOf(text: string | null | undefined): number | undefined {
+  if (typeof text !== 'string' || !/\d/.test(text) || !/^-?\d*\.?\d*[eE]?[-+]?\d*$/.test(text))
+    return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/** A counter as the scripts read it (`whole`): an integer HINCRBY takes, of 15 digits at most. */
+const wholeOf = (text: string | null | undefined) =>
+  typeof text === 'string' && /^(?:0|-?[1-9]\d{0,14})$/.test(text) ? Number(text) : undefined;
 
 /** A code read from its hash (merchant, e-mail, code, issued, expires, attempts, used). */
 function readCode(fields: Array<string | null | undefined>): OtpCode | undefined {
   const [merchantId, email, code, issued, expires, attempts, used] = fields;
+  const issuedAt = numberOf(issued);
+  const expiresAt = numberOf(expires);
+  const attemptsLeft = wholeOf(attempts);
   if (
     typeof merchantId !== 'string' ||
     typeof email !== 'string' ||
     typeof code !== 'string' ||
-    !Number.isFinite(Number(issued)) ||
-    !Number.isFinite(Number(expires))
+    issuedAt === undefined ||
+    expiresAt === undefined ||
+    attemptsLeft === undefined ||
+    (used !== '0' && used !== '1')
   )
     return undefined;
-  return {
-    merchantId,
-    email,
-    code,
-    issuedAt: Number(issued),
-    expiresAt: Number(expires),
-    attemptsLeft: wholeOr0(Number(attempts)),
-    used: used === '1',
-  };
+  return { merchantId, email, code, issuedAt, expiresAt, attemptsLeft, used: used === '1' };
 }
 
 function verifyOutcome(reply: string[]): VerifyOutcome {
