@@ -548,3 +548,77 @@ describe.skipIf(!HAS_REDIS)('the Redis store with keys that something else wrote
     await eventually(async () => (await emulator.handle(exists())).status === 200);
   });
 });
+
+describe.skipIf(!HAS_REDIS)('listings of the Redis store', () => {
+  const tests = redisOfTheseTests();
+
+  it('lists and counts buckets and codes, skipping keys of another type and hashes holding junk', async () => {
+    const statuses: StoreStatus[] = [];
+    const emulator = await tests.instance({ onStatus: (status) => statuses.push(status) });
+    expect((await emulator.handle(exists('alice@example.com', 'ok'))).status).toBe(200);
+    expect((await emulator.handle(signIn('start', { email: 'alice@example.com' }))).status).toBe(
+      200,
+    );
+    const junk: Array<Promise<unknown>> = [
+      tests.inspect.set('uas:bucket:{caller:demo:string}', 'junk'),
+      tests.inspect.rpush('uas:bucket:{caller:demo:list}', 'junk'),
+      tests.inspect.hset('uas:bucket:{caller:demo:nan}', { t: 'nan', u: '1' }),
+      tests.inspect.hset('uas:bucket:{caller:demo:inf}', { t: '1', u: 'inf' }),
+      tests.inspect.hset('uas:bucket:{caller:demo:count}', { t: '1', u: '1', a: 'notanumber' }),
+      tests.inspect.set(`uas:code:{${DEMO_MERCHANT} bob@example.com}`, 'junk'),
+      tests.inspect.hset(`uas:code:{${DEMO_MERCHANT} eve@example.com}`, { m: 'x', i: 'abc' }),
+    ];
+    await Promise.all(junk);
+    const page = await emulator.listBuckets();
+    expect(page.total).toBe(2);
+    expect(page.buckets.map((bucket) => bucket.key).sort()).toEqual([
+      'caller:demo:ok',
+      'client:demo',
+    ]);
+    expect(await emulator.getBucket('caller:demo:string')).toBeUndefined();
+    expect(await emulator.getBucket('caller:demo:nan')).toBeUndefined();
+    const metrics = await emulator.metrics();
+    expect(metrics).toContain('uas_buckets{level="client"} 1');
+    expect(metrics).toContain('uas_buckets{level="caller"} 1');
+    expect((await emulator.listCodes()).map((code) => code.email)).toEqual(['alice@example.com']);
+    expect(await emulator.latestCode('bob@example.com')).toBeUndefined();
+    expect(await emulator.latestCode('bob@example.com', DEMO_MERCHANT)).toBeUndefined();
+    expect(statuses).toEqual([]);
+  });
+
+  it('reads at most 10,000 keys for a listing or a count', async () => {
+    const emulator = await tests.instance();
+    for (let start = 0; start < 12_000; start += 2_000) {
+      const pipeline = tests.inspect.pipeline();
+      for (let index = start; index < start + 2_000; index++)
+        pipeline.hset(`uas:bucket:{caller:demo:ip-${index}}`, { t: '1', u: String(T0) });
+      await pipeline.exec();
+    }
+    const page = await emulator.listBuckets({ limit: 10 });
+    expect(page.total).toBe(10_000);
+    expect(page.buckets).toHaveLength(10);
+    expect(await emulator.metrics()).toContain('uas_buckets{level="caller"} 10000');
+    // A reset is not a listing: every bucket goes.
+    await emulator.resetBuckets();
+    expect(await tests.inspect.keys('uas:bucket:*')).toEqual([]);
+  });
+
+  it('leaves Redis up when a listing gets no answer in time', async () => {
+    const statuses: StoreStatus[] = [];
+    const emulator = await tests.instance({
+      timeoutMs: 200,
+      onStatus: (status) => statuses.push(status),
+    });
+    expect((await emulator.handle(exists())).status).toBe(200);
+    await tests.inspect.call('CLIENT', 'PAUSE', '500', 'ALL');
+    await expect(emulator.listBuckets()).rejects.toThrow(
+      /^Redis at redis:\/\/127\.0\.0\.1:\d+\/0 did not answer within 200 ms$/,
+    );
+    await expect(emulator.listCodes()).rejects.toThrow(/did not answer within 200 ms$/);
+    expect(statuses).toEqual([]);
+    // Answered once the pause is over.
+    await tests.inspect.ping();
+    expect((await emulator.handle(exists())).status).toBe(200);
+    expect(statuses).toEqual([]);
+  });
+});

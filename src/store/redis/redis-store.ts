@@ -96,6 +96,13 @@ const BUCKET_MOST_TTL_MS = 365 * 86_400_000;
 const CODE_KEEP_MS = 86_400_000;
 /** Keys read per scan. */
 const SCAN_COUNT = 1000;
+/**
+ * The most keys a listing reads (the buckets or codes of the dev API, the counts of the
+ * metrics): enough for any test, and read well within a command's time on a loaded Redis.
+ */
+const MAX_LISTED_KEYS = 10_000;
+/** Hashes read per pipeline of a listing. */
+const READ_BATCH = 1000;
 /** The largest message read from a channel. */
 const MAX_MESSAGE_BYTES = 32 * 1_048_576;
 /** What ioredis says of a command it could not send, or whose connection closed before a reply. */
@@ -460,7 +467,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     },
     async latest(email, merchantId) {
       if (merchantId !== undefined)
-        return readCode(await command(() => fieldsOf(keys.code(merchantId, email), CODE_FIELDS)));
+        return readCode(await read(() => fieldsOf(keys.code(merchantId, email), CODE_FIELDS)));
       let newest: OtpCode | undefined;
       for (const code of await allCodes())
         if (
@@ -481,55 +488,92 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
       throw error;
     });
 
-  /** Every key matching a pattern, a scan at a time. */
-  async function scanKeys(pattern: string): Promise<string[]> {
-    const found: string[] = [];
+  /**
+   * Runs a read of the dev API or the metrics: a failure is a StoreUnavailableError, but says
+   * nothing of Redis's health (a listing too large to answer in time is not Redis going away).
+   */
+  async function read<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw new StoreUnavailableError(`Redis at ${target.display} ${failure(error).reason}`);
+    }
+  }
+
+  /** The keys matching a pattern, a scan at a time. */
+  async function* scan(pattern: string): AsyncGenerator<string[]> {
     let cursor = '0';
     do {
-      const [next, batch] = await command(() =>
+      const [next, batch] = await read(() =>
         redis.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT),
       );
       cursor = next;
-      found.push(...batch);
+      yield batch;
     } while (cursor !== '0');
-    return found;
+  }
+
+  /** The first {@link MAX_LISTED_KEYS} keys matching a pattern (a scan may repeat one). */
+  async function someKeys(pattern: string): Promise<string[]> {
+    const found = new Set<string>();
+    for await (const batch of scan(pattern))
+      for (const key of batch) {
+        if (found.size === MAX_LISTED_KEYS) return [...found];
+        found.add(key);
+      }
+    return [...found];
+  }
+
+  /**
+   * The fields of hashes, {@link READ_BATCH} to a pipeline, one pipeline after the other, so that
+   * the requests of the API are not queued behind all of them; undefined for a key of another type.
+   */
+  async function readHashes(
+    found: readonly string[],
+    fields: readonly string[],
+  ): Promise<Array<Array<string | null> | undefined>> {
+    const replies: Array<Array<string | null> | undefined> = [];
+    for (let start = 0; start < found.length; start += READ_BATCH) {
+      const pipeline = redis.pipeline();
+      for (const key of found.slice(start, start + READ_BATCH)) pipeline.hmget(key, ...fields);
+      for (const [error, value] of (await read(() => pipeline.exec())) ?? []) {
+        if (error === null) replies.push(value as Array<string | null>);
+        else if (error.message.startsWith('WRONGTYPE')) replies.push(undefined);
+        else throw new StoreUnavailableError(`Redis at ${target.display} ${failure(error).reason}`);
+      }
+    }
+    return replies;
   }
 
   async function allCodes(): Promise<OtpCode[]> {
-    const found = await scanKeys(codePattern);
-    const replies = await command(() =>
-      Promise.all(found.map((key) => redis.hmget(key, ...CODE_FIELDS))),
-    );
-    return replies.map(readCode).filter((code): code is OtpCode => code !== undefined);
+    const found = await someKeys(codePattern);
+    const replies = await readHashes(found, CODE_FIELDS);
+    return replies.flatMap((fields) => {
+      const code = fields === undefined ? undefined : readCode(fields);
+      return code === undefined ? [] : [code];
+    });
   }
 
   const bucketOf = (redisKey: string) =>
     redisKey.slice(`${prefix}:bucket:{`.length, redisKey.endsWith('}') ? -1 : undefined);
 
-  /** Every bucket with its state, and Redis's time. */
+  /** The buckets of the first {@link MAX_LISTED_KEYS} keys with their state, and Redis's time. */
   async function allBuckets(): Promise<{ entries: Array<[string, StoredBucket]>; now: number }> {
-    const found = await scanKeys(bucketPattern);
-    const [now, replies] = await command(() =>
-      Promise.all([
-        redis.uasNow(manualNow()),
-        Promise.all(found.map((key) => redis.hmget(key, ...BUCKET_FIELDS))),
-      ]),
-    );
+    const found = await someKeys(bucketPattern);
+    const replies = await readHashes(found, BUCKET_FIELDS);
+    const now = await read(() => redis.uasNow(manualNow()));
     const entries: Array<[string, StoredBucket]> = [];
     found.forEach((key, index) => {
-      const bucket = readBucket(replies[index] ?? []);
+      const fields = replies[index];
+      const bucket = fields === undefined ? undefined : readBucket(fields);
       if (bucket !== undefined) entries.push([bucketOf(key), bucket]);
     });
     return { entries, now: Number(now) };
   }
 
-  async function unlinkAll(pattern: string): Promise<number> {
-    const found = await scanKeys(pattern);
-    for (let start = 0; start < found.length; start += SCAN_COUNT) {
-      const batch = found.slice(start, start + SCAN_COUNT);
-      await command(() => redis.unlink(...batch));
-    }
-    return found.length;
+  /** Unlinks every key matching a pattern (none is left out: no cap here), a scan at a time. */
+  async function unlinkAll(pattern: string): Promise<void> {
+    for await (const batch of scan(pattern))
+      if (batch.length > 0) await command(() => redis.unlink(...batch));
   }
 
   return {
@@ -554,7 +598,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
       return pageOfBuckets(entries, query, config, now);
     },
     async getBucket(key, config) {
-      const [now, fields] = await command(() =>
+      const [now, fields] = await read(() =>
         Promise.all([redis.uasNow(manualNow()), fieldsOf(keys.bucket(key), BUCKET_FIELDS)]),
       );
       const bucket = readBucket(fields);
@@ -570,8 +614,8 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     async counts(): Promise<BucketCounts> {
       let client = 0;
       let caller = 0;
-      for (const key of await scanKeys(bucketPattern))
-        if (levelOf(bucketOf(key)) === 'client') client++;
+      for (const [key] of (await allBuckets()).entries)
+        if (levelOf(key) === 'client') client++;
         else caller++;
       return { client, caller, evictions: 0 };
     },
