@@ -622,3 +622,72 @@ describe.skipIf(!HAS_REDIS)('listings of the Redis store', () => {
     expect(statuses).toEqual([]);
   });
 });
+
+describe.skipIf(!HAS_REDIS)('the Redis store when Redis runs what it was sent late', () => {
+  const tests = redisOfTheseTests();
+
+  /** Runs `during` while Redis holds every write (CLIENT PAUSE), then lets them all run. */
+  async function whilePaused<T>(during: () => Promise<T>): Promise<T> {
+    await tests.inspect.call('CLIENT', 'PAUSE', '10000', 'WRITE');
+    try {
+      return await during();
+    } finally {
+      await tests.inspect.call('CLIENT', 'UNPAUSE');
+    }
+  }
+
+  it.each([
+    ['on Redis time', {}],
+    ['on a manual clock', { manualClock: { startMs: T0 } }],
+  ])(
+    'takes no token for a request answered 503 because Redis answered too late (%s)',
+    async (_, clock) => {
+      const emulator = await tests.instance({ timeoutMs: 300, ...clock });
+      const answers = await whilePaused(() =>
+        Promise.all(
+          Array.from({ length: 5 }, () => emulator.handle(exists('alice@example.com', 'paused'))),
+        ),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual([503, 503, 503, 503, 503]);
+      expect((answers[0]?.body as { detail: string }).detail).toMatch(
+        /^the shared store did not answer: Redis at redis:\/\/127\.0\.0\.1:\d+\/0 did not answer within 300 ms; nothing was changed$/,
+      );
+      // Redis has run the scripts held by the pause before it answers this read, sent after them
+      // on the same connection: they changed nothing.
+      expect(await emulator.getBucket('client:demo')).toBeUndefined();
+      expect(await emulator.getBucket('caller:demo:paused')).toBeUndefined();
+      expect(await tests.inspect.keys('uas:bucket:*')).toEqual([]);
+      expect((await emulator.handle(exists('alice@example.com', 'paused'))).headers).toMatchObject({
+        ratelimit: expect.stringMatching(/r=4/),
+      });
+    },
+  );
+
+  it('issues no code, and spends no code, when Redis answers a code script too late', async () => {
+    const store = await tests.store({ timeoutMs: 300 });
+    const { codes } = store;
+    const issue = async (code: string) =>
+      codes.issue(DEMO_MERCHANT, 'alice@example.com', code, 0, 600_000, 5);
+    await expect(whilePaused(() => issue('111111'))).rejects.toThrow(
+      /did not answer within 300 ms$/,
+    );
+    expect(await codes.latest('alice@example.com', DEMO_MERCHANT)).toBeUndefined();
+
+    await issue('222222');
+    const tries = await whilePaused(() =>
+      Promise.allSettled([
+        codes.verify(DEMO_MERCHANT, 'alice@example.com', '222222', 0),
+        codes.verify(DEMO_MERCHANT, 'alice@example.com', '333333', 0),
+      ]),
+    );
+    expect(tries.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    expect(await codes.latest('alice@example.com', DEMO_MERCHANT)).toMatchObject({
+      code: '222222',
+      used: false,
+      attemptsLeft: 5,
+    });
+    expect(await codes.verify(DEMO_MERCHANT, 'alice@example.com', '222222', 0)).toMatchObject({
+      result: 'verified',
+    });
+  });
+});

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { Redis, RedisOptions } from 'ioredis';
 import type { ResolvedConfig } from '../../core/config/config.js';
 import { decideTake, type BucketLedger, type BucketTake } from '../../core/limits/bucket-ledger.js';
@@ -17,6 +18,7 @@ import {
 import type { ManualClock } from '../../core/time/clock.js';
 import { createSharedClock } from './shared-clock.js';
 import { ISSUE_SCRIPT, NOW_SCRIPT, TAKE_SCRIPT, VERIFY_SCRIPT } from './redis-scripts.js';
+import { createRedisTime } from './redis-time.js';
 import { parseRedisUrl } from './store-url.js';
 
 /** What a store does with a bucket decision while Redis cannot be reached. */
@@ -103,6 +105,8 @@ const SCAN_COUNT = 1000;
 const MAX_LISTED_KEYS = 10_000;
 /** Hashes read per pipeline of a listing. */
 const READ_BATCH = 1000;
+/** How often Redis's clock is measured again, for the deadlines of scripts. */
+const TIME_REFRESH_MS = 10_000;
 /** The largest message read from a channel. */
 const MAX_MESSAGE_BYTES = 32 * 1_048_576;
 /** What ioredis says of a command it could not send, or whose connection closed before a reply. */
@@ -111,11 +115,21 @@ const NOT_CONNECTED =
 /** Errors Redis answers while it cannot serve anyone (loading, busy, a replica, a cluster down). */
 const REDIS_AWAY = /^(LOADING|BUSY|MASTERDOWN|READONLY|CLUSTERDOWN|TRYAGAIN)\b/;
 
+/** A script ran past its deadline and changed nothing: its caller has given up, or is about to. */
+class LateReply extends Error {}
+
+/** A script's reply, unless it came too late to count. */
+function onTime<T>(reply: T | 'late'): T {
+  if (reply === 'late') throw new LateReply('late');
+  return reply;
+}
+
+/** The scripts, by name: each but uasNow answers 'late' when run past its deadline. */
 interface ScriptCommands {
-  uasTake(key: string, ...args: string[]): Promise<[string, string, string]>;
+  uasTake(key: string, ...args: string[]): Promise<[string, string, string] | 'late'>;
   uasIssue(key: string, ...args: string[]): Promise<string>;
-  uasVerify(key: string, ...args: string[]): Promise<string[]>;
-  uasNow(manual: string): Promise<string>;
+  uasVerify(key: string, ...args: string[]): Promise<string[] | 'late'>;
+  uasNow(manual: string, deadline: ''): Promise<string>;
 }
 
 type ScriptedRedis = Redis & ScriptCommands;
@@ -218,10 +232,23 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     void seedMeta().catch(() => {});
   });
 
+  // Scripts are given a deadline in Redis's time: measured now, again every 10 s and after a
+  // reconnect, on the connection that sends them.
+  const time = createRedisTime({
+    time: () => redis.time() as unknown as Promise<[string, string]>,
+    monotonic: () => performance.now(),
+  });
+  redis.on('ready', () => void time.refresh().catch(() => {}));
+  const timeTimer = setInterval(() => void time.refresh().catch(() => {}), TIME_REFRESH_MS);
+  timeTimer.unref();
+  const deadline = () => time.deadline(timeoutMs);
+
   try {
     await redis.connect();
     await subscriber.connect();
+    await time.refresh();
   } catch (error) {
+    clearInterval(timeTimer);
     redis.disconnect();
     subscriber.disconnect();
     // "Connection is closed" says less than the error that closed it (ECONNREFUSED, ENOENT).
@@ -234,7 +261,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
    */
   function failure(error: unknown): { reason: string; away: boolean } {
     const message = error instanceof Error ? error.message : String(error);
-    if (message === 'Command timed out')
+    if (error instanceof LateReply || message === 'Command timed out')
       return { reason: `did not answer within ${timeoutMs} ms`, away: true };
     if (error instanceof Error && error.name === 'ReplyError')
       return {
@@ -405,6 +432,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
         .uasTake(
           keys.bucket(request.key),
           manualNow(),
+          deadline(),
           String(policy.burst),
           String(policy.refillPerMs),
           String(request.cost),
@@ -415,6 +443,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
           leastTtl,
           mostTtl,
         )
+        .then(onTime)
         .then(
           ([tokens, updatedAt, now]) => {
             markUp();
@@ -437,16 +466,19 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     async issue(merchantId, email, code, _now, ttlMs, maxAttempts) {
       const issuedAt = Number(
         await command(() =>
-          redis.uasIssue(
-            keys.code(merchantId, email),
-            manualNow(),
-            merchantId,
-            email,
-            code,
-            String(ttlMs),
-            String(maxAttempts),
-            String(CODE_KEEP_MS),
-          ),
+          redis
+            .uasIssue(
+              keys.code(merchantId, email),
+              manualNow(),
+              deadline(),
+              merchantId,
+              email,
+              code,
+              String(ttlMs),
+              String(maxAttempts),
+              String(CODE_KEEP_MS),
+            )
+            .then(onTime),
         ),
       );
       return {
@@ -461,7 +493,9 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     },
     async verify(merchantId, email, candidate) {
       const reply = await command(() =>
-        redis.uasVerify(keys.code(merchantId, email), manualNow(), candidate),
+        redis
+          .uasVerify(keys.code(merchantId, email), manualNow(), deadline(), candidate)
+          .then(onTime),
       );
       return verifyOutcome(reply);
     },
@@ -560,7 +594,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
   async function allBuckets(): Promise<{ entries: Array<[string, StoredBucket]>; now: number }> {
     const found = await someKeys(bucketPattern);
     const replies = await readHashes(found, BUCKET_FIELDS);
-    const now = await read(() => redis.uasNow(manualNow()));
+    const now = await read(() => redis.uasNow(manualNow(), ''));
     const entries: Array<[string, StoredBucket]> = [];
     found.forEach((key, index) => {
       const fields = replies[index];
@@ -599,7 +633,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     },
     async getBucket(key, config) {
       const [now, fields] = await read(() =>
-        Promise.all([redis.uasNow(manualNow()), fieldsOf(keys.bucket(key), BUCKET_FIELDS)]),
+        Promise.all([redis.uasNow(manualNow(), ''), fieldsOf(keys.bucket(key), BUCKET_FIELDS)]),
       );
       const bucket = readBucket(fields);
       return bucket === undefined
@@ -630,6 +664,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     },
     async close() {
       clearInterval(watchTimer);
+      clearInterval(timeTimer);
       await Promise.allSettled([subscriber.quit(), redis.quit()]);
       subscriber.disconnect();
       redis.disconnect();
