@@ -539,7 +539,7 @@ describe.skipIf(!HAS_REDIS)('the Redis store with keys that something else wrote
       expect(refused.status).toBe(503);
       const { detail } = refused.body as { detail: string };
       expect(detail).toMatch(
-        /^the shared store did not answer: Redis at redis:\/\/127\.0\.0\.1:\d+\/0 is not connected \(.+\); nothing was changed$/,
+        /^the shared store did not answer: Redis at redis:\/\/127\.0\.0\.1:\d+\/0 is not connected: .+; nothing was changed$/,
       );
       expect(`${detail} ${JSON.stringify(statuses)}`).not.toMatch(/enableOfflineQueue|Stream/);
     } finally {
@@ -689,5 +689,75 @@ describe.skipIf(!HAS_REDIS)('the Redis store when Redis runs what it was sent la
     expect(await codes.verify(DEMO_MERCHANT, 'alice@example.com', '222222', 0)).toMatchObject({
       result: 'verified',
     });
+  });
+});
+
+describe.skipIf(!HAS_REDIS)('the Redis store on a database it cannot use', () => {
+  const tests = redisOfTheseTests();
+
+  /** The connections named "uas" that Redis has, once the count settles on `count`. */
+  async function uasConnections(count: number): Promise<number> {
+    const named = async () =>
+      ((await tests.inspect.client('LIST')) as string)
+        .split('\n')
+        .filter((line) => / name=uas /.test(line)).length;
+    await eventually(async () => (await named()) === count).catch(() => {});
+    return named();
+  }
+
+  it('refuses a database that does not exist, in one line, and closes its connections', async () => {
+    const url = tests.server.url.replace(/\/0$/, '/99');
+    const statuses: StoreStatus[] = [];
+    const onStatus = (status: StoreStatus) => statuses.push(status);
+    await expect(connectRedisStore({ url, config: SLOW, onStatus })).rejects.toThrow(
+      new Error(`Redis at ${url}: database 99 does not exist (ERR DB index is out of range)`),
+    );
+    expect(await tests.inspect.keys('*')).toEqual([]);
+    expect(await uasConnections(0)).toBe(0);
+    // Neither "unreachable" nor "reachable again": the error says it all.
+    expect(statuses).toEqual([]);
+  });
+
+  it('closes its connections when it fails after connecting (a key of another type at uas:meta)', async () => {
+    await tests.inspect.set('uas:meta', 'junk');
+    await expect(tests.store()).rejects.toThrow(/^Redis at .* answered with an error: WRONGTYPE/);
+    expect(await uasConnections(0)).toBe(0);
+  });
+
+  it('never goes on in database 0 when its database cannot be selected on a reconnect', async () => {
+    const statuses: StoreStatus[] = [];
+    const url = tests.server.url.replace(/\/0$/, '/3');
+    const emulator = await tests.instance({
+      url,
+      timeoutMs: 200,
+      onStatus: (status) => statuses.push(status),
+    });
+    expect((await emulator.handle(exists())).status).toBe(200);
+    try {
+      // SELECT refused from now on; the connections of the store are cut, and it reconnects.
+      await tests.inspect.call('ACL', 'SETUSER', 'default', '-select');
+      await tests.inspect.client('KILL', 'USER', 'default', 'SKIPME', 'yes');
+      await eventually(() =>
+        statuses.some(
+          (status) =>
+            status.state === 'down' && /^database 3 cannot be selected/.test(status.error),
+        ),
+      );
+      const refused = await emulator.handle(exists());
+      expect(refused.status).toBe(503);
+      expect((refused.body as { detail: string }).detail).toMatch(
+        /Redis at redis:\/\/127\.0\.0\.1:\d+\/3 is not connected: database 3 cannot be selected \(NOPERM/,
+      );
+    } finally {
+      await tests.inspect.call('ACL', 'SETUSER', 'default', '+select');
+    }
+    await eventually(async () => (await emulator.handle(exists())).status === 200);
+    expect(await tests.inspect.keys('*')).toEqual([]);
+    await tests.inspect.select(3);
+    try {
+      expect(await tests.inspect.hget('uas:bucket:{client:demo}', 'a')).toBe('2');
+    } finally {
+      await tests.inspect.select(0);
+    }
   });
 });

@@ -138,9 +138,25 @@ type ScriptedRedis = Redis & ScriptCommands;
  * Connects to Redis and returns a store every instance on the same URL and prefix shares:
  * buckets decided by one atomic script each, on Redis's clock; codes issued and checked
  * atomically; live changes and events passed on over pub/sub. Throws an Error with a one-line
- * message when Redis cannot be reached.
+ * message when Redis cannot be reached, or its database cannot be used; having thrown, it leaves
+ * no connection open.
  */
 export async function connectRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
+  const undo: Array<() => void> = [];
+  try {
+    return await openRedisStore(options, (step) => undo.push(step));
+  } catch (error) {
+    // Open connections and timers would keep the process from exiting.
+    for (const step of undo) step();
+    throw error;
+  }
+}
+
+/** {@link connectRedisStore}, telling `onFailure` how to undo each thing it opens. */
+async function openRedisStore(
+  options: RedisStoreOptions,
+  onFailure: (undo: () => void) => void,
+): Promise<RedisStore> {
   const target = parseRedisUrl(options.url);
   const prefix = options.prefix ?? 'uas';
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(prefix))
@@ -201,12 +217,18 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
   redis.defineCommand('uasVerify', { numberOfKeys: 1, lua: VERIFY_SCRIPT });
   redis.defineCommand('uasNow', { numberOfKeys: 0, lua: NOW_SCRIPT });
   const subscriber = redis.duplicate({ enableOfflineQueue: true });
+  onFailure(() => {
+    redis.disconnect();
+    subscriber.disconnect();
+  });
 
   let healthy = true;
   let failedOpen = 0;
+  /** Whether the connections were made: a failure before is the error connecting throws, no status. */
+  let connected = false;
   /** Redis went away: why, in words for people ("did not answer within 1000 ms"), or the error. */
   const markDown = (why: unknown) => {
-    if (!healthy) return;
+    if (!healthy || !connected) return;
     healthy = false;
     const error = typeof why === 'string' ? why : failure(why).reason.replace(/^is /, '');
     options.onStatus?.({ state: 'down', error });
@@ -216,16 +238,34 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     healthy = true;
     options.onStatus?.({ state: 'up' });
   };
+  /**
+   * A SELECT of the URL's database refused (`ERR DB index is out of range`) on a connection
+   * being made: ioredis would go on in database 0, among other keys. The connection is dropped
+   * before it is ready (and made again later, as after any loss), so that no command ever runs
+   * in another database. Returns what is wrong, for people, if that was it.
+   */
+  const refuseDatabase = (client: Redis, error: unknown): string | undefined => {
+    if ((error as { command?: { name?: unknown } }).command?.name !== 'select') return undefined;
+    client.disconnect(true);
+    const { db } = target.connection;
+    return /out of range/i.test(describe(error))
+      ? `database ${db} does not exist (${describe(error)})`
+      : `database ${db} cannot be selected (${describe(error)})`;
+  };
   // ioredis reports a lost connection as an event; without a listener it would print it.
-  let lastError: unknown;
   /** Why the connection was lost, until it is back: what "not connected" is said with. */
   let lastProblem: string | undefined;
+  /** A refused SELECT, until a connection is made again: it outweighs what follows from it. */
+  let databaseProblem: string | undefined;
+  redis.on('connect', () => (databaseProblem = undefined));
   redis.on('error', (error: unknown) => {
-    lastError = error;
-    lastProblem = describe(error);
-    markDown(lastProblem);
+    databaseProblem = refuseDatabase(redis, error) ?? databaseProblem;
+    // ioredis's own words for a closed connection say less than the error that closed it.
+    if (databaseProblem !== undefined || !NOT_CONNECTED.test(describe(error)))
+      lastProblem = databaseProblem ?? describe(error);
+    markDown(lastProblem ?? 'not connected');
   });
-  subscriber.on('error', () => {});
+  subscriber.on('error', (error: unknown) => void refuseDatabase(subscriber, error));
   redis.on('ready', () => {
     lastProblem = undefined;
     markUp();
@@ -241,6 +281,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
   redis.on('ready', () => void time.refresh().catch(() => {}));
   const timeTimer = setInterval(() => void time.refresh().catch(() => {}), TIME_REFRESH_MS);
   timeTimer.unref();
+  onFailure(() => clearInterval(timeTimer));
   const deadline = () => time.deadline(timeoutMs);
 
   try {
@@ -248,12 +289,12 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     await subscriber.connect();
     await time.refresh();
   } catch (error) {
-    clearInterval(timeTimer);
-    redis.disconnect();
-    subscriber.disconnect();
+    if (databaseProblem !== undefined)
+      throw new Error(`Redis at ${target.display}: ${databaseProblem}`);
     // "Connection is closed" says less than the error that closed it (ECONNREFUSED, ENOENT).
-    throw new Error(`cannot reach Redis at ${target.display}: ${describe(lastError ?? error)}`);
+    throw new Error(`cannot reach Redis at ${target.display}: ${lastProblem ?? describe(error)}`);
   }
+  connected = true;
 
   /**
    * Why a command failed, in words for people (`did not answer within 1000 ms`), and whether it
@@ -270,7 +311,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
       };
     if (NOT_CONNECTED.test(message))
       return {
-        reason: `is not connected${lastProblem === undefined ? '' : ` (${lastProblem})`}`,
+        reason: `is not connected${lastProblem === undefined ? '' : `: ${lastProblem}`}`,
         away: true,
       };
     return { reason: `failed: ${describe(error)}`, away: true };
