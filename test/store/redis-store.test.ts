@@ -761,3 +761,38 @@ describe.skipIf(!HAS_REDIS)('the Redis store on a database it cannot use', () =>
     }
   });
 });
+
+describe.skipIf(!HAS_REDIS)('the shared manual clock when Redis loses it', () => {
+  const tests = redisOfTheseTests();
+  const HOUR = 3_600_000;
+  const advance = (emulator: SharedEmulator, ms: number) => {
+    if (!('advance' in emulator.clock)) throw new Error('expected a manual clock');
+    (emulator.clock as { advance(ms: number): void }).advance(ms);
+  };
+  const stored = async () => Number(await tests.inspect.get('uas:clock'));
+
+  it('goes on from the time of the instance that moves it after a FLUSHALL, not from 1970', async () => {
+    const a = await tests.instance({ manualClock: { startMs: T0 } });
+    const b = await tests.instance({ manualClock: { startMs: T0 } });
+    advance(a, HOUR);
+    await eventually(() => b.clock.now() === T0 + HOUR);
+    await tests.inspect.flushall();
+    advance(a, 60_000);
+    await eventually(async () => (await tests.inspect.exists('uas:clock')) === 1);
+    expect(await stored()).toBe(T0 + HOUR + 60_000);
+    await eventually(() => b.clock.now() === T0 + HOUR + 60_000);
+    expect(a.clock.now()).toBe(T0 + HOUR + 60_000);
+  });
+
+  it('gives a Redis that restarted empty its time when it reconnects, and a new instance joins it', async () => {
+    const a = await tests.instance({ manualClock: { startMs: T0 } });
+    advance(a, HOUR);
+    await eventually(async () => (await stored()) === T0 + HOUR);
+    await tests.server.kill();
+    await tests.server.restart();
+    await eventually(async () => (await stored()) === T0 + HOUR);
+    const late = await tests.instance({ manualClock: { startMs: T0 } });
+    expect(late.clock.now()).toBe(T0 + HOUR);
+    expect(a.clock.now()).toBe(T0 + HOUR);
+  });
+});

@@ -157,3 +157,24 @@ return {result, f[1], f[2], f[3], f[4], f[5], f[6], f[7]}
 export const NOW_SCRIPT = `${NOW}
 return num(now)
 `;
+
+/**
+ * Reads the shared manual clock, KEYS[1]; one that is gone (Redis restarted without persistence,
+ * or flushed) is set to ARGV[1], this instance's time, and that is the answer.
+ */
+export const CLOCK_READ_SCRIPT = `
+local value = redis.call('GET', KEYS[1])
+if value then return value end
+redis.call('SET', KEYS[1], ARGV[1])
+return ARGV[1]
+`;
+
+/**
+ * Adds ARGV[2] ms to the shared manual clock, KEYS[1], and returns its time; one that is gone
+ * starts from ARGV[1], this instance's time before the move (INCRBYFLOAT alone would start from 0,
+ * 1970).
+ */
+export const CLOCK_ADD_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('SET', KEYS[1], ARGV[1]) end
+return redis.call('INCRBYFLOAT', KEYS[1], ARGV[2])
+`;

@@ -17,7 +17,14 @@ import {
 } from '../../core/store/emulator-store.js';
 import type { ManualClock } from '../../core/time/clock.js';
 import { createSharedClock } from './shared-clock.js';
-import { ISSUE_SCRIPT, NOW_SCRIPT, TAKE_SCRIPT, VERIFY_SCRIPT } from './redis-scripts.js';
+import {
+  CLOCK_ADD_SCRIPT,
+  CLOCK_READ_SCRIPT,
+  ISSUE_SCRIPT,
+  NOW_SCRIPT,
+  TAKE_SCRIPT,
+  VERIFY_SCRIPT,
+} from './redis-scripts.js';
 import { createRedisTime } from './redis-time.js';
 import { parseRedisUrl } from './store-url.js';
 
@@ -130,6 +137,8 @@ interface ScriptCommands {
   uasIssue(key: string, ...args: string[]): Promise<string>;
   uasVerify(key: string, ...args: string[]): Promise<string[] | 'late'>;
   uasNow(manual: string, deadline: ''): Promise<string>;
+  uasClockRead(key: string, fallback: string): Promise<string>;
+  uasClockAdd(key: string, fallback: string, ms: string): Promise<string>;
 }
 
 type ScriptedRedis = Redis & ScriptCommands;
@@ -216,6 +225,8 @@ async function openRedisStore(
   redis.defineCommand('uasIssue', { numberOfKeys: 1, lua: ISSUE_SCRIPT });
   redis.defineCommand('uasVerify', { numberOfKeys: 1, lua: VERIFY_SCRIPT });
   redis.defineCommand('uasNow', { numberOfKeys: 0, lua: NOW_SCRIPT });
+  redis.defineCommand('uasClockRead', { numberOfKeys: 1, lua: CLOCK_READ_SCRIPT });
+  redis.defineCommand('uasClockAdd', { numberOfKeys: 1, lua: CLOCK_ADD_SCRIPT });
   const subscriber = redis.duplicate({ enableOfflineQueue: true });
   onFailure(() => {
     redis.disconnect();
@@ -279,6 +290,9 @@ async function openRedisStore(
     monotonic: () => performance.now(),
   });
   redis.on('ready', () => void time.refresh().catch(() => {}));
+  // And the shared manual clock, once there is one: a Redis that lost it gets this one's time.
+  let resyncClock = () => {};
+  redis.on('ready', () => resyncClock());
   const timeTimer = setInterval(() => void time.refresh().catch(() => {}), TIME_REFRESH_MS);
   timeTimer.unref();
   onFailure(() => clearInterval(timeTimer));
@@ -365,15 +379,15 @@ async function openRedisStore(
       ? undefined
       : await createSharedClock({
           store: {
-            setIfAbsent: (ms) => redis.set(keys.clock, ms, 'NX'),
-            read: () => redis.get(keys.clock),
-            add: (ms) => redis.incrbyfloat(keys.clock, ms),
+            read: (fallback) => redis.uasClockRead(keys.clock, fallback),
+            add: (ms, fallback) => redis.uasClockAdd(keys.clock, fallback, String(ms)),
             write: (ms) => redis.set(keys.clock, ms),
           },
           startMs: options.manualClock.startMs,
           publish: (value) => publish(keys.changes, { clock: value }),
           run: command,
         });
+  if (clock !== undefined) resyncClock = () => void clock.resync().catch(() => {});
   const manualNow = () => (clock === undefined ? '' : String(clock.now()));
   const leastTtl = String(clock === undefined ? BUCKET_LEAST_TTL_MS : MANUAL_LEAST_TTL_MS);
   const mostTtl = String(BUCKET_MOST_TTL_MS);
