@@ -24,12 +24,24 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
 }
 
 /**
- * Hides the password of a URL (`redis://:secret@host` → `redis://:…(6 chars)@host`); anything
- * that is not such a URL comes back as it is.
+ * Hides the password of a URL, showing neither it nor its length: `redis://user:secret@host/0` →
+ * `redis://user:***@host/0`. The user information ends at the last `@` before the host, as URL
+ * parsers read it. Where that reading does not hold (the text is no URL, or an `@` comes after the
+ * host: a password with `/`, `?`, `#` or `@` in it, not percent-encoded) everything between `://`
+ * and the last `@` is hidden (`redis://***@host/0`). Text without an `@` comes back as it is.
  */
-export function redactUrlPassword(url: string): string {
-  return url.replace(
-    /^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)([^@/]*)@/i,
-    (_, head: string, password: string) => `${head}${redactSecret(password)}@`,
-  );
+export function redactUrlPassword(text: string): string {
+  const lastAt = text.lastIndexOf('@');
+  if (lastAt < 0) return text;
+  const scheme = /^[a-z][a-z0-9+.-]*:(?:\/\/)?/i.exec(text)?.[0] ?? '';
+  const rest = text.slice(scheme.length);
+  const hidden = `${scheme}***@${text.slice(lastAt + 1)}`;
+  if (!scheme.endsWith('//') || !URL.canParse(text)) return hidden;
+  const authorityEnd = rest.search(/[/?#\\]/);
+  const userEnd = rest.lastIndexOf('@', authorityEnd < 0 ? rest.length : authorityEnd - 1);
+  // An `@` beyond the host: the parser saw no password where the writer may have meant one.
+  if (userEnd < 0 || scheme.length + userEnd !== lastAt) return hidden;
+  const colon = rest.indexOf(':');
+  if (colon < 0 || colon > userEnd) return text;
+  return `${scheme}${rest.slice(0, colon)}:***${rest.slice(userEnd)}`;
 }

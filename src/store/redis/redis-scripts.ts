@@ -10,11 +10,19 @@
  * (`decideTake` in the core; a test holds the two together on a real Redis).
  */
 
-/** The current time in ms: Redis's clock, or the manual time given in `ARGV[1]`. */
+/**
+ * First, the deadline of `ARGV[2]` (Redis time in ms, '' for none): past it, the script returns
+ * 'late' and changes nothing, since whoever sent it has given up waiting (its 503 says that
+ * nothing was changed: this makes it true). Then the current time in ms: Redis's clock, or the
+ * manual time given in `ARGV[1]`.
+ */
 const NOW = `
+local t = redis.call('TIME')
+if ARGV[2] ~= '' and tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000 > tonumber(ARGV[2]) then
+  return 'late'
+end
 local now
 if ARGV[1] == '' then
-  local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 else
   now = tonumber(ARGV[1])
@@ -23,28 +31,58 @@ local function num(x) return string.format('%.17g', x) end
 `;
 
 /**
+ * What a field must hold to be read (anything else, written by something other than uas, makes
+ * its bucket or code count as absent, never an error): `number`, a finite decimal number (no
+ * `nan`, `inf` nor hex; `redis-store.ts` reads the same set); `whole`, an integer `HINCRBY`
+ * takes, of at most 15 digits. The type of a key is checked first: another type is absent too.
+ */
+const FIELDS = `
+local function number(text)
+  if not text or not string.match(text, '^%-?%d*%.?%d*[eE]?[%-+]?%d*$') then return nil end
+  local x = tonumber(text)
+  if x == nil or x ~= x or x == math.huge or x == -math.huge then return nil end
+  return x
+end
+local function whole(text)
+  if not text then return false end
+  if text == '0' then return true end
+  local digits = string.match(text, '^%-?([1-9]%d*)$')
+  return digits ~= nil and #digits <= 15
+end
+local kind = redis.call('TYPE', KEYS[1]).ok
+`;
+
+/**
  * One take from a bucket (a hash: `t` tokens, `u` updated at, counters `a`llowed, `r`ejected,
  * `s`hadow-rejected).
  *
- * KEYS[1] the bucket. ARGV: [1] manual now or '', [2] burst, [3] refill per ms, [4] cost,
- * [5] mode (peek, inject, decide), [6] shadow, [7] valid, [8] count invalid (each '1' or '0'),
- * [9] least time to live in ms, [10] most time to live in ms.
+ * KEYS[1] the bucket. ARGV: [1] manual now or '', [2] deadline or '', [3] burst, [4] refill per
+ * ms, [5] cost, [6] mode (peek, inject, decide), [7] shadow, [8] valid, [9] count invalid (each
+ * '1' or '0'), [10] least time to live in ms, [11] most time to live in ms.
  *
  * Returns the bucket before the take (tokens and updated-at as text, '' for none) and the time
- * of the take: the caller works out the verdict from them with the same pure function.
+ * of the take: the caller works out the verdict from them with the same pure function. A key
+ * that is not such a bucket counts as none, and a write replaces it. Past the deadline: 'late'.
  */
-export const TAKE_SCRIPT = `${NOW}
-local burst = tonumber(ARGV[2])
-local rate = tonumber(ARGV[3])
-local cost = tonumber(ARGV[4])
-local mode = ARGV[5]
-local stored = redis.call('HMGET', KEYS[1], 't', 'u')
+export const TAKE_SCRIPT = `${NOW}${FIELDS}
+local burst = tonumber(ARGV[3])
+local rate = tonumber(ARGV[4])
+local cost = tonumber(ARGV[5])
+local mode = ARGV[6]
+local stored = {false, false}
+if kind == 'hash' then
+  local f = redis.call('HMGET', KEYS[1], 't', 'u', 'a', 'r', 's')
+  if number(f[1]) and number(f[2]) and (not f[3] or whole(f[3])) and (not f[4] or whole(f[4]))
+    and (not f[5] or whole(f[5])) then stored = f end
+end
+-- A key of another type, or a hash that is not a bucket: replaced by the first write.
+local junk = kind ~= 'none' and not stored[1]
 local available = burst
-if stored[1] and stored[2] then
+if stored[1] then
   local elapsed = 0
-  local updated = tonumber(stored[2])
+  local updated = number(stored[2])
   if now > updated then elapsed = now - updated end
-  available = tonumber(stored[1]) + elapsed * rate
+  available = number(stored[1]) + elapsed * rate
   if available > burst then available = burst end
 end
 local allowed = available + 1e-9 >= cost
@@ -56,16 +94,17 @@ end
 local tokens, count = nil, nil
 if mode == 'peek' then
 elseif mode == 'inject' then tokens, count = available, 'r'
-elseif (not allowed) and ARGV[6] ~= '1' then tokens, count = available, 'r'
-elseif ARGV[7] ~= '1' then
-  if ARGV[8] == '1' and allowed then tokens, count = after, 'a' end
+elseif (not allowed) and ARGV[7] ~= '1' then tokens, count = available, 'r'
+elseif ARGV[8] ~= '1' then
+  if ARGV[9] == '1' and allowed then tokens, count = after, 'a' end
 elseif not allowed then tokens, count = available, 's'
 else tokens, count = after, 'a' end
 if tokens then
+  if junk then redis.call('DEL', KEYS[1]) end
   redis.call('HSET', KEYS[1], 't', num(tokens), 'u', num(now))
   redis.call('HINCRBY', KEYS[1], count, 1)
   local ttl = math.ceil((burst - tokens) / rate)
-  local least, most = tonumber(ARGV[9]), tonumber(ARGV[10])
+  local least, most = tonumber(ARGV[10]), tonumber(ARGV[11])
   if ttl < least then ttl = least end
   if ttl > most then ttl = most end
   redis.call('PEXPIRE', KEYS[1], ttl)
@@ -75,31 +114,35 @@ return {stored[1] or '', stored[2] or '', num(now)}
 
 /**
  * Issues a code, replacing the one before. KEYS[1] the code. ARGV: [1] manual now or '',
- * [2] merchant id, [3] e-mail, [4] code, [5] time to live in ms, [6] attempts allowed, [7] ms the
- * record is kept past its expiry (so a late try is told "expired"). Returns the time of issue.
+ * [2] deadline or '', [3] merchant id, [4] e-mail, [5] code, [6] time to live in ms, [7] attempts
+ * allowed, [8] ms the record is kept past its expiry (so a late try is told "expired"). Returns
+ * the time of issue, or 'late'.
  */
 export const ISSUE_SCRIPT = `${NOW}
-local expires = now + tonumber(ARGV[5])
+local expires = now + tonumber(ARGV[6])
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'm', ARGV[2], 'e', ARGV[3], 'c', ARGV[4], 'i', num(now),
-  'x', num(expires), 'a', ARGV[6], 'used', '0')
-redis.call('PEXPIRE', KEYS[1], math.ceil(tonumber(ARGV[5]) + tonumber(ARGV[7])))
+redis.call('HSET', KEYS[1], 'm', ARGV[3], 'e', ARGV[4], 'c', ARGV[5], 'i', num(now),
+  'x', num(expires), 'a', ARGV[7], 'used', '0')
+redis.call('PEXPIRE', KEYS[1], math.ceil(tonumber(ARGV[6]) + tonumber(ARGV[8])))
 return num(now)
 `;
 
 /**
  * Checks a code: used once at most, a wrong try spends an attempt. KEYS[1] the code. ARGV:
- * [1] manual now or '', [2] the code tried. Returns the result and the code after the check
- * (merchant, e-mail, code, issued, expires, attempts left, used), or just 'not-found'.
+ * [1] manual now or '', [2] deadline or '', [3] the code tried. Returns the result and the code
+ * after the check (merchant, e-mail, code, issued, expires, attempts left, used), just
+ * 'not-found' (also for a key that is not such a code), or 'late'.
  */
-export const VERIFY_SCRIPT = `${NOW}
+export const VERIFY_SCRIPT = `${NOW}${FIELDS}
+if kind ~= 'hash' then return {'not-found'} end
 local f = redis.call('HMGET', KEYS[1], 'm', 'e', 'c', 'i', 'x', 'a', 'used')
-if not f[1] then return {'not-found'} end
+if not (f[1] and f[2] and f[3] and number(f[4]) and number(f[5]) and whole(f[6])
+  and (f[7] == '0' or f[7] == '1')) then return {'not-found'} end
 local result
 if f[7] == '1' then result = 'used'
 elseif tonumber(f[6]) <= 0 then result = 'exhausted'
-elseif now >= tonumber(f[5]) then result = 'expired'
-elseif f[3] == ARGV[2] then
+elseif now >= number(f[5]) then result = 'expired'
+elseif f[3] == ARGV[3] then
   result = 'verified'
   redis.call('HSET', KEYS[1], 'used', '1')
   f[7] = '1'
@@ -110,7 +153,28 @@ end
 return {result, f[1], f[2], f[3], f[4], f[5], f[6], f[7]}
 `;
 
-/** The time of the Redis server (or the manual time of ARGV[1]), in ms, as text. */
+/** The time of the Redis server (or the manual time of ARGV[1]), in ms, as text; ARGV[2] ''. */
 export const NOW_SCRIPT = `${NOW}
 return num(now)
+`;
+
+/**
+ * Reads the shared manual clock, KEYS[1]; one that is gone (Redis restarted without persistence,
+ * or flushed) is set to ARGV[1], this instance's time, and that is the answer.
+ */
+export const CLOCK_READ_SCRIPT = `
+local value = redis.call('GET', KEYS[1])
+if value then return value end
+redis.call('SET', KEYS[1], ARGV[1])
+return ARGV[1]
+`;
+
+/**
+ * Adds ARGV[2] ms to the shared manual clock, KEYS[1], and returns its time; one that is gone
+ * starts from ARGV[1], this instance's time before the move (INCRBYFLOAT alone would start from 0,
+ * 1970).
+ */
+export const CLOCK_ADD_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('SET', KEYS[1], ARGV[1]) end
+return redis.call('INCRBYFLOAT', KEYS[1], ARGV[2])
 `;

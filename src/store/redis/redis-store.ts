@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { Redis, RedisOptions } from 'ioredis';
 import type { ResolvedConfig } from '../../core/config/config.js';
 import { decideTake, type BucketLedger, type BucketTake } from '../../core/limits/bucket-ledger.js';
@@ -16,7 +17,15 @@ import {
 } from '../../core/store/emulator-store.js';
 import type { ManualClock } from '../../core/time/clock.js';
 import { createSharedClock } from './shared-clock.js';
-import { ISSUE_SCRIPT, NOW_SCRIPT, TAKE_SCRIPT, VERIFY_SCRIPT } from './redis-scripts.js';
+import {
+  CLOCK_ADD_SCRIPT,
+  CLOCK_READ_SCRIPT,
+  ISSUE_SCRIPT,
+  NOW_SCRIPT,
+  TAKE_SCRIPT,
+  VERIFY_SCRIPT,
+} from './redis-scripts.js';
+import { createRedisTime } from './redis-time.js';
 import { readSharedEvent } from './shared-event.js';
 import { parseRedisUrl } from './store-url.js';
 
@@ -97,14 +106,40 @@ const BUCKET_MOST_TTL_MS = 365 * 86_400_000;
 const CODE_KEEP_MS = 86_400_000;
 /** Keys read per scan. */
 const SCAN_COUNT = 1000;
+/**
+ * The most keys a listing reads (the buckets or codes of the dev API, the counts of the
+ * metrics): enough for any test, and read well within a command's time on a loaded Redis.
+ */
+const MAX_LISTED_KEYS = 10_000;
+/** Hashes read per pipeline of a listing. */
+const READ_BATCH = 1000;
+/** How often Redis's clock is measured again, for the deadlines of scripts. */
+const TIME_REFRESH_MS = 10_000;
 /** The largest message read from a channel. */
 const MAX_MESSAGE_BYTES = 32 * 1_048_576;
+/** What ioredis says of a command it could not send, or whose connection closed before a reply. */
+const NOT_CONNECTED =
+  /^(Stream isn't writeable|Connection is closed|Reached the max retries per request|Command aborted due to connection close)/;
+/** Errors Redis answers while it cannot serve anyone (loading, busy, a replica, a cluster down). */
+const REDIS_AWAY = /^(LOADING|BUSY|MASTERDOWN|READONLY|CLUSTERDOWN|TRYAGAIN)\b/;
 
+/** A script ran past its deadline and changed nothing: its caller has given up, or is about to. */
+class LateReply extends Error {}
+
+/** A script's reply, unless it came too late to count. */
+function onTime<T>(reply: T | 'late'): T {
+  if (reply === 'late') throw new LateReply('late');
+  return reply;
+}
+
+/** The scripts, by name: each but uasNow answers 'late' when run past its deadline. */
 interface ScriptCommands {
-  uasTake(key: string, ...args: string[]): Promise<[string, string, string]>;
+  uasTake(key: string, ...args: string[]): Promise<[string, string, string] | 'late'>;
   uasIssue(key: string, ...args: string[]): Promise<string>;
-  uasVerify(key: string, ...args: string[]): Promise<string[]>;
-  uasNow(manual: string): Promise<string>;
+  uasVerify(key: string, ...args: string[]): Promise<string[] | 'late'>;
+  uasNow(manual: string, deadline: ''): Promise<string>;
+  uasClockRead(key: string, fallback: string): Promise<string>;
+  uasClockAdd(key: string, fallback: string, ms: string): Promise<string>;
 }
 
 type ScriptedRedis = Redis & ScriptCommands;
@@ -113,9 +148,25 @@ type ScriptedRedis = Redis & ScriptCommands;
  * Connects to Redis and returns a store every instance on the same URL and prefix shares:
  * buckets decided by one atomic script each, on Redis's clock; codes issued and checked
  * atomically; live changes and events passed on over pub/sub. Throws an Error with a one-line
- * message when Redis cannot be reached.
+ * message when Redis cannot be reached, or its database cannot be used; having thrown, it leaves
+ * no connection open.
  */
 export async function connectRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
+  const undo: Array<() => void> = [];
+  try {
+    return await openRedisStore(options, (step) => undo.push(step));
+  } catch (error) {
+    // Open connections and timers would keep the process from exiting.
+    for (const step of undo) step();
+    throw error;
+  }
+}
+
+/** {@link connectRedisStore}, telling `onFailure` how to undo each thing it opens. */
+async function openRedisStore(
+  options: RedisStoreOptions,
+  onFailure: (undo: () => void) => void,
+): Promise<RedisStore> {
   const target = parseRedisUrl(options.url);
   const prefix = options.prefix ?? 'uas';
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(prefix))
@@ -175,51 +226,127 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
   redis.defineCommand('uasIssue', { numberOfKeys: 1, lua: ISSUE_SCRIPT });
   redis.defineCommand('uasVerify', { numberOfKeys: 1, lua: VERIFY_SCRIPT });
   redis.defineCommand('uasNow', { numberOfKeys: 0, lua: NOW_SCRIPT });
+  redis.defineCommand('uasClockRead', { numberOfKeys: 1, lua: CLOCK_READ_SCRIPT });
+  redis.defineCommand('uasClockAdd', { numberOfKeys: 1, lua: CLOCK_ADD_SCRIPT });
   const subscriber = redis.duplicate({ enableOfflineQueue: true });
+  onFailure(() => {
+    redis.disconnect();
+    subscriber.disconnect();
+  });
 
   let healthy = true;
   let failedOpen = 0;
-  const markDown = (error: unknown) => {
-    if (!healthy) return;
+  /** Whether the connections were made: a failure before is the error connecting throws, no status. */
+  let connected = false;
+  /** Redis went away: why, in words for people ("did not answer within 1000 ms"), or the error. */
+  const markDown = (why: unknown) => {
+    if (!healthy || !connected) return;
     healthy = false;
-    options.onStatus?.({ state: 'down', error: describe(error) });
+    const error = typeof why === 'string' ? why : failure(why).reason.replace(/^is /, '');
+    options.onStatus?.({ state: 'down', error });
   };
   const markUp = () => {
     if (healthy) return;
     healthy = true;
     options.onStatus?.({ state: 'up' });
   };
+  /**
+   * A SELECT of the URL's database refused (`ERR DB index is out of range`) on a connection
+   * being made: ioredis would go on in database 0, among other keys. The connection is dropped
+   * before it is ready (and made again later, as after any loss), so that no command ever runs
+   * in another database. Returns what is wrong, for people, if that was it.
+   */
+  const refuseDatabase = (client: Redis, error: unknown): string | undefined => {
+    if ((error as { command?: { name?: unknown } }).command?.name !== 'select') return undefined;
+    client.disconnect(true);
+    const { db } = target.connection;
+    return /out of range/i.test(describe(error))
+      ? `database ${db} does not exist (${describe(error)})`
+      : `database ${db} cannot be selected (${describe(error)})`;
+  };
   // ioredis reports a lost connection as an event; without a listener it would print it.
-  let lastError: unknown;
+  /** Why the connection was lost, until it is back: what "not connected" is said with. */
+  let lastProblem: string | undefined;
+  /** A refused SELECT, until a connection is made again: it outweighs what follows from it. */
+  let databaseProblem: string | undefined;
+  redis.on('connect', () => (databaseProblem = undefined));
   redis.on('error', (error: unknown) => {
-    lastError = error;
-    markDown(error);
+    databaseProblem = refuseDatabase(redis, error) ?? databaseProblem;
+    // ioredis's own words for a closed connection say less than the error that closed it.
+    if (databaseProblem !== undefined || !NOT_CONNECTED.test(describe(error)))
+      lastProblem = databaseProblem ?? describe(error);
+    markDown(lastProblem ?? 'not connected');
   });
-  subscriber.on('error', () => {});
+  subscriber.on('error', (error: unknown) => void refuseDatabase(subscriber, error));
   redis.on('ready', () => {
+    lastProblem = undefined;
     markUp();
     void seedMeta().catch(() => {});
   });
 
+  // Scripts are given a deadline in Redis's time: measured now, again every 10 s and after a
+  // reconnect, on the connection that sends them.
+  const time = createRedisTime({
+    time: () => redis.time() as unknown as Promise<[string, string]>,
+    monotonic: () => performance.now(),
+  });
+  redis.on('ready', () => void time.refresh().catch(() => {}));
+  // And the shared manual clock, once there is one: a Redis that lost it gets this one's time.
+  let resyncClock = () => {};
+  redis.on('ready', () => resyncClock());
+  const timeTimer = setInterval(() => void time.refresh().catch(() => {}), TIME_REFRESH_MS);
+  timeTimer.unref();
+  onFailure(() => clearInterval(timeTimer));
+  const deadline = () => time.deadline(timeoutMs);
+
   try {
     await redis.connect();
     await subscriber.connect();
+    await time.refresh();
   } catch (error) {
-    redis.disconnect();
-    subscriber.disconnect();
+    if (databaseProblem !== undefined)
+      throw new Error(`Redis at ${target.display}: ${databaseProblem}`);
     // "Connection is closed" says less than the error that closed it (ECONNREFUSED, ENOENT).
-    throw new Error(`cannot reach Redis at ${target.display}: ${describe(lastError ?? error)}`);
+    throw new Error(`cannot reach Redis at ${target.display}: ${lastProblem ?? describe(error)}`);
+  }
+  connected = true;
+
+  /**
+   * Why a command failed, in words for people (`did not answer within 1000 ms`), and whether it
+   * says Redis is away, rather than that it refused this one command.
+   */
+  function failure(error: unknown): { reason: string; away: boolean } {
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof LateReply || message === 'Command timed out')
+      return { reason: `did not answer within ${timeoutMs} ms`, away: true };
+    if (error instanceof Error && error.name === 'ReplyError')
+      return {
+        reason: `answered with an error: ${describe(error)}`,
+        away: REDIS_AWAY.test(message),
+      };
+    if (NOT_CONNECTED.test(message))
+      return {
+        reason: `is not connected${lastProblem === undefined ? '' : `: ${lastProblem}`}`,
+        away: true,
+      };
+    return { reason: `failed: ${describe(error)}`, away: true };
   }
 
-  /** Runs a command; a failure becomes a StoreUnavailableError (and marks Redis down). */
+  /** A failed command as the request that needed it is told: marks Redis down when it is away. */
+  function refusal(error: unknown): StoreUnavailableError {
+    const { reason, away } = failure(error);
+    if (away) markDown(reason.replace(/^is /, ''));
+    return new StoreUnavailableError(`Redis at ${target.display} ${reason}`);
+  }
+
+  /** Runs a command; a failure becomes a StoreUnavailableError (and marks Redis down if away). */
   async function command<T>(run: () => Promise<T>): Promise<T> {
     try {
       const value = await run();
       markUp();
       return value;
     } catch (error) {
-      markDown(error);
-      throw new StoreUnavailableError(`Redis at ${target.display}: ${describe(error)}`);
+      throw refusal(error);
     }
   }
 
@@ -246,8 +373,6 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
   } else if (running > 0 && meta.base !== undefined) {
     // Instances still running on the prefix would keep their own config beside this one's:
     // limits would no longer be exact, nor users, resets and the clock the same everywhere.
-    redis.disconnect();
-    subscriber.disconnect();
     throw new Error(
       `prefix "${prefix}" at ${target.display} is used by ${running === 1 ? 'an instance' : `${running} instances`} started with another config (limits, users, clients, codes or clock mode differ): start this one with the same config and flags to join them, or give it a prefix of its own (--store-prefix)`,
     );
@@ -269,15 +394,15 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
       ? undefined
       : await createSharedClock({
           store: {
-            setIfAbsent: (ms) => redis.set(keys.clock, ms, 'NX'),
-            read: () => redis.get(keys.clock),
-            add: (ms) => redis.incrbyfloat(keys.clock, ms),
+            read: (fallback) => redis.uasClockRead(keys.clock, fallback),
+            add: (ms, fallback) => redis.uasClockAdd(keys.clock, fallback, String(ms)),
             write: (ms) => redis.set(keys.clock, ms),
           },
           startMs: options.manualClock.startMs,
           publish: (value) => void publish(keys.changes, { clock: value }).catch(markDown),
           run: command,
         });
+  if (clock !== undefined) resyncClock = () => void clock.resync().catch(() => {});
   const manualNow = () => (clock === undefined ? '' : String(clock.now()));
   const leastTtl = String(clock === undefined ? BUCKET_LEAST_TTL_MS : MANUAL_LEAST_TTL_MS);
   const mostTtl = String(BUCKET_MOST_TTL_MS);
@@ -373,6 +498,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
         .uasTake(
           keys.bucket(request.key),
           manualNow(),
+          deadline(),
           String(policy.burst),
           String(policy.refillPerMs),
           String(request.cost),
@@ -383,6 +509,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
           leastTtl,
           mostTtl,
         )
+        .then(onTime)
         .then(
           ([tokens, updatedAt, now]) => {
             markUp();
@@ -391,9 +518,8 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
             return decideTake(stored, { ...request, now: Number(now) }).taken;
           },
           (error: unknown) => {
-            markDown(error);
-            if (onError === 'closed')
-              throw new StoreUnavailableError(`Redis at ${target.display}: ${describe(error)}`);
+            const refused = refusal(error);
+            if (onError === 'closed') throw refused;
             // Open: as if the bucket were full, so that nobody is refused while Redis is away.
             failedOpen++;
             return decideTake(undefined, request).taken;
@@ -406,16 +532,19 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     async issue(merchantId, email, code, _now, ttlMs, maxAttempts) {
       const issuedAt = Number(
         await command(() =>
-          redis.uasIssue(
-            keys.code(merchantId, email),
-            manualNow(),
-            merchantId,
-            email,
-            code,
-            String(ttlMs),
-            String(maxAttempts),
-            String(CODE_KEEP_MS),
-          ),
+          redis
+            .uasIssue(
+              keys.code(merchantId, email),
+              manualNow(),
+              deadline(),
+              merchantId,
+              email,
+              code,
+              String(ttlMs),
+              String(maxAttempts),
+              String(CODE_KEEP_MS),
+            )
+            .then(onTime),
         ),
       );
       return {
@@ -430,17 +559,15 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     },
     async verify(merchantId, email, candidate) {
       const reply = await command(() =>
-        redis.uasVerify(keys.code(merchantId, email), manualNow(), candidate),
+        redis
+          .uasVerify(keys.code(merchantId, email), manualNow(), deadline(), candidate)
+          .then(onTime),
       );
       return verifyOutcome(reply);
     },
     async latest(email, merchantId) {
-      if (merchantId !== undefined) {
-        const fields = await command(() =>
-          redis.hmget(keys.code(merchantId, email), ...CODE_FIELDS),
-        );
-        return readCode(fields);
-      }
+      if (merchantId !== undefined)
+        return readCode(await read(() => fieldsOf(keys.code(merchantId, email), CODE_FIELDS)));
       let newest: OtpCode | undefined;
       for (const code of await allCodes())
         if (
@@ -453,55 +580,100 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     list: () => allCodes(),
   };
 
-  /** Every key matching a pattern, a scan at a time. */
-  async function scanKeys(pattern: string): Promise<string[]> {
-    const found: string[] = [];
+  /** The fields of one hash; all null when its key holds another type (written by another). */
+  const fieldsOf = (key: string, fields: readonly string[]) =>
+    redis.hmget(key, ...fields).catch((error: unknown) => {
+      if (error instanceof Error && error.message.startsWith('WRONGTYPE'))
+        return fields.map(() => null);
+      throw error;
+    });
+
+  /**
+   * Runs a read of the dev API or the metrics: a failure is a StoreUnavailableError, but says
+   * nothing of Redis's health (a listing too large to answer in time is not Redis going away).
+   */
+  async function read<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw new StoreUnavailableError(`Redis at ${target.display} ${failure(error).reason}`);
+    }
+  }
+
+  /** The keys matching a pattern, a scan at a time. */
+  async function* scan(pattern: string): AsyncGenerator<string[]> {
     let cursor = '0';
     do {
-      const [next, batch] = await command(() =>
+      const [next, batch] = await read(() =>
         redis.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT),
       );
       cursor = next;
-      found.push(...batch);
+      yield batch;
     } while (cursor !== '0');
-    return found;
+  }
+
+  /** The first {@link MAX_LISTED_KEYS} keys matching a pattern (a scan may repeat one). */
+  async function someKeys(pattern: string): Promise<string[]> {
+    const found = new Set<string>();
+    for await (const batch of scan(pattern))
+      for (const key of batch) {
+        if (found.size === MAX_LISTED_KEYS) return [...found];
+        found.add(key);
+      }
+    return [...found];
+  }
+
+  /**
+   * The fields of hashes, {@link READ_BATCH} to a pipeline, one pipeline after the other, so that
+   * the requests of the API are not queued behind all of them; undefined for a key of another type.
+   */
+  async function readHashes(
+    found: readonly string[],
+    fields: readonly string[],
+  ): Promise<Array<Array<string | null> | undefined>> {
+    const replies: Array<Array<string | null> | undefined> = [];
+    for (let start = 0; start < found.length; start += READ_BATCH) {
+      const pipeline = redis.pipeline();
+      for (const key of found.slice(start, start + READ_BATCH)) pipeline.hmget(key, ...fields);
+      for (const [error, value] of (await read(() => pipeline.exec())) ?? []) {
+        if (error === null) replies.push(value as Array<string | null>);
+        else if (error.message.startsWith('WRONGTYPE')) replies.push(undefined);
+        else throw new StoreUnavailableError(`Redis at ${target.display} ${failure(error).reason}`);
+      }
+    }
+    return replies;
   }
 
   async function allCodes(): Promise<OtpCode[]> {
-    const found = await scanKeys(codePattern);
-    const replies = await command(() =>
-      Promise.all(found.map((key) => redis.hmget(key, ...CODE_FIELDS))),
-    );
-    return replies.map(readCode).filter((code): code is OtpCode => code !== undefined);
+    const found = await someKeys(codePattern);
+    const replies = await readHashes(found, CODE_FIELDS);
+    return replies.flatMap((fields) => {
+      const code = fields === undefined ? undefined : readCode(fields);
+      return code === undefined ? [] : [code];
+    });
   }
 
   const bucketOf = (redisKey: string) =>
     redisKey.slice(`${prefix}:bucket:{`.length, redisKey.endsWith('}') ? -1 : undefined);
 
-  /** Every bucket with its state, and Redis's time. */
+  /** The buckets of the first {@link MAX_LISTED_KEYS} keys with their state, and Redis's time. */
   async function allBuckets(): Promise<{ entries: Array<[string, StoredBucket]>; now: number }> {
-    const found = await scanKeys(bucketPattern);
-    const [now, replies] = await command(() =>
-      Promise.all([
-        redis.uasNow(manualNow()),
-        Promise.all(found.map((key) => redis.hmget(key, ...BUCKET_FIELDS))),
-      ]),
-    );
+    const found = await someKeys(bucketPattern);
+    const replies = await readHashes(found, BUCKET_FIELDS);
+    const now = await read(() => redis.uasNow(manualNow(), ''));
     const entries: Array<[string, StoredBucket]> = [];
     found.forEach((key, index) => {
-      const bucket = readBucket(replies[index] ?? []);
+      const fields = replies[index];
+      const bucket = fields === undefined ? undefined : readBucket(fields);
       if (bucket !== undefined) entries.push([bucketOf(key), bucket]);
     });
     return { entries, now: Number(now) };
   }
 
-  async function unlinkAll(pattern: string): Promise<number> {
-    const found = await scanKeys(pattern);
-    for (let start = 0; start < found.length; start += SCAN_COUNT) {
-      const batch = found.slice(start, start + SCAN_COUNT);
-      await command(() => redis.unlink(...batch));
-    }
-    return found.length;
+  /** Unlinks every key matching a pattern (none is left out: no cap here), a scan at a time. */
+  async function unlinkAll(pattern: string): Promise<void> {
+    for await (const batch of scan(pattern))
+      if (batch.length > 0) await command(() => redis.unlink(...batch));
   }
 
   return {
@@ -526,8 +698,8 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
       return pageOfBuckets(entries, query, config, now);
     },
     async getBucket(key, config) {
-      const [now, fields] = await command(() =>
-        Promise.all([redis.uasNow(manualNow()), redis.hmget(keys.bucket(key), ...BUCKET_FIELDS)]),
+      const [now, fields] = await read(() =>
+        Promise.all([redis.uasNow(manualNow(), ''), fieldsOf(keys.bucket(key), BUCKET_FIELDS)]),
       );
       const bucket = readBucket(fields);
       return bucket === undefined
@@ -542,8 +714,8 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     async counts(): Promise<BucketCounts> {
       let client = 0;
       let caller = 0;
-      for (const key of await scanKeys(bucketPattern))
-        if (levelOf(bucketOf(key)) === 'client') client++;
+      for (const [key] of (await allBuckets()).entries)
+        if (levelOf(key) === 'client') client++;
         else caller++;
       return { client, caller, evictions: 0 };
     },
@@ -558,6 +730,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     },
     async close() {
       clearInterval(watchTimer);
+      clearInterval(timeTimer);
       await Promise.allSettled([subscriber.quit(), redis.quit()]);
       subscriber.disconnect();
       redis.disconnect();
@@ -572,42 +745,55 @@ const flag = (value: boolean) => (value ? '1' : '0');
 
 /** A bucket read from its hash; undefined when it is gone or not one of ours. */
 function readBucket(fields: Array<string | null>): StoredBucket | undefined {
-  const [tokens, updatedAt, allowed, rejected, shadow] = fields.map((field) =>
-    Number(field ?? NaN),
+  const [tokens, updatedAt, ...counters] = fields;
+  const [allowed, rejected, shadow] = counters.map((field) =>
+    field === null || field === undefined ? 0 : wholeOf(field),
   );
-  if (!Number.isFinite(tokens) || !Number.isFinite(updatedAt)) return undefined;
-  return {
-    tokens: tokens as number,
-    updatedAt: updatedAt as number,
-    allowed: wholeOr0(allowed),
-    rejected: wholeOr0(rejected),
-    shadowRejected: wholeOr0(shadow),
-  };
+  const t = numberOf(tokens);
+  const u = numberOf(updatedAt);
+  if (
+    t === undefined ||
+    u === undefined ||
+    allowed === undefined ||
+    rejected === undefined ||
+    shadow === undefined
+  )
+    return undefined;
+  return { tokens: t, updatedAt: u, allowed, rejected, shadowRejected: shadow };
 }
 
-const wholeOr0 = (value: number | undefined) =>
-  value !== undefined && Number.isSafeInteger(value) ? value : 0;
+/**
+ * A number field as the scripts read it (`number` in redis-scripts.ts): finite and decimal, so
+ * that what the scripts count as absent, a listing skips too.
+ */
+function numberOf(text: string | null | undefined): number | undefined {
+  if (typeof text !== 'string' || !/\d/.test(text) || !/^-?\d*\.?\d*[eE]?[-+]?\d*$/.test(text))
+    return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/** A counter as the scripts read it (`whole`): an integer HINCRBY takes, of 15 digits at most. */
+const wholeOf = (text: string | null | undefined) =>
+  typeof text === 'string' && /^(?:0|-?[1-9]\d{0,14})$/.test(text) ? Number(text) : undefined;
 
 /** A code read from its hash (merchant, e-mail, code, issued, expires, attempts, used). */
 function readCode(fields: Array<string | null | undefined>): OtpCode | undefined {
   const [merchantId, email, code, issued, expires, attempts, used] = fields;
+  const issuedAt = numberOf(issued);
+  const expiresAt = numberOf(expires);
+  const attemptsLeft = wholeOf(attempts);
   if (
     typeof merchantId !== 'string' ||
     typeof email !== 'string' ||
     typeof code !== 'string' ||
-    !Number.isFinite(Number(issued)) ||
-    !Number.isFinite(Number(expires))
+    issuedAt === undefined ||
+    expiresAt === undefined ||
+    attemptsLeft === undefined ||
+    (used !== '0' && used !== '1')
   )
     return undefined;
-  return {
-    merchantId,
-    email,
-    code,
-    issuedAt: Number(issued),
-    expiresAt: Number(expires),
-    attemptsLeft: wholeOr0(Number(attempts)),
-    used: used === '1',
-  };
+  return { merchantId, email, code, issuedAt, expiresAt, attemptsLeft, used: used === '1' };
 }
 
 function verifyOutcome(reply: string[]): VerifyOutcome {

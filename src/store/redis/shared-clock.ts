@@ -4,19 +4,25 @@ import { createManualClock, type ManualClock } from '../../core/time/clock.js';
 export interface SharedClock extends ManualClock {
   /** Another instance moved the clock here. */
   heard(ms: number): void;
+  /** Reads the store's time again (after a reconnect); a store that lost it gets this one's. */
+  resync(): Promise<void>;
 }
 
 /**
  * A manual clock kept in Redis: it starts where the store's is (or at `startMs` when there is
  * none yet). A move applies here at once, then in Redis (an advance adds, so two instances
- * advancing at once both count), and reaches the others over pub/sub.
+ * advancing at once both count), and reaches the others over pub/sub. A store that has lost its
+ * time (Redis restarted without persistence, or flushed) takes this instance's, rather than
+ * starting from 0 (1970).
  */
 export async function createSharedClock(options: {
-  /** The time in the store: set unless there is one, read, added to, written. */
+  /**
+   * The time in the store: read, added to, written. Reading a store without a time sets it to
+   * `fallback` (and answers that); adding to one starts from `fallback`. Each is atomic.
+   */
   store: {
-    setIfAbsent(ms: string): Promise<unknown>;
-    read(): Promise<string | null>;
-    add(ms: number): Promise<string>;
+    read(fallback: string): Promise<string | null>;
+    add(ms: number, fallback: string): Promise<string>;
     write(ms: string): Promise<unknown>;
   };
   startMs: number;
@@ -24,8 +30,7 @@ export async function createSharedClock(options: {
   run<T>(command: () => Promise<T>): Promise<T>;
 }): Promise<SharedClock> {
   const { store, run } = options;
-  await run(() => store.setIfAbsent(String(options.startMs)));
-  const stored = Number(await run(() => store.read()));
+  const stored = Number(await run(() => store.read(String(options.startMs))));
   const local = createManualClock(Number.isFinite(stored) ? stored : options.startMs);
   const settle = (value: string | null) => {
     const ms = Number(value);
@@ -40,8 +45,9 @@ export async function createSharedClock(options: {
       return local.sleepers;
     },
     advance(ms) {
+      const before = String(local.now());
       local.advance(ms);
-      run(() => store.add(ms)).then(settle, () => {});
+      run(() => store.add(ms, before)).then(settle, () => {});
     },
     set(ms) {
       local.set(ms);
@@ -51,6 +57,10 @@ export async function createSharedClock(options: {
       );
     },
     heard(ms) {
+      if (Number.isFinite(ms) && ms !== local.now()) local.set(ms);
+    },
+    async resync() {
+      const ms = Number(await run(() => store.read(String(local.now()))));
       if (Number.isFinite(ms) && ms !== local.now()) local.set(ms);
     },
   };

@@ -20,13 +20,27 @@ const MAX_DB = 1_000_000;
  */
 export function parseRedisUrl(text: string): RedisTarget {
   const display = redactUrlPassword(text);
+  // A password with "/", "?", "#" or "@" in it, as typed: where it ends is anyone's guess.
+  const encode = text.includes('@')
+    ? ' (in a password, write "/", "?", "#" and "@" percent-encoded: %2F, %3F, %23, %40)'
+    : '';
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new Error(`${JSON.stringify(display)} is not a URL; expected redis://host:port/db`);
+    throw new Error(
+      `${JSON.stringify(display)} is not a URL; expected redis://host:port/db${encode}`,
+    );
   }
-  const decode = (part: string) => (part === '' ? undefined : decodeURIComponent(part));
+  const decode = (part: string) => {
+    try {
+      return part === '' ? undefined : decodeURIComponent(part);
+    } catch {
+      throw new Error(
+        `${display}: a "%" in the user or password starts no percent-encoded character`,
+      );
+    }
+  };
   const password = decode(url.password);
   if (url.protocol === 'unix:') {
     if (url.host !== '' || url.pathname === '' || url.pathname === '/')
@@ -46,7 +60,10 @@ export function parseRedisUrl(text: string): RedisTarget {
     );
   if (url.hostname === '') throw new Error(`${display}: the URL has no host`);
   if (url.search !== '' || url.hash !== '')
-    throw new Error(`${display}: a Redis URL takes no query or fragment`);
+    throw new Error(`${display}: a Redis URL takes no query or fragment${encode}`);
+  // Not a database: more of a password, cut short by a "/" in it.
+  if (url.pathname.includes('@'))
+    throw new Error(`${display}: the URL has an "@" after its host${encode}`);
   const port = url.port === '' ? 6379 : Number(url.port);
   const db = readDb(url.pathname.replace(/^\//, '') || '0', display);
   return {
