@@ -344,6 +344,27 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
     expect((await a.handle(exists())).status).toBe(200);
   });
 
+  it('moves a manual clock through the dev API only once Redis has kept the move', async () => {
+    const a = await instance({ manualClock: { startMs: T0 } });
+    const b = await instance({ manualClock: { startMs: T0 } });
+    const move = (body: unknown): EmulatorRequest => ({
+      method: 'POST',
+      url: '/__uas/clock',
+      headers: { host: '127.0.0.1', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect((await a.handle(move({ advance_ms: 5_000 }))).status).toBe(200);
+    expect(a.clock.now()).toBe(T0 + 5_000);
+    await eventually(() => b.clock.now() === T0 + 5_000);
+    await redis.kill();
+    const refused = await a.handle(move({ set: T0 + 86_400_000 }));
+    expect(refused.status).toBe(503);
+    expect((await a.handle(move({ advance_ms: 1_000 }))).status).toBe(503);
+    await redis.restart();
+    expect(a.clock.now()).toBe(T0 + 5_000);
+    expect(b.clock.now()).toBe(T0 + 5_000);
+  });
+
   it("gives event readers each other instance's event once, and none it could not have sent", async () => {
     const a = await instance();
     const b = await instance();

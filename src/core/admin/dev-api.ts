@@ -9,7 +9,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from '../service/json-depth.js';
 import { constantTimeEqual } from '../signin/constant-time.js';
 import { checkIntegration } from '../../check/check-integration.js';
 import type { Operation } from '../config/config.js';
-import { CLOCK_RANGE, isClockTime, isManualClock, type Clock } from '../time/clock.js';
+import { CLOCK_RANGE, isClockTime, isKeptClock, isManualClock, type Clock } from '../time/clock.js';
 import type { FaultSpec } from './faults.js';
 import { OUTCOMES, type Outcome } from './records.js';
 import { redactSecret, redactUrlPassword } from './redact.js';
@@ -698,7 +698,7 @@ function clockView(clock: Clock): { mode: 'manual' | 'system'; now: string; now_
 }
 
 /** `POST /__uas/clock` with `{"advance_ms": N}` or `{"set": ISO time or ms}`: a manual clock only. */
-function moveClock({ emulator, path }: DevRequest, body: unknown): EmulatorResponse {
+function moveClock({ emulator, path }: DevRequest, body: unknown): MaybePromise<EmulatorResponse> {
   const clock = emulator.clock;
   if (!isManualClock(clock))
     return problem(
@@ -727,11 +727,16 @@ function moveClock({ emulator, path }: DevRequest, body: unknown): EmulatorRespo
         `advance_ms would move the clock past ${new Date(CLOCK_RANGE.max).toISOString()}`,
         '#/advance_ms',
       );
+    // Kept in the shared store first: a move Redis cannot keep is a 503, made nowhere.
+    if (isKeptClock(clock))
+      return clock.move({ advanceMs: advance }).then(() => json(200, clockView(clock)));
     clock.advance(advance);
   } else {
     const target = typeof set === 'string' ? Date.parse(set) : set;
     if (typeof target !== 'number' || !isClockTime(target))
       return bad(`set must be an ISO 8601 time or ms since the epoch, from ${range}`, '#/set');
+    if (isKeptClock(clock))
+      return clock.move({ setMs: target }).then(() => json(200, clockView(clock)));
     clock.set(target);
   }
   return json(200, clockView(clock));

@@ -88,6 +88,20 @@ export function createManualClock(startMs = 0): ManualClock {
 }
 
 /** Whether a clock is a {@link ManualClock} (it can be moved, and sleeps follow it). */
+/**
+ * A manual clock kept in a store shared by instances: a move through {@link KeptClock.move} is
+ * kept there first, so that it reaches every instance or none.
+ */
+export interface KeptClock extends ManualClock {
+  /** Moves the clock once the store has kept the move; rejects, moving nothing, when it cannot. */
+  move(change: { advanceMs: number } | { setMs: number }): Promise<void>;
+}
+
+/** Whether a clock is a {@link KeptClock}. */
+export function isKeptClock(clock: Clock): clock is KeptClock {
+  return isManualClock(clock) && typeof (clock as Partial<KeptClock>).move === 'function';
+}
+
 export function isManualClock(clock: Clock): clock is ManualClock {
   const candidate = clock as Partial<ManualClock>;
   return typeof candidate.advance === 'function' && typeof candidate.sleep === 'function';

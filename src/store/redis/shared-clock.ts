@@ -1,7 +1,7 @@
-import { createManualClock, type ManualClock } from '../../core/time/clock.js';
+import { createManualClock, type KeptClock } from '../../core/time/clock.js';
 
 /** A manual clock that every instance on the store moves together. */
-export interface SharedClock extends ManualClock {
+export interface SharedClock extends KeptClock {
   /** Another instance moved the clock here. */
   heard(ms: number): void;
   /** Reads the store's time again (after a reconnect); a store that lost it gets this one's. */
@@ -10,8 +10,9 @@ export interface SharedClock extends ManualClock {
 
 /**
  * A manual clock kept in Redis: it starts where the store's is (or at `startMs` when there is
- * none yet). A move applies here at once, then in Redis (an advance adds, so two instances
- * advancing at once both count), and reaches the others over pub/sub. A store that has lost its
+ * none yet). A move through `move` (the dev API's) is kept in Redis, then applied here and sent
+ * to the others over pub/sub; one through `advance` or `set` (a reset) applies here at once, then
+ * in Redis. An advance adds, so two instances advancing at once both count. A store that has lost its
  * time (Redis restarted without persistence, or flushed) takes this instance's, rather than
  * starting from 0 (1970).
  */
@@ -55,6 +56,15 @@ export async function createSharedClock(options: {
         () => options.publish(ms),
         () => {},
       );
+    },
+    async move(change) {
+      if ('advanceMs' in change) {
+        settle(await run(() => store.add(change.advanceMs, String(local.now()))));
+        return;
+      }
+      await run(() => store.write(String(change.setMs)));
+      local.set(change.setMs);
+      options.publish(change.setMs);
     },
     heard(ms) {
       if (Number.isFinite(ms) && ms !== local.now()) local.set(ms);
