@@ -10,7 +10,7 @@ const fraction = (part: number, whole: number, ofNothing = '-') =>
 const seconds = (ms: number | null) => (ms === null ? '-' : `${(ms / 1000).toFixed(1)}s`);
 
 function failedAt(mode: ModeReport): string {
-  const steps = Object.entries(mode.shoppers.failedAt).filter(([, count]) => count > 0);
+  const steps = Object.entries(mode.shoppers.failed_at).filter(([, count]) => count > 0);
   return steps.length === 0
     ? '0'
     : `${mode.shoppers.failed}: ${steps.map(([step, count]) => `${step} ${count}`).join(', ')}`;
@@ -56,7 +56,7 @@ export function reportHeadline(report: SimulationReport): string[] {
   return [
     `scenario ${s.name}${s.description === '' ? '' : `: ${s.description}`}`,
     `${s.duration_s} s simulated (${s.engine}${s.target === undefined ? '' : ` against ${s.target}`}), seed ${s.seed}; up to ${s.shoppers} shoppers; ${bot}`,
-    `limits: client ${s.limits.client.burst} tokens at ${s.limits.client.rate}, caller ${s.limits.caller.burst} tokens at ${s.limits.caller.rate}; shoppers retry at most ${s.retry.maxAttempts} attempts`,
+    `limits: client ${s.limits.client.burst} tokens at ${s.limits.client.rate}, caller ${s.limits.caller.burst} tokens at ${s.limits.caller.rate}; shoppers retry at most ${s.retry.max_attempts} attempts`,
     ...report.warnings.map((warning) => `${WARNING}${warning}`),
   ];
 }

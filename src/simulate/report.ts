@@ -7,7 +7,17 @@ import { verdictOf } from './verdict.js';
 export interface ModeReport {
   mode: Mode;
   description: string;
-  shoppers: ModeStats['shoppers'] & { success_rate: number };
+  shoppers: {
+    arrived: number;
+    completed: number;
+    failed: number;
+    /** Of the failed, those that failed on 429 after every attempt the retry policy allows. */
+    rate_limited: number;
+    unfinished: number;
+    failed_at: { exists: number; start: number; verify: number };
+    /** Completed among the sign-ins that ended (0 when none ended). */
+    success_rate: number;
+  };
   legitimate_requests: { total: number; rejected_429: number; retries: number; waited_ms: number };
   flow_time_ms: { p50: number | null; p95: number | null };
   bot: ModeStats['bot'] & { allowed_rate: number };
@@ -28,7 +38,10 @@ export interface ModeReport {
   verdict: string;
 }
 
-/** The report of a simulation: deterministic for a seed (no wall-clock figures in it). */
+/**
+ * The report of a simulation: deterministic for a seed (no wall-clock figures in it). It is what
+ * `--json` prints, so every key is in snake_case, like the service's wire format.
+ */
 export interface SimulationReport {
   scenario: {
     name: string;
@@ -38,7 +51,7 @@ export interface SimulationReport {
     shoppers: number;
     bot: { rate: string; target: string; from_s: number; until_s: number };
     limits: Scenario['limits'];
-    retry: Scenario['retry'];
+    retry: { max_attempts: number; max_wait_ms: number };
     engine: 'virtual' | 'live';
     target?: string;
   };
@@ -78,7 +91,7 @@ export function buildReport(
         until_s: scenario.bot.stopMs / 1000,
       },
       limits: scenario.limits,
-      retry: scenario.retry,
+      retry: { max_attempts: scenario.retry.maxAttempts, max_wait_ms: scenario.retry.maxWaitMs },
       engine,
       ...(target === undefined ? {} : { target }),
     },
@@ -89,8 +102,12 @@ export function buildReport(
         mode: stats.mode,
         description: MODE_DESCRIPTIONS[stats.mode],
         shoppers: {
-          ...stats.shoppers,
-          failedAt: { ...stats.shoppers.failedAt },
+          arrived: stats.shoppers.arrived,
+          completed: stats.shoppers.completed,
+          failed: stats.shoppers.failed,
+          rate_limited: stats.shoppers.rateLimited,
+          unfinished: stats.shoppers.unfinished,
+          failed_at: { ...stats.shoppers.failedAt },
           success_rate: shareOf(stats.shoppers.completed, ended),
         },
         legitimate_requests: {

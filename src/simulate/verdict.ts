@@ -31,7 +31,7 @@ const count = (part: number, whole: number, things: string, verb: string) =>
  * - `protected` otherwise: shoppers completed while most of the bot's requests were refused.
  */
 export function verdictOf(report: Omit<ModeReport, 'verdict'>): string {
-  const { completed, failed, rateLimited, unfinished } = report.shoppers;
+  const { completed, failed, rate_limited: rateLimited, unfinished } = report.shoppers;
   const ended = completed + failed;
   const bot = report.bot;
   const botLine =

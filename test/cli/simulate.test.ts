@@ -41,6 +41,17 @@ async function brokenEmulator(fail: 'answer' | 'hang up'): Promise<string> {
   return `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
 }
 
+/** Every key of a JSON value as a dotted path, array items as `[]`. */
+function keyPaths(value: unknown, path = ''): string[] {
+  if (Array.isArray(value))
+    return [...new Set(value.flatMap((item) => keyPaths(item, `${path}[]`)))];
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, child]) => [
+    `${path}.${key}`,
+    ...keyPaths(child, `${path}.${key}`),
+  ]);
+}
+
 describe('uas simulate', () => {
   it('prints byte-identical JSON for the same seed', async () => {
     const args = [
@@ -63,6 +74,25 @@ describe('uas simulate', () => {
     expect(report.scenario).toMatchObject({ duration_s: 120, seed: 9, engine: 'virtual' });
     expect(report.modes).toHaveLength(4);
     expect(first.stderr).toMatch(/simulated \d+ requests in [\d.]+ s/);
+  });
+
+  it('names every key of --json in snake_case, nested ones too, as README shows them', async () => {
+    const result = await runCli([
+      'simulate',
+      ...['--duration', '2m', '--shoppers', '20', '--modes', 'per-caller', '--json'],
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    const keys = keyPaths(report);
+    expect(
+      keys.filter((key) => !/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(key.split('.').at(-1)!)),
+    ).toEqual([]);
+    // README's example is this very run, with one of its timeline spans (the fourth).
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('**`--json`** is byte-identical'));
+    const example = JSON.parse(/```json\n([\s\S]*?)```/.exec(section)?.[1] ?? 'null');
+    report.modes[0].timeline = [report.modes[0].timeline[3]];
+    expect(example).toEqual(report);
   });
 
   it('runs a preset and prints the comparison with verdicts', async () => {
