@@ -307,7 +307,9 @@ describe('uas simulate', () => {
     // The one wall-clock assertion, with seconds of margin: the first shopper arrives after
     // about 50 ms and needs four round trips (exists, start, code, verify) before the 2 s end.
     expect(perCaller.shoppers.completed).toBeGreaterThan(0);
-    expect(perCaller.verdict).toMatch(/^protected: /);
+    // "protected" needs 95% of the sign-ins that arrived completed, whatever ran late.
+    const served = perCaller.shoppers.completed * 100 >= 95 * perCaller.shoppers.arrived;
+    expect(perCaller.verdict).toMatch(served ? /^protected: / : /^too short to judge: /);
   });
 
   it('warns on stderr before a live run that will have no bot', async () => {
