@@ -1,6 +1,8 @@
 import asciichart from 'asciichart';
 import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
+import { escapeControls } from '../text/escape-controls.js';
+import { markdownText } from '../text/markdown-text.js';
 import type { ModeReport, SimulationReport } from './report.js';
 import { formatShare } from './share.js';
 
@@ -46,7 +48,10 @@ export function reportRows(report: SimulationReport): { header: string[]; body: 
 
 const WARNING = 'warning: ';
 
-/** The lines that say what was simulated, then the warnings. */
+/**
+ * The lines that say what was simulated, then the warnings: raw text, which may hold a scenario
+ * file's name and description as written; each form escapes it for where it goes.
+ */
 export function reportHeadline(report: SimulationReport): string[] {
   const s = report.scenario;
   const bot =
@@ -79,9 +84,11 @@ export function formatReport(report: SimulationReport, chalk: ChalkInstance, wid
     return `${chalk.bold(mode.mode.padEnd(10))} ${color(mode.verdict)}`;
   });
   return [
-    ...reportHeadline(report).map((line) =>
-      line.startsWith(WARNING) ? chalk.yellow(line) : chalk.dim(line),
-    ),
+    // A scenario file's name or description may hold control characters: shown, not obeyed.
+    ...reportHeadline(report).map((raw) => {
+      const line = escapeControls(raw, { keepNewlines: false });
+      return line.startsWith(WARNING) ? chalk.yellow(line) : chalk.dim(line);
+    }),
     table.toString(),
     ...verdicts,
     '',
@@ -134,16 +141,20 @@ function stretch(values: number[], width: number): number[] {
   );
 }
 
-/** The report as Markdown, to paste into a write-up. */
+/**
+ * The report as Markdown, to paste into a write-up. Text that may come from a scenario file (and
+ * every table cell) is escaped: it stays plain text on its line, and cannot add a heading, a
+ * link, HTML or a table cell.
+ */
 export function formatMarkdown(report: SimulationReport): string {
   const { header, body } = reportRows(report);
-  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const line = (cells: string[]) => `| ${cells.map(markdownText).join(' | ')} |`;
   return [
-    `## Simulation: ${report.scenario.name}`,
+    `## Simulation: ${markdownText(report.scenario.name)}`,
     '',
     ...reportHeadline(report)
       .slice(report.scenario.description === '' ? 1 : 0)
-      .map((text) => `${text}  `),
+      .map((text) => `${markdownText(text)}  `),
     '',
     line(header),
     line(header.map(() => '---')),

@@ -41,6 +41,10 @@ async function brokenEmulator(fail: 'answer' | 'hang up'): Promise<string> {
   return `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
 }
 
+/** Any control character but a line feed. */
+// eslint-disable-next-line no-control-regex -- looking for control characters
+const CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
+
 /** Every key of a JSON value as a dotted path, array items as `[]`. */
 function keyPaths(value: unknown, path = ''): string[] {
   if (Array.isArray(value))
@@ -186,6 +190,27 @@ describe('uas simulate', () => {
     expect(refused.stderr).toMatch(
       /^uas: invalid scenario \(scenario file [^)]*\): limits\.cost: unknown field/,
     );
+  });
+
+  it("shows a scenario file's name and description as text, in the terminal and in Markdown", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'uas-scenario-')), 'hostile.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'rush\u001b[2J\u009b31m',
+        description: 'line\n## Owned | cell',
+        duration: '10s',
+        modes: ['shared'],
+      }),
+    );
+    const text = await runCli(['simulate', '--scenario', file]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).not.toMatch(CONTROL);
+    expect(text.stdout).toContain('scenario rush\\x1b[2J\\x9b31m: line\\x0a## Owned | cell\n');
+    const markdown = await runCli(['simulate', '--scenario', file, '--markdown']);
+    expect(markdown.stdout).not.toMatch(CONTROL);
+    expect(markdown.stdout).not.toMatch(/^## Owned/m);
+    expect(markdown.stdout).toContain('line\\\\x0a\\#\\# Owned \\| cell');
   });
 
   it('lists the presets', async () => {

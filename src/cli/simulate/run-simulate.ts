@@ -19,6 +19,7 @@ import { CliError, colorsFor, EXIT } from '../io.js';
 import { importOptional } from '../optional-import.js';
 import { allowLiveScreen } from '../live-screen.js';
 import { isLoopbackHost, parseHttpUrl } from '../options.js';
+import { escapeControls } from '../safe-text.js';
 import type { CommandContext } from '../program.js';
 
 /** Where the bundled scenarios live. */
@@ -120,7 +121,9 @@ export async function runSimulate(flags: SimulateFlags, context: CommandContext)
       const preset = (await readJsonFile(`${PRESETS_DIR}${name}.json`, 'scenario')) as {
         description?: string;
       };
-      io.stdout.write(`${name.padEnd(18)} ${preset.description ?? ''}\n`);
+      io.stdout.write(
+        `${name.padEnd(18)} ${escapeControls(String(preset.description ?? ''), { keepNewlines: false })}\n`,
+      );
     }
     return EXIT.ok;
   }
@@ -128,7 +131,8 @@ export async function runSimulate(flags: SimulateFlags, context: CommandContext)
   const scenario = await loadScenario(flags, io.cwd);
   // A run in real time says so before it starts, not minutes later in the report.
   if (flags.watch || flags.target !== undefined)
-    for (const warning of scenario.warnings) io.stderr.write(`uas: warning: ${warning}\n`);
+    for (const warning of scenario.warnings)
+      io.stderr.write(`uas: warning: ${escapeControls(warning, { keepNewlines: false })}\n`);
   const started = performance.now();
   let report: SimulationReport;
   if (flags.watch) {
