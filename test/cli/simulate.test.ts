@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-server.js';
+import { playbackLine } from '../../src/cli/simulate/run-simulate.js';
 import { createEmulator } from '../../src/emulator.js';
 import { runCli } from '../helpers/run-cli.js';
 import { runUas } from '../helpers/spawn-uas.js';
@@ -97,6 +98,14 @@ describe('uas simulate', () => {
     const example = JSON.parse(/```json\n([\s\S]*?)```/.exec(section)?.[1] ?? 'null');
     report.modes[0].timeline = [report.modes[0].timeline[3]];
     expect(example).toEqual(report);
+  });
+
+  it('says after a watched run how long it took, and when the machine could not keep up', () => {
+    const summary = { simulatedMs: 80_000, wallMs: 2667, pausedMs: 0, speed: 30, behind: false };
+    expect(playbackLine(summary)).toBe('played 80 s of simulated time in 2.7 s: 30x, as asked\n');
+    expect(playbackLine({ ...summary, wallMs: 8000, pausedMs: 12_000, behind: true })).toBe(
+      'played 80 s of simulated time in 8.0 s (and 12.0 s paused)\nuas: warning: this machine could not keep up with --speed 30: the run played at 10.0x\n',
+    );
   });
 
   it('runs a preset and prints the comparison with verdicts', async () => {
