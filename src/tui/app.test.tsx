@@ -139,6 +139,49 @@ describe('App', () => {
     expect(emulator.listBuckets().total).toBe(0);
   });
 
+  it('leaves r and R off on the screen of a simulation, and has p hold the run', async () => {
+    const clock = createManualClock(Date.UTC(2026, 0, 1, 12));
+    const emulator = createEmulator({ config: DEMO_CONFIG, clock, random: createSeededRandom(1) });
+    const hold = vi.fn();
+    const source = {
+      ...createLocalSource(emulator, 'simulation', { clock }),
+      reset: undefined,
+      hold,
+    };
+    const screen = render(
+      <App source={source} title="uas test" size={{ columns: 100, rows: 24 }} />,
+    );
+    unmount = screen.unmount;
+    for (let index = 0; index < 5; index++) emulator.handle(exists('bot'));
+    await vi.waitFor(() => expect(frame(screen)).toContain('caller:demo:bot'));
+    expect(frame(screen)).toContain('? help · r/R off (simulation)');
+    expect(frame(screen)).not.toContain('r/R reset');
+    await press(screen, 'r');
+    await vi.waitFor(() =>
+      expect(frame(screen)).toContain(
+        "r/R are off here: a reset would change the simulation's results",
+      ),
+    );
+    await press(screen, 'R');
+    expect(emulator.getBucket('caller:demo:bot')).toBeDefined();
+    await press(screen, 'p');
+    expect(hold).toHaveBeenLastCalledWith(true);
+    await vi.waitFor(() =>
+      expect(frame(screen)).toContain(
+        'paused: the simulation waits (no requests, simulated time stopped), p to resume',
+      ),
+    );
+    await press(screen, 'p');
+    expect(hold).toHaveBeenLastCalledWith(false);
+    await press(screen, '?');
+    await vi.waitFor(() =>
+      expect(frame(screen)).toContain("off: a reset would change the simulation's results"),
+    );
+    expect(frame(screen)).toContain(
+      'pause the simulation: no request is sent and simulated time stops until p',
+    );
+  });
+
   it('changes the sort, filters by key, pauses and shows help', async () => {
     const { emulator, screen } = setup();
     unmount = screen.unmount;

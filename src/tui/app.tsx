@@ -35,6 +35,7 @@ export function App({ source, title, size, onQuit }: AppProps) {
   useTick(source.clock, dispatch);
   useBucketPoll(source, dispatch, { sort: state.sort, filter: state.filter, rows: bucketRows });
   useKeys(source, state, dispatch, onQuit);
+  const keys = { canReset: source.reset !== undefined, holdsRun: source.hold !== undefined };
   return (
     // Sized by ink to the terminal (a fixed size only in tests): a frame drawn as the terminal
     // shrinks, before the new size reaches the state, then never runs wider than the screen.
@@ -42,7 +43,7 @@ export function App({ source, title, size, onQuit }: AppProps) {
       <Header state={state} label={source.label} title={title} columns={columns} />
       <Box marginTop={1}>
         {state.help ? (
-          <Help />
+          <Help keys={keys} />
         ) : (
           <BucketTable
             buckets={state.buckets}
@@ -55,7 +56,7 @@ export function App({ source, title, size, onQuit }: AppProps) {
       <Box marginTop={1}>
         <RecentRequests records={state.recent} rows={recentRows} columns={columns} />
       </Box>
-      <Footer state={state} />
+      <Footer state={state} keys={keys} />
     </Box>
   );
 }

@@ -80,7 +80,8 @@ export type TuiAction =
   | { type: 'restart' }
   | { type: 'move'; by: number }
   | { type: 'sort' }
-  | { type: 'pause' }
+  /** Pauses or resumes the screen; `run`: the target's traffic is held too (a simulation). */
+  | { type: 'pause'; run?: boolean | undefined }
   | { type: 'help' }
   | { type: 'filter-start' }
   | { type: 'filter-type'; text: string }
@@ -187,7 +188,13 @@ export function reduce(state: TuiState, action: TuiAction): TuiState {
             held: [],
             notice: 'resumed',
           }
-        : { ...state, paused: true, notice: 'paused: the screen is frozen, p to resume' };
+        : {
+            ...state,
+            paused: true,
+            notice: action.run
+              ? 'paused: the simulation waits (no requests, simulated time stopped), p to resume'
+              : 'paused: the screen is frozen, p to resume',
+          };
     case 'help':
       return { ...state, help: !state.help };
     case 'filter-start':

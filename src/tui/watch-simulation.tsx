@@ -8,7 +8,7 @@ import { simulate } from '../simulate/simulation.js';
 import { App } from './app.js';
 import { createPlayback, type PlaybackSummary } from './playback.js';
 import type { TuiStreams } from './run-tui.js';
-import { createLocalSource } from './tui-source.js';
+import { createLocalSource, type TuiSource } from './tui-source.js';
 
 /** Simulated milliseconds between two steps of the watched simulation. */
 const STEP_MS = 100;
@@ -32,8 +32,10 @@ export interface WatchedSimulation {
 
 /**
  * Plays a virtual-time simulation on the live screen, `speed` simulated seconds per second of
- * wall time, one mode after another. Resolves with the report, or undefined when the user quits
- * with `q`.
+ * wall time, one mode after another. The screen only watches: r and R (reset) are off, since a
+ * reset would change the results, and p pauses the simulation itself (no request is sent,
+ * simulated time stops) until p again. Resolves with the report, the same as without the
+ * screen, or undefined when the user quits with `q`.
  */
 export async function watchSimulation(
   scenario: Scenario,
@@ -49,6 +51,8 @@ export async function watchSimulation(
   let played = -1;
   const onQuit = () => {
     quit = true;
+    // A paused run must not wait for a p that will not come.
+    playback.resume();
   };
   try {
     const report = await simulate(scenario, {
@@ -59,7 +63,11 @@ export async function watchSimulation(
           shown = emulator;
           played++;
           const label = `mode ${stats.mode} (${played + 1}/${scenario.modes.length}), ${speed}x virtual time`;
-          const source = createLocalSource(emulator, label, { clock: emulator.clock });
+          const source: TuiSource = {
+            ...createLocalSource(emulator, label, { clock: emulator.clock }),
+            reset: undefined,
+            hold: (held) => (held ? playback.pause() : playback.resume()),
+          };
           const screen = <App key={played} source={source} title="uas simulate" onQuit={onQuit} />;
           if (app === undefined)
             app = render(screen, {

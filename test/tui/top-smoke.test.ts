@@ -89,6 +89,31 @@ describe('uas top', () => {
     },
   );
 
+  it.skipIf(!hasTmux)(
+    needsTmux('leaves reset off in simulate --watch, pauses the run on p, and quits on q'),
+    async () => {
+      // Ten simulated minutes at 1x: the run cannot end within the test.
+      const command = `${process.execPath} ${UAS_BIN} simulate --watch --duration 10m --speed 1 --modes shared`;
+      tmux.start(command, 100, 30);
+      const wait = (assertion: () => void) =>
+        vi.waitFor(assertion, { timeout: 10_000, interval: 50 });
+      await wait(() => expect(screen()).toContain('? help · r/R off (simulation)'));
+      tmux.keys('R');
+      await wait(() =>
+        expect(screen()).toContain(
+          "r/R are off here: a reset would change the simulation's results",
+        ),
+      );
+      tmux.keys('p');
+      await wait(() => expect(screen()).toContain('paused: the simulation waits'));
+      expect(screen()).toContain('[paused]');
+      tmux.keys('p');
+      await wait(() => expect(screen()).toContain('resumed'));
+      tmux.keys('q');
+      await wait(() => expect(tmux.running()).toBe(false));
+    },
+  );
+
   it('prints one snapshot without a terminal, as text or JSON', async () => {
     running = await listen(steady(), 0, '127.0.0.1');
     await createApi(running.url).exists('email=alice%40example.com&caller_id=203.0.113.7');
