@@ -8,7 +8,7 @@ import { createEmulator } from '../emulator.js';
 import { bucketView } from '../../test/helpers/bucket-view.js';
 import { App } from './app.js';
 import { BucketTable } from './bucket-table.js';
-import { createLocalSource } from './tui-source.js';
+import { createLocalSource, type TuiSource } from './tui-source.js';
 
 const exists = (callerId?: string): EmulatorRequest => ({
   method: 'GET',
@@ -32,6 +32,13 @@ function setup(columns = 80, rows = 24) {
 
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
+
+/** The screen of `source` at 100x24, unmounted after the test. */
+function show(source: TuiSource) {
+  const screen = render(<App source={source} title="uas test" size={{ columns: 100, rows: 24 }} />);
+  unmount = screen.unmount;
+  return screen;
+}
 
 const frame = (screen: ReturnType<typeof render>) => screen.lastFrame() ?? '';
 const press = async (screen: ReturnType<typeof render>, keys: string) => {
@@ -109,6 +116,42 @@ describe('App', () => {
     expect(frame(screen)).not.toContain('[paused]');
   });
 
+  it('says the buckets are not known, not that there are none, while the dev API fails', async () => {
+    const failing: TuiSource = {
+      label: 'http://127.0.0.1:9',
+      clock: createManualClock(0),
+      follow(listener) {
+        listener({ type: 'lost', problem: 'connect ECONNREFUSED 127.0.0.1:9' });
+        return () => {};
+      },
+      listBuckets: () => Promise.reject(new Error('cannot reach http://127.0.0.1:9')),
+      uptime: async () => undefined,
+      recent: async () => [],
+    };
+    const screen = show(failing);
+    await vi.waitFor(() =>
+      expect(frame(screen)).toContain('buckets not known: the dev API cannot be read'),
+    );
+    expect(frame(screen)).toContain('✖ connection lost (connect ECONNREFUSED 127.0.0.1:9)');
+    expect(frame(screen)).toContain('· ? buckets, by pressure');
+    expect(frame(screen)).not.toContain('no buckets yet');
+    expect(frame(screen)).not.toContain('0 buckets');
+  });
+
+  it('says why the bucket list cannot be read while requests still come', async () => {
+    const emulator = createEmulator({ config: DEMO_CONFIG, clock: createManualClock(0) });
+    const source: TuiSource = {
+      ...createLocalSource(emulator, 'in-process'),
+      listBuckets: () => Promise.reject(new Error('GET /__uas/buckets: 500 out of memory')),
+    };
+    const screen = show(source);
+    await vi.waitFor(() =>
+      expect(frame(screen)).toContain('buckets not known: GET /__uas/buckets: 500 out of memory'),
+    );
+    expect(frame(screen)).toContain('● connected');
+    expect(frame(screen)).not.toContain('no buckets yet');
+  });
+
   it('shows the method, path and problem of a request that matched no operation', async () => {
     const { emulator, screen } = setup();
     unmount = screen.unmount;
@@ -148,10 +191,7 @@ describe('App', () => {
       reset: undefined,
       hold,
     };
-    const screen = render(
-      <App source={source} title="uas test" size={{ columns: 100, rows: 24 }} />,
-    );
-    unmount = screen.unmount;
+    const screen = show(source);
     for (let index = 0; index < 5; index++) emulator.handle(exists('bot'));
     await vi.waitFor(() => expect(frame(screen)).toContain('caller:demo:bot'));
     expect(frame(screen)).toContain('? help · r/R off (simulation)');
@@ -211,7 +251,7 @@ describe('BucketTable', () => {
       }),
     );
     const { lastFrame, unmount: stop } = render(
-      <BucketTable buckets={buckets} selected={4200} rows={10} columns={80} />,
+      <BucketTable buckets={buckets} selected={4200} rows={10} columns={80} empty="" />,
     );
     const lines = (lastFrame() ?? '').split('\n');
     stop();
@@ -222,7 +262,7 @@ describe('BucketTable', () => {
   it('makes the key column as wide as the keys shown, not the terminal', () => {
     const buckets = [bucketView('caller:demo:bot'), bucketView('client:demo')];
     const { lastFrame, unmount: stop } = render(
-      <BucketTable buckets={buckets} selected={0} rows={5} columns={160} />,
+      <BucketTable buckets={buckets} selected={0} rows={5} columns={160} empty="" />,
     );
     const lines = (lastFrame() ?? '').split('\n');
     stop();
@@ -234,7 +274,7 @@ describe('BucketTable', () => {
     const key = `caller:demo:${'x'.repeat(100)}`;
     const buckets = [bucketView(key, { allowed: 123_456_789 })];
     const { lastFrame, unmount: stop } = render(
-      <BucketTable buckets={buckets} selected={0} rows={5} columns={100} />,
+      <BucketTable buckets={buckets} selected={0} rows={5} columns={100} empty="" />,
     );
     const lines = (lastFrame() ?? '').split('\n');
     stop();
@@ -249,6 +289,7 @@ describe('BucketTable', () => {
         selected={0}
         rows={5}
         columns={100}
+        empty=""
       />,
     );
     const text = lastFrame() ?? '';

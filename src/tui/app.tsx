@@ -1,6 +1,6 @@
 import { Box } from 'ink';
 import { useReducer } from 'react';
-import { BucketTable } from './bucket-table.js';
+import { BucketTable, emptyText } from './bucket-table.js';
 import { Footer, Help } from './footer.js';
 import { Header } from './header.js';
 import { RecentRequests } from './recent-requests.js';
@@ -50,6 +50,7 @@ export function App({ source, title, size, onQuit }: AppProps) {
             selected={state.selected}
             rows={bucketRows}
             columns={columns}
+            empty={emptyText(state)}
           />
         )}
       </Box>

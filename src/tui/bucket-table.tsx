@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import type { BucketView } from '../core/limits/bucket-view.js';
 import { fit, screenText } from './screen-text.js';
 import { shortDuration, tokenBar } from './sparkline.js';
+import type { TuiState } from './tui-state.js';
 
 const BAR = 10;
 /** The widths of the cells after the key (each followed by a space): token bar to NEXT. */
@@ -26,17 +27,31 @@ export function keyWidth(keys: readonly string[], columns: number): number {
   return Math.max(KEY_MIN, Math.min(longest, KEY_MAX, columns - AFTER_KEY - 1));
 }
 
+/**
+ * What the table says when it has no row: that there are no buckets only once a list was read
+ * and said so; while the dev API cannot be read, that they are not known.
+ */
+export function emptyText(state: TuiState): string {
+  if (state.connection === 'lost') return 'buckets not known: the dev API cannot be read';
+  if (state.bucketsProblem !== undefined) return `buckets not known: ${state.bucketsProblem}`;
+  if (!state.bucketsRead) return 'reading the buckets…';
+  return 'no buckets yet: every bucket is full until a request uses it';
+}
+
 /** The bucket table: only the rows that fit are rendered, so thousands of buckets stay smooth. */
 export function BucketTable({
   buckets,
   selected,
   rows,
   columns,
+  empty,
 }: {
   buckets: readonly BucketView[];
   selected: number;
   rows: number;
   columns: number;
+  /** What to say when there is no row (see {@link emptyText}). */
+  empty: string;
 }) {
   const first = Math.max(0, Math.min(selected - rows + 1, buckets.length - rows));
   const visible = buckets.slice(first, first + rows).map((bucket) => ({
@@ -63,7 +78,9 @@ export function BucketTable({
         {cell('NEXT', NEXT)}
       </Text>
       {visible.length === 0 ? (
-        <Text dimColor>no buckets yet: every bucket is full until a request uses it</Text>
+        <Text dimColor wrap="truncate">
+          {screenText(empty)}
+        </Text>
       ) : null}
       {visible.map(({ bucket, key }, index) => {
         const fraction = bucket.tokens / bucket.burst;

@@ -32,6 +32,10 @@ export interface TuiState {
   readonly needsAdminToken: boolean;
   readonly buckets: readonly BucketView[];
   readonly totalBuckets: number;
+  /** Whether a bucket list has been read and shown: until then, none is known, not zero. */
+  readonly bucketsRead: boolean;
+  /** Why the last reading of the bucket list failed; undefined once one succeeds. */
+  readonly bucketsProblem: string | undefined;
   /** The bucket list polled while paused, shown on resume. */
   readonly heldBuckets: BucketList | undefined;
   /** How long the target has been up, as of the last poll. */
@@ -68,6 +72,8 @@ export type TuiAction =
   | { type: 'connected' }
   | { type: 'lost'; problem: string; needsAdminToken?: boolean | undefined }
   | { type: 'buckets'; total: number; buckets: BucketView[]; uptimeMs?: number | undefined }
+  /** The bucket list could not be read. */
+  | { type: 'buckets-failed'; problem: string }
   /** The requests the target held when the screen attached (or after a reset), oldest first. */
   | { type: 'seed'; records: RequestRecord[]; missed: number }
   /** Requests that arrived at `now` (ms on the screen's clock), oldest first. */
@@ -97,6 +103,8 @@ export function initialState(): TuiState {
     needsAdminToken: false,
     buckets: [],
     totalBuckets: 0,
+    bucketsRead: false,
+    bucketsProblem: undefined,
     heldBuckets: undefined,
     uptimeMs: undefined,
     recent: [],
@@ -131,9 +139,11 @@ export function reduce(state: TuiState, action: TuiAction): TuiState {
       const uptimeMs = action.uptimeMs ?? state.uptimeMs;
       const list = { total: action.total, buckets: action.buckets };
       return state.paused
-        ? { ...state, uptimeMs, heldBuckets: list }
+        ? { ...state, uptimeMs, heldBuckets: list, bucketsProblem: undefined }
         : showBuckets(state, list, uptimeMs);
     }
+    case 'buckets-failed':
+      return { ...state, bucketsProblem: action.problem };
     case 'seed':
       return {
         ...count(addRecent(state, action.records), action.records),
@@ -220,6 +230,8 @@ function showBuckets(state: TuiState, list: BucketList, uptimeMs: number | undef
     ...state,
     buckets: list.buckets,
     totalBuckets: list.total,
+    bucketsRead: true,
+    bucketsProblem: undefined,
     uptimeMs,
     selected: clamp(state.selected, list.buckets.length),
   };

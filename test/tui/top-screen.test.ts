@@ -158,6 +158,20 @@ describe.skipIf(!hasTmux)(needsTmux('uas top in a terminal (tmux)'), () => {
     expect(rateLine()).toContain('totals 6 req, 1 429 · 2 buckets,');
   }, 40_000);
 
+  it('says the buckets are not known while the emulator cannot be reached', async () => {
+    // A port that was just free: nothing listens on it.
+    const server = await serve();
+    const url = server.url;
+    await running?.close(100);
+    running = undefined;
+    top(url, 100, 30);
+    await until(() => expect(lines()[0]).toContain('✖ connection lost ('));
+    await until(() =>
+      expect(tmux.screen()).toContain('buckets not known: the dev API cannot be read'),
+    );
+    expect(tmux.screen()).not.toContain('no buckets yet');
+  }, 40_000);
+
   it('says that the admin token is missing in the connection line', async () => {
     const server = await serve({ adminToken: 's3cret' });
     top(server.url, 120, 30);
@@ -167,6 +181,10 @@ describe.skipIf(!hasTmux)(needsTmux('uas top in a terminal (tmux)'), () => {
       ),
     );
     expect(tmux.screen()).not.toContain('connection lost');
+    // The buckets are not known: the screen does not say there are none.
+    await until(() => expect(tmux.screen()).toContain('buckets not known'));
+    expect(tmux.screen()).not.toContain('no buckets yet');
+    expect(rateLine()).toContain('· ? buckets, by pressure');
     tmux.keys('q');
     await until(() => expect(tmux.running()).toBe(false));
   }, 40_000);
