@@ -80,7 +80,8 @@ describe('App', () => {
     );
     unmount = screen.unmount;
     await vi.waitFor(() => expect(frame(screen)).toContain('totals 7 req, 2 429 · 1 bucket,'));
-    expect(frame(screen).match(/exists\s+bot\s+(200|429)/g)).toHaveLength(5);
+    // All seven: one bucket leaves the rest of the screen to the recent requests.
+    expect(frame(screen).match(/exists\s+bot\s+(200|429)/g)).toHaveLength(7);
   });
 
   it('drops the rate to zero and scrolls the sparkline while no request comes', async () => {

@@ -7,8 +7,8 @@ export const SORTS: BucketSort[] = ['pressure', 'recent', 'rejected', 'key'];
 /** Seconds of request rates kept for the sparkline. */
 export const RATE_WINDOW = 30;
 
-/** Requests kept in the recent list. */
-export const RECENT_LIMIT = 50;
+/** Requests kept in the recent list: enough to fill a tall terminal. */
+export const RECENT_LIMIT = 200;
 
 /** Requests and 429s the screen received in one second of its clock. */
 export interface RateSlot {

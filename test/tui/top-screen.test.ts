@@ -51,6 +51,24 @@ async function serve(options: { journalSize?: number; adminToken?: string } = {}
 const top = (url: string, columns: number, rows: number) =>
   tmux.start(`${process.execPath} ${UAS_BIN} top --url ${url}`, columns, rows);
 
+/** Starts a server and uas top on it at `columns` x `rows`, and waits until the screen is connected. */
+async function connectedTop(columns: number, rows: number) {
+  const server = await serve();
+  top(server.url, columns, rows);
+  await until(() => expect(tmux.screen()).toContain('● connected'));
+  return server;
+}
+
+/** The screen's lines, once checked to be `rows` of them with nothing below the footer. */
+function fitted(rows: number): string[] {
+  const screen = lines();
+  expect(screen).toHaveLength(rows);
+  const footer = screen.findIndex((line) => line.startsWith('q quit'));
+  expect(footer).toBeGreaterThan(0);
+  expect(screen.slice(footer + 1).every((line) => line.trim() === '')).toBe(true);
+  return screen;
+}
+
 /** Polls the screen: generous, for a loaded machine; the assertion after it is exact. */
 const until = (assertion: () => void) => vi.waitFor(assertion, { timeout: 15_000, interval: 100 });
 
@@ -98,9 +116,7 @@ describe.skipIf(!hasTmux)(needsTmux('uas top in a terminal (tmux)'), () => {
   }, 40_000);
 
   it('falls to 0 req/s and scrolls the sparkline while no request comes', async () => {
-    const server = await serve();
-    top(server.url, 100, 30);
-    await until(() => expect(tmux.screen()).toContain('● connected'));
+    const server = await connectedTop(100, 30);
     await server.send('burst', 4);
     await until(() => expect(rateLine()).toContain('totals 4 req, 1 429'));
     // The burst's second shows as a full bar; then idle seconds pass with no request.
@@ -113,9 +129,7 @@ describe.skipIf(!hasTmux)(needsTmux('uas top in a terminal (tmux)'), () => {
   }, 40_000);
 
   it('redraws cleanly from 160x45 to 80x24 and sizes the bucket column to its keys', async () => {
-    const server = await serve();
-    top(server.url, 160, 45);
-    await until(() => expect(tmux.screen()).toContain('● connected'));
+    const server = await connectedTop(160, 45);
     await server.send('wide', 3);
     await until(() => expect(rateLine()).toContain('totals 3 req, 0 429 · 1 bucket,'));
     const header = lines().find((line) => line.startsWith('BUCKET')) ?? '';
@@ -125,22 +139,26 @@ describe.skipIf(!hasTmux)(needsTmux('uas top in a terminal (tmux)'), () => {
     await server.send('narrow', 4);
     await until(() => expect(rateLine()).toContain('totals 7 req, 1 429 · 2 buckets,'));
     await until(() => expect(rows('narrow')).toBe(4));
-    const screen = lines();
-    expect(screen).toHaveLength(24);
+    const screen = fitted(24);
     expect(screen[0]).toMatch(/^uas top http:\/\/127\.0\.0\.1:\d+ ● connected/);
     expect(screen.filter((line) => line.includes('uas top'))).toHaveLength(1);
     expect(screen.filter((line) => line.startsWith('BUCKET'))).toHaveLength(1);
-    const footer = screen.findIndex((line) => line.startsWith('q quit'));
-    expect(footer).toBeGreaterThan(0);
-    expect(screen.slice(footer + 1).every((line) => line.trim() === '')).toBe(true);
-    expect(rows('wide')).toBe(1);
+    // Two bucket rows leave 14 for requests at 80x24: all seven show.
+    expect(rows('wide')).toBe(3);
     await until(() => expect(bucketCounts('narrow')).toEqual(['3', '1']));
   }, 40_000);
 
+  it('gives the recent requests the rows of a tall terminal that the buckets leave', async () => {
+    const server = await connectedTop(100, 40);
+    await server.send('many', 25);
+    await until(() => expect(rateLine()).toContain('totals 25 req, 22 429 · 1 bucket,'));
+    // 40 rows: one bucket row, and 31 for requests, so all 25 show (not a fixed 8).
+    await until(() => expect(rows('many')).toBe(25));
+    fitted(40);
+  }, 40_000);
+
   it('shows the requests made while paused once resumed', async () => {
-    const server = await serve();
-    top(server.url, 100, 30);
-    await until(() => expect(tmux.screen()).toContain('● connected'));
+    const server = await connectedTop(100, 30);
     await server.send('before', 2);
     await until(() => expect(rows('before')).toBe(2));
     tmux.keys('p');
