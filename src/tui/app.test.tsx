@@ -6,6 +6,7 @@ import { createSeededRandom } from '../core/time/random.js';
 import { DEMO_CONFIG, DEMO_TOKEN } from '../demo-config.js';
 import { createEmulator } from '../emulator.js';
 import { bucketView } from '../../test/helpers/bucket-view.js';
+import type { BucketView } from '../core/limits/bucket-view.js';
 import { App } from './app.js';
 import { BucketTable } from './bucket-table.js';
 import { createLocalSource, type TuiSource } from './tui-source.js';
@@ -241,6 +242,16 @@ describe('App', () => {
   });
 });
 
+/** The lines of a bucket table of `buckets` at `columns`. */
+function tableLines(buckets: BucketView[], columns: number): string[] {
+  const { lastFrame, unmount: stop } = render(
+    <BucketTable buckets={buckets} selected={0} rows={5} columns={columns} empty="" />,
+  );
+  const lines = (lastFrame() ?? '').split('\n');
+  stop();
+  return lines;
+}
+
 describe('BucketTable', () => {
   it('renders only the rows that fit, however many buckets there are', () => {
     const buckets = Array.from({ length: 5000 }, (_, index) =>
@@ -271,16 +282,24 @@ describe('BucketTable', () => {
     expect(lines[1]).toMatch(/^caller:demo:bot [█░]{10} caller/);
   });
 
-  it('cuts a long key with an ellipsis and never cuts a count', () => {
-    const key = `caller:demo:${'x'.repeat(100)}`;
-    const buckets = [bucketView(key, { allowed: 123_456_789 })];
-    const { lastFrame, unmount: stop } = render(
-      <BucketTable buckets={buckets} selected={0} rows={5} columns={100} empty="" />,
-    );
-    const lines = (lastFrame() ?? '').split('\n');
-    stop();
-    expect(lines[1]).toContain(`${key.slice(0, 45)}… `);
+  it('cuts a long key in the middle, keeping the caller at its end, and never cuts a count', () => {
+    const key = `caller:demo:${'x'.repeat(100)}-203.0.113.7`;
+    const lines = tableLines([bucketView(key, { allowed: 123_456_789 })], 100);
+    // 46 cells: the first 23, an ellipsis, the last 22.
+    expect(lines[1]).toContain(`caller:demo:xxxxxxxxxxx…xxxxxxxxxx-203.0.113.7 `);
     expect(lines[1]).toContain(' 123456789 ');
+  });
+
+  it('fits 60 columns: LEVEL, RATE and BURST give way to the key, and no row runs past the edge', () => {
+    const key = `caller:demo:${'a'.repeat(20)}-${'z'.repeat(20)}`;
+    const lines = tableLines([bucketView(key), bucketView('caller:demo:203.0.113.7')], 60);
+    expect(lines[0]).toBe('BUCKET                      TOKENS     ALLOWED 429   NEXT');
+    expect(lines[1]).toMatch(/^caller:demo:a…z{13} [█░]{10} 1 {7}0 {5}full *$/);
+    // 27 cells: an IPv4 caller's key shows whole.
+    expect(lines[2]).toMatch(/^caller:demo:203\.0\.113\.7 {5}[█░]{10} 1 /);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
+    // At 80 columns every column has room.
+    expect(tableLines([bucketView(key)], 80)[0]).toMatch(/ LEVEL {2}BURST RATE {4}ALLOWED /);
   });
 
   it('escapes control characters in bucket keys', () => {

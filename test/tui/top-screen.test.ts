@@ -148,6 +148,25 @@ describe.skipIf(!hasTmux)(needsTmux('uas top in a terminal (tmux)'), () => {
     await until(() => expect(bucketCounts('narrow')).toEqual(['3', '1']));
   }, 40_000);
 
+  it('fits 60 columns: a long bucket key is cut in the middle and no row wraps', async () => {
+    const long = `${'a'.repeat(20)}-${'z'.repeat(20)}`;
+    const server = await connectedTop(60, 24);
+    await server.send(long, 2);
+    await server.send('short', 1);
+    await until(() => expect(rateLine()).toContain('totals 3 req, 0 429'));
+    // LEVEL, RATE and BURST give way; the key keeps its start and the end that tells callers apart.
+    await until(() =>
+      expect(tmux.screen()).toMatch(/^caller:demo:a…z{13} [█░]{10} 2 {7}0 {5}\S+ *$/m),
+    );
+    expect(tmux.screen()).toMatch(/^BUCKET {22}TOKENS {5}ALLOWED 429 {3}NEXT *$/m);
+    expect(tmux.screen()).toMatch(/^caller:demo:short {11}[█░]{10} 1 /m);
+    const screen = fitted(24);
+    // A wrapped row would leave a line that starts with none of what a line of the screen starts with.
+    const starts =
+      /^(uas top|\d+ req\/s|BUCKET|caller:|client:|recent requests|\d\d:\d\d:|q quit|$)/;
+    expect(screen.filter((line) => !starts.test(line))).toEqual([]);
+  }, 40_000);
+
   it('gives the recent requests the rows of a tall terminal that the buckets leave', async () => {
     const server = await connectedTop(100, 40);
     await server.send('many', 25);
