@@ -48,7 +48,11 @@ describe('uas top', () => {
         () => expect(screen()).toMatch(/caller:demo:bot\s+[█░]{10} caller 5\s+1\/h\s+5\s+1 /),
         { timeout: 10_000, interval: 100 },
       );
-      expect(screen()).toMatch(/exists\s+bot\s+429/);
+      // The recent requests come by the event stream, the bucket row by a poll: either may lead.
+      await vi.waitFor(() => expect(screen()).toMatch(/exists\s+bot\s+429/), {
+        timeout: 10_000,
+        interval: 100,
+      });
       tmux.keys('r');
       await vi.waitFor(() => expect(screen()).toContain('reset caller:demo:bot'), {
         timeout: 5_000,
