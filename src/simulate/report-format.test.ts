@@ -74,7 +74,7 @@ describe('chart', () => {
     const plain = new Chalk({ level: 0 });
     const virtual = buildReport(scenario, [stats], 0, 'virtual');
     expect(chart(virtual, plain)).toMatch(/^sign-ins that succeeded, per 1 s of simulated time\n/);
-    const live = buildReport(scenario, [stats], 0, 'live', 'http://127.0.0.1:4010');
+    const live = buildReport(scenario, [stats], 0, 'live', { target: 'http://127.0.0.1:4010' });
     expect(chart(live, plain)).toMatch(/^sign-ins that succeeded, per 1 s of the run\n/);
   });
 });

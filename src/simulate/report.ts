@@ -54,11 +54,29 @@ export interface SimulationReport {
     retry: { max_attempts: number; max_wait_ms: number };
     engine: 'virtual' | 'live';
     target?: string;
+    /**
+     * Where a sign-in ends: `verify`, or `start` in a live run against a server whose codes
+     * cannot be read (a sign-in then counts as completed once start answered).
+     */
+    flows_end_at: FlowEnd;
   };
   modes: ModeReport[];
   simulated_requests: number;
   /** What the run could not show that the scenario asks for, in words (empty when nothing). */
   warnings: string[];
+}
+
+/** The step a sign-in ends at: verify, or start when the code cannot be read. */
+export type FlowEnd = 'verify' | 'start';
+
+/** What a run was, beyond its scenario and counts: a live run's target and what it could not do. */
+export interface RunFacts {
+  /** The URL a live run drove. */
+  target?: string | undefined;
+  /** What the run could not show, in words. */
+  warnings?: string[] | undefined;
+  /** @default 'verify' */
+  flowsEndAt?: FlowEnd | undefined;
 }
 
 /** The value at quantile `q` of sorted numbers (nearest rank), or null for none. */
@@ -73,9 +91,9 @@ export function buildReport(
   results: ModeStats[],
   requests: number,
   engine: 'virtual' | 'live',
-  target?: string,
-  warnings: string[] = [],
+  facts: RunFacts = {},
 ): SimulationReport {
+  const { target, warnings = [], flowsEndAt = 'verify' } = facts;
   const binS = scenario.durationMs / 1000 / (results[0]?.timeline.length ?? 1);
   return {
     scenario: {
@@ -94,6 +112,7 @@ export function buildReport(
       retry: { max_attempts: scenario.retry.maxAttempts, max_wait_ms: scenario.retry.maxWaitMs },
       engine,
       ...(target === undefined ? {} : { target }),
+      flows_end_at: flowsEndAt,
     },
     modes: results.map((stats) => {
       const sorted = [...stats.flowTimes].sort((a, b) => a - b);
@@ -133,7 +152,7 @@ export function buildReport(
           bot_allowed: bin.botAllowed,
         })),
       };
-      return { ...partial, verdict: verdictOf(partial) };
+      return { ...partial, verdict: verdictOf(partial, flowsEndAt) };
     }),
     simulated_requests: requests,
     warnings: [...scenario.warnings, ...warnings],

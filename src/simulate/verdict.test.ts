@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createModeStats, type ModeStats, type TimeBin } from './mode-stats.js';
-import { buildReport } from './report.js';
+import { buildReport, type FlowEnd } from './report.js';
 import { resolveScenario, type Mode } from './scenario.js';
 
 interface Run {
@@ -15,7 +15,7 @@ interface Run {
 }
 
 /** The verdict of a run with these counts, as the report gives it. */
-function verdict(mode: Mode, run: Run): string {
+function verdict(mode: Mode, run: Run, flowsEndAt: FlowEnd = 'verify'): string {
   const stats: ModeStats = createModeStats(mode, 24);
   const { completed = 0, failed = 0, rateLimited = 0, unfinished = 0 } = run;
   Object.assign(stats.shoppers, { completed, failed, rateLimited, unfinished });
@@ -24,7 +24,9 @@ function verdict(mode: Mode, run: Run): string {
   const bot = run.bot ?? { requests: 0, allowed: 0 };
   stats.bot = { ...bot, rejected: bot.requests - bot.allowed };
   (run.bins ?? []).forEach((bin, index) => Object.assign(stats.timeline[index]!, bin));
-  const report = buildReport(resolveScenario({ modes: [mode] }), [stats], 0, 'virtual');
+  const report = buildReport(resolveScenario({ modes: [mode] }), [stats], 0, 'virtual', {
+    flowsEndAt,
+  });
   return report.modes[0]!.verdict;
 }
 
@@ -197,6 +199,18 @@ describe('verdictOf', () => {
       );
       expect(verdict('shared', { completed: 10, bot: { requests: 10, allowed: 5 } })).toMatch(
         /^protected: /,
+      );
+    });
+  });
+
+  describe('where codes cannot be read (a live run against another server)', () => {
+    it('says the sign-ins reached start, not that they completed', () => {
+      const bot = { requests: 100, allowed: 1 };
+      expect(verdict('per-caller', { completed: 10, bot }, 'start')).toBe(
+        'protected: 10 of the 10 sign-ins reached start (100.0%) while the bot got 1 of its 100 requests through (1.0%)',
+      );
+      expect(verdict('per-caller', { completed: 5, unfinished: 5, bot }, 'start')).toMatch(
+        /^too short to judge: 5 of the 10 sign-ins reached start \(50\.0%; 5 still running\), so whether 95% reach start depends/,
       );
     });
   });

@@ -1,4 +1,4 @@
-import type { ModeReport } from './report.js';
+import type { FlowEnd, ModeReport } from './report.js';
 import type { Mode } from './scenario.js';
 import { formatShare } from './share.js';
 
@@ -41,7 +41,13 @@ const count = (part: number, whole: number, things: string, verb: string, unfini
  * - `protected` when at least 95% of the sign-ins that arrived completed while most of the bot's
  *   requests were refused.
  */
-export function verdictOf(report: Omit<ModeReport, 'verdict'>): string {
+export function verdictOf(
+  report: Omit<ModeReport, 'verdict'>,
+  flowsEndAt: FlowEnd = 'verify',
+): string {
+  // Where codes cannot be read, a sign-in ends at start: it is said to reach start, not to complete.
+  const [completedVerb, complete] =
+    flowsEndAt === 'start' ? ['reached start', 'reach start'] : ['completed', 'complete'];
   const { arrived, completed, failed, rate_limited: rateLimited, unfinished } = report.shoppers;
   const ended = completed + failed;
   const bot = report.bot;
@@ -60,7 +66,7 @@ export function verdictOf(report: Omit<ModeReport, 'verdict'>): string {
     const rest = otherErrors === 0 ? '' : `; ${otherErrors} on other errors`;
     return `${hurt}${on429} ${causeOf429(report)}${rest}`;
   }
-  const completedLine = count(completed, arrived, 'the # sign-ins', 'completed', unfinished);
+  const completedLine = count(completed, arrived, 'the # sign-ins', completedVerb, unfinished);
   if (bot.requests === 0) return `no attack: the bot sent no requests; ${completedLine}`;
   if (bot.allowed * 100 > UNCHECKED_ABOVE_PERCENT * bot.requests) {
     const passed = `bot unchecked: ${count(bot.allowed, bot.requests, 'its # requests', 'passed')}`;
@@ -70,7 +76,7 @@ export function verdictOf(report: Omit<ModeReport, 'verdict'>): string {
   }
   if (completed * 100 >= HURT_BELOW_PERCENT * arrived)
     return `protected: ${completedLine} while ${botLine}`;
-  return `too short to judge: ${completedLine}, so whether ${HURT_BELOW_PERCENT}% complete depends on how those end; ${botLine}`;
+  return `too short to judge: ${completedLine}, so whether ${HURT_BELOW_PERCENT}% ${complete} depends on how those end; ${botLine}`;
 }
 
 /**
