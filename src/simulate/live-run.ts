@@ -30,7 +30,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /** What a report of a run against another server than uas says it could not do. */
 export const NOT_AN_EMULATOR =
-  "the target has no uas dev API (GET /__uas/health): the scenario's limits were not applied (the target's own are), buckets were not reset between modes, and flows end at start, counted as completed, since codes cannot be read";
+  "the target has no uas dev API (GET /__uas/health): the scenario's limits were not applied (the target's own are), buckets were not reset between modes, and sign-ins end at start, since codes cannot be read: the report counts those that reached it";
 
 /**
  * Runs a scenario live over HTTP in real time, one mode after another. Against a uas emulator it
@@ -63,7 +63,15 @@ export async function runLive(scenario: Scenario, options: LiveOptions): Promise
     results.push(run.stats);
     requests += run.requests;
   }
-  return buildReport(scenario, results, requests, 'live', base, emulator ? [] : [NOT_AN_EMULATOR]);
+  return buildReport(
+    scenario,
+    results,
+    requests,
+    'live',
+    emulator
+      ? { target: base }
+      : { target: base, warnings: [NOT_AN_EMULATOR], flowsEndAt: 'start' },
+  );
 }
 
 async function runLiveMode(

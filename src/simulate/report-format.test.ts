@@ -2,7 +2,7 @@ import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { createModeStats, type ModeStats } from './mode-stats.js';
 import { buildReport } from './report.js';
-import { chart, reportRows } from './report-format.js';
+import { chart, formatMarkdown, formatReport, reportRows } from './report-format.js';
 import { resolveScenario, type Mode } from './scenario.js';
 
 function statsOf(
@@ -74,7 +74,46 @@ describe('chart', () => {
     const plain = new Chalk({ level: 0 });
     const virtual = buildReport(scenario, [stats], 0, 'virtual');
     expect(chart(virtual, plain)).toMatch(/^sign-ins that succeeded, per 1 s of simulated time\n/);
-    const live = buildReport(scenario, [stats], 0, 'live', 'http://127.0.0.1:4010');
+    const live = buildReport(scenario, [stats], 0, 'live', { target: 'http://127.0.0.1:4010' });
     expect(chart(live, plain)).toMatch(/^sign-ins that succeeded, per 1 s of the run\n/);
+  });
+});
+
+/** Any control character but a line feed. */
+// eslint-disable-next-line no-control-regex -- looking for control characters
+const CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
+
+describe('a scenario named by its file', () => {
+  // A scenario file is anyone's: its name and description are text from outside.
+  const hostile = () =>
+    buildReport(
+      resolveScenario({
+        name: 'rush\u001b]0;owned\u0007 | *now*',
+        description: 'one\n\n# Owned\r\u009b2J [link](http://evil.example) <b>x</b>',
+        modes: ['shared'],
+      }),
+      [statsOf('shared', { completed: 1, failed: 0, unfinished: 0 })],
+      0,
+      'virtual',
+    );
+
+  it('shows control characters in the terminal as escapes, on one line', () => {
+    const text = formatReport(hostile(), new Chalk({ level: 0 }));
+    expect(text.split('\n')[0]).toBe(
+      'scenario rush\\x1b]0;owned\\x07 | *now*: one\\x0a\\x0a# Owned\\r\\x9b2J [link](http://evil.example) <b>x</b>',
+    );
+    expect(text).not.toMatch(CONTROL);
+  });
+
+  it('keeps them plain text in Markdown: no heading, link, HTML or table cell of their own', () => {
+    const lines = formatMarkdown(hostile()).split('\n');
+    expect(lines[0]).toBe('## Simulation: rush\\\\x1b\\]0;owned\\\\x07 \\| \\*now\\*');
+    expect(lines[2]).toBe(
+      'scenario rush\\\\x1b\\]0;owned\\\\x07 \\| \\*now\\*: one\\\\x0a\\\\x0a\\# Owned\\\\r\\\\x9b2J \\[link\\](http://evil.example) \\<b\\>x\\</b\\>  ',
+    );
+    expect(lines.filter((line) => line.startsWith('#'))).toHaveLength(1);
+    // The table keeps its columns: a header and one mode.
+    const table = lines.filter((line) => line.startsWith('| '));
+    for (const row of table) expect(row.split(/(?<!\\)\|/)).toHaveLength(4);
   });
 });

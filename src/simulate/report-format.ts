@@ -1,6 +1,8 @@
 import asciichart from 'asciichart';
 import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
+import { escapeControls } from '../text/escape-controls.js';
+import { markdownText } from '../text/markdown-text.js';
 import type { ModeReport, SimulationReport } from './report.js';
 import { formatShare } from './share.js';
 
@@ -10,7 +12,7 @@ const fraction = (part: number, whole: number, ofNothing = '-') =>
 const seconds = (ms: number | null) => (ms === null ? '-' : `${(ms / 1000).toFixed(1)}s`);
 
 function failedAt(mode: ModeReport): string {
-  const steps = Object.entries(mode.shoppers.failedAt).filter(([, count]) => count > 0);
+  const steps = Object.entries(mode.shoppers.failed_at).filter(([, count]) => count > 0);
   return steps.length === 0
     ? '0'
     : `${mode.shoppers.failed}: ${steps.map(([step, count]) => `${step} ${count}`).join(', ')}`;
@@ -23,8 +25,12 @@ export function reportRows(report: SimulationReport): { header: string[]; body: 
     label,
     ...report.modes.map(value),
   ];
+  // Where codes cannot be read, a sign-in ends at start: the rows say so.
+  const atStart = report.scenario.flows_end_at === 'start';
   const body = [
-    line('sign-ins completed', (m) => fraction(m.shoppers.completed, m.shoppers.arrived)),
+    line(atStart ? 'sign-ins that reached start' : 'sign-ins completed', (m) =>
+      fraction(m.shoppers.completed, m.shoppers.arrived),
+    ),
     line('sign-ins failed, at step', (m) => failedAt(m)),
     line('still running at the end', (m) => String(m.shoppers.unfinished)),
     line(
@@ -36,7 +42,7 @@ export function reportRows(report: SimulationReport): { header: string[]; body: 
       (m) => `${m.legitimate_requests.retries} (${seconds(m.legitimate_requests.waited_ms)})`,
     ),
     line(
-      'time to sign in p50/p95',
+      atStart ? 'time to start p50/p95' : 'time to sign in p50/p95',
       (m) => `${seconds(m.flow_time_ms.p50)} / ${seconds(m.flow_time_ms.p95)}`,
     ),
     line('bot requests allowed', (m) => fraction(m.bot.allowed, m.bot.requests, 'no bot requests')),
@@ -46,7 +52,10 @@ export function reportRows(report: SimulationReport): { header: string[]; body: 
 
 const WARNING = 'warning: ';
 
-/** The lines that say what was simulated, then the warnings. */
+/**
+ * The lines that say what was simulated, then the warnings: raw text, which may hold a scenario
+ * file's name and description as written; each form escapes it for where it goes.
+ */
 export function reportHeadline(report: SimulationReport): string[] {
   const s = report.scenario;
   const bot =
@@ -56,7 +65,7 @@ export function reportHeadline(report: SimulationReport): string[] {
   return [
     `scenario ${s.name}${s.description === '' ? '' : `: ${s.description}`}`,
     `${s.duration_s} s simulated (${s.engine}${s.target === undefined ? '' : ` against ${s.target}`}), seed ${s.seed}; up to ${s.shoppers} shoppers; ${bot}`,
-    `limits: client ${s.limits.client.burst} tokens at ${s.limits.client.rate}, caller ${s.limits.caller.burst} tokens at ${s.limits.caller.rate}; shoppers retry at most ${s.retry.maxAttempts} attempts`,
+    `limits: client ${s.limits.client.burst} tokens at ${s.limits.client.rate}, caller ${s.limits.caller.burst} tokens at ${s.limits.caller.rate}; shoppers retry at most ${s.retry.max_attempts} attempts`,
     ...report.warnings.map((warning) => `${WARNING}${warning}`),
   ];
 }
@@ -79,9 +88,11 @@ export function formatReport(report: SimulationReport, chalk: ChalkInstance, wid
     return `${chalk.bold(mode.mode.padEnd(10))} ${color(mode.verdict)}`;
   });
   return [
-    ...reportHeadline(report).map((line) =>
-      line.startsWith(WARNING) ? chalk.yellow(line) : chalk.dim(line),
-    ),
+    // A scenario file's name or description may hold control characters: shown, not obeyed.
+    ...reportHeadline(report).map((raw) => {
+      const line = escapeControls(raw, { keepNewlines: false });
+      return line.startsWith(WARNING) ? chalk.yellow(line) : chalk.dim(line);
+    }),
     table.toString(),
     ...verdicts,
     '',
@@ -134,16 +145,20 @@ function stretch(values: number[], width: number): number[] {
   );
 }
 
-/** The report as Markdown, to paste into a write-up. */
+/**
+ * The report as Markdown, to paste into a write-up. Text that may come from a scenario file (and
+ * every table cell) is escaped: it stays plain text on its line, and cannot add a heading, a
+ * link, HTML or a table cell.
+ */
 export function formatMarkdown(report: SimulationReport): string {
   const { header, body } = reportRows(report);
-  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const line = (cells: string[]) => `| ${cells.map(markdownText).join(' | ')} |`;
   return [
-    `## Simulation: ${report.scenario.name}`,
+    `## Simulation: ${markdownText(report.scenario.name)}`,
     '',
     ...reportHeadline(report)
       .slice(report.scenario.description === '' ? 1 : 0)
-      .map((text) => `${text}  `),
+      .map((text) => `${markdownText(text)}  `),
     '',
     line(header),
     line(header.map(() => '---')),

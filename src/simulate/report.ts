@@ -7,7 +7,17 @@ import { verdictOf } from './verdict.js';
 export interface ModeReport {
   mode: Mode;
   description: string;
-  shoppers: ModeStats['shoppers'] & { success_rate: number };
+  shoppers: {
+    arrived: number;
+    completed: number;
+    failed: number;
+    /** Of the failed, those that failed on 429 after every attempt the retry policy allows. */
+    rate_limited: number;
+    unfinished: number;
+    failed_at: { exists: number; start: number; verify: number };
+    /** Completed among the sign-ins that ended (0 when none ended). */
+    success_rate: number;
+  };
   legitimate_requests: { total: number; rejected_429: number; retries: number; waited_ms: number };
   flow_time_ms: { p50: number | null; p95: number | null };
   bot: ModeStats['bot'] & { allowed_rate: number };
@@ -28,7 +38,10 @@ export interface ModeReport {
   verdict: string;
 }
 
-/** The report of a simulation: deterministic for a seed (no wall-clock figures in it). */
+/**
+ * The report of a simulation: deterministic for a seed (no wall-clock figures in it). It is what
+ * `--json` prints, so every key is in snake_case, like the service's wire format.
+ */
 export interface SimulationReport {
   scenario: {
     name: string;
@@ -38,14 +51,32 @@ export interface SimulationReport {
     shoppers: number;
     bot: { rate: string; target: string; from_s: number; until_s: number };
     limits: Scenario['limits'];
-    retry: Scenario['retry'];
+    retry: { max_attempts: number; max_wait_ms: number };
     engine: 'virtual' | 'live';
     target?: string;
+    /**
+     * Where a sign-in ends: `verify`, or `start` in a live run against a server whose codes
+     * cannot be read (a sign-in then counts as completed once start answered).
+     */
+    flows_end_at: FlowEnd;
   };
   modes: ModeReport[];
   simulated_requests: number;
   /** What the run could not show that the scenario asks for, in words (empty when nothing). */
   warnings: string[];
+}
+
+/** The step a sign-in ends at: verify, or start when the code cannot be read. */
+export type FlowEnd = 'verify' | 'start';
+
+/** What a run was, beyond its scenario and counts: a live run's target and what it could not do. */
+export interface RunFacts {
+  /** The URL a live run drove. */
+  target?: string | undefined;
+  /** What the run could not show, in words. */
+  warnings?: string[] | undefined;
+  /** @default 'verify' */
+  flowsEndAt?: FlowEnd | undefined;
 }
 
 /** The value at quantile `q` of sorted numbers (nearest rank), or null for none. */
@@ -60,9 +91,9 @@ export function buildReport(
   results: ModeStats[],
   requests: number,
   engine: 'virtual' | 'live',
-  target?: string,
-  warnings: string[] = [],
+  facts: RunFacts = {},
 ): SimulationReport {
+  const { target, warnings = [], flowsEndAt = 'verify' } = facts;
   const binS = scenario.durationMs / 1000 / (results[0]?.timeline.length ?? 1);
   return {
     scenario: {
@@ -78,9 +109,10 @@ export function buildReport(
         until_s: scenario.bot.stopMs / 1000,
       },
       limits: scenario.limits,
-      retry: scenario.retry,
+      retry: { max_attempts: scenario.retry.maxAttempts, max_wait_ms: scenario.retry.maxWaitMs },
       engine,
       ...(target === undefined ? {} : { target }),
+      flows_end_at: flowsEndAt,
     },
     modes: results.map((stats) => {
       const sorted = [...stats.flowTimes].sort((a, b) => a - b);
@@ -89,8 +121,12 @@ export function buildReport(
         mode: stats.mode,
         description: MODE_DESCRIPTIONS[stats.mode],
         shoppers: {
-          ...stats.shoppers,
-          failedAt: { ...stats.shoppers.failedAt },
+          arrived: stats.shoppers.arrived,
+          completed: stats.shoppers.completed,
+          failed: stats.shoppers.failed,
+          rate_limited: stats.shoppers.rateLimited,
+          unfinished: stats.shoppers.unfinished,
+          failed_at: { ...stats.shoppers.failedAt },
           success_rate: shareOf(stats.shoppers.completed, ended),
         },
         legitimate_requests: {
@@ -116,7 +152,7 @@ export function buildReport(
           bot_allowed: bin.botAllowed,
         })),
       };
-      return { ...partial, verdict: verdictOf(partial) };
+      return { ...partial, verdict: verdictOf(partial, flowsEndAt) };
     }),
     simulated_requests: requests,
     warnings: [...scenario.warnings, ...warnings],

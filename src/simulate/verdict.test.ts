@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createModeStats, type ModeStats, type TimeBin } from './mode-stats.js';
-import { buildReport } from './report.js';
+import { buildReport, type FlowEnd } from './report.js';
 import { resolveScenario, type Mode } from './scenario.js';
 
 interface Run {
@@ -15,7 +15,7 @@ interface Run {
 }
 
 /** The verdict of a run with these counts, as the report gives it. */
-function verdict(mode: Mode, run: Run): string {
+function verdict(mode: Mode, run: Run, flowsEndAt: FlowEnd = 'verify'): string {
   const stats: ModeStats = createModeStats(mode, 24);
   const { completed = 0, failed = 0, rateLimited = 0, unfinished = 0 } = run;
   Object.assign(stats.shoppers, { completed, failed, rateLimited, unfinished });
@@ -24,7 +24,9 @@ function verdict(mode: Mode, run: Run): string {
   const bot = run.bot ?? { requests: 0, allowed: 0 };
   stats.bot = { ...bot, rejected: bot.requests - bot.allowed };
   (run.bins ?? []).forEach((bin, index) => Object.assign(stats.timeline[index]!, bin));
-  const report = buildReport(resolveScenario({ modes: [mode] }), [stats], 0, 'virtual');
+  const report = buildReport(resolveScenario({ modes: [mode] }), [stats], 0, 'virtual', {
+    flowsEndAt,
+  });
   return report.modes[0]!.verdict;
 }
 
@@ -49,7 +51,7 @@ describe('verdictOf', () => {
           bins: refusedWhile(5),
         });
         expect(text).toBe(
-          'shoppers hurt: 8 of the 10 sign-ins that ended failed (80.0%) because the bot drained the one bucket they share with it: while shoppers were refused, the bot got 5 requests through and the shoppers 2',
+          'shoppers hurt: 8 of the 10 sign-ins failed (80.0%) because the bot drained the one bucket they share with it: while shoppers were refused, the bot got 5 requests through and the shoppers 2',
         );
       },
     );
@@ -64,7 +66,7 @@ describe('verdictOf', () => {
       });
       expect(text).not.toContain('drained');
       expect(text).toBe(
-        'shoppers hurt: 44 of the 53 sign-ins that ended failed (83.0%) because every request sends the same caller_id, so the shoppers share one caller bucket and exhaust it themselves (the bot sent no requests)',
+        'shoppers hurt: 44 of the 62 sign-ins failed (71.0%; 9 still running) because every request sends the same caller_id, so the shoppers share one caller bucket and exhaust it themselves (the bot sent no requests)',
       );
     });
 
@@ -108,7 +110,7 @@ describe('verdictOf', () => {
         });
         expect(text).not.toMatch(/bot/);
         expect(text).toBe(
-          'shoppers hurt: 8 of the 10 sign-ins that ended failed (80.0%) on 429 from their own caller buckets',
+          'shoppers hurt: 8 of the 10 sign-ins failed (80.0%) on 429 from their own caller buckets',
         );
       },
     );
@@ -116,7 +118,7 @@ describe('verdictOf', () => {
     it('names failures that were not 429s, and blames no bucket for them', () => {
       expect(
         verdict('shared', { completed: 2, failed: 8, bot: { requests: 80, allowed: 80 } }),
-      ).toBe('shoppers hurt: 8 of the 10 sign-ins that ended failed (80.0%), none of them on 429');
+      ).toBe('shoppers hurt: 8 of the 10 sign-ins failed (80.0%), none of them on 429');
       expect(
         verdict('shared', {
           completed: 2,
@@ -126,11 +128,11 @@ describe('verdictOf', () => {
           bins: refusedWhile(5),
         }),
       ).toBe(
-        'shoppers hurt: 8 of the 10 sign-ins that ended failed (80.0%), 6 of them because the bot drained the one bucket they share with it: while shoppers were refused, the bot got 5 requests through and the shoppers 2; 2 on other errors',
+        'shoppers hurt: 8 of the 10 sign-ins failed (80.0%), 6 of them because the bot drained the one bucket they share with it: while shoppers were refused, the bot got 5 requests through and the shoppers 2; 2 on other errors',
       );
     });
 
-    it('calls shoppers hurt only below 95% completed', () => {
+    it('calls shoppers hurt only when more than 5% of the sign-ins that arrived failed', () => {
       for (const [completed, failed] of [
         [95, 5],
         [19, 1],
@@ -140,7 +142,21 @@ describe('verdictOf', () => {
           /^shoppers hurt/,
         );
       expect(verdict('shared', { completed: 94, failed: 6, rateLimited: 6 })).toMatch(
-        /^shoppers hurt: 6 of the 100 sign-ins that ended failed \(6\.0%\)/,
+        /^shoppers hurt: 6 of the 100 sign-ins failed \(6\.0%\)/,
+      );
+    });
+    it('does not call shoppers hurt when the sign-ins still running could make up for the failures', () => {
+      // 9 of the 10 that ended completed (90%), but 90 still running could bring it to 99%.
+      expect(
+        verdict('per-caller', {
+          completed: 9,
+          failed: 1,
+          rateLimited: 1,
+          unfinished: 90,
+          bot: { requests: 100, allowed: 10 },
+        }),
+      ).toBe(
+        'too short to judge: 9 of the 100 sign-ins completed (9.0%; 90 still running), so whether 95% complete depends on how those end; the bot got 10 of its 100 requests through (10.0%)',
       );
     });
   });
@@ -154,15 +170,26 @@ describe('verdictOf', () => {
           bot: { requests: 30_000, allowed: 604 },
         }),
       ).toBe(
-        'protected: 292 of the 292 sign-ins that ended completed (100.0%) while the bot got 604 of its 30000 requests through (2.0%)',
+        'protected: 292 of the 298 sign-ins completed (98.0%; 6 still running) while the bot got 604 of its 30000 requests through (2.0%)',
       );
+    });
+
+    it('is not said while the sign-ins still running could bring the share below 95%', () => {
+      const early: Run = { completed: 1, unfinished: 10, bot: { requests: 300, allowed: 19 } };
+      expect(verdict('per-caller', early)).toBe(
+        'too short to judge: 1 of the 11 sign-ins completed (9.1%; 10 still running), so whether 95% complete depends on how those end; the bot got 19 of its 300 requests through (6.3%)',
+      );
+      // 95 of 100 is enough whatever the 5 still running do.
+      expect(
+        verdict('per-caller', { completed: 95, unfinished: 5, bot: { requests: 10, allowed: 1 } }),
+      ).toMatch(/^protected: 95 of the 100 sign-ins completed \(95\.0%; 5 still running\)/);
     });
 
     it('is not said when there was no attack to be protected from', () => {
       const text = verdict('per-caller', { completed: 52, unfinished: 10 });
       expect(text).not.toMatch(/protected/);
       expect(text).toBe(
-        'no attack: the bot sent no requests; 52 of the 52 sign-ins that ended completed (100.0%)',
+        'no attack: the bot sent no requests; 52 of the 62 sign-ins completed (83.9%; 10 still running)',
       );
     });
 
@@ -172,6 +199,18 @@ describe('verdictOf', () => {
       );
       expect(verdict('shared', { completed: 10, bot: { requests: 10, allowed: 5 } })).toMatch(
         /^protected: /,
+      );
+    });
+  });
+
+  describe('where codes cannot be read (a live run against another server)', () => {
+    it('says the sign-ins reached start, not that they completed', () => {
+      const bot = { requests: 100, allowed: 1 };
+      expect(verdict('per-caller', { completed: 10, bot }, 'start')).toBe(
+        'protected: 10 of the 10 sign-ins reached start (100.0%) while the bot got 1 of its 100 requests through (1.0%)',
+      );
+      expect(verdict('per-caller', { completed: 5, unfinished: 5, bot }, 'start')).toMatch(
+        /^too short to judge: 5 of the 10 sign-ins reached start \(50\.0%; 5 still running\), so whether 95% reach start depends/,
       );
     });
   });

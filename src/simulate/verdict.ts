@@ -1,8 +1,11 @@
-import type { ModeReport } from './report.js';
+import type { FlowEnd, ModeReport } from './report.js';
 import type { Mode } from './scenario.js';
 import { formatShare } from './share.js';
 
-/** Below this percentage of ended sign-ins completed, shoppers are hurt. */
+/**
+ * The share of the sign-ins that arrived that must complete for shoppers to count as served:
+ * fewer, whatever the sign-ins still running do, and shoppers are hurt.
+ */
 export const HURT_BELOW_PERCENT = 95;
 /** Above this percentage of its requests through, the bot is unchecked. */
 export const UNCHECKED_ABOVE_PERCENT = 50;
@@ -13,25 +16,39 @@ const SHARED_BUCKET: Partial<Record<Mode, string>> = {
   static: 'every request sends the same caller_id, so the shoppers share one caller bucket',
 };
 
-/** `"a of the b things (share)"`, the share computed from the two counts stated. */
-const count = (part: number, whole: number, things: string, verb: string) =>
-  `${part} of ${things.replace('#', String(whole))} ${verb} (${formatShare(part, whole) ?? '-'})`;
+/**
+ * `"a of the b things (share)"`, the share computed from the two counts stated; with sign-ins
+ * still running at the end, `"(share; n still running)"`.
+ */
+const count = (part: number, whole: number, things: string, verb: string, unfinished = 0) =>
+  `${part} of ${things.replace('#', String(whole))} ${verb} (${formatShare(part, whole) ?? '-'}${unfinished === 0 ? '' : `; ${unfinished} still running`})`;
 
 /**
  * One line on what a mode's numbers say, made only from numbers of the report that it states
- * (or that it names as zero), so it cannot claim more than the run showed:
+ * (or that it names as zero), so it cannot claim more than the run showed. Claims about shoppers
+ * are made of the sign-ins that arrived (the table's "sign-ins completed"), and only when they
+ * hold whatever the sign-ins still running at the end would have done:
  *
- * - `too short to judge` when no sign-in ended;
- * - `shoppers hurt` when fewer than 95% of the sign-ins that ended completed. The bot is blamed
- *   only in a mode where it shares the shoppers' bucket and only when, in the time bins where
- *   shoppers were refused, it got more requests through than they did; otherwise the shoppers of
- *   a shared or static mode exhausted their one bucket themselves (or with the bot's help);
+ * - `too short to judge` when no sign-in ended, or when the sign-ins still running decide whether
+ *   95% of those that arrived complete;
+ * - `shoppers hurt` when more than 5% of the sign-ins that arrived failed (fewer than 95% can have
+ *   completed). The bot is blamed only in a mode where it shares the shoppers' bucket and only
+ *   when, in the time bins where shoppers were refused, it got more requests through than they
+ *   did; otherwise the shoppers of a shared or static mode exhausted their one bucket themselves
+ *   (or with the bot's help);
  * - `no attack` when the bot sent nothing (nothing to be protected from);
  * - `bot unchecked` when more than half of the bot's requests got through;
- * - `protected` otherwise: shoppers completed while most of the bot's requests were refused.
+ * - `protected` when at least 95% of the sign-ins that arrived completed while most of the bot's
+ *   requests were refused.
  */
-export function verdictOf(report: Omit<ModeReport, 'verdict'>): string {
-  const { completed, failed, rateLimited, unfinished } = report.shoppers;
+export function verdictOf(
+  report: Omit<ModeReport, 'verdict'>,
+  flowsEndAt: FlowEnd = 'verify',
+): string {
+  // Where codes cannot be read, a sign-in ends at start: it is said to reach start, not to complete.
+  const [completedVerb, complete] =
+    flowsEndAt === 'start' ? ['reached start', 'reach start'] : ['completed', 'complete'];
+  const { arrived, completed, failed, rate_limited: rateLimited, unfinished } = report.shoppers;
   const ended = completed + failed;
   const bot = report.bot;
   const botLine =
@@ -41,27 +58,25 @@ export function verdictOf(report: Omit<ModeReport, 'verdict'>): string {
   if (ended === 0)
     return `too short to judge: no sign-in ended within the run (${unfinished} still running); ${botLine}`;
   // Whole numbers on both sides: no rounding can move the line.
-  if (completed * 100 < HURT_BELOW_PERCENT * ended) {
-    const hurt = `shoppers hurt: ${count(failed, ended, 'the # sign-ins that ended', 'failed')}`;
+  if ((completed + unfinished) * 100 < HURT_BELOW_PERCENT * arrived) {
+    const hurt = `shoppers hurt: ${count(failed, arrived, 'the # sign-ins', 'failed', unfinished)}`;
     const otherErrors = failed - rateLimited;
     if (rateLimited === 0) return `${hurt}, none of them on 429`;
     const on429 = otherErrors === 0 ? '' : `, ${rateLimited} of them`;
     const rest = otherErrors === 0 ? '' : `; ${otherErrors} on other errors`;
     return `${hurt}${on429} ${causeOf429(report)}${rest}`;
   }
-  if (bot.requests === 0) return `no attack: the bot sent no requests; ${completedLine(report)}`;
+  const completedLine = count(completed, arrived, 'the # sign-ins', completedVerb, unfinished);
+  if (bot.requests === 0) return `no attack: the bot sent no requests; ${completedLine}`;
   if (bot.allowed * 100 > UNCHECKED_ABOVE_PERCENT * bot.requests) {
     const passed = `bot unchecked: ${count(bot.allowed, bot.requests, 'its # requests', 'passed')}`;
     return report.mode === 'rotating'
       ? `${passed}; a new caller_id per request always finds a full bucket, so per-caller buckets alone cannot stop it (UNPROTECTED)`
       : passed;
   }
-  return `protected: ${completedLine(report)} while ${botLine}`;
-}
-
-function completedLine(report: Omit<ModeReport, 'verdict'>): string {
-  const { completed, failed } = report.shoppers;
-  return count(completed, completed + failed, 'the # sign-ins that ended', 'completed');
+  if (completed * 100 >= HURT_BELOW_PERCENT * arrived)
+    return `protected: ${completedLine} while ${botLine}`;
+  return `too short to judge: ${completedLine}, so whether ${HURT_BELOW_PERCENT}% ${complete} depends on how those end; ${botLine}`;
 }
 
 /**

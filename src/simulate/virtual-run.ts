@@ -31,7 +31,11 @@ interface ShopperState {
 
 /** Options of {@link runVirtualMode}. */
 export interface VirtualRunOptions {
-  /** Called as virtual time passes, at most once per simulated `stepMs`; may pause the run. */
+  /**
+   * Called as virtual time passes: at 0, every `stepMs` of simulated time after it (whether a
+   * request falls in the step or not), and at the end of the run; the run waits for it, so it
+   * may pace or pause the run. The clock is set to `now` before each call.
+   */
   onTick?: (now: number, emulator: Emulator, stats: ModeStats) => Promise<void> | void;
   stepMs?: number;
 }
@@ -70,7 +74,17 @@ export async function runVirtualMode(
   let nextBot = bot.startMs;
   let requests = 0;
   const stepMs = options.stepMs ?? Infinity;
-  let nextTick = options.onTick === undefined ? Infinity : 0;
+  const { onTick } = options;
+  let nextTick = onTick === undefined ? Infinity : 0;
+  /** Tells onTick every step of simulated time up to `time`, before what happens at `time`. */
+  const tickUntil = async (time: number) => {
+    if (onTick === undefined) return;
+    while (nextTick <= time) {
+      clock.set(nextTick);
+      await onTick(nextTick, emulator, stats);
+      nextTick += stepMs;
+    }
+  };
 
   const call = (
     operation: Operation,
@@ -124,11 +138,7 @@ export async function runVirtualMode(
     const shopperTime = queue.peekTime();
     const now = Math.min(shopperTime, nextBot < bot.stopMs ? nextBot : Infinity);
     if (now >= scenario.durationMs || now === Infinity) break;
-    if (now >= nextTick && options.onTick !== undefined) {
-      clock.set(now);
-      await options.onTick(now, emulator, stats);
-      nextTick = now + stepMs;
-    }
+    if (now >= nextTick) await tickUntil(now);
     clock.set(now);
     if (nextBot <= shopperTime && nextBot < bot.stopMs) {
       const email =
@@ -206,6 +216,12 @@ export async function runVirtualMode(
     }
     const think = (traffic.thinks[index] as [number, number])[shopper.step] as number;
     queue.push(now + think, { index, step: shopper.step + 1, attempt: 1 });
+  }
+  // The quiet end of the run is played too, up to its last moment.
+  await tickUntil(scenario.durationMs);
+  if (onTick !== undefined && nextTick - stepMs < scenario.durationMs) {
+    clock.set(scenario.durationMs);
+    await onTick(scenario.durationMs, emulator, stats);
   }
   stats.shoppers.unfinished =
     stats.shoppers.arrived - stats.shoppers.completed - stats.shoppers.failed;

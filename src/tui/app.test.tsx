@@ -6,9 +6,10 @@ import { createSeededRandom } from '../core/time/random.js';
 import { DEMO_CONFIG, DEMO_TOKEN } from '../demo-config.js';
 import { createEmulator } from '../emulator.js';
 import { bucketView } from '../../test/helpers/bucket-view.js';
+import type { BucketView } from '../core/limits/bucket-view.js';
 import { App } from './app.js';
 import { BucketTable } from './bucket-table.js';
-import { createLocalSource } from './tui-source.js';
+import { createLocalSource, type TuiSource } from './tui-source.js';
 
 const exists = (callerId?: string): EmulatorRequest => ({
   method: 'GET',
@@ -32,6 +33,13 @@ function setup(columns = 80, rows = 24) {
 
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
+
+/** The screen of `source` at 100x24, unmounted after the test. */
+function show(source: TuiSource) {
+  const screen = render(<App source={source} title="uas test" size={{ columns: 100, rows: 24 }} />);
+  unmount = screen.unmount;
+  return screen;
+}
 
 const frame = (screen: ReturnType<typeof render>) => screen.lastFrame() ?? '';
 const press = async (screen: ReturnType<typeof render>, keys: string) => {
@@ -73,7 +81,8 @@ describe('App', () => {
     );
     unmount = screen.unmount;
     await vi.waitFor(() => expect(frame(screen)).toContain('totals 7 req, 2 429 · 1 bucket,'));
-    expect(frame(screen).match(/exists\s+bot\s+(200|429)/g)).toHaveLength(5);
+    // All seven: one bucket leaves the rest of the screen to the recent requests.
+    expect(frame(screen).match(/exists\s+bot\s+(200|429)/g)).toHaveLength(7);
   });
 
   it('drops the rate to zero and scrolls the sparkline while no request comes', async () => {
@@ -109,6 +118,42 @@ describe('App', () => {
     expect(frame(screen)).not.toContain('[paused]');
   });
 
+  it('says the buckets are not known, not that there are none, while the dev API fails', async () => {
+    const failing: TuiSource = {
+      label: 'http://127.0.0.1:9',
+      clock: createManualClock(0),
+      follow(listener) {
+        listener({ type: 'lost', problem: 'connect ECONNREFUSED 127.0.0.1:9' });
+        return () => {};
+      },
+      listBuckets: () => Promise.reject(new Error('cannot reach http://127.0.0.1:9')),
+      uptime: async () => undefined,
+      recent: async () => [],
+    };
+    const screen = show(failing);
+    await vi.waitFor(() =>
+      expect(frame(screen)).toContain('buckets not known: the dev API cannot be read'),
+    );
+    expect(frame(screen)).toContain('✖ connection lost (connect ECONNREFUSED 127.0.0.1:9)');
+    expect(frame(screen)).toContain('· ? buckets, by pressure');
+    expect(frame(screen)).not.toContain('no buckets yet');
+    expect(frame(screen)).not.toContain('0 buckets');
+  });
+
+  it('says why the bucket list cannot be read while requests still come', async () => {
+    const emulator = createEmulator({ config: DEMO_CONFIG, clock: createManualClock(0) });
+    const source: TuiSource = {
+      ...createLocalSource(emulator, 'in-process'),
+      listBuckets: () => Promise.reject(new Error('GET /__uas/buckets: 500 out of memory')),
+    };
+    const screen = show(source);
+    await vi.waitFor(() =>
+      expect(frame(screen)).toContain('buckets not known: GET /__uas/buckets: 500 out of memory'),
+    );
+    expect(frame(screen)).toContain('● connected');
+    expect(frame(screen)).not.toContain('no buckets yet');
+  });
+
   it('shows the method, path and problem of a request that matched no operation', async () => {
     const { emulator, screen } = setup();
     unmount = screen.unmount;
@@ -139,6 +184,46 @@ describe('App', () => {
     expect(emulator.listBuckets().total).toBe(0);
   });
 
+  it('leaves r and R off on the screen of a simulation, and has p hold the run', async () => {
+    const clock = createManualClock(Date.UTC(2026, 0, 1, 12));
+    const emulator = createEmulator({ config: DEMO_CONFIG, clock, random: createSeededRandom(1) });
+    const hold = vi.fn();
+    const source = {
+      ...createLocalSource(emulator, 'simulation', { clock }),
+      reset: undefined,
+      hold,
+    };
+    const screen = show(source);
+    for (let index = 0; index < 5; index++) emulator.handle(exists('bot'));
+    await vi.waitFor(() => expect(frame(screen)).toContain('caller:demo:bot'));
+    expect(frame(screen)).toContain('? help · r/R off (simulation)');
+    expect(frame(screen)).not.toContain('r/R reset');
+    await press(screen, 'r');
+    await vi.waitFor(() =>
+      expect(frame(screen)).toContain(
+        "r/R are off here: a reset would change the simulation's results",
+      ),
+    );
+    await press(screen, 'R');
+    expect(emulator.getBucket('caller:demo:bot')).toBeDefined();
+    await press(screen, 'p');
+    expect(hold).toHaveBeenLastCalledWith(true);
+    await vi.waitFor(() =>
+      expect(frame(screen)).toContain(
+        'paused: the simulation waits (no requests, simulated time stopped), p to resume',
+      ),
+    );
+    await press(screen, 'p');
+    expect(hold).toHaveBeenLastCalledWith(false);
+    await press(screen, '?');
+    await vi.waitFor(() =>
+      expect(frame(screen)).toContain("off: a reset would change the simulation's results"),
+    );
+    expect(frame(screen)).toContain(
+      'pause the simulation: no request is sent and simulated time stops until p',
+    );
+  });
+
   it('changes the sort, filters by key, pauses and shows help', async () => {
     const { emulator, screen } = setup();
     unmount = screen.unmount;
@@ -157,6 +242,16 @@ describe('App', () => {
   });
 });
 
+/** The lines of a bucket table of `buckets` at `columns`. */
+function tableLines(buckets: BucketView[], columns: number): string[] {
+  const { lastFrame, unmount: stop } = render(
+    <BucketTable buckets={buckets} selected={0} rows={5} columns={columns} empty="" />,
+  );
+  const lines = (lastFrame() ?? '').split('\n');
+  stop();
+  return lines;
+}
+
 describe('BucketTable', () => {
   it('renders only the rows that fit, however many buckets there are', () => {
     const buckets = Array.from({ length: 5000 }, (_, index) =>
@@ -168,7 +263,7 @@ describe('BucketTable', () => {
       }),
     );
     const { lastFrame, unmount: stop } = render(
-      <BucketTable buckets={buckets} selected={4200} rows={10} columns={80} />,
+      <BucketTable buckets={buckets} selected={4200} rows={10} columns={80} empty="" />,
     );
     const lines = (lastFrame() ?? '').split('\n');
     stop();
@@ -179,7 +274,7 @@ describe('BucketTable', () => {
   it('makes the key column as wide as the keys shown, not the terminal', () => {
     const buckets = [bucketView('caller:demo:bot'), bucketView('client:demo')];
     const { lastFrame, unmount: stop } = render(
-      <BucketTable buckets={buckets} selected={0} rows={5} columns={160} />,
+      <BucketTable buckets={buckets} selected={0} rows={5} columns={160} empty="" />,
     );
     const lines = (lastFrame() ?? '').split('\n');
     stop();
@@ -187,16 +282,24 @@ describe('BucketTable', () => {
     expect(lines[1]).toMatch(/^caller:demo:bot [█░]{10} caller/);
   });
 
-  it('cuts a long key with an ellipsis and never cuts a count', () => {
-    const key = `caller:demo:${'x'.repeat(100)}`;
-    const buckets = [bucketView(key, { allowed: 123_456_789 })];
-    const { lastFrame, unmount: stop } = render(
-      <BucketTable buckets={buckets} selected={0} rows={5} columns={100} />,
-    );
-    const lines = (lastFrame() ?? '').split('\n');
-    stop();
-    expect(lines[1]).toContain(`${key.slice(0, 45)}… `);
+  it('cuts a long key in the middle, keeping the caller at its end, and never cuts a count', () => {
+    const key = `caller:demo:${'x'.repeat(100)}-203.0.113.7`;
+    const lines = tableLines([bucketView(key, { allowed: 123_456_789 })], 100);
+    // 46 cells: the first 23, an ellipsis, the last 22.
+    expect(lines[1]).toContain(`caller:demo:xxxxxxxxxxx…xxxxxxxxxx-203.0.113.7 `);
     expect(lines[1]).toContain(' 123456789 ');
+  });
+
+  it('fits 60 columns: LEVEL, RATE and BURST give way to the key, and no row runs past the edge', () => {
+    const key = `caller:demo:${'a'.repeat(20)}-${'z'.repeat(20)}`;
+    const lines = tableLines([bucketView(key), bucketView('caller:demo:203.0.113.7')], 60);
+    expect(lines[0]).toBe('BUCKET                      TOKENS     ALLOWED 429   NEXT');
+    expect(lines[1]).toMatch(/^caller:demo:a…z{13} [█░]{10} 1 {7}0 {5}full *$/);
+    // 27 cells: an IPv4 caller's key shows whole.
+    expect(lines[2]).toMatch(/^caller:demo:203\.0\.113\.7 {5}[█░]{10} 1 /);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
+    // At 80 columns every column has room.
+    expect(tableLines([bucketView(key)], 80)[0]).toMatch(/ LEVEL {2}BURST RATE {4}ALLOWED /);
   });
 
   it('escapes control characters in bucket keys', () => {
@@ -206,6 +309,7 @@ describe('BucketTable', () => {
         selected={0}
         rows={5}
         columns={100}
+        empty=""
       />,
     );
     const text = lastFrame() ?? '';

@@ -1,9 +1,10 @@
 import { Box } from 'ink';
 import { useReducer } from 'react';
-import { BucketTable } from './bucket-table.js';
+import { BucketTable, emptyText } from './bucket-table.js';
 import { Footer, Help } from './footer.js';
 import { Header } from './header.js';
 import { RecentRequests } from './recent-requests.js';
+import { screenLayout } from './screen-layout.js';
 import { initialState, reduce } from './tui-state.js';
 import type { TuiSource } from './tui-source.js';
 import { useBucketPoll } from './use-bucket-poll.js';
@@ -27,14 +28,12 @@ export interface AppProps {
 export function App({ source, title, size, onQuit }: AppProps) {
   const [state, dispatch] = useReducer(reduce, undefined, initialState);
   const { columns, rows } = useTerminalSize(size);
-  // 80x24: header 2, table title 1, recent title 1, footer 1, blank lines 2; the rest is shared.
-  const free = Math.max(4, rows - 7);
-  const recentRows = Math.max(2, Math.min(8, Math.floor(free / 3)));
-  const bucketRows = Math.max(2, free - recentRows - 1);
+  const { pollRows, bucketRows, recentRows } = screenLayout(rows, state.buckets.length, state.help);
   useFeed(source, dispatch);
   useTick(source.clock, dispatch);
-  useBucketPoll(source, dispatch, { sort: state.sort, filter: state.filter, rows: bucketRows });
+  useBucketPoll(source, dispatch, { sort: state.sort, filter: state.filter, rows: pollRows });
   useKeys(source, state, dispatch, onQuit);
+  const keys = { canReset: source.reset !== undefined, holdsRun: source.hold !== undefined };
   return (
     // Sized by ink to the terminal (a fixed size only in tests): a frame drawn as the terminal
     // shrinks, before the new size reaches the state, then never runs wider than the screen.
@@ -42,20 +41,21 @@ export function App({ source, title, size, onQuit }: AppProps) {
       <Header state={state} label={source.label} title={title} columns={columns} />
       <Box marginTop={1}>
         {state.help ? (
-          <Help />
+          <Help keys={keys} />
         ) : (
           <BucketTable
             buckets={state.buckets}
             selected={state.selected}
             rows={bucketRows}
             columns={columns}
+            empty={emptyText(state)}
           />
         )}
       </Box>
       <Box marginTop={1}>
         <RecentRequests records={state.recent} rows={recentRows} columns={columns} />
       </Box>
-      <Footer state={state} />
+      <Footer state={state} keys={keys} />
     </Box>
   );
 }

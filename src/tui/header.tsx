@@ -35,7 +35,11 @@ export function Header({
       <Text color="red">✖ connection lost ({screenText(state.problem)}); reconnecting</Text>
     );
   const rateText = `${rates.requests} req/s ${rates.rejected} 429/s `;
-  const rest = `  ${totalsText(state)} · ${state.totalBuckets} ${plural(state.totalBuckets, 'bucket')}, by ${state.sort}`;
+  // No count of buckets before one is read: "0 buckets" would say the emulator has none.
+  const count = state.bucketsRead
+    ? `${state.totalBuckets} ${plural(state.totalBuckets, 'bucket')}`
+    : '? buckets';
+  const rest = `  ${totalsText(state)} · ${count}, by ${state.sort}`;
   // The sparkline gets the room the figures leave, up to the rate window, and keeps its width
   // (blank on the left) while the first seconds fill it.
   const width = Math.max(0, Math.min(RATE_WINDOW, columns - rateText.length - rest.length));

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { RequestRecord } from '../core/admin/records.js';
-import { fit, screenText } from './screen-text.js';
+import { fit, fitMiddle, screenText } from './screen-text.js';
 
 function statusColor(status: number): string {
   return status < 300 ? 'green' : status === 429 ? 'yellow' : 'red';
@@ -37,7 +37,7 @@ export function RecentRequests({
       {records.slice(0, rows).map((record, index) => (
         <Text key={index} wrap="truncate">
           <Text dimColor>{new Date(record.at).toISOString().slice(11, 23)}</Text>{' '}
-          {fit(screenText(record.operation ?? record.method), 7)} {fit(caller(record), width)}{' '}
+          {fit(screenText(record.operation ?? record.method), 7)} {fitMiddle(caller(record), width)}{' '}
           <Text color={statusColor(record.status)}>{record.status}</Text>
           {record.remaining === undefined ? '' : ` ${record.remaining} left`}
           {record.problem === undefined || record.status === 429

@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { render } from 'ink';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createManualClock } from '../core/time/clock.js';
@@ -8,34 +7,7 @@ import { createEmulator } from '../emulator.js';
 import { App } from './app.js';
 import { createLocalSource } from './tui-source.js';
 import { CLEAR_SCREEN } from './use-terminal-size.js';
-
-/** A terminal whose size the test sets, as a real one changes on resize. */
-class FakeTerminal extends EventEmitter {
-  columns = 80;
-  rows = 24;
-  frames: string[] = [];
-  isTTY = true;
-  write = (frame: string) => {
-    this.frames.push(frame);
-    return true;
-  };
-  resize(columns: number, rows: number) {
-    this.columns = columns;
-    this.rows = rows;
-    this.emit('resize');
-  }
-}
-
-class FakeInput extends EventEmitter {
-  isTTY = true;
-  setEncoding() {}
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
-  read = () => null;
-}
+import { FakeInput, FakeTerminal } from '../../test/tui/fake-terminal.js';
 
 let stop: (() => void) | undefined;
 afterEach(() => stop?.());

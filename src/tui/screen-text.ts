@@ -13,3 +13,14 @@ export function fit(text: string, width: number): string {
   if (width <= 0) return '';
   return text.length <= width ? text.padEnd(width) : `${text.slice(0, width - 1)}…`;
 }
+
+/**
+ * `text` in exactly `width` cells: padded, or cut in the middle with an ellipsis, keeping its
+ * start and its end (of a bucket key, the level and client, and the caller that tells two apart).
+ */
+export function fitMiddle(text: string, width: number): string {
+  if (width <= 0) return '';
+  if (text.length <= width) return text.padEnd(width);
+  const tail = Math.floor((width - 1) / 2);
+  return `${text.slice(0, width - 1 - tail)}…${tail === 0 ? '' : text.slice(-tail)}`;
+}

@@ -36,8 +36,17 @@ export interface TuiSource {
   /** Follows the target's requests and connection (see {@link FeedEvent}). Returns the function that stops. */
   follow(listener: (event: FeedEvent) => void): () => void;
   listBuckets(query: BucketQuery): Promise<{ total: number; buckets: BucketView[] }>;
-  /** Resets one bucket, or all without a key. */
-  reset(key?: string): Promise<void>;
+  /**
+   * Resets one bucket, or all without a key. Absent where the screen must not reset buckets: in a
+   * simulation, where a reset would change the results it reports.
+   */
+  reset?: ((key?: string) => Promise<void>) | undefined;
+  /**
+   * Holds the target's traffic while the screen is paused (`true`), and lets it go on (`false`):
+   * a simulation sends no request and its time stops. Absent for a server, which the screen
+   * cannot stop: its pause only freezes the screen.
+   */
+  hold?: ((held: boolean) => void) | undefined;
   /** Milliseconds the target has been up, when known. */
   uptime(): Promise<number | undefined>;
   /** The latest requests, newest first. */

@@ -7,8 +7,8 @@ export const SORTS: BucketSort[] = ['pressure', 'recent', 'rejected', 'key'];
 /** Seconds of request rates kept for the sparkline. */
 export const RATE_WINDOW = 30;
 
-/** Requests kept in the recent list. */
-export const RECENT_LIMIT = 50;
+/** Requests kept in the recent list: enough to fill a tall terminal. */
+export const RECENT_LIMIT = 200;
 
 /** Requests and 429s the screen received in one second of its clock. */
 export interface RateSlot {
@@ -32,6 +32,10 @@ export interface TuiState {
   readonly needsAdminToken: boolean;
   readonly buckets: readonly BucketView[];
   readonly totalBuckets: number;
+  /** Whether a bucket list has been read and shown: until then, none is known, not zero. */
+  readonly bucketsRead: boolean;
+  /** Why the last reading of the bucket list failed; undefined once one succeeds. */
+  readonly bucketsProblem: string | undefined;
   /** The bucket list polled while paused, shown on resume. */
   readonly heldBuckets: BucketList | undefined;
   /** How long the target has been up, as of the last poll. */
@@ -68,6 +72,8 @@ export type TuiAction =
   | { type: 'connected' }
   | { type: 'lost'; problem: string; needsAdminToken?: boolean | undefined }
   | { type: 'buckets'; total: number; buckets: BucketView[]; uptimeMs?: number | undefined }
+  /** The bucket list could not be read. */
+  | { type: 'buckets-failed'; problem: string }
   /** The requests the target held when the screen attached (or after a reset), oldest first. */
   | { type: 'seed'; records: RequestRecord[]; missed: number }
   /** Requests that arrived at `now` (ms on the screen's clock), oldest first. */
@@ -80,7 +86,8 @@ export type TuiAction =
   | { type: 'restart' }
   | { type: 'move'; by: number }
   | { type: 'sort' }
-  | { type: 'pause' }
+  /** Pauses or resumes the screen; `run`: the target's traffic is held too (a simulation). */
+  | { type: 'pause'; run?: boolean | undefined }
   | { type: 'help' }
   | { type: 'filter-start' }
   | { type: 'filter-type'; text: string }
@@ -96,6 +103,8 @@ export function initialState(): TuiState {
     needsAdminToken: false,
     buckets: [],
     totalBuckets: 0,
+    bucketsRead: false,
+    bucketsProblem: undefined,
     heldBuckets: undefined,
     uptimeMs: undefined,
     recent: [],
@@ -130,9 +139,11 @@ export function reduce(state: TuiState, action: TuiAction): TuiState {
       const uptimeMs = action.uptimeMs ?? state.uptimeMs;
       const list = { total: action.total, buckets: action.buckets };
       return state.paused
-        ? { ...state, uptimeMs, heldBuckets: list }
+        ? { ...state, uptimeMs, heldBuckets: list, bucketsProblem: undefined }
         : showBuckets(state, list, uptimeMs);
     }
+    case 'buckets-failed':
+      return { ...state, bucketsProblem: action.problem };
     case 'seed':
       return {
         ...count(addRecent(state, action.records), action.records),
@@ -187,7 +198,13 @@ export function reduce(state: TuiState, action: TuiAction): TuiState {
             held: [],
             notice: 'resumed',
           }
-        : { ...state, paused: true, notice: 'paused: the screen is frozen, p to resume' };
+        : {
+            ...state,
+            paused: true,
+            notice: action.run
+              ? 'paused: the simulation waits (no requests, simulated time stopped), p to resume'
+              : 'paused: the screen is frozen, p to resume',
+          };
     case 'help':
       return { ...state, help: !state.help };
     case 'filter-start':
@@ -213,6 +230,8 @@ function showBuckets(state: TuiState, list: BucketList, uptimeMs: number | undef
     ...state,
     buckets: list.buckets,
     totalBuckets: list.total,
+    bucketsRead: true,
+    bucketsProblem: undefined,
     uptimeMs,
     selected: clamp(state.selected, list.buckets.length),
   };

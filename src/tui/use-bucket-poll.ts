@@ -27,8 +27,13 @@ export function useBucketPoll(
         ]);
         if (alive)
           dispatch({ type: 'buckets', total: list.total, buckets: list.buckets, uptimeMs });
-      } catch {
-        // the feed reports the connection state
+      } catch (error) {
+        // The feed reports the connection; this says the list is not known (not that it is empty).
+        if (alive)
+          dispatch({
+            type: 'buckets-failed',
+            problem: error instanceof Error ? error.message : String(error),
+          });
       }
     };
     void poll();

@@ -3,6 +3,9 @@ import { useRef, type Dispatch } from 'react';
 import type { TuiAction, TuiState } from './tui-state.js';
 import type { TuiSource } from './tui-source.js';
 
+/** What r and R say on a screen that may not reset buckets (a simulation). */
+export const NO_RESET = "r/R are off here: a reset would change the simulation's results";
+
 /** Binds the keys of the footer: q, arrows, r, R, p, /, s, ?. */
 export function useKeys(
   source: TuiSource,
@@ -16,6 +19,8 @@ export function useKeys(
   const latest = useRef(state);
   latest.current = state;
   const editing = useRef(state.editingFilter);
+  // Toggled with each p as the screen's pause is, whether it has re-rendered or not.
+  const paused = useRef(state.paused);
 
   useInput((input, key) => {
     const current = latest.current;
@@ -34,22 +39,28 @@ export function useKeys(
     } else if (key.upArrow || input === 'k') dispatch({ type: 'move', by: -1 });
     else if (key.downArrow || input === 'j') dispatch({ type: 'move', by: 1 });
     else if (input === 's') dispatch({ type: 'sort' });
-    else if (input === 'p') dispatch({ type: 'pause' });
-    else if (input === '?' || (key.escape && current.help)) dispatch({ type: 'help' });
+    else if (input === 'p') {
+      paused.current = !paused.current;
+      source.hold?.(paused.current);
+      dispatch({ type: 'pause', run: source.hold !== undefined });
+    } else if (input === '?' || (key.escape && current.help)) dispatch({ type: 'help' });
     else if (input === '/') {
       editing.current = true;
       dispatch({ type: 'filter-start' });
-    } else if (input === 'r') {
-      const bucket = current.buckets[current.selected];
-      if (bucket !== undefined) {
-        void source.reset(bucket.key).then(
-          () => dispatch({ type: 'notice', text: `reset ${bucket.key}` }),
-          (error: Error) => dispatch({ type: 'notice', text: `reset failed: ${error.message}` }),
-        );
+    } else if (input === 'r' || input === 'R') {
+      const { reset } = source;
+      if (reset === undefined) {
+        dispatch({ type: 'notice', text: NO_RESET });
+        return;
       }
-    } else if (input === 'R') {
-      void source.reset().then(
-        () => dispatch({ type: 'notice', text: 'reset all buckets' }),
+      const key = input === 'r' ? current.buckets[current.selected]?.key : undefined;
+      if (input === 'r' && key === undefined) return;
+      void reset(key).then(
+        () =>
+          dispatch({
+            type: 'notice',
+            text: key === undefined ? 'reset all buckets' : `reset ${key}`,
+          }),
         (error: Error) => dispatch({ type: 'notice', text: `reset failed: ${error.message}` }),
       );
     }

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -680,6 +680,36 @@ describe('uas code', () => {
     });
     const json = await runCli(['code', 'alice@example.com', '--url', url, '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ code: issued, merchant_id: DEMO_MERCHANT });
+  });
+
+  it('is in README as in its --help: the same flags, exit codes, and --json keys', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const start = readme.indexOf('### `uas code <email>`');
+    expect(start).toBeGreaterThan(0);
+    const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+    const help = (await runCli(['code', '--help'])).stdout;
+    const helpFlags = [...help.matchAll(/^ {2}(--[\w-]+)/gm)].map(([, flag]) => flag);
+    expect(helpFlags.filter((flag) => flag !== '--help').sort()).toEqual(
+      [...section.matchAll(/^\| `(--[\w-]+)/gm)].map(([, flag]) => flag).sort(),
+    );
+    const helpCodes = [
+      ...(/Exit codes: ([\s\S]*)$/.exec(help)?.[1] ?? '').matchAll(/(?:^|, |\n)(\d) /g),
+    ];
+    expect(helpCodes.map(([, code]) => code)).toEqual(
+      [...section.matchAll(/^\| (\d) +\|/gm)].map(([, code]) => code),
+    );
+    const { url, emulator } = await emulatorServer();
+    emulator.handle({
+      method: 'POST',
+      url: `/v1/merchants/${DEMO_MERCHANT}/users/passwordless/start`,
+      headers: { authorization: 'Bearer uas-demo-token', 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'alice@example.com' }),
+    });
+    const json = JSON.parse(
+      (await runCli(['code', 'alice@example.com', '--url', url, '--json'])).stdout,
+    );
+    const example = JSON.parse(/```json\n([\s\S]*?)```/.exec(section)?.[1] ?? 'null');
+    expect(Object.keys(json).sort()).toEqual(Object.keys(example).sort());
   });
 
   it('exits 2 saying the admin token is missing, and 4 when the emulator is unreachable', async () => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-server.js';
+import { playbackLine } from '../../src/cli/simulate/run-simulate.js';
 import { createEmulator } from '../../src/emulator.js';
 import { runCli } from '../helpers/run-cli.js';
 import { runUas } from '../helpers/spawn-uas.js';
@@ -41,6 +42,21 @@ async function brokenEmulator(fail: 'answer' | 'hang up'): Promise<string> {
   return `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
 }
 
+/** Any control character but a line feed. */
+// eslint-disable-next-line no-control-regex -- looking for control characters
+const CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
+
+/** Every key of a JSON value as a dotted path, array items as `[]`. */
+function keyPaths(value: unknown, path = ''): string[] {
+  if (Array.isArray(value))
+    return [...new Set(value.flatMap((item) => keyPaths(item, `${path}[]`)))];
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, child]) => [
+    `${path}.${key}`,
+    ...keyPaths(child, `${path}.${key}`),
+  ]);
+}
+
 describe('uas simulate', () => {
   it('prints byte-identical JSON for the same seed', async () => {
     const args = [
@@ -63,6 +79,33 @@ describe('uas simulate', () => {
     expect(report.scenario).toMatchObject({ duration_s: 120, seed: 9, engine: 'virtual' });
     expect(report.modes).toHaveLength(4);
     expect(first.stderr).toMatch(/simulated \d+ requests in [\d.]+ s/);
+  });
+
+  it('names every key of --json in snake_case, nested ones too, as README shows them', async () => {
+    const result = await runCli([
+      'simulate',
+      ...['--duration', '2m', '--shoppers', '20', '--modes', 'per-caller', '--json'],
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    const keys = keyPaths(report);
+    expect(
+      keys.filter((key) => !/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(key.split('.').at(-1)!)),
+    ).toEqual([]);
+    // README's example is this very run, with one of its timeline spans (the fourth).
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('**`--json`** is byte-identical'));
+    const example = JSON.parse(/```json\n([\s\S]*?)```/.exec(section)?.[1] ?? 'null');
+    report.modes[0].timeline = [report.modes[0].timeline[3]];
+    expect(example).toEqual(report);
+  });
+
+  it('says after a watched run how long it took, and when the machine could not keep up', () => {
+    const summary = { simulatedMs: 80_000, wallMs: 2667, pausedMs: 0, speed: 30, behind: false };
+    expect(playbackLine(summary)).toBe('played 80 s of simulated time in 2.7 s: 30x, as asked\n');
+    expect(playbackLine({ ...summary, wallMs: 8000, pausedMs: 12_000, behind: true })).toBe(
+      'played 80 s of simulated time in 8.0 s (and 12.0 s paused)\nuas: warning: this machine could not keep up with --speed 30: the run played at 10.0x\n',
+    );
   });
 
   it('runs a preset and prints the comparison with verdicts', async () => {
@@ -156,6 +199,27 @@ describe('uas simulate', () => {
     expect(refused.stderr).toMatch(
       /^uas: invalid scenario \(scenario file [^)]*\): limits\.cost: unknown field/,
     );
+  });
+
+  it("shows a scenario file's name and description as text, in the terminal and in Markdown", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'uas-scenario-')), 'hostile.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'rush\u001b[2J\u009b31m',
+        description: 'line\n## Owned | cell',
+        duration: '10s',
+        modes: ['shared'],
+      }),
+    );
+    const text = await runCli(['simulate', '--scenario', file]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).not.toMatch(CONTROL);
+    expect(text.stdout).toContain('scenario rush\\x1b[2J\\x9b31m: line\\x0a## Owned | cell\n');
+    const markdown = await runCli(['simulate', '--scenario', file, '--markdown']);
+    expect(markdown.stdout).not.toMatch(CONTROL);
+    expect(markdown.stdout).not.toMatch(/^## Owned/m);
+    expect(markdown.stdout).toContain('line\\\\x0a\\#\\# Owned \\| cell');
   });
 
   it('lists the presets', async () => {
@@ -277,7 +341,9 @@ describe('uas simulate', () => {
     // The one wall-clock assertion, with seconds of margin: the first shopper arrives after
     // about 50 ms and needs four round trips (exists, start, code, verify) before the 2 s end.
     expect(perCaller.shoppers.completed).toBeGreaterThan(0);
-    expect(perCaller.verdict).toMatch(/^protected: /);
+    // "protected" needs 95% of the sign-ins that arrived completed, whatever ran late.
+    const served = perCaller.shoppers.completed * 100 >= 95 * perCaller.shoppers.arrived;
+    expect(perCaller.verdict).toMatch(served ? /^protected: / : /^too short to judge: /);
   });
 
   it('warns on stderr before a live run that will have no bot', async () => {

@@ -5,7 +5,8 @@ import { createEmulator } from '../../src/emulator.js';
 import { createDevApiClient, USER_BATCH } from '../../src/simulate/dev-api-client.js';
 import { NOT_AN_EMULATOR, runLive } from '../../src/simulate/live-run.js';
 import { isLiveRunError, type LiveRunError } from '../../src/simulate/live-run-error.js';
-import { resolveScenario } from '../../src/simulate/scenario.js';
+import { reportRows } from '../../src/simulate/report-format.js';
+import { resolveScenario, type Scenario } from '../../src/simulate/scenario.js';
 
 let running: EmulatorHttpServer | undefined;
 afterEach(async () => {
@@ -39,6 +40,16 @@ function recording(fake?: (sent: Sent) => Response | undefined): {
   };
   return { fetch: spy, sent };
 }
+
+/** A live run of `scenario` against a server that is not there but for what `fetch` answers. */
+const runAgainst = (fetch: typeof globalThis.fetch, scenario: Scenario) =>
+  runLive(scenario, {
+    target: 'http://127.0.0.1:9',
+    token: DEMO_TOKEN,
+    merchantId: DEMO_MERCHANT,
+    concurrency: 8,
+    fetch,
+  });
 
 const caught = async (promise: Promise<unknown>): Promise<LiveRunError> => {
   const error = await promise.then(
@@ -179,6 +190,34 @@ describe('runLive', () => {
     );
   });
 
+  it('says sign-ins reached start, not that they completed, where codes cannot be read', async () => {
+    // A server that is not uas: exists and start answer, the bot's probes are refused.
+    const { fetch: spy } = recording((entry) => {
+      if (entry.path.startsWith('/__uas/')) return new Response('no such thing', { status: 404 });
+      if (entry.path.includes('probe-'))
+        return new Response('{}', { status: 429, headers: { 'retry-after': '60' } });
+      const body = entry.path.includes('/exists')
+        ? { exists: true, token_count: 1 }
+        : { sent: true };
+      return Response.json(body);
+    });
+    const scenario = resolveScenario({
+      duration: '300ms',
+      shoppers: { count: 1, arrivalRate: '100/s', thinkTime: '1ms' },
+      bot: { rate: '10/s' },
+      modes: ['per-caller'],
+    });
+    const report = await runAgainst(spy, scenario);
+    expect(report.scenario.flows_end_at).toBe('start');
+    const [mode] = report.modes;
+    expect(mode?.verdict).not.toContain('completed');
+    if (mode?.shoppers.completed === 1)
+      expect(mode.verdict).toMatch(/^protected: 1 of the 1 sign-ins reached start \(100\.0%\)/);
+    expect(reportRows(report).body.map(([label]) => label)).toContain(
+      'sign-ins that reached start',
+    );
+  });
+
   it('says in the report when the target is not a uas emulator', async () => {
     const { fetch: spy, sent } = recording(() => new Response('no such thing', { status: 404 }));
     const scenario = resolveScenario({
@@ -187,13 +226,7 @@ describe('runLive', () => {
       bot: { rate: '10/s' },
       modes: ['shared'],
     });
-    const report = await runLive(scenario, {
-      target: 'http://127.0.0.1:9',
-      token: DEMO_TOKEN,
-      merchantId: DEMO_MERCHANT,
-      concurrency: 8,
-      fetch: spy,
-    });
+    const report = await runAgainst(spy, scenario);
     expect(report.warnings).toEqual([NOT_AN_EMULATOR]);
     expect(sent.filter((entry) => entry.path.startsWith('/__uas/'))).toEqual([
       expect.objectContaining({ method: 'GET', path: '/__uas/health' }),

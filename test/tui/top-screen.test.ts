@@ -51,6 +51,24 @@ async function serve(options: { journalSize?: number; adminToken?: string } = {}
 const top = (url: string, columns: number, rows: number) =>
   tmux.start(`${process.execPath} ${UAS_BIN} top --url ${url}`, columns, rows);
 
+/** Starts a server and uas top on it at `columns` x `rows`, and waits until the screen is connected. */
+async function connectedTop(columns: number, rows: number) {
+  const server = await serve();
+  top(server.url, columns, rows);
+  await until(() => expect(tmux.screen()).toContain('● connected'));
+  return server;
+}
+
+/** The screen's lines, once checked to be `rows` of them with nothing below the footer. */
+function fitted(rows: number): string[] {
+  const screen = lines();
+  expect(screen).toHaveLength(rows);
+  const footer = screen.findIndex((line) => line.startsWith('q quit'));
+  expect(footer).toBeGreaterThan(0);
+  expect(screen.slice(footer + 1).every((line) => line.trim() === '')).toBe(true);
+  return screen;
+}
+
 /** Polls the screen: generous, for a loaded machine; the assertion after it is exact. */
 const until = (assertion: () => void) => vi.waitFor(assertion, { timeout: 15_000, interval: 100 });
 
@@ -98,9 +116,7 @@ describe.skipIf(!hasTmux)(needsTmux('uas top in a terminal (tmux)'), () => {
   }, 40_000);
 
   it('falls to 0 req/s and scrolls the sparkline while no request comes', async () => {
-    const server = await serve();
-    top(server.url, 100, 30);
-    await until(() => expect(tmux.screen()).toContain('● connected'));
+    const server = await connectedTop(100, 30);
     await server.send('burst', 4);
     await until(() => expect(rateLine()).toContain('totals 4 req, 1 429'));
     // The burst's second shows as a full bar; then idle seconds pass with no request.
@@ -113,9 +129,7 @@ describe.skipIf(!hasTmux)(needsTmux('uas top in a terminal (tmux)'), () => {
   }, 40_000);
 
   it('redraws cleanly from 160x45 to 80x24 and sizes the bucket column to its keys', async () => {
-    const server = await serve();
-    top(server.url, 160, 45);
-    await until(() => expect(tmux.screen()).toContain('● connected'));
+    const server = await connectedTop(160, 45);
     await server.send('wide', 3);
     await until(() => expect(rateLine()).toContain('totals 3 req, 0 429 · 1 bucket,'));
     const header = lines().find((line) => line.startsWith('BUCKET')) ?? '';
@@ -125,22 +139,45 @@ describe.skipIf(!hasTmux)(needsTmux('uas top in a terminal (tmux)'), () => {
     await server.send('narrow', 4);
     await until(() => expect(rateLine()).toContain('totals 7 req, 1 429 · 2 buckets,'));
     await until(() => expect(rows('narrow')).toBe(4));
-    const screen = lines();
-    expect(screen).toHaveLength(24);
+    const screen = fitted(24);
     expect(screen[0]).toMatch(/^uas top http:\/\/127\.0\.0\.1:\d+ ● connected/);
     expect(screen.filter((line) => line.includes('uas top'))).toHaveLength(1);
     expect(screen.filter((line) => line.startsWith('BUCKET'))).toHaveLength(1);
-    const footer = screen.findIndex((line) => line.startsWith('q quit'));
-    expect(footer).toBeGreaterThan(0);
-    expect(screen.slice(footer + 1).every((line) => line.trim() === '')).toBe(true);
-    expect(rows('wide')).toBe(1);
+    // Two bucket rows leave 14 for requests at 80x24: all seven show.
+    expect(rows('wide')).toBe(3);
     await until(() => expect(bucketCounts('narrow')).toEqual(['3', '1']));
   }, 40_000);
 
+  it('fits 60 columns: a long bucket key is cut in the middle and no row wraps', async () => {
+    const long = `${'a'.repeat(20)}-${'z'.repeat(20)}`;
+    const server = await connectedTop(60, 24);
+    await server.send(long, 2);
+    await server.send('short', 1);
+    await until(() => expect(rateLine()).toContain('totals 3 req, 0 429'));
+    // LEVEL, RATE and BURST give way; the key keeps its start and the end that tells callers apart.
+    await until(() =>
+      expect(tmux.screen()).toMatch(/^caller:demo:a…z{13} [█░]{10} 2 {7}0 {5}\S+ *$/m),
+    );
+    expect(tmux.screen()).toMatch(/^BUCKET {22}TOKENS {5}ALLOWED 429 {3}NEXT *$/m);
+    expect(tmux.screen()).toMatch(/^caller:demo:short {11}[█░]{10} 1 /m);
+    const screen = fitted(24);
+    // A wrapped row would leave a line that starts with none of what a line of the screen starts with.
+    const starts =
+      /^(uas top|\d+ req\/s|BUCKET|caller:|client:|recent requests|\d\d:\d\d:|q quit|$)/;
+    expect(screen.filter((line) => !starts.test(line))).toEqual([]);
+  }, 40_000);
+
+  it('gives the recent requests the rows of a tall terminal that the buckets leave', async () => {
+    const server = await connectedTop(100, 40);
+    await server.send('many', 25);
+    await until(() => expect(rateLine()).toContain('totals 25 req, 22 429 · 1 bucket,'));
+    // 40 rows: one bucket row, and 31 for requests, so all 25 show (not a fixed 8).
+    await until(() => expect(rows('many')).toBe(25));
+    fitted(40);
+  }, 40_000);
+
   it('shows the requests made while paused once resumed', async () => {
-    const server = await serve();
-    top(server.url, 100, 30);
-    await until(() => expect(tmux.screen()).toContain('● connected'));
+    const server = await connectedTop(100, 30);
     await server.send('before', 2);
     await until(() => expect(rows('before')).toBe(2));
     tmux.keys('p');
@@ -158,6 +195,20 @@ describe.skipIf(!hasTmux)(needsTmux('uas top in a terminal (tmux)'), () => {
     expect(rateLine()).toContain('totals 6 req, 1 429 · 2 buckets,');
   }, 40_000);
 
+  it('says the buckets are not known while the emulator cannot be reached', async () => {
+    // A port that was just free: nothing listens on it.
+    const server = await serve();
+    const url = server.url;
+    await running?.close(100);
+    running = undefined;
+    top(url, 100, 30);
+    await until(() => expect(lines()[0]).toContain('✖ connection lost ('));
+    await until(() =>
+      expect(tmux.screen()).toContain('buckets not known: the dev API cannot be read'),
+    );
+    expect(tmux.screen()).not.toContain('no buckets yet');
+  }, 40_000);
+
   it('says that the admin token is missing in the connection line', async () => {
     const server = await serve({ adminToken: 's3cret' });
     top(server.url, 120, 30);
@@ -167,6 +218,10 @@ describe.skipIf(!hasTmux)(needsTmux('uas top in a terminal (tmux)'), () => {
       ),
     );
     expect(tmux.screen()).not.toContain('connection lost');
+    // The buckets are not known: the screen does not say there are none.
+    await until(() => expect(tmux.screen()).toContain('buckets not known'));
+    expect(tmux.screen()).not.toContain('no buckets yet');
+    expect(rateLine()).toContain('· ? buckets, by pressure');
     tmux.keys('q');
     await until(() => expect(tmux.running()).toBe(false));
   }, 40_000);

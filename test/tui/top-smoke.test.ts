@@ -48,7 +48,11 @@ describe('uas top', () => {
         () => expect(screen()).toMatch(/caller:demo:bot\s+[█░]{10} caller 5\s+1\/h\s+5\s+1 /),
         { timeout: 10_000, interval: 100 },
       );
-      expect(screen()).toMatch(/exists\s+bot\s+429/);
+      // The recent requests come by the event stream, the bucket row by a poll: either may lead.
+      await vi.waitFor(() => expect(screen()).toMatch(/exists\s+bot\s+429/), {
+        timeout: 10_000,
+        interval: 100,
+      });
       tmux.keys('r');
       await vi.waitFor(() => expect(screen()).toContain('reset caller:demo:bot'), {
         timeout: 5_000,
@@ -86,6 +90,31 @@ describe('uas top', () => {
         timeout: 10_000,
         interval: 100,
       });
+    },
+  );
+
+  it.skipIf(!hasTmux)(
+    needsTmux('leaves reset off in simulate --watch, pauses the run on p, and quits on q'),
+    async () => {
+      // Ten simulated minutes at 1x: the run cannot end within the test.
+      const command = `${process.execPath} ${UAS_BIN} simulate --watch --duration 10m --speed 1 --modes shared`;
+      tmux.start(command, 100, 30);
+      const wait = (assertion: () => void) =>
+        vi.waitFor(assertion, { timeout: 10_000, interval: 50 });
+      await wait(() => expect(screen()).toContain('? help · r/R off (simulation)'));
+      tmux.keys('R');
+      await wait(() =>
+        expect(screen()).toContain(
+          "r/R are off here: a reset would change the simulation's results",
+        ),
+      );
+      tmux.keys('p');
+      await wait(() => expect(screen()).toContain('paused: the simulation waits'));
+      expect(screen()).toContain('[paused]');
+      tmux.keys('p');
+      await wait(() => expect(screen()).toContain('resumed'));
+      tmux.keys('q');
+      await wait(() => expect(tmux.running()).toBe(false));
     },
   );
 

@@ -30,7 +30,9 @@ export function registerCode(program: Command, context: CommandContext): void {
       'after',
       `
 Prints only the digits, so a script can take them: CODE=$(uas code alice@example.com)
-Exit codes: 0 printed, 1 no code was issued, 2 usage (or the admin token is missing), 4 unreachable.`,
+The latest code, even one used, expired or out of attempts: --json says which.
+Exit codes: 0 printed, 1 no code was issued (or the dev API refused the call),
+2 usage (or the admin token is missing or refused), 4 the emulator could not be reached.`,
     )
     .action(async (email: string, flags: CodeFlags) => {
       const { io } = context;

@@ -93,7 +93,7 @@ export function registerSimulate(program: Command, context: CommandContext): voi
     )
     .option(
       '--speed <n>',
-      'with --watch: simulated seconds per real second',
+      'with --watch: simulated seconds per second of wall time (a warning says when the machine cannot keep up)',
       integerIn(1, 10_000),
       30,
     )
@@ -106,7 +106,12 @@ Examples:
   $ uas simulate --duration 1h --shoppers 1000 --bot-rate 200/s --json > report.json
   $ uas simulate --preset code-bombing --markdown > report.md
   $ uas simulate --preset user-enumeration --modes shared,per-caller --duration 15s \\
-      --think-time 1s-2s --target http://127.0.0.1:4010   # live: 2 modes x 15 s`,
+      --think-time 1s-2s --target http://127.0.0.1:4010   # live: 2 modes x 15 s
+  $ uas simulate --watch --preset code-bombing --speed 30
+
+Keys with --watch: q quit, p pause the simulation (no request is sent, simulated time stops)
+and p again to go on, ↑↓ select, / filter, s sort, ? help. r and R (reset) are off: a reset
+would change the simulation's results.`,
     )
     .action(async (flags: SimulateFlags) => {
       const { runSimulate } = await import('../simulate/run-simulate.js');

@@ -7,6 +7,7 @@ import type { SimulationReport } from '../../simulate/report.js';
 import { resolveScenario, type Scenario } from '../../simulate/scenario.js';
 import { shortenedBotWarning } from '../../simulate/scenario-warnings.js';
 import { simulate } from '../../simulate/simulation.js';
+import type { PlaybackSummary } from '../../tui/playback.js';
 import type { SimulateFlags } from '../commands/simulate.js';
 import {
   applyConfigFlags,
@@ -19,6 +20,7 @@ import { CliError, colorsFor, EXIT } from '../io.js';
 import { importOptional } from '../optional-import.js';
 import { allowLiveScreen } from '../live-screen.js';
 import { isLoopbackHost, parseHttpUrl } from '../options.js';
+import { escapeControls } from '../safe-text.js';
 import type { CommandContext } from '../program.js';
 
 /** Where the bundled scenarios live. */
@@ -120,7 +122,9 @@ export async function runSimulate(flags: SimulateFlags, context: CommandContext)
       const preset = (await readJsonFile(`${PRESETS_DIR}${name}.json`, 'scenario')) as {
         description?: string;
       };
-      io.stdout.write(`${name.padEnd(18)} ${preset.description ?? ''}\n`);
+      io.stdout.write(
+        `${name.padEnd(18)} ${escapeControls(String(preset.description ?? ''), { keepNewlines: false })}\n`,
+      );
     }
     return EXIT.ok;
   }
@@ -128,9 +132,11 @@ export async function runSimulate(flags: SimulateFlags, context: CommandContext)
   const scenario = await loadScenario(flags, io.cwd);
   // A run in real time says so before it starts, not minutes later in the report.
   if (flags.watch || flags.target !== undefined)
-    for (const warning of scenario.warnings) io.stderr.write(`uas: warning: ${warning}\n`);
+    for (const warning of scenario.warnings)
+      io.stderr.write(`uas: warning: ${escapeControls(warning, { keepNewlines: false })}\n`);
   const started = performance.now();
   let report: SimulationReport;
+  let playback: PlaybackSummary | undefined;
   if (flags.watch) {
     if (flags.target !== undefined)
       throw new CliError('--watch plays a virtual-time simulation; it does not go with --target');
@@ -145,7 +151,8 @@ export async function runSimulate(flags: SimulateFlags, context: CommandContext)
     );
     const watched = await watchSimulation(scenario, flags.speed, terminal);
     if (watched === undefined) return EXIT.ok;
-    report = watched;
+    report = watched.report;
+    playback = watched.playback;
   } else if (flags.target !== undefined) {
     const { runLive } = await import('../../simulate/live-run.js');
     const target = parseHttpUrl('--target', flags.target);
@@ -205,9 +212,28 @@ export async function runSimulate(flags: SimulateFlags, context: CommandContext)
     io.stdout.write(
       `${formatReport(report, colorsFor(io.stdout, io.env), io.stdout.columns ?? 80)}\n`,
     );
+  if (playback !== undefined) {
+    io.stderr.write(playbackLine(playback));
+    return EXIT.ok;
+  }
   const rate = Math.round(report.simulated_requests / Math.max(seconds, 1e-9));
   io.stderr.write(
     `simulated ${report.simulated_requests} requests in ${seconds.toFixed(2)} s (${rate} requests/s of wall time)\n`,
   );
   return EXIT.ok;
+}
+
+/**
+ * How a watched simulation kept to `--speed`: the simulated and wall time it took (pauses left
+ * out), and a warning when the machine could not keep up rather than a speed it did not reach.
+ */
+export function playbackLine(playback: PlaybackSummary): string {
+  const simulated = playback.simulatedMs / 1000;
+  const wall = playback.wallMs / 1000;
+  const paused =
+    playback.pausedMs > 0 ? ` (and ${(playback.pausedMs / 1000).toFixed(1)} s paused)` : '';
+  const line = `played ${simulated} s of simulated time in ${wall.toFixed(1)} s${paused}`;
+  if (!playback.behind) return `${line}: ${playback.speed}x, as asked\n`;
+  const kept = playback.simulatedMs / Math.max(playback.wallMs, 1);
+  return `${line}\nuas: warning: this machine could not keep up with --speed ${playback.speed}: the run played at ${kept.toFixed(1)}x\n`;
 }
