@@ -6,6 +6,7 @@ import { createDevClient, type DevClient } from '../dev-client/dev-client.js';
 import { DevApiError, isDevApiError } from '../dev-client/dev-api-error.js';
 import { systemClock } from '../runtime/system-clock.js';
 import { adminTokenProblem } from '../text/admin-token-problem.js';
+import { readEvent } from '../dev-client/read-event.js';
 import { createRequestFeed } from './request-feed.js';
 import type { FeedEvent, TuiSource } from './tui-source.js';
 
@@ -154,13 +155,15 @@ async function readEvents(
 ): Promise<void> {
   const parser = createParser({
     onEvent: (message) => {
-      let event: EmulatorEvent;
+      let value: unknown;
       try {
-        event = JSON.parse(message.data) as EmulatorEvent;
+        value = JSON.parse(message.data);
       } catch {
         return;
       }
-      onEvent(event);
+      // Whatever the server sends: an event the screen could not show is skipped.
+      const event = readEvent(value);
+      if (event !== undefined) onEvent(event);
     },
   });
   const decoder = new TextDecoder();

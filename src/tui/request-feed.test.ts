@@ -68,6 +68,21 @@ describe('createRequestFeed', () => {
     expect(screen.events[0]).toMatchObject({ type: 'seed', missed: 0 });
   });
 
+  it("passes a request of another instance sharing the store, whatever its id (that instance's journal)", async () => {
+    const target = fakeTarget();
+    const screen = listen();
+    const feed = createRequestFeed(target.history, screen.emit);
+    target.request();
+    target.request();
+    await feed.catchUp();
+    const elsewhere = requestRecord({ id: 1, at: 99 });
+    feed.event({ type: 'request', request: elsewhere, from: 'instance-b' });
+    feed.event({ type: 'request', request: elsewhere, from: 'instance-c' });
+    // One of this instance's, already counted: still passed on once only.
+    feed.event({ type: 'request', request: requestRecord({ id: 2, at: 2 }) });
+    expect(screen.ids()).toEqual([1, 2, 1, 1]);
+  });
+
   it('says how many requests the journal no longer held when it was first read', async () => {
     const target = fakeTarget(3);
     for (let index = 0; index < 5; index++) target.request();

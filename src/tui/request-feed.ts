@@ -47,8 +47,10 @@ export function createRequestFeed(
   };
   const handle = (event: EmulatorEvent) => {
     if (event.type === 'request') {
-      // Id 0: a simulated call, never journaled, so never read twice.
-      if (event.request.id === 0) emit({ type: 'requests', records: [event.request] });
+      // Id 0: a simulated call, never journaled, so never read twice; one of another instance
+      // sharing the store has an id of that instance's journal, not of the one read here.
+      if (event.request.id === 0 || event.from !== undefined)
+        emit({ type: 'requests', records: [event.request] });
       else pass([event.request]);
     } else if (event.type === 'reset' && event.emulator) {
       last = undefined;

@@ -321,6 +321,8 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
     await reader.cancel();
     await seen;
     expect(text).toMatch(/event: request/);
+    // Marked as another instance's: its id counts in that instance's journal.
+    expect(text).toMatch(/"caller_id":"from-a".*"from":"[\w-]+"/);
   });
 
   it('ignores what it cannot use on its channel, and says so for a change that does not fit', async () => {

@@ -101,7 +101,11 @@ export interface CodeRecord {
 
 /** What the emulator announces to listeners (the server log, the TUI, server-sent events). */
 export type EmulatorEvent =
-  | { type: 'request'; request: RequestRecord }
+  /**
+   * A request answered. `from` is set on one another instance sharing the store answered (an
+   * opaque id of that instance): its id counts in that instance's journal, not this one's.
+   */
+  | { type: 'request'; request: RequestRecord; from?: string }
   | { type: 'code'; code: CodeRecord }
   /** One bucket, every bucket (`bucket` undefined), or the whole emulator (`emulator`). */
   | { type: 'reset'; bucket: string | undefined; emulator: boolean }

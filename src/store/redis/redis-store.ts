@@ -16,6 +16,7 @@ import {
   type StoreChannel,
 } from '../../core/store/emulator-store.js';
 import type { ManualClock } from '../../core/time/clock.js';
+import { readEvent } from '../../dev-client/read-event.js';
 import { createSharedClock } from './shared-clock.js';
 import {
   CLOCK_ADD_SCRIPT,
@@ -26,7 +27,6 @@ import {
   VERIFY_SCRIPT,
 } from './redis-scripts.js';
 import { createRedisTime } from './redis-time.js';
-import { readSharedEvent } from './shared-event.js';
 import { parseRedisUrl } from './store-url.js';
 
 /** What a store does with a bucket decision while Redis cannot be reached. */
@@ -420,8 +420,11 @@ async function openRedisStore(
     const message = safeParse(text) as Record<string, unknown> | undefined;
     if (typeof message !== 'object' || message === null || message.from === instance) return;
     if (channel === keys.events) {
-      const event = readersHere ? readSharedEvent(message.event) : undefined;
-      if (event !== undefined) apply?.({ type: 'event', event });
+      const event = readersHere ? readEvent(message.event) : undefined;
+      if (event === undefined) return;
+      // A request of that instance: its id is in that instance's journal.
+      if (event.type === 'request') event.from = String(message.from).slice(0, 64);
+      apply?.({ type: 'event', event });
       return;
     }
     if (typeof message.clock === 'number') {

@@ -1,24 +1,27 @@
-import type { CodeRecord, EmulatorEvent } from '../../core/admin/records.js';
-import { readRequestRecord } from '../../check/record-schema.js';
+import type { CodeRecord, EmulatorEvent } from '../core/admin/records.js';
+import { readRequestRecord } from '../check/record-schema.js';
 
 /** The latest time a Date holds, in milliseconds since the epoch. */
 const LATEST_DATE_MS = 8.64e15;
 
 /**
- * An event another instance published, checked as anything read from Redis must be (whatever
- * else can write to it): one of the emulator's event types with fields of the right types and
- * sizes, or undefined. What reaches event readers (`uas top`, any SSE client) is then what an
- * instance could have sent itself: no event name that would break an SSE frame, no record a
- * reader cannot show.
+ * An event of the emulator as read from outside (a dev API's event stream, another instance on
+ * Redis), checked as anything from outside must be: one of the emulator's event types with
+ * fields of the right types and sizes, or undefined. What a reader (`uas top`) or the readers of
+ * an instance then get is what an emulator could have sent: no event name that would break an
+ * SSE frame, no record a screen cannot show.
  */
-export function readSharedEvent(value: unknown): EmulatorEvent | undefined {
+export function readEvent(value: unknown): EmulatorEvent | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const event = value as Record<string, unknown>;
   switch (event.type) {
     case 'request': {
       const read = readRequestRecord(event.request);
       if (!read.ok || read.record.at > LATEST_DATE_MS) return undefined;
-      return { type: 'request', request: read.record };
+      const { from } = event;
+      return typeof from === 'string' && from.length <= 64
+        ? { type: 'request', request: read.record, from }
+        : { type: 'request', request: read.record };
     }
     case 'code': {
       const code = readCodeRecord(event.code);
