@@ -59,6 +59,11 @@ export function parseHttpUrl(flag: string, text: string): URL {
       `invalid ${flag}: a user name or password in the URL is not supported (uas sends no URL credentials); give ${url.href} and the access token with --token or UAS_TOKEN`,
     );
   }
+  // Paths are added to a base URL: after a query or a fragment they would not be paths.
+  if (url.href.includes('?') || url.href.includes('#'))
+    throw new CliError(
+      `invalid ${flag}: a base URL takes no query or fragment; got ${JSON.stringify(url.href)}`,
+    );
   return url;
 }
 

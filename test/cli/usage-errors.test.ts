@@ -59,6 +59,10 @@ const CASES: Array<[string, string[]]> = [
   ['simulate: think time past a timer', ['simulate', '--think-time', '1s-30d']],
   ['top: unknown flag', ['top', '--interval', '1']],
   ['top: bad URL', ['top', '--url', 'not a url']],
+  ['top: URL with a fragment', ['top', '--url', 'http://127.0.0.1:9/#x']],
+  ['code: URL with a query', ['code', 'a@b.co', '--url', 'http://127.0.0.1:9/?x=1']],
+  ['call: URL with an empty query', ['call', 'exists', '--email', 'a@b.co', '--url', 'http://h/?']],
+  ['conform: URL with a query', ['conform', '--url', 'http://127.0.0.1:9/v1?x']],
   ['serve: store prefix without Redis', ['serve', '--port', '0', '--store-prefix', 'staging']],
   ['serve: store error mode without Redis', ['serve', '--port', '0', '--on-store-error', 'open']],
 ];
