@@ -131,11 +131,32 @@ describe('a dev client reading answers', () => {
     expect(pulled.bytes).toBeLessThan(128 * 1024);
   });
 
-  it('reads no more than 64 KiB of a 404 before saying there is no such code', async () => {
+  it('reads no more than 64 KiB of a 404 before saying it is not the dev API', async () => {
     const { stream, pulled } = body(32 * 1_048_576);
     const dev = clientAnswering(() => new Response(stream, { status: 404 }));
-    expect(await dev.latestCode('nobody@example.com')).toBeUndefined();
+    const error = await failure(dev.latestCode('nobody@example.com'));
+    expect(error.failure).toBe('unavailable');
     expect(pulled.bytes).toBeLessThan(128 * 1024);
+  });
+
+  it("says there is no code, or bucket, only on the dev API's own 404", async () => {
+    const none = (kind: string) => () =>
+      Response.json({ type: `urn:uas:problem:${kind}`, status: 404 }, { status: 404 });
+    expect(
+      await clientAnswering(none('code-not-found')).latestCode('a@example.com'),
+    ).toBeUndefined();
+    expect(await clientAnswering(none('bucket-not-found')).bucket('client:demo')).toBeUndefined();
+    // A server without a dev API (its own 404 page, another problem) is not "no code".
+    for (const answer of [
+      () => new Response('<h1>Not Found</h1>', { status: 404 }),
+      none('not-found'),
+      none('bucket-not-found'),
+    ]) {
+      const error = await failure(clientAnswering(answer).latestCode('a@example.com'));
+      expect(error.message).toMatch(
+        /^GET \/__uas\/codes\/a%40example\.com: not a uas dev API: the answer is not its code-not-found problem/,
+      );
+    }
   });
 
   it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])(

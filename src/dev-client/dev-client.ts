@@ -146,7 +146,8 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
     method: string,
     path: string,
     body?: unknown,
-    allow404 = false,
+    /** The problem a 404 of this call carries when there is nothing to give (undefined then). */
+    none?: 'code-not-found' | 'bucket-not-found',
   ): Promise<Response | undefined> {
     const where = `${method} /__uas${path}`;
     let answer: Response;
@@ -162,10 +163,13 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
       throw DevApiError.network(where, base, error);
     }
     if (answer.ok) return answer;
-    if (answer.status === 404 && allow404) {
+    if (answer.status === 404 && none !== undefined) {
       // Read, not cancelled: msw's interceptor settles a cancel only once the body is consumed.
-      await readRefusal(answer);
-      return undefined;
+      const text = await readRefusal(answer);
+      // Only the dev API's own "none" means none: any other 404 (no dev API there, a proxy's
+      // page) would otherwise read as "no code was issued".
+      if (problemType(text) === `urn:uas:problem:${none}`) return undefined;
+      throw DevApiError.notDevApi(where, 404, `the answer is not its ${none} problem`, text);
     }
     throw await DevApiError.refused(where, answer, options.adminToken !== undefined);
   }
@@ -212,7 +216,7 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
       const query =
         merchantId === undefined ? '' : `?merchant_id=${encodeURIComponent(merchantId)}`;
       const path = `/codes/${encodeURIComponent(email)}${query}`;
-      const answer = await call('GET', path, undefined, true);
+      const answer = await call('GET', path, undefined, 'code-not-found');
       return answer === undefined ? undefined : parse<CodeRecord>(answer, `GET /__uas${path}`);
     },
     codes: async () => (await read<{ codes: CodeRecord[] }>('GET', '/codes')).codes,
@@ -244,7 +248,7 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
     },
     async bucket(key) {
       const path = `/buckets/${encodeURIComponent(key)}`;
-      const answer = await call('GET', path, undefined, true);
+      const answer = await call('GET', path, undefined, 'bucket-not-found');
       return answer === undefined ? undefined : parse<BucketView>(answer, `GET /__uas${path}`);
     },
     async resetBuckets(key) {
@@ -270,4 +274,13 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
       }),
     metrics: async () => text((await call('GET', '/metrics'))!, 'GET /__uas/metrics'),
   };
+}
+
+/** The `type` of a problem+json text; undefined when it is not one. */
+function problemType(text: string): unknown {
+  try {
+    return (JSON.parse(text) as { type?: unknown } | null)?.type;
+  } catch {
+    return undefined;
+  }
 }

@@ -153,7 +153,10 @@ describe('the dev API client of live runs', () => {
   it('takes a server without a dev API for another server, and no code for undefined', async () => {
     const { fetch: spy } = recording((sent) =>
       sent.path.startsWith('/__uas/codes/')
-        ? Response.json({ detail: 'no code' }, { status: 404 })
+        ? Response.json(
+            { type: 'urn:uas:problem:code-not-found', detail: 'no code' },
+            { status: 404 },
+          )
         : new Response('not here', { status: 404 }),
     );
     const devApi = createDevApiClient({ base: 'http://127.0.0.1:9', fetch: spy });
