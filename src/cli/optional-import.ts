@@ -20,6 +20,10 @@ export async function importOptional<T>(
   needs: keyof typeof OPTIONAL,
   feature: string,
 ): Promise<T> {
+  // React's development build (what it loads without NODE_ENV) checks every render and draws a
+  // screen at half the speed. Only the commands that draw load it, and they start no program of
+  // the user's that would inherit the setting.
+  if (needs === 'screen') process.env.NODE_ENV ??= 'production';
   try {
     return await load();
   } catch (error) {
