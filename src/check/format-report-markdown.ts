@@ -1,6 +1,7 @@
 import type { CheckReport, Finding, RuleResult } from './check-report.js';
 import { describeSummary } from './describe-summary.js';
 import { escapeControls } from '../text/escape-controls.js';
+import { markdownText as text } from '../text/markdown-text.js';
 
 /**
  * The report as Markdown, for a pull-request comment: a verdict, a table of every rule with its
@@ -57,15 +58,6 @@ function findingLines(finding: Finding): string[] {
     `- **Fix:** ${text(finding.fix)}`,
   ];
   return lines;
-}
-
-/**
- * Plain text for Markdown: one line, control characters visible, and every character that could
- * start markup (emphasis, links and images, HTML, table cells, code) escaped; parentheses are
- * harmless once brackets are escaped.
- */
-function text(value: string): string {
-  return escapeControls(value, { keepNewlines: false }).replace(/[\\`*_[\]<>#|!~&]/g, '\\$&');
 }
 
 /** A value as an inline code span, fenced with more backticks than it holds. */
