@@ -1,5 +1,5 @@
 // npm run bench:cli-start: how long `uas --help` takes to start against `node -e 0`, both run the
-// same number of times in this run; the budget is at most 100 ms more (heavy modules load lazily).
+// same number of times in this run; the budget is at most 30 ms more (heavy modules load lazily).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -30,5 +30,5 @@ console.log(
   `  uas serve --help    ${serveHelp.toFixed(0)} ms (+${(serveHelp - bare).toFixed(0)} ms)`,
 );
 console.log(
-  `budget: uas --help within 100 ms of node -e 0: ${help - bare <= 100 ? 'within' : 'OVER'} budget`,
+  `budget: uas --help within 30 ms of node -e 0: ${help - bare <= 30 ? 'within' : 'OVER'} budget`,
 );

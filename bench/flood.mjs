@@ -3,7 +3,7 @@
 //   A. default limits on the wall clock (caller buckets refill in seconds: refilled buckets are
 //      dropped past keepFullBuckets, so memory follows the flood rate, not its length);
 //   B. caller buckets that never refill during the run (1 token an hour), so every bucket stays
-//      live: 1,000,000 live buckets is the DESIGN budget (under 250 MB of heap), and maxBuckets
+//      live: 1,000,000 live buckets is the DESIGN budget (under 150 MB of heap), and maxBuckets
 //      (1,000,000) caps the rest by least-recently-used eviction.
 // Requests go through emulator.handle (routing, auth, validation, bucket, operation, journal)
 // in-process. Baseline: the heap of the same emulator before the flood, measured in this run.
@@ -64,5 +64,5 @@ const peak = flood('B. caller buckets that never refill (5 tokens at 1/h), maxBu
   caller: { burst: 5, rate: '1/h' },
 });
 console.log(
-  `\nbudget: 1,000,000 live caller buckets under 250 MB of heap: ${mb(peak)} at the peak (${peak < 250 * 1024 * 1024 ? 'within' : 'OVER'} budget)`,
+  `\nbudget: 1,000,000 live caller buckets under 150 MB of heap: ${mb(peak)} at the peak (${peak < 150 * 1024 * 1024 ? 'within' : 'OVER'} budget)`,
 );
