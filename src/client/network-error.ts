@@ -15,6 +15,12 @@ export function describeNetworkError(error: unknown): string {
   return failure.message ?? String(error);
 }
 
+/**
+ * What a server's malformed answer is called: the HTTP parser's errors (`HPE_*`), or, by newer
+ * versions of Node's fetch, a body length that disagrees with its Content-Length headers.
+ */
+const MALFORMED = /^(?:HPE_|UND_ERR_RES_CONTENT_LENGTH_MISMATCH)/;
+
 /** Connection errors where the request never left, so repeating it cannot run it twice. */
 export const NOT_SENT = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/;
 
@@ -27,6 +33,6 @@ export const NOT_SENT = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREA
 export function describeNoAnswer(base: string, error: string, answered: boolean): string {
   if (answered) return `no whole answer from ${base}: ${error}`;
   if (NOT_SENT.test(error)) return `cannot reach ${base}: ${error}`;
-  if (error.startsWith('HPE_')) return `${base} answered with malformed HTTP: ${error}`;
+  if (MALFORMED.test(error)) return `${base} answered with malformed HTTP: ${error}`;
   return `no answer from ${base}: ${error}`;
 }
