@@ -367,6 +367,28 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
     expect(b.clock.now()).toBe(T0 + 5_000);
   });
 
+  it('takes every instance back to the clock the first one started, on a reset, whenever it joined', async () => {
+    const a = await instance({ manualClock: { startMs: T0 } });
+    const clock = (body: unknown): EmulatorRequest => ({
+      method: 'POST',
+      url: '/__uas/clock',
+      headers: { host: '127.0.0.1', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect((await a.handle(clock({ advance_ms: 3_600_000 }))).status).toBe(200);
+    const b = await instance({ manualClock: { startMs: T0 + 999 } });
+    expect(b.clock.now()).toBe(T0 + 3_600_000);
+    await a.reset();
+    await eventually(() => a.clock.now() === T0 && b.clock.now() === T0);
+    // A bucket is the same on both: 5 for the caller, not 5 on each clock.
+    const allowed = [];
+    for (const emulator of [a, b, a, b, a, b, a, b])
+      allowed.push((await emulator.handle(exists('alice@example.com', 'one'))).status);
+    expect(allowed.filter((status) => status === 200)).toHaveLength(5);
+    expect(a.clock.now()).toBe(T0);
+    expect(b.clock.now()).toBe(T0);
+  });
+
   it("gives event readers each other instance's event once, and none it could not have sent", async () => {
     const a = await instance();
     const b = await instance();

@@ -12,7 +12,7 @@ import type { BucketView } from '../limits/bucket-view.js';
 import type { BucketCounts, BucketQuery, SharedChange } from '../store/emulator-store.js';
 import { andThen, recover, type Answer, type Answered } from '../store/maybe-promise.js';
 import type { OtpCode } from '../signin/otp-codes.js';
-import { isManualClock, type Clock } from '../time/clock.js';
+import { isKeptClock, isManualClock, type Clock } from '../time/clock.js';
 import { faultBody, type Fault, type FaultSpec } from './faults.js';
 import { matchesFilter, type RequestFilter } from './request-filter.js';
 import type { EventHub } from './event-hub.js';
@@ -102,7 +102,9 @@ export function createAdmin(
   /** Completes a record as it leaves (facts worked out, secrets scrubbed). */
   release: (record: RequestRecord) => RequestRecord,
 ): { admin: Admin<Answer>; hear(change: SharedChange): void } {
-  const startedAt = clock.now();
+  // Where a reset takes the clock: for a clock shared by instances, where it started for all (an
+  // instance that joined later would otherwise take the others back to its own start).
+  const startedAt = isKeptClock(clock) ? clock.startMs : clock.now();
   const send = (change: SharedChange) => state.store.channel?.send(change);
 
   function applyConfig(next: ResolvedConfig, to = events.all): void {

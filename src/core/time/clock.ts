@@ -93,6 +93,11 @@ export function createManualClock(startMs = 0): ManualClock {
  * kept there first, so that it reaches every instance or none.
  */
 export interface KeptClock extends ManualClock {
+  /**
+   * Where the clock started for every instance sharing it (set by the first): a reset takes each
+   * instance there, whenever it joined.
+   */
+  readonly startMs: number;
   /** Moves the clock once the store has kept the move; rejects, moving nothing, when it cannot. */
   move(change: { advanceMs: number } | { setMs: number }): Promise<void>;
 }

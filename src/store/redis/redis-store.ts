@@ -183,6 +183,7 @@ async function openRedisStore(
     meta: `${prefix}:meta`,
     users: `${prefix}:users`,
     clock: `${prefix}:clock`,
+    clockStart: `${prefix}:clock-start`,
     changes: `${prefix}:changes`,
     events: `${prefix}:events`,
   };
@@ -397,6 +398,10 @@ async function openRedisStore(
             read: (fallback) => redis.uasClockRead(keys.clock, fallback),
             add: (ms, fallback) => redis.uasClockAdd(keys.clock, fallback, String(ms)),
             write: (ms) => redis.set(keys.clock, ms),
+            start: async (fallback) => {
+              await redis.set(keys.clockStart, fallback, 'NX');
+              return redis.get(keys.clockStart);
+            },
           },
           startMs: options.manualClock.startMs,
           publish: (value) => void publish(keys.changes, { clock: value }).catch(markDown),

@@ -5,7 +5,7 @@ const T0 = Date.UTC(2026, 0, 1);
 
 /** A store that behaves as the Redis scripts do, and can lose its time. */
 function memoryStore(initial?: string) {
-  const state: { value: string | undefined; published: number[] } = {
+  const state: { value: string | undefined; start?: string; published: number[] } = {
     value: initial,
     published: [],
   };
@@ -20,6 +20,10 @@ function memoryStore(initial?: string) {
     },
     async write(ms: string) {
       state.value = ms;
+    },
+    async start(fallback: string) {
+      state.start ??= fallback;
+      return state.start;
     },
   };
   const clock = (startMs: number) =>
@@ -36,6 +40,17 @@ function memoryStore(initial?: string) {
 const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('createSharedClock', () => {
+  it('keeps the start of the first instance as where every reset goes', async () => {
+    const store = memoryStore();
+    const first = await store.clock(T0);
+    first.advance(3_600_000);
+    await settled();
+    const later = await store.clock(T0 + 999);
+    expect(later.now()).toBe(T0 + 3_600_000);
+    expect(later.startMs).toBe(T0);
+    expect(first.startMs).toBe(T0);
+  });
+
   it('starts at the time of the store, or stores its own when there is none', async () => {
     expect((await memoryStore(String(T0 + 5)).clock(T0)).now()).toBe(T0 + 5);
     const empty = memoryStore();

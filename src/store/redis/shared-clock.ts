@@ -25,6 +25,8 @@ export async function createSharedClock(options: {
     read(fallback: string): Promise<string | null>;
     add(ms: number, fallback: string): Promise<string>;
     write(ms: string): Promise<unknown>;
+    /** The time the shared clock started at, set to `fallback` unless there is one. */
+    start(fallback: string): Promise<string | null>;
   };
   startMs: number;
   publish(ms: number): void;
@@ -33,6 +35,8 @@ export async function createSharedClock(options: {
   const { store, run } = options;
   const stored = Number(await run(() => store.read(String(options.startMs))));
   const local = createManualClock(Number.isFinite(stored) ? stored : options.startMs);
+  const shared = Number(await run(() => store.start(String(options.startMs))));
+  const startMs = Number.isFinite(shared) ? shared : options.startMs;
   const settle = (value: string | null) => {
     const ms = Number(value);
     if (!Number.isFinite(ms)) return;
@@ -40,6 +44,7 @@ export async function createSharedClock(options: {
     options.publish(ms);
   };
   return {
+    startMs,
     now: () => local.now(),
     sleep: (ms, signal) => local.sleep(ms, signal),
     get sleepers() {
