@@ -439,6 +439,28 @@ describe.skipIf(!HAS_REDIS)('the Redis store while Redis is away', () => {
     await redis?.stop();
   });
 
+  it('says Redis is back after a stall even when no request comes to find out', async () => {
+    const store = await connectRedisStore({
+      url: redis.url,
+      config: SLOW,
+      timeoutMs: 200,
+      watchIntervalMs: 50,
+    });
+    const pauser = new Redis(redis.url);
+    try {
+      const emulator = createSharedEmulator({ config: SLOW, store });
+      await pauser.client('PAUSE', 600, 'ALL');
+      expect((await emulator.handle(exists())).status).toBe(503);
+      expect(store.healthy).toBe(false);
+      // No request after this: only the store's own check can see that Redis answers again.
+      await eventually(() => store.healthy);
+      expect(emulator.storeState).toBe('up');
+    } finally {
+      pauser.disconnect();
+      await store.close();
+    }
+  });
+
   it('answers 503 when closed and lets bucket decisions through when open, then recovers by itself', async () => {
     const statuses: StoreStatus[] = [];
     const closedStore = await connectRedisStore({

@@ -455,10 +455,13 @@ async function openRedisStore(
     }
   }
 
+  // Each second: who watches events, and (an answer being one) whether Redis is back, so that
+  // health and the metrics say so even while no request comes to try it.
   const watchTimer = setInterval(() => {
     redis
       .pubsub('NUMSUB', keys.events)
       .then((reply) => {
+        markUp();
         const count = Number((reply as unknown[])[1] ?? 0);
         othersWatching = count - (readersHere ? 1 : 0) > 0;
       })
