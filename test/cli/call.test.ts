@@ -662,6 +662,39 @@ describe('uas call against a hostile server', () => {
 });
 
 describe('uas code', () => {
+  it('uas code shows no "code" that is not digits, and refuses what no code could be issued for', async () => {
+    const server = await hostile((socket) =>
+      answer(
+        socket,
+        200,
+        [['Content-Type', 'application/json']],
+        JSON.stringify({ code: '12\x1b]0;pwned\x07' }),
+      ),
+    );
+    const fake = await runCli(['code', 'alice@example.com', '--url', server.url]);
+    expect(fake).toMatchObject({ code: 1, stdout: '' });
+    expect(fake.stderr).toBe(
+      `uas: the dev API of ${server.url} gave a code that is not digits (not shown)\n`,
+    );
+    const email = await runCli(['code', 'not an email', '--url', server.url]);
+    expect(email.code).toBe(2);
+    expect(email.stderr).toMatch(/^uas: invalid <email>: expected an e-mail address/);
+    const merchant = await runCli([
+      'code',
+      'a@example.com',
+      '--merchant',
+      'shop-1',
+      '--url',
+      server.url,
+    ]);
+    expect(merchant.code).toBe(2);
+    expect(merchant.stderr).toMatch(
+      /^uas: invalid --merchant: expected a merchant id in UUID form/,
+    );
+    // Neither of the last two asked the server anything.
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('prints the latest code, or its record with --json, and says when there is none', async () => {
     const { url, emulator } = await emulatorServer();
     const none = await runCli(['code', 'alice@example.com', '--url', url]);

@@ -37,6 +37,21 @@ Exit codes: 0 printed, 1 no code was issued (or the dev API refused the call),
     .action(async (email: string, flags: CodeFlags) => {
       const { io } = context;
       const url = parseHttpUrl('--url', flags.url);
+      const [{ EMAIL_PATTERN }, { UUID }] = await Promise.all([
+        import('../../core/service/input-rules.js'),
+        import('../../core/config/config-schema.js'),
+      ]);
+      // What the emulator would refuse at start is no e-mail or merchant a code was issued for.
+      if (email.length > 254 || !EMAIL_PATTERN.test(email))
+        throw new CliError(
+          `invalid <email>: expected an e-mail address such as alice@example.com; got ${JSON.stringify(email.slice(0, 100))}`,
+          EXIT.usage,
+        );
+      if (flags.merchant !== undefined && !UUID.test(flags.merchant))
+        throw new CliError(
+          `invalid --merchant: expected a merchant id in UUID form; got ${JSON.stringify(flags.merchant.slice(0, 100))}`,
+          EXIT.usage,
+        );
       const [
         { createDevClient },
         { isDevApiError },
@@ -71,10 +86,12 @@ Exit codes: 0 printed, 1 no code was issued (or the dev API refused the call),
           EXIT.failure,
         );
       }
-      io.stdout.write(
-        flags.json
-          ? `${toSafeJson(code)}\n`
-          : `${escapeControls(code.code, { keepNewlines: false })}\n`,
-      );
+      // A code is digits; anything else is not one, and is neither shown nor exits 0.
+      if (typeof code.code !== 'string' || !/^\d{1,32}$/.test(code.code))
+        throw new CliError(
+          `the dev API of ${url.href.replace(/\/+$/, '')} gave a code that is not digits (not shown)`,
+          EXIT.failure,
+        );
+      io.stdout.write(flags.json ? `${toSafeJson(code)}\n` : `${code.code}\n`);
     });
 }

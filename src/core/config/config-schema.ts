@@ -30,7 +30,7 @@ export const BOUNDS = {
   tokenCount: 1_000_000_000_000,
 } as const;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** A rate within bounds, or the reason it is not one. */
