@@ -109,7 +109,7 @@ describe('a scenario named by its file', () => {
     const lines = formatMarkdown(hostile()).split('\n');
     expect(lines[0]).toBe('## Simulation: rush\\\\x1b\\]0;owned\\\\x07 \\| \\*now\\*');
     expect(lines[2]).toBe(
-      'scenario rush\\\\x1b\\]0;owned\\\\x07 \\| \\*now\\*: one\\\\x0a\\\\x0a\\# Owned\\\\r\\\\x9b2J \\[link\\](http://evil.example) \\<b\\>x\\</b\\>  ',
+      'scenario rush\\\\x1b\\]0;owned\\\\x07 \\| \\*now\\*: one\\\\x0a\\\\x0a\\# Owned\\\\r\\\\x9b2J \\[link\\](http\\://evil.example) \\<b\\>x\\</b\\>  ',
     );
     expect(lines.filter((line) => line.startsWith('#'))).toHaveLength(1);
     // The table keeps its columns: a header and one mode.

@@ -14,6 +14,11 @@ describe('markdownText', () => {
       'one\\\\x0a\\\\x0a\\# two\\\\r\\\\x1b\\[2J',
     ],
     [
+      'breaks what GFM would link by itself: a URL, www., an e-mail address',
+      'see https://evil.example/login or WWW.evil.example, mail bob@evil.example',
+      'see https\\://evil.example/login or WWW\\.evil.example, mail bob\\@evil.example',
+    ],
+    [
       'leaves plain text alone',
       'A sale: 900 shoppers sign in over 15 minutes (e-mail, 12/s).',
       'A sale: 900 shoppers sign in over 15 minutes (e-mail, 12/s).',
