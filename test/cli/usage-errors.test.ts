@@ -132,7 +132,16 @@ describe('usage errors', () => {
       JSON.stringify({ ...DEMO_CONFIG, store: { prefix: 'x' }, users: undefined }),
     );
     const missing = await runCli(['serve', '--port', '0', '--config', file]);
+    const choice = join(dir, 'choice.json');
+    writeFileSync(
+      choice,
+      JSON.stringify({ ...DEMO_CONFIG, store: { url: 'redis', onError: 'maybe' } }),
+    );
+    const bad = await runCli(['serve', '--port', '0', '--config', choice]);
     rmSync(dir, { recursive: true });
+    expect(bad.stderr).toBe(
+      `uas: invalid config in ${choice}: store.onError: expected one of "open", "closed"\n`,
+    );
     expect(missing.code).toBe(2);
     expect(missing.stderr.split('\n')).toEqual([
       `uas: invalid config in ${file}: users: missing (expected a list)`,

@@ -251,6 +251,14 @@ export function describeIssues(
         return configIssue([...parts, key], `unknown field${hint}`);
       });
     }
+    // One of a list: zod says "Invalid input", which names none of them.
+    if (issue.code === 'invalid_value' && issue.message === 'Invalid input')
+      return [
+        configIssue(
+          parts,
+          `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`,
+        ),
+      ];
     // A required field left out: zod says "Invalid input", which names nothing.
     if (issue.code === 'invalid_type' && issue.input === undefined && parts.length > 0)
       return [
