@@ -94,7 +94,7 @@ describe('verdictOf', () => {
       });
       expect(text).not.toMatch(drained);
       expect(text).toContain(
-        "exhaust it, with the bot's help: while shoppers were refused, the bot got 1 requests through and the shoppers 2",
+        "exhaust it, with the bot's help: while shoppers were refused, the bot got 1 request through and the shoppers 2",
       );
     });
 

@@ -92,7 +92,7 @@ function causeOf429(report: Omit<ModeReport, 'verdict'>): string {
   );
   const shared = SHARED_BUCKET[report.mode];
   if (shared === undefined) return 'on 429 from their own caller buckets';
-  const tally = `while shoppers were refused, the bot got ${bot} requests through and the shoppers ${shoppers}`;
+  const tally = `while shoppers were refused, the bot got ${bot} ${bot === 1 ? 'request' : 'requests'} through and the shoppers ${shoppers}`;
   if (bot > shoppers) return `because the bot drained the one bucket they share with it: ${tally}`;
   if (bot > 0) return `because ${shared} and exhaust it, with the bot's help: ${tally}`;
   const absent =
