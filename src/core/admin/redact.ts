@@ -28,7 +28,9 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
  * `redis://user:***@host/0`. The user information ends at the last `@` before the host, as URL
  * parsers read it. Where that reading does not hold (the text is no URL, or an `@` comes after the
  * host: a password with `/`, `?`, `#` or `@` in it, not percent-encoded) everything between `://`
- * and the last `@` is hidden (`redis://***@host/0`). Text without an `@` comes back as it is.
+ * and the last `@` is hidden (`redis://***@host/0`), as it is when the user information has no
+ * colon (`redis://secret@host`: several clients read it as a password). Text without an `@` comes
+ * back as it is.
  */
 export function redactUrlPassword(text: string): string {
   const lastAt = text.lastIndexOf('@');
@@ -42,6 +44,7 @@ export function redactUrlPassword(text: string): string {
   // An `@` beyond the host: the parser saw no password where the writer may have meant one.
   if (userEnd < 0 || scheme.length + userEnd !== lastAt) return hidden;
   const colon = rest.indexOf(':');
-  if (colon < 0 || colon > userEnd) return text;
+  // User information without a colon: redis-cli and other clients take it for a password.
+  if (colon < 0 || colon > userEnd) return `${scheme}***${rest.slice(userEnd)}`;
   return `${scheme}${rest.slice(0, colon)}:***${rest.slice(userEnd)}`;
 }
