@@ -1,7 +1,6 @@
 import { Command, CommanderError } from 'commander';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-server.js';
@@ -24,6 +23,7 @@ import {
 } from '../helpers/hostile-server.js';
 import { runCli } from '../helpers/run-cli.js';
 import { runUas, spawnUas } from '../helpers/spawn-uas.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let running: EmulatorHttpServer | undefined;
 const clock = createManualClock(Date.UTC(2026, 0, 1));
@@ -359,7 +359,7 @@ describe('uas call', () => {
 
   it('uses --token-file and refuses a missing token for a remote target', async () => {
     const { url } = await emulatorServer();
-    const file = join(mkdtempSync(join(tmpdir(), 'uas-token-')), 'token');
+    const file = join(tempDir('uas-token-'), 'token');
     writeFileSync(file, 'uas-other-token\n');
     const other = await call(['exists', '--email', 'alice@example.com', '--token-file', file], url);
     expect(other.stdout).toContain('[client:other]');

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import {
   closeSync,
-  mkdtempSync,
   openSync,
   readFileSync,
   readdirSync,
@@ -9,13 +8,13 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CONFIG } from '../../src/demo-config.js';
 import { createApi } from '../helpers/api.js';
 import { runCli } from '../helpers/run-cli.js';
 import { runUas, spawnUas, UAS_BIN, waitForUrl, type UasProcess } from '../helpers/spawn-uas.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const running: UasProcess[] = [];
 const serve = async (args: string[] = []) => {
@@ -34,7 +33,7 @@ afterEach(async () => {
 });
 
 const tempFile = (name: string, content: string) => {
-  const dir = mkdtempSync(join(tmpdir(), 'uas-cli-'));
+  const dir = tempDir('uas-cli-');
   const file = join(dir, name);
   writeFileSync(file, content);
   return file;

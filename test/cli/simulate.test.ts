@@ -1,7 +1,6 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-server.js';
@@ -9,6 +8,7 @@ import { playbackLine } from '../../src/cli/simulate/run-simulate.js';
 import { createEmulator } from '../../src/emulator.js';
 import { runCli } from '../helpers/run-cli.js';
 import { runUas } from '../helpers/spawn-uas.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let running: EmulatorHttpServer | undefined;
 const fakes: Server[] = [];
@@ -156,7 +156,7 @@ describe('uas simulate', () => {
     const section = readme.slice(readme.indexOf('**Scenario file**'));
     const block = /```json\n([\s\S]*?)```/.exec(section)?.[1];
     expect(block).toBeDefined();
-    const file = join(mkdtempSync(join(tmpdir(), 'uas-scenario-')), 'defaults.json');
+    const file = join(tempDir('uas-scenario-'), 'defaults.json');
     writeFileSync(file, block as string);
     const fromFile = await runUas(['simulate', '--scenario', file, '--json']);
     expect(fromFile.code, fromFile.stderr).toBe(0);
@@ -178,7 +178,7 @@ describe('uas simulate', () => {
       client: { burst: 30, rate: '10/s' },
       caller: { burst: 5, rate: '1/s' },
     });
-    const folder = mkdtempSync(join(tmpdir(), 'uas-scenario-'));
+    const folder = tempDir('uas-scenario-');
     const file = join(folder, 'partial.json');
     writeFileSync(file, JSON.stringify({ limits: { caller: { rate: '2/s' } } }));
     expect(await limitsOf(['--scenario', file])).toEqual({
@@ -202,7 +202,7 @@ describe('uas simulate', () => {
   });
 
   it("shows a scenario file's name and description as text, in the terminal and in Markdown", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'uas-scenario-')), 'hostile.json');
+    const file = join(tempDir('uas-scenario-'), 'hostile.json');
     writeFileSync(
       file,
       JSON.stringify({
@@ -228,7 +228,7 @@ describe('uas simulate', () => {
   });
 
   it('prints Markdown for a write-up, and writes an HTML page on request', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'uas-html-')), 'report.html');
+    const file = join(tempDir('uas-html-'), 'report.html');
     const result = await runUas([
       'simulate',
       '--preset',
@@ -254,7 +254,7 @@ describe('uas simulate', () => {
   });
 
   it('rejects bad scenarios with one line naming the field and exit code 2', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'uas-scenario-')), 'bad.json');
+    const file = join(tempDir('uas-scenario-'), 'bad.json');
     writeFileSync(file, JSON.stringify({ shoppers: { count: -1 } }));
     const cases: Array<[string[], string]> = [
       [['--scenario', file], 'invalid scenario (scenario file'],

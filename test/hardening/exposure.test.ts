@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CONFIG } from '../../src/demo-config.js';
 import { createApi } from '../helpers/api.js';
 import { spawnUas, waitForUrl, type UasProcess } from '../helpers/spawn-uas.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const SECRET = 'sk_live_do-not-log-this-token';
 const config = {
@@ -22,7 +22,7 @@ afterEach(async () => {
 });
 
 async function serve(args: string[]) {
-  const dir = mkdtempSync(join(tmpdir(), 'uas-exposure-'));
+  const dir = tempDir('uas-exposure-');
   const file = join(dir, 'uas.json');
   writeFileSync(file, JSON.stringify(config));
   uas = spawnUas(['serve', '--port', '0', '--config', file, ...args]);
