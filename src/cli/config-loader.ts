@@ -141,6 +141,40 @@ export interface ConfigFlag {
   value: unknown;
 }
 
+/** The flags that override a field of the config file: the flag, and where it writes. */
+const CONFIG_FLAGS: Record<string, [flag: string, path: string[]]> = {
+  clientBurst: ['--client-burst', ['limits', 'client', 'burst']],
+  clientRate: ['--client-rate', ['limits', 'client', 'rate']],
+  callerBurst: ['--caller-burst', ['limits', 'caller', 'burst']],
+  callerRate: ['--caller-rate', ['limits', 'caller', 'rate']],
+  callerScope: ['--caller-scope', ['limits', 'callerScope']],
+  maxBuckets: ['--max-buckets', ['limits', 'maxBuckets']],
+  journalSize: ['--journal-size', ['journal', 'size']],
+  cost: ['--cost', ['limits', 'cost']],
+  retryAfter: ['--retry-after', ['behavior', 'retryAfter']],
+  headers: ['--headers', ['behavior', 'headers']],
+  shadow: ['--shadow', ['behavior', 'shadow']],
+  chaos: ['--chaos', ['behavior', 'chaos']],
+  latency: ['--latency', ['behavior', 'latency']],
+  otp: ['--otp', ['otp', 'mode']],
+  otpTtl: ['--otp-ttl', ['otp', 'ttl']],
+  otpAttempts: ['--otp-attempts', ['otp', 'maxAttempts']],
+  store: ['--store', ['store', 'url']],
+  storePrefix: ['--store-prefix', ['store', 'prefix']],
+  onStoreError: ['--on-store-error', ['store', 'onError']],
+};
+
+/**
+ * The config flags a command was given (`uas serve`, `uas openapi`: each takes those it
+ * declares), by commander's names for them, in a fixed order.
+ */
+export function configFlagsOf(flags: object): ConfigFlag[] {
+  const given = flags as Record<string, unknown>;
+  return Object.entries(CONFIG_FLAGS)
+    .filter(([name]) => given[name] !== undefined)
+    .map(([name, [flag, path]]) => ({ flag, path, value: given[name] }));
+}
+
 /** Writes flag values over a config (a copy); flags win over the file. */
 export function applyConfigFlags(
   config: Record<string, unknown>,

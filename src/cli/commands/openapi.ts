@@ -4,7 +4,7 @@ import {
   applyConfigFlags,
   configErrorToCli,
   loadConfigFile,
-  type ConfigFlag,
+  configFlagsOf,
 } from '../config-loader.js';
 import { integerIn, operationCosts, parseHttpUrl } from '../options.js';
 
@@ -79,29 +79,11 @@ Examples:
     });
 }
 
-function configFlags(flags: OpenApiFlags): ConfigFlag[] {
-  const all: Array<[string, string[], unknown]> = [
-    ['--client-burst', ['limits', 'client', 'burst'], flags.clientBurst],
-    ['--client-rate', ['limits', 'client', 'rate'], flags.clientRate],
-    ['--caller-burst', ['limits', 'caller', 'burst'], flags.callerBurst],
-    ['--caller-rate', ['limits', 'caller', 'rate'], flags.callerRate],
-    ['--caller-scope', ['limits', 'callerScope'], flags.callerScope],
-    ['--cost', ['limits', 'cost'], flags.cost],
-    ['--retry-after', ['behavior', 'retryAfter'], flags.retryAfter],
-    ['--headers', ['behavior', 'headers'], flags.headers],
-    ['--otp-ttl', ['otp', 'ttl'], flags.otpTtl],
-    ['--otp-attempts', ['otp', 'maxAttempts'], flags.otpAttempts],
-  ];
-  return all
-    .filter(([, , value]) => value !== undefined)
-    .map(([flag, path, value]) => ({ flag, path, value }));
-}
-
 async function printDocument(flags: OpenApiFlags, context: CommandContext): Promise<number> {
   const { io } = context;
   const serverUrl = parseHttpUrl('--server-url', flags.serverUrl ?? '').href.replace(/\/+$/, '');
   const loaded = await loadConfigFile(flags.config, io.cwd);
-  const overrides = configFlags(flags);
+  const overrides = configFlagsOf(flags);
   const [{ resolveConfig }, { isConfigError }] = await Promise.all([
     import('../../core/config/config.js'),
     import('../../core/config/config-error.js'),

@@ -7,7 +7,7 @@ import {
   applyConfigFlags,
   configErrorToCli,
   loadConfigFile,
-  type ConfigFlag,
+  configFlagsOf,
 } from '../config-loader.js';
 import { redactSecret } from '../../core/admin/redact.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
@@ -216,38 +216,11 @@ Examples:
     });
 }
 
-function configFlags(flags: ServeFlags): ConfigFlag[] {
-  const all: Array<[string, string[], unknown]> = [
-    ['--client-burst', ['limits', 'client', 'burst'], flags.clientBurst],
-    ['--client-rate', ['limits', 'client', 'rate'], flags.clientRate],
-    ['--caller-burst', ['limits', 'caller', 'burst'], flags.callerBurst],
-    ['--caller-rate', ['limits', 'caller', 'rate'], flags.callerRate],
-    ['--caller-scope', ['limits', 'callerScope'], flags.callerScope],
-    ['--max-buckets', ['limits', 'maxBuckets'], flags.maxBuckets],
-    ['--journal-size', ['journal', 'size'], flags.journalSize],
-    ['--cost', ['limits', 'cost'], flags.cost],
-    ['--retry-after', ['behavior', 'retryAfter'], flags.retryAfter],
-    ['--headers', ['behavior', 'headers'], flags.headers],
-    ['--shadow', ['behavior', 'shadow'], flags.shadow],
-    ['--chaos', ['behavior', 'chaos'], flags.chaos],
-    ['--latency', ['behavior', 'latency'], flags.latency],
-    ['--otp', ['otp', 'mode'], flags.otp],
-    ['--otp-ttl', ['otp', 'ttl'], flags.otpTtl],
-    ['--otp-attempts', ['otp', 'maxAttempts'], flags.otpAttempts],
-    ['--store', ['store', 'url'], flags.store],
-    ['--store-prefix', ['store', 'prefix'], flags.storePrefix],
-    ['--on-store-error', ['store', 'onError'], flags.onStoreError],
-  ];
-  return all
-    .filter(([, , value]) => value !== undefined)
-    .map(([flag, path, value]) => ({ flag, path, value }));
-}
-
 async function serve(flags: ServeFlags, context: CommandContext, args: string[]): Promise<number> {
   const { io } = context;
   const chalk = colorsFor(io.stdout, io.env);
   const loaded = await loadConfigFile(flags.config, io.cwd);
-  const overrides = configFlags(flags);
+  const overrides = configFlagsOf(flags);
   const storeFlag = flags.storePrefix !== undefined ? '--store-prefix' : '--on-store-error';
   if (flags.storePrefix !== undefined || flags.onStoreError !== undefined) {
     const fileStore = loaded.config.store as { url?: unknown } | undefined;
