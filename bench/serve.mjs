@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { redisServerArgs } from '../dist/store/redis/embedded-redis.js';
 
 const { values } = parseArgs({
   options: {
@@ -67,22 +68,9 @@ async function startRedis() {
     });
   });
   const dir = mkdtempSync(join(tmpdir(), 'uas-bench-redis-'));
-  const child = spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      dir,
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  const child = spawn('redis-server', redisServerArgs(dir, { port }), {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise((resolve, reject) => {
     let out = '';
     child.on('error', reject);

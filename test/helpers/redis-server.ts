@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requireTool } from './require-tool.js';
+import { redisServerArgs } from '../../src/store/redis/embedded-redis.js';
 
 /** Whether redis-server can run here (else the Redis tests are skipped, or fail in CI). */
 export const HAS_REDIS = requireTool(
@@ -38,22 +39,9 @@ export async function startRedis(): Promise<TestRedis> {
   let child: ChildProcess | undefined;
 
   async function start(): Promise<void> {
-    const started = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--dir',
-        dir,
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const started = spawn('redis-server', redisServerArgs(dir, { port }), {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child = started;
     await new Promise<void>((resolve, reject) => {
       let out = '';

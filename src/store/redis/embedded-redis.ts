@@ -3,6 +3,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/**
+ * The command line of a redis-server without persistence, its files in `dir`, listening on a
+ * loopback port, or on a Unix socket only (no TCP port, so nothing else on the network reaches
+ * it).
+ */
+export function redisServerArgs(dir: string, listen: { port: number } | { socket: string }) {
+  const on =
+    'port' in listen
+      ? ['--port', String(listen.port), '--bind', '127.0.0.1']
+      : ['--port', '0', '--unixsocket', listen.socket, '--unixsocketperm', '700'];
+  return [...on, '--dir', dir, '--save', '', '--appendonly', 'no'];
+}
+
 /** A redis-server started for one `uas serve` (`--store redis` without a URL). */
 export interface EmbeddedRedis {
   /** `unix:///…/redis.sock`: reachable by this machine's processes only. */
@@ -29,24 +42,9 @@ export class EmbeddedRedisError extends Error {
 export async function startEmbeddedRedis(binary = 'redis-server'): Promise<EmbeddedRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'uas-redis-'));
   const socket = join(dir, 'redis.sock');
-  const child = spawn(
-    binary,
-    [
-      '--port',
-      '0',
-      '--unixsocket',
-      socket,
-      '--unixsocketperm',
-      '700',
-      '--dir',
-      dir,
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(binary, redisServerArgs(dir, { socket }), {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   try {
     await new Promise<void>((resolve, reject) => {
