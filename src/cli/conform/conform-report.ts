@@ -1,5 +1,6 @@
 import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
+import { junitXml } from '../../text/junit-xml.js';
 import { escapeControls } from '../../text/escape-controls.js';
 import type { CheckResult } from './conform-check.js';
 import type { SuiteReport } from './conform-suite.js';
@@ -94,47 +95,18 @@ export function reportToJson(report: SuiteReport, heading: ReportHeading): unkno
 
 /**
  * The report as JUnit XML: one test case per check, `<failure>` with every difference, or
- * `<skipped>` with the reason. Written here rather than shared with `uas check`'s, whose writer
- * is shaped by its findings; the XML escaping is the same.
+ * `<skipped>` with the reason.
  */
 export function formatReportJunit(report: SuiteReport, heading: ReportHeading): string {
-  const { failed, skipped } = countResults(report.checks);
-  const counts = `tests="${report.checks.length}" failures="${failed}" errors="0" skipped="${skipped}"`;
-  const lines = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="uas conform" ${counts}>`,
-    `  <testsuite name="uas conform ${xml(heading.target)}" ${counts}>`,
-  ];
-  for (const check of report.checks) {
-    const open = `    <testcase classname="uas.conform" name="${xml(check.id)}"`;
-    if (check.status === 'fail')
-      lines.push(
-        `${open}>`,
-        `      <failure message="${xml(check.differences[0] ?? '')}">${check.differences.map(xml).join('\n')}</failure>`,
-        '    </testcase>',
-      );
-    else if (check.status === 'skip')
-      lines.push(
-        `${open}>`,
-        `      <skipped message="${xml(check.reason ?? '')}"/>`,
-        '    </testcase>',
-      );
-    else lines.push(`${open}/>`);
-  }
-  lines.push('  </testsuite>', '</testsuites>', '');
-  return lines.join('\n');
-}
-
-/** Escapes text for XML content and attributes, after making control characters visible. */
-function xml(text: string): string {
-  return escapeControls(text, { keepNewlines: false })
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;')
-    .replace(
-      /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|[\ufffe\uffff]/g,
-      '\ufffd',
-    );
+  return junitXml(
+    { title: 'uas conform', name: `uas conform ${heading.target}`, classname: 'uas.conform' },
+    report.checks.map((check) => ({
+      name: check.id,
+      failure:
+        check.status === 'fail'
+          ? { message: check.differences[0] ?? '', lines: check.differences }
+          : undefined,
+      skipped: check.status === 'skip' ? (check.reason ?? '') : undefined,
+    })),
+  );
 }
