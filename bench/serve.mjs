@@ -1,13 +1,15 @@
 // npm run bench:serve: drives a bare node:http server, the default engine and the msw engine of
-// `uas serve` with the same autocannon load, and prints req/s, p50, p99 and ratios to the bare
-// server measured in this run (and the cost of `--record`). Each server runs in its own process;
-// the load runs in this one.
+// `uas serve` with the same autocannon load, and prints req/s, p50, p99, the server's CPU time per
+// request and ratios to the bare server measured in this run (and the cost of `--record`). A second
+// bare server sends uas's headers with the same body: the ceiling of any emulator of the spec; and
+// uas's transport over a fixed answer tells the transport's cost from the core's.
+// Each server runs in its own process; the load runs in this one.
 // With `--store redis` it compares instead one process on memory, one on Redis (a redis-server
 // it starts on a free port) and `--workers 2` on Redis.
 //
 //   node bench/serve.mjs [--duration 8] [--connections 50] [--only fast] [--store redis]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,10 +20,14 @@ import { redisServerArgs } from '../dist/store/redis/embedded-redis.js';
 
 const { values } = parseArgs({
   options: {
-    duration: { type: 'string', default: '8' },
+    duration: { type: 'string', default: '5' },
+    // Each case runs this many times, the cases taking turns, and the median run is reported:
+    // on a shared machine the speed drifts between runs, and a case measured once is compared
+    // with a baseline measured at another speed.
+    rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
     warmup: { type: 'string', default: '2' },
-    // Runs only the cases whose name contains this text (the bare server always runs).
+    // Runs only the cases whose name contains this text (the bare servers always run).
     only: { type: 'string' },
     store: { type: 'string' },
   },
@@ -33,9 +39,11 @@ if (values.store !== undefined && values.store !== 'redis') {
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const warmup = Number(values.warmup);
+const rounds = Number(values.rounds);
 
 const UAS = fileURLToPath(new URL('../bin/uas.js', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-server.mjs', import.meta.url));
+const FIXED = fileURLToPath(new URL('./fixed-answer-server.mjs', import.meta.url));
 const PATH = '/v1/users/exists?email=alice%40example.com';
 const HEADERS = { authorization: 'Bearer uas-demo-token' };
 
@@ -50,6 +58,19 @@ function start(args) {
     });
     child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
   });
+}
+
+/**
+ * CPU milliseconds (user and system) a process has used, read from /proc; undefined where there is
+ * none (not Linux). With `--workers` only the primary is counted, so that case shows none.
+ */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 async function stop(server) {
@@ -121,6 +142,8 @@ const allCases =
       ]
     : [
         { name: 'bare node:http', args: [BARE] },
+        { name: 'bare, uas headers', args: [BARE, '--uas-headers'], baseline: true },
+        { name: 'uas transport, fixed answer', args: [FIXED], baseline: true },
         { name: 'uas fast engine, allowed', args: [...serve, ...LARGE] },
         { name: 'uas fast engine, mostly 429', args: [...serve, ...SMALL] },
         { name: 'uas fast engine, --record', args: [...serve, '--record', RECORD, ...LARGE] },
@@ -129,31 +152,63 @@ const allCases =
       ];
 
 const cases = allCases.filter(
-  (entry, index) => index === 0 || values.only === undefined || entry.name.includes(values.only),
+  (entry, index) =>
+    index === 0 ||
+    entry.baseline === true ||
+    values.only === undefined ||
+    entry.name.includes(values.only),
 );
 console.log(
-  `bench:serve: ${connections} connections, ${duration} s per case after ${warmup} s of warm-up, node ${process.version}`,
+  `bench:serve: ${connections} connections, ${duration} s per case after ${warmup} s of warm-up, ${rounds} rounds (medians), node ${process.version}`,
 );
-const rows = [];
-for (const entry of cases) {
+/** One run of a case. */
+async function measure(entry) {
   const server = await start(entry.args);
   await load(server.url, warmup);
+  const cpuBefore = cpuMs(server.child.pid);
   const result = await load(server.url, duration);
+  const cpuAfter = cpuMs(server.child.pid);
   await stop(server);
-  const statuses = {
-    '2xx': result['2xx'],
-    '4xx': result['4xx'],
-    errors: result.errors + result.timeouts,
-  };
-  rows.push({
-    name: entry.name,
+  return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    statuses,
-  });
-  console.log(`  measured ${entry.name}: ${Math.round(result.requests.average)} req/s`);
+    // Microseconds of the server's CPU per request answered.
+    cpuUs:
+      cpuBefore === undefined || cpuAfter === undefined || entry.args.includes('--workers')
+        ? undefined
+        : ((cpuAfter - cpuBefore) * 1000) / Math.max(result.requests.total, 1),
+    statuses: {
+      '2xx': result['2xx'],
+      '4xx': result['4xx'],
+      errors: result.errors + result.timeouts,
+    },
+  };
 }
+const runs = cases.map(() => []);
+for (let round = 1; round <= rounds; round++) {
+  for (const [index, entry] of cases.entries()) {
+    const run = await measure(entry);
+    runs[index].push(run);
+    console.log(`  round ${round}, ${entry.name}: ${Math.round(run.rps)} req/s`);
+  }
+}
+const median = (numbers) => {
+  const sorted = numbers.filter((value) => value !== undefined).sort((a, b) => a - b);
+  return sorted.length === 0 ? undefined : sorted[Math.floor((sorted.length - 1) / 2)];
+};
+const rows = cases.map((entry, index) => ({
+  name: entry.name,
+  rps: median(runs[index].map((run) => run.rps)),
+  p50: median(runs[index].map((run) => run.p50)),
+  p99: median(runs[index].map((run) => run.p99)),
+  cpuUs: median(runs[index].map((run) => run.cpuUs)),
+  statuses: {
+    '2xx': runs[index].reduce((sum, run) => sum + run.statuses['2xx'], 0),
+    '4xx': runs[index].reduce((sum, run) => sum + run.statuses['4xx'], 0),
+    errors: runs[index].reduce((sum, run) => sum + run.statuses.errors, 0),
+  },
+}));
 
 await redis?.stop();
 rmSync(RECORD, { force: true });
@@ -162,17 +217,18 @@ const bare = rows[0];
 const pad = (text, width) => String(text).padEnd(width);
 console.log('');
 console.log(
-  `| ${pad('server', 30)} | ${pad('req/s', 8)} | ${pad('x bare', 6)} | ${pad('p50 ms', 6)} | ${pad('p99 ms', 6)} | ${pad('p99 x bare', 10)} | responses |`,
+  `| ${pad('server', 30)} | ${pad('req/s', 8)} | ${pad('x bare', 6)} | ${pad('p50 ms', 6)} | ${pad('p99 ms', 6)} | ${pad('p99 x bare', 10)} | ${pad('CPU µs/req', 10)} | responses |`,
 );
 console.log(
-  `| ${'-'.repeat(30)} | ${'-'.repeat(8)} | ${'-'.repeat(6)} | ${'-'.repeat(6)} | ${'-'.repeat(6)} | ${'-'.repeat(10)} | --------- |`,
+  `| ${'-'.repeat(30)} | ${'-'.repeat(8)} | ${'-'.repeat(6)} | ${'-'.repeat(6)} | ${'-'.repeat(6)} | ${'-'.repeat(10)} | ${'-'.repeat(10)} | --------- |`,
 );
 for (const row of rows) {
   const ratio = (row.rps / bare.rps).toFixed(2);
   const p99 = (row.p99 / Math.max(bare.p99, 1)).toFixed(2);
   const responses = `${row.statuses['2xx']} 2xx, ${row.statuses['4xx']} 4xx, ${row.statuses.errors} errors`;
+  const cpu = row.cpuUs === undefined ? '-' : row.cpuUs.toFixed(1);
   console.log(
-    `| ${pad(row.name, 30)} | ${pad(Math.round(row.rps), 8)} | ${pad(ratio, 6)} | ${pad(row.p50, 6)} | ${pad(row.p99, 6)} | ${pad(p99, 10)} | ${responses} |`,
+    `| ${pad(row.name, 30)} | ${pad(Math.round(row.rps), 8)} | ${pad(ratio, 6)} | ${pad(row.p50, 6)} | ${pad(row.p99, 6)} | ${pad(p99, 10)} | ${pad(cpu, 10)} | ${responses} |`,
   );
 }
 const budget =
@@ -192,3 +248,9 @@ for (const [name, ratio] of budget) {
     `budget: ${name} >= ${ratio}x bare: ${x.toFixed(2)}x (${x >= ratio ? 'within' : 'OVER'}); p99 within 1.5x: ${p99.toFixed(2)}x (${p99 <= 1.5 ? 'within' : 'OVER'})`,
   );
 }
+const ceiling = rows.find((entry) => entry.name === 'bare, uas headers');
+if (ceiling !== undefined)
+  console.log(
+    `ceiling: the bare server sending uas's headers does ${(ceiling.rps / bare.rps).toFixed(2)}x bare; ` +
+      'CPU µs/req is what each server spent per answer (the load generator shares the machine)',
+  );
