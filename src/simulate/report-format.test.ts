@@ -2,7 +2,7 @@ import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { createModeStats, type ModeStats } from './mode-stats.js';
 import { buildReport } from './report.js';
-import { chart, formatMarkdown, formatReport, reportRows } from './report-format.js';
+import { chart, formatMarkdown, formatReport, reportRows, successShares } from './report-format.js';
 import { resolveScenario, type Mode } from './scenario.js';
 
 function statsOf(
@@ -115,5 +115,28 @@ describe('a scenario named by its file', () => {
     // The table keeps its columns: a header and one mode.
     const table = lines.filter((line) => line.startsWith('| '));
     for (const row of table) expect(row.split(/(?<!\\)\|/)).toHaveLength(4);
+  });
+});
+
+describe('successShares', () => {
+  const timeline = (rates: Array<number | null>) => ({
+    timeline: rates.map((rate, index) => ({
+      from_s: index,
+      to_s: index + 1,
+      completed: 0,
+      failed: 0,
+      success_rate: rate,
+      shopper_requests: 0,
+    })) as Parameters<typeof successShares>[0]['timeline'],
+  });
+
+  it('repeats the share before a bin where no sign-in ended, and starts from the first known', () => {
+    expect(successShares(timeline([null, 0.5, null, null, 1, null]))).toEqual([
+      0.5, 0.5, 0.5, 0.5, 1, 1,
+    ]);
+  });
+
+  it('draws a full line when no sign-in ended at all', () => {
+    expect(successShares(timeline([null, null]))).toEqual([1, 1]);
   });
 });

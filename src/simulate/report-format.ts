@@ -104,7 +104,7 @@ const SERIES_COLORS = [asciichart.red, asciichart.green, asciichart.yellow, asci
 
 /** A terminal chart of the share of sign-ins that succeeded in each time bin, per mode. */
 export function chart(report: SimulationReport, chalk: ChalkInstance, width = 80): string {
-  const series = report.modes.map((mode) => fillGaps(mode.timeline.map((bin) => bin.success_rate)));
+  const series = report.modes.map((mode) => successShares(mode).map((share) => share * 100));
   if (series.every((values) => values.length === 0)) return '';
   const colored = chalk.level > 0;
   const plot = asciichart.plot(
@@ -127,12 +127,16 @@ export function chart(report: SimulationReport, chalk: ChalkInstance, width = 80
   return [title, plot, colored ? `      ${legend}` : `      lines, in order: ${legend}`].join('\n');
 }
 
-/** Bins where no flow ended carry the last known value, so the lines stay continuous. */
-function fillGaps(values: Array<number | null>): number[] {
-  let last = values.find((value) => value !== null) ?? 1;
-  return values.map((value) => {
-    if (value !== null) last = value;
-    return last * 100;
+/**
+ * The share of sign-ins that succeeded in each bin of a mode's timeline, 0 to 1, as the charts
+ * draw it: a bin where no sign-in ended repeats the share before it (the first known share before
+ * any), so the line stays continuous. README says so beside the chart.
+ */
+export function successShares(mode: Pick<ModeReport, 'timeline'>): number[] {
+  let last = mode.timeline.find((bin) => bin.success_rate !== null)?.success_rate ?? 1;
+  return mode.timeline.map((bin) => {
+    if (bin.success_rate !== null) last = bin.success_rate;
+    return last;
   });
 }
 

@@ -1,5 +1,5 @@
 import type { SimulationReport } from './report.js';
-import { reportRows, reportHeadline } from './report-format.js';
+import { reportRows, reportHeadline, successShares } from './report-format.js';
 
 const COLORS = ['#d62728', '#2ca02c', '#ff7f0e', '#9467bd'];
 
@@ -59,11 +59,9 @@ function chartSvg(report: SimulationReport): string {
   const x = (index: number) => pad.left + (bins <= 1 ? 0 : (index / (bins - 1)) * plotWidth);
   const y = (rate: number) => pad.top + (1 - rate) * plotHeight;
   const lines = report.modes.map((mode, index) => {
-    let last = mode.timeline.find((bin) => bin.success_rate !== null)?.success_rate ?? 1;
-    const points = mode.timeline.map((bin, binIndex) => {
-      if (bin.success_rate !== null) last = bin.success_rate;
-      return `${x(binIndex).toFixed(1)},${y(last).toFixed(1)}`;
-    });
+    const points = successShares(mode).map(
+      (share, binIndex) => `${x(binIndex).toFixed(1)},${y(share).toFixed(1)}`,
+    );
     return `<polyline fill="none" stroke="${COLORS[index % COLORS.length]}" stroke-width="2" points="${points.join(' ')}"><title>${escape(mode.mode)}</title></polyline>`;
   });
   const grid = [0, 0.25, 0.5, 0.75, 1].map(
