@@ -242,6 +242,37 @@ describe.skipIf(!HAS_REDIS)('uas serve instances on one Redis', () => {
       expect(() => process.kill(Number(pid), 0), `process ${pid} still runs`).toThrow();
   });
 
+  it.each([
+    {
+      label: 'one process',
+      args: [],
+      said: /uas: the local redis-server of --store redis exited \(SIGKILL\); its state is gone; stopping\n/,
+    },
+    {
+      label: 'two workers',
+      args: ['--workers', '2'],
+      said: /uas: the local redis-server of --store redis exited \(SIGKILL\); its state is gone; stopping 2 workers\n/,
+    },
+  ])(
+    'stops, exit 1, when its own redis-server dies ($label)',
+    async ({ args, said }) => {
+      const uas = spawnUas(['serve', '--port', '0', '--log', 'off', '--store', 'redis', ...args]);
+      running.push(uas);
+      await waitForUrl(uas);
+      const server = execFileSync('pgrep', ['-P', String(uas.child.pid)], { encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('redis-server'));
+      expect(server).toBeDefined();
+      process.kill(Number(server), 'SIGKILL');
+      expect(await uas.exited).toBe(1);
+      running.splice(running.indexOf(uas), 1);
+      expect(uas.stderr()).toMatch(said);
+      expect(uas.stderr()).not.toContain('uas: uas:');
+    },
+    30_000,
+  );
+
   it('stops workers that cannot start, and once it runs, tries a worker again until it can', async () => {
     // A port in use: every worker fails alike, and the command ends (it does not hang).
     const taken = createServer();

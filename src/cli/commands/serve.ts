@@ -388,8 +388,18 @@ async function serve(flags: ServeFlags, context: CommandContext, args: string[])
   const logger = createRequestLogger(flags.log, io.stdout, chalk);
   const unsubscribe = logger === undefined ? () => {} : emulator.subscribe(logger);
 
-  const signal = await stopSignal;
+  // The local redis-server of --store redis held the state: without it, nothing can be answered.
+  const lost = opened?.embedded?.exited.then((reason) => ({ reason }));
+  const stopped = await (lost === undefined ? stopSignal : Promise.race([stopSignal, lost]));
   removeSignal();
+  if (typeof stopped !== 'string') {
+    io.stderr.write(`uas: ${stopped.reason}; stopping\n`);
+    unsubscribe();
+    await stopAll();
+    stopRecording();
+    return EXIT.failure;
+  }
+  const signal = stopped;
   // A worker's primary says it once for all.
   if (role === undefined)
     write(
@@ -469,6 +479,7 @@ async function serveWithWorkers(
         else printBanner(banner, out.write, out.chalk);
       },
       print: (line) => out.note('warning', line),
+      failWhen: embedded?.exited,
     });
     out.write(
       flags.log === 'json'

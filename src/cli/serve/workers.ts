@@ -61,6 +61,8 @@ export async function runWorkers(options: {
   io: CliIO;
   printBanner(banner: Banner): void;
   print(line: string): void;
+  /** Stops every worker, exit 1, when it resolves, after printing what it says. */
+  failWhen?: Promise<string> | undefined;
 }): Promise<number> {
   const cluster = (await import('node:cluster')).default;
   const { io } = options;
@@ -106,7 +108,7 @@ export async function runWorkers(options: {
       const how = signal === null ? `exit code ${code}` : signal;
       if (!ready && banner === undefined) {
         // It could not start (its error is on stderr): the others would fail alike.
-        options.print(`uas: worker ${index} failed to start (${how}); stopping`);
+        options.print(`worker ${index} failed to start (${how}); stopping`);
         stop(EXIT.failure);
         return;
       }
@@ -145,6 +147,11 @@ export async function runWorkers(options: {
     if (stopping) return;
     options.print(`${signal}: shutting down ${alive.size} workers`);
     stop(EXIT.ok);
+  });
+  void options.failWhen?.then((reason) => {
+    if (stopping) return;
+    options.print(`${reason}; stopping ${alive.size} workers`);
+    stop(EXIT.failure);
   });
   for (let index = 1; index <= options.count; index++) fork(index);
   await finished;

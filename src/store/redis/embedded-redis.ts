@@ -20,6 +20,11 @@ export function redisServerArgs(dir: string, listen: { port: number } | { socket
 export interface EmbeddedRedis {
   /** `unix:///…/redis.sock`: reachable by this machine's processes only. */
   readonly url: string;
+  /**
+   * Resolves, with what happened, when it exits other than through {@link stop} (killed, out of
+   * memory): its state is gone, and the server that started it should stop too.
+   */
+  readonly exited: Promise<string>;
   /** Stops it and removes its directory. */
   stop(): Promise<void>;
 }
@@ -86,9 +91,20 @@ export async function startEmbeddedRedis(binary = 'redis-server'): Promise<Embed
   }
   child.stdout.resume();
   child.stderr.resume();
+  let stopping = false;
+  const exited = new Promise<string>((resolve) => {
+    child.once('exit', (code, signal) => {
+      if (!stopping)
+        resolve(
+          `the local redis-server of --store redis exited (${signal ?? `exit code ${code}`}); its state is gone`,
+        );
+    });
+  });
   return {
     url: `unix://${socket}`,
+    exited,
     async stop() {
+      stopping = true;
       if (child.exitCode === null && child.signalCode === null)
         await new Promise<void>((resolve) => {
           child.once('exit', () => resolve());
