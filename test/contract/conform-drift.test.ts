@@ -248,6 +248,64 @@ describe('uas conform, safe against a real service', () => {
     expect(server.received()).toBe(0);
   });
 
+  it('sends exactly the requests its --dry-run lists, in order', async () => {
+    const sent: Array<{ method: string; path: string; authorization: unknown; body: unknown }> = [];
+    server = await startDriftServer({
+      request(request) {
+        const body = request.body === undefined ? null : (JSON.parse(request.body) as unknown);
+        const authorization = request.headers.authorization ?? null;
+        sent.push({
+          method: request.method,
+          path: request.url,
+          // As the plan shows it.
+          authorization:
+            authorization === `Bearer ${DEMO_TOKEN}` ? '<access token>' : authorization,
+          body,
+        });
+        return request;
+      },
+    });
+    const args = [
+      '--url',
+      server.url,
+      '--json',
+      '--dev-api',
+      '--exhaust',
+      '--email',
+      'alice@example.com',
+      '--merchant-id',
+      '6f1c2b0e-8a4d-4c43-9b7e-2f5d8c1a9e01',
+    ];
+    const dry = await conformInProcess([...args, '--dry-run'], server.clock);
+    const plan = JSON.parse(dry.stdout) as {
+      checks: Array<{
+        requests: Array<{ method: string; path: string; authorization: unknown; body: unknown }>;
+      }>;
+    };
+    const planned = plan.checks.flatMap((check) =>
+      check.requests.map(({ method, path, authorization, body }) => ({
+        method,
+        path,
+        authorization,
+        body,
+      })),
+    );
+    const result = await conformInProcess(args, server.clock);
+    expect(result.code).toBe(0);
+    // A request sent again (until a 429) is listed once; the code is a placeholder in the plan.
+    const distinct = sent.filter(
+      (request, index) => JSON.stringify(request) !== JSON.stringify(sent[index - 1]),
+    );
+    const code = (sent.find((request) => request.path.startsWith('/__uas/codes')) &&
+      sent.filter((request) => request.path.endsWith('/verify')).at(-1)?.body) as {
+      verification_code: string;
+    };
+    expect(code.verification_code).toMatch(/^\d+$/);
+    expect(JSON.stringify(distinct)).toBe(
+      JSON.stringify(planned).replace('"<the code>"', JSON.stringify(code.verification_code)),
+    );
+  });
+
   it('stays within --max-requests, counting every request, and says which checks it could not afford', async () => {
     server = await startDriftServer();
     const result = await conformInProcess(

@@ -73,9 +73,12 @@ export interface Check {
   title: string;
   /** Why it cannot run with these options; undefined when it can. */
   unavailable(options: SuiteOptions): string | undefined;
-  /** The requests it sends, for --dry-run; `repeat` describes one sent more than once. */
+  /**
+   * The requests it sends, in order, for --dry-run; `repeat` describes one sent more than once.
+   * `run` is given these very requests, so a dry run shows what is sent.
+   */
   plan(options: SuiteOptions): Array<{ request: ConformRequest; repeat?: string }>;
   /** At most how many requests it sends now (the budget is checked before it starts). */
   cost(context: CheckContext): number;
-  run(context: CheckContext): Promise<CheckOutcome>;
+  run(context: CheckContext, planned: ConformRequest[]): Promise<CheckOutcome>;
 }

@@ -10,7 +10,7 @@ import {
   probeEmail,
   WRONG_CODE,
 } from './conform-requests.js';
-import type { Exchange } from './conform-sender.js';
+import type { ConformRequest, Exchange } from './conform-sender.js';
 
 /** The first characters of a body, on one line, to show beside an unexpected status. */
 function excerpt(body: string): string {
@@ -76,12 +76,8 @@ const authRequired: Check = {
     { request: existsRequest(probeEmail(options), callerOf(options, 'auth'), 'none') },
   ],
   cost: () => 1,
-  async run(context) {
-    const { options } = context;
-    const exchange = await context.send(
-      'exists',
-      existsRequest(probeEmail(options), callerOf(options, 'auth'), 'none'),
-    );
+  async run(context, [request]) {
+    const exchange = await context.send('exists', request!);
     return outcome(differencesOf(context, 'exists', exchange, 401));
   },
 };
@@ -98,14 +94,8 @@ const authInvalid: Check = {
     },
   ],
   cost: () => 1,
-  async run(context) {
-    const { options } = context;
-    const exchange = await context.send(
-      'exists',
-      existsRequest(probeEmail(options), callerOf(options, 'auth'), {
-        authorization: `Bearer ${inventedToken(options)}`,
-      }),
-    );
+  async run(context, [request]) {
+    const exchange = await context.send('exists', request!);
     return outcome(differencesOf(context, 'exists', exchange, 401));
   },
 };
@@ -116,12 +106,9 @@ const existsUnknown: Check = {
   unavailable: () => undefined,
   plan: (options) => [{ request: existsRequest(probeEmail(options), callerOf(options, 'a')) }],
   cost: () => 1,
-  async run(context) {
+  async run(context, [request]) {
     const { options } = context;
-    const exchange = await context.send(
-      'exists',
-      existsRequest(probeEmail(options), callerOf(options, 'a')),
-    );
+    const exchange = await context.send('exists', request!);
     context.state.callerA.push(exchange);
     const differences = differencesOf(context, 'exists', exchange, 200);
     if (differences.length === 0 && member(exchange, 'exists') !== false)
@@ -139,10 +126,9 @@ const existsKnown: Check = {
     options.email === undefined ? 'needs --email (a user the target knows)' : undefined,
   plan: (options) => [{ request: existsRequest(options.email ?? '', callerOf(options, 'a')) }],
   cost: () => 1,
-  async run(context) {
-    const { options } = context;
-    const email = options.email as string;
-    const exchange = await context.send('exists', existsRequest(email, callerOf(options, 'a')));
+  async run(context, [request]) {
+    const email = context.options.email as string;
+    const exchange = await context.send('exists', request!);
     context.state.callerA.push(exchange);
     const differences = differencesOf(context, 'exists', exchange, 200);
     if (differences.length === 0 && member(exchange, 'exists') !== true)
@@ -172,11 +158,8 @@ const existsInvalid: Check = {
   unavailable: () => undefined,
   plan: (options) => [{ request: existsRequest('not-an-email', callerOf(options, 'b')) }],
   cost: () => 1,
-  async run(context) {
-    const exchange = await context.send(
-      'exists',
-      existsRequest('not-an-email', callerOf(context.options, 'b')),
-    );
+  async run(context, [request]) {
+    const exchange = await context.send('exists', request!);
     const differences = differencesOf(context, 'exists', exchange, 400);
     return outcome(differences.length > 0 ? differences : namesField(exchange, '#/email'));
   },
@@ -195,15 +178,8 @@ const startInvalid: Check = {
     },
   ],
   cost: () => 1,
-  async run(context) {
-    const { options } = context;
-    const exchange = await context.send(
-      'start',
-      passwordlessRequest('start', options.merchantId as string, {
-        email: 'not-an-email',
-        caller_id: callerOf(options, 'b'),
-      }),
-    );
+  async run(context, [request]) {
+    const exchange = await context.send('start', request!);
     const differences = differencesOf(context, 'start', exchange, 400);
     return outcome(differences.length > 0 ? differences : namesField(exchange, '#/email'));
   },
@@ -222,15 +198,8 @@ const startAnswer: Check = {
     },
   ],
   cost: () => 1,
-  async run(context) {
-    const { options } = context;
-    const exchange = await context.send(
-      'start',
-      passwordlessRequest('start', options.merchantId as string, {
-        email: options.email,
-        caller_id: callerOf(options, 'c'),
-      }),
-    );
+  async run(context, [request]) {
+    const exchange = await context.send('start', request!);
     const differences = differencesOf(context, 'start', exchange, 200);
     context.state.started = exchange.status === 200;
     return outcome(differences);
@@ -251,20 +220,21 @@ const verifyWrong: Check = {
     },
   ],
   cost: () => 1,
-  async run(context) {
-    const { options } = context;
+  async run(context, [request]) {
     if (!context.state.started) return { skip: 'start.sends-code did not issue a code' };
-    const exchange = await context.send(
-      'verify',
-      passwordlessRequest('verify', options.merchantId as string, {
-        email: options.email,
-        verification_code: WRONG_CODE,
-        caller_id: callerOf(options, 'c'),
-      }),
-    );
+    const exchange = await context.send('verify', request!);
     return outcome(differencesOf(context, 'verify', exchange, 422));
   },
 };
+
+/** The verify request of verify.signs-in, with the code read from the dev API. */
+function verifyWith(options: SuiteOptions, code: string): ConformRequest {
+  return passwordlessRequest('verify', options.merchantId ?? '', {
+    email: options.email,
+    verification_code: code,
+    caller_id: callerOf(options, 'c'),
+  });
+}
 
 const verifyAnswer: Check = {
   id: 'verify.signs-in',
@@ -275,21 +245,15 @@ const verifyAnswer: Check = {
       : needsUser(options),
   plan: (options) => [
     { request: devApiCodeRequest(options.email ?? '', options.merchantId ?? '') },
-    {
-      request: passwordlessRequest('verify', options.merchantId ?? '', {
-        email: options.email,
-        verification_code: '<the code>',
-        caller_id: callerOf(options, 'c'),
-      }),
-    },
+    { request: verifyWith(options, '<the code>') },
   ],
   cost: () => 2,
-  async run(context) {
+  async run(context, [readCode]) {
     const { options } = context;
     if (!context.state.started) return { skip: 'start.sends-code did not issue a code' };
     const email = options.email as string;
     const merchantId = options.merchantId as string;
-    const read = await context.send('dev-api', devApiCodeRequest(email, merchantId));
+    const read = await context.send('dev-api', readCode!);
     const code = read.status === 200 ? member(read, 'code') : undefined;
     // Only digits are sent on as a code: the dev API's answer is not trusted further.
     if (typeof code !== 'string' || !/^\d{1,32}$/.test(code))
@@ -298,14 +262,7 @@ const verifyAnswer: Check = {
           `the dev API did not give a code: ${read.status ?? 'no answer'}${read.status === undefined ? ` (${read.error})` : excerpt(read.body)}`,
         ],
       };
-    const exchange = await context.send(
-      'verify',
-      passwordlessRequest('verify', merchantId, {
-        email,
-        verification_code: code,
-        caller_id: callerOf(options, 'c'),
-      }),
-    );
+    const exchange = await context.send('verify', verifyWith(options, code));
     const differences = differencesOf(context, 'verify', exchange, 200);
     if (differences.length > 0) return outcome(differences);
     const got = { email: member(exchange, 'email'), merchant_id: member(exchange, 'merchant_id') };
@@ -335,15 +292,12 @@ const callerBuckets: Check = {
     { request: existsRequest(probeEmail(options), callerOf(options, 'd')) },
   ],
   cost: (context) => (context.state.callerA.length >= 2 ? 1 : 2),
-  async run(context) {
+  async run(context, planned) {
     const { options, state } = context;
     const a = callerOf(options, 'a');
     if (state.callerA.length < 2)
       state.callerA.push(await context.send('exists', existsRequest(probeEmail(options), a)));
-    const fresh = await context.send(
-      'exists',
-      existsRequest(probeEmail(options), callerOf(options, 'd')),
-    );
+    const fresh = await context.send('exists', planned.at(-1)!);
     const unanswered = [...state.callerA, fresh].filter(
       (exchange) => exchange.status === undefined,
     );
@@ -388,12 +342,11 @@ const callerExhausted: Check = {
     },
   ],
   cost: (context) => Math.max(1, exhaustionBound(context)) + 2,
-  async run(context) {
+  async run(context, [request]) {
     const { options } = context;
     const bound = exhaustionBound(context);
-    const request = existsRequest(probeEmail(options), callerOf(options, 'e'));
     for (let sent = 1; sent <= bound; sent++) {
-      const exchange = await context.send('exists', request);
+      const exchange = await context.send('exists', request!);
       if (exchange.status === 429) {
         context.state.limited = exchange;
         return outcome(differencesOf(context, 'exists', exchange, 429));
@@ -414,12 +367,9 @@ const otherCaller: Check = {
   unavailable: (options) => (options.exhaust ? undefined : 'opt-in: --exhaust spends real quota'),
   plan: (options) => [{ request: existsRequest(probeEmail(options), callerOf(options, 'f')) }],
   cost: () => 1,
-  async run(context) {
+  async run(context, [request]) {
     if (context.state.limited === undefined) return { skip: 'limit.caller-exhausted got no 429' };
-    const exchange = await context.send(
-      'exists',
-      existsRequest(probeEmail(context.options), callerOf(context.options, 'f')),
-    );
+    const exchange = await context.send('exists', request!);
     return outcome(differencesOf(context, 'exists', exchange, 200));
   },
 };
@@ -435,7 +385,7 @@ const retryAfterHonoured: Check = {
     },
   ],
   cost: () => 1,
-  async run(context) {
+  async run(context, [request]) {
     const limited = context.state.limited;
     if (limited === undefined) return { skip: 'limit.caller-exhausted got no 429' };
     const value = limited.headers.get('retry-after');
@@ -449,10 +399,7 @@ const retryAfterHonoured: Check = {
         skip: `Retry-After ${JSON.stringify(value)} asks for longer than --max-wait (${context.options.maxWaitMs / 1000} s)`,
       };
     await context.sleep(waitMs);
-    const exchange = await context.send(
-      'exists',
-      existsRequest(probeEmail(context.options), callerOf(context.options, 'e')),
-    );
+    const exchange = await context.send('exists', request!);
     return outcome(
       differencesOf(context, 'exists', exchange, 200).map(
         (line) => `after waiting Retry-After ${value} s: ${line}`,

@@ -138,13 +138,20 @@ export function createSender(options: SenderOptions): Sender {
   };
 }
 
-/** A request in words, for reports and --dry-run: the token is never shown. */
-export function describeRequest(request: ConformRequest): string[] {
+/**
+ * A request in words, for reports and --dry-run: the token is never shown. `adminToken` says
+ * whether one was given (a dev API request carries it only then); unknown, it says "if any".
+ */
+export function describeRequest(request: ConformRequest, adminToken?: boolean): string[] {
   const auth =
     request.auth === 'token'
       ? 'Authorization: Bearer <access token>'
       : request.auth === 'admin'
-        ? 'Authorization: Bearer <admin token, if any>'
+        ? adminToken === undefined
+          ? 'Authorization: Bearer <admin token, if any>'
+          : adminToken
+            ? 'Authorization: Bearer <admin token>'
+            : 'no Authorization'
         : request.auth === 'none'
           ? 'no Authorization'
           : `Authorization: ${request.auth.authorization}`;

@@ -103,7 +103,10 @@ export async function runSuite(
     }
     const before = sender.sent;
     try {
-      const outcome = await check.run(context);
+      const outcome = await check.run(
+        context,
+        check.plan(context.options).map((step) => step.request),
+      );
       if ('skip' in outcome) result.reason = outcome.skip;
       else {
         result.status = outcome.differences.length === 0 ? 'pass' : 'fail';

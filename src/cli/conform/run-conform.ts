@@ -124,7 +124,12 @@ async function conform(
   };
 
   if (flags.dryRun) {
-    io.stdout.write(formatPlan(options, heading, flags.json === true));
+    io.stdout.write(
+      formatPlan(options, heading, {
+        json: flags.json === true,
+        adminToken: flags.adminToken !== undefined,
+      }),
+    );
     return EXIT.ok;
   }
   const sender = createSender({
@@ -178,7 +183,11 @@ function redactReport(report: SuiteReport, redact: (text: string) => string): Su
 }
 
 /** What --dry-run prints: every check, and the requests it would send. Nothing is sent. */
-function formatPlan(options: SuiteOptions, heading: ReportHeading, json: boolean): string {
+function formatPlan(
+  options: SuiteOptions,
+  heading: ReportHeading,
+  { json, adminToken }: { json: boolean; adminToken: boolean },
+): string {
   const checks = CHECKS.map((check) => {
     const unavailable = check.unavailable(options);
     return {
@@ -202,7 +211,9 @@ function formatPlan(options: SuiteOptions, heading: ReportHeading, json: boolean
             request.auth === 'token'
               ? '<access token>'
               : request.auth === 'admin'
-                ? '<admin token>'
+                ? adminToken
+                  ? '<admin token>'
+                  : null
                 : request.auth === 'none'
                   ? null
                   : request.auth.authorization,
@@ -219,7 +230,7 @@ function formatPlan(options: SuiteOptions, heading: ReportHeading, json: boolean
     if (check.skipped !== null) lines.push(`  skipped: ${check.skipped}`);
     for (const { request, repeat } of check.requests)
       lines.push(
-        ...describeRequest(request).map((line) => `  ${line}`),
+        ...describeRequest(request, adminToken).map((line) => `  ${line}`),
         ...(repeat === undefined ? [] : [`    (${repeat})`]),
       );
     if (check.skipped === null && check.requests.length === 0)
