@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { MAX_TIMER_MS } from '../client/sleep.js';
@@ -198,4 +198,32 @@ export function isoTime(text: string): number {
       `expected an ISO 8601 time such as 2026-01-01T00:00:00Z; got ${JSON.stringify(text)}`,
     );
   return value;
+}
+
+/**
+ * The bucket and header flags `uas serve` and `uas openapi` share (what each does with them is
+ * read by `configFlagsOf`): the same names, parsers and help in both.
+ */
+export function addLimitOptions(command: Command): Command {
+  return command
+    .option('--client-burst <n>', 'client bucket size (tokens)', integerIn(1, 1_000_000_000))
+    .option('--client-rate <rate>', 'client bucket refill, such as "10/s", "100/m", "5/10s"')
+    .option('--caller-burst <n>', 'caller bucket size (tokens)', integerIn(1, 1_000_000_000))
+    .option('--caller-rate <rate>', 'caller bucket refill, such as "1/s"')
+    .addOption(
+      new Option(
+        '--caller-scope <scope>',
+        'caller buckets per client, or shared by all clients',
+      ).choices(['client', 'global']),
+    )
+    .option('--retry-after <mode>', 'Retry-After on 429: exact, absent or fixed:<seconds>')
+    .addOption(
+      new Option('--headers <style>', 'rate-limit header style').choices([
+        'draft-10',
+        'draft-7',
+        'draft-6',
+        'x-ratelimit',
+        'none',
+      ]),
+    );
 }

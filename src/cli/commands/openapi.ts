@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandContext } from '../program.js';
 import {
   applyConfigFlags,
@@ -6,7 +6,7 @@ import {
   loadConfigFile,
   configFlagsOf,
 } from '../config-loader.js';
-import { integerIn, operationCosts, parseHttpUrl } from '../options.js';
+import { addLimitOptions, integerIn, operationCosts, parseHttpUrl } from '../options.js';
 
 /** Options of `uas openapi`, as commander parses them. */
 interface OpenApiFlags {
@@ -28,7 +28,7 @@ interface OpenApiFlags {
 
 /** Registers `uas openapi`. */
 export function registerOpenApi(program: Command, context: CommandContext): void {
-  program
+  const command = program
     .command('openapi')
     .description(
       'print the OpenAPI 3.1 document of the service as `uas serve` would run it with the same config and flags',
@@ -36,27 +36,8 @@ export function registerOpenApi(program: Command, context: CommandContext): void
     .option(
       '-c, --config <file>',
       'config file (JSON), as for uas serve; default: the bundled fixtures/uas.config.json',
-    )
-    .option('--client-burst <n>', 'client bucket size (tokens)', integerIn(1, 1_000_000_000))
-    .option('--client-rate <rate>', 'client bucket refill, such as "10/s"')
-    .option('--caller-burst <n>', 'caller bucket size (tokens)', integerIn(1, 1_000_000_000))
-    .option('--caller-rate <rate>', 'caller bucket refill, such as "1/s"')
-    .addOption(
-      new Option('--caller-scope <scope>', 'caller buckets per client, or shared').choices([
-        'client',
-        'global',
-      ]),
-    )
-    .option('--retry-after <mode>', 'Retry-After on 429: exact, absent or fixed:<seconds>')
-    .addOption(
-      new Option('--headers <style>', 'rate-limit header style').choices([
-        'draft-10',
-        'draft-7',
-        'draft-6',
-        'x-ratelimit',
-        'none',
-      ]),
-    )
+    );
+  addLimitOptions(command)
     .option('--cost <costs>', 'tokens each operation takes, such as "start=2"', operationCosts)
     .option('--otp-ttl <duration>', 'how long a code is valid, such as "10m"')
     .option('--otp-attempts <n>', 'wrong codes allowed before a code dies', integerIn(1, 1000))

@@ -14,6 +14,7 @@ import { CliError, colorsFor, EXIT } from '../io.js';
 import { allowLiveScreen } from '../live-screen.js';
 import { importOptional } from '../optional-import.js';
 import {
+  addLimitOptions,
   hostList,
   integerIn,
   isLoopbackHost,
@@ -75,7 +76,7 @@ export const DEFAULT_PORT = 4010;
 
 /** Registers `uas serve`. */
 export function registerServe(program: Command, context: CommandContext): void {
-  program
+  const command = program
     .command('serve')
     .description('run the emulator of the three endpoints, with its dev API under /__uas')
     .option(
@@ -88,27 +89,8 @@ export function registerServe(program: Command, context: CommandContext): void {
     .option(
       '-c, --config <file>',
       'config file (JSON); default: the bundled fixtures/uas.config.json',
-    )
-    .option('--client-burst <n>', 'client bucket size (tokens)', integerIn(1, 1_000_000_000))
-    .option('--client-rate <rate>', 'client bucket refill, such as "10/s", "100/m", "5/10s"')
-    .option('--caller-burst <n>', 'caller bucket size (tokens)', integerIn(1, 1_000_000_000))
-    .option('--caller-rate <rate>', 'caller bucket refill, such as "1/s"')
-    .addOption(
-      new Option(
-        '--caller-scope <scope>',
-        'caller buckets per client, or shared by all clients',
-      ).choices(['client', 'global']),
-    )
-    .option('--retry-after <mode>', 'Retry-After on 429: exact, absent or fixed:<seconds>')
-    .addOption(
-      new Option('--headers <style>', 'rate-limit header style').choices([
-        'draft-10',
-        'draft-7',
-        'draft-6',
-        'x-ratelimit',
-        'none',
-      ]),
-    )
+    );
+  addLimitOptions(command)
     .option('--shadow', 'count requests but never reject them (headers show what would happen)')
     .option('--chaos <p>', 'answer 429 at random with probability p (0 to 1)', numberIn(0, 1))
     .option('--latency <ms>', 'added latency, such as "100ms" or "50ms-200ms"')
