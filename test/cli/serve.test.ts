@@ -219,6 +219,17 @@ describe('uas serve', () => {
     expect(unknown.stderr).toContain("unknown option '--colour'");
   });
 
+  it('refuses a --record file it cannot open before it listens: one line, exit code 2', async () => {
+    // runUas waits for the process to end: a server left listening would time the test out.
+    const missing = await runUas(['serve', '--port', '0', '--record', '/nonexistent/dir/x.ndjson']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('uas: cannot open --record /nonexistent/dir/x.ndjson: ENOENT\n');
+    expect(missing.stdout).not.toContain('listening');
+    const directory = await runUas(['serve', '--port', '0', '--record', tempDir('uas-record-')]);
+    expect(directory.code).toBe(2);
+    expect(directory.stderr).toMatch(/^uas: cannot open --record .*: EISDIR\n$/);
+  });
+
   it('reports every config problem, each on its line, with the closest known field', async () => {
     const file = tempFile(
       'typos.json',

@@ -293,12 +293,26 @@ async function serve(flags: ServeFlags, context: CommandContext, args: string[])
     flags.engine === 'msw' ? await mswEngine(emulator, flags.handlers, io.cwd) : undefined;
   const { listen } = await import('../../adapters/http/http-server.js');
   let running: EmulatorHttpServer;
+  // A file that cannot be opened stops the start before the server listens (exit 2).
+  let stopRecording: () => void;
+  try {
+    stopRecording =
+      flags.record === undefined
+        ? () => {}
+        : await startRecording(emulator, flags.record, io.cwd, (line) =>
+            io.stderr.write(`${line}\n`),
+          );
+  } catch (error) {
+    await opened?.close();
+    throw error;
+  }
   try {
     running = await listen(emulator, flags.port, flags.host, {
       engine,
       allowedHosts: flags.allowedHosts,
     });
   } catch (error) {
+    stopRecording();
     await opened?.close();
     throw listenError(error as NodeJS.ErrnoException, flags);
   }
@@ -347,13 +361,6 @@ async function serve(flags: ServeFlags, context: CommandContext, args: string[])
   if (role !== undefined) reportListening(banner);
   else if (flags.log === 'json') write(JSON.stringify(banner));
   else printBanner(banner, write, chalk);
-
-  const stopRecording =
-    flags.record === undefined
-      ? () => {}
-      : await startRecording(emulator, flags.record, io.cwd, (line) =>
-          io.stderr.write(`${line}\n`),
-        );
 
   if (screen !== undefined) {
     allowLiveScreen();
