@@ -78,8 +78,13 @@ export function createHttpTransport(
 ): HttpTransport {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const engine = options.engine;
-  /** Answers still being made (a delay, an engine) per connection. */
+  /** Answers not yet written whole, per connection (pipelined requests have several). */
   const pendingOn = new WeakMap<Socket, number>();
+  /**
+   * Connections whose last request is still sending its body: that request is answered only once
+   * the body is read, so a parse error in the body cannot wait for its answer.
+   */
+  const readingBody = new WeakSet<Socket>();
   /** What a connection is answered once its pending answers are out (a later parse error). */
   const afterPending = new WeakMap<Socket, () => void>();
   /** Requests waiting on a delay or an engine: aborted at shutdown so they answer at once. */
@@ -98,6 +103,9 @@ export function createHttpTransport(
       requireHostHeader: false,
     },
     (req, res) => {
+      const socket = req.socket;
+      pendingOn.set(socket, (pendingOn.get(socket) ?? 0) + 1);
+      res.once('close', answered);
       const { url, host } = requestTarget(req);
       if ((host === undefined && req.httpVersionMinor >= 1) || hostLines(req.rawHeaders) > 1) {
         const detail =
@@ -150,7 +158,9 @@ export function createHttpTransport(
         req.resume();
         return;
       }
+      readingBody.add(socket);
       readBody(req, limit, (body, bytes) => {
+        readingBody.delete(socket);
         request.body = body;
         request.bodyBytes = bytes;
         dispatch(request, res);
@@ -236,24 +246,39 @@ export function createHttpTransport(
     res.on('close', () => streams.delete(end));
   }
 
+  /**
+   * A request's answer is written whole (or its connection closed): what its connection is to be
+   * answered after its pending answers (a parse error, CONNECT) goes out once none is left.
+   */
+  function answered(this: ServerResponse): void {
+    const socket = this.req.socket;
+    pendingOn.set(socket, (pendingOn.get(socket) ?? 1) - 1);
+    const deferred = outstanding(socket) === 0 ? afterPending.get(socket) : undefined;
+    if (deferred !== undefined) {
+      afterPending.delete(socket);
+      deferred();
+    }
+  }
+
+  /** Answers a connection still owes: those of requests read whole. */
+  function outstanding(socket: Socket): number {
+    return (pendingOn.get(socket) ?? 0) - (readingBody.has(socket) ? 1 : 0);
+  }
+
+  /** Answers a connection after the answers it still waits for, in order. */
+  function afterAnswers(socket: Socket, answer: () => void): void {
+    if (outstanding(socket) > 0) afterPending.set(socket, answer);
+    else answer();
+  }
+
   /** An abort controller for a request that waits, aborted when its client goes or at shutdown. */
   function track(res: ServerResponse): AbortController {
     const controller = new AbortController();
     if (closing) controller.abort();
     waiting.add(controller);
-    const socket = res.socket;
-    if (socket !== null) pendingOn.set(socket, (pendingOn.get(socket) ?? 0) + 1);
     res.on('close', () => {
       if (!res.writableEnded) controller.abort();
       waiting.delete(controller);
-      if (socket === null) return;
-      const left = (pendingOn.get(socket) ?? 1) - 1;
-      pendingOn.set(socket, left);
-      const deferred = left === 0 ? afterPending.get(socket) : undefined;
-      if (deferred !== undefined) {
-        afterPending.delete(socket);
-        deferred();
-      }
     });
     return controller;
   }
@@ -285,10 +310,8 @@ export function createHttpTransport(
               'malformed-http',
               `the request could not be read: ${code || error.message}`,
             ] as const);
-    const answer = () => answerSocket(socket, createProblem(kind, detail));
     // Pipelined requests before the bad one are answered first, in order.
-    if ((pendingOn.get(socket) ?? 0) > 0) afterPending.set(socket, answer);
-    else answer();
+    afterAnswers(socket, () => answerSocket(socket, createProblem(kind, detail)));
   });
 
   // Expect: 100-continue is answered only for a body that may be sent; any other expectation is
@@ -312,10 +335,12 @@ export function createHttpTransport(
   });
 
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    answerSocket(
-      socket,
-      createProblem('method-not-allowed', 'CONNECT is for proxies; uas is not one'),
-      { allow: 'GET, POST, PATCH, DELETE' },
+    afterAnswers(socket, () =>
+      answerSocket(
+        socket,
+        createProblem('method-not-allowed', 'CONNECT is for proxies; uas is not one'),
+        { allow: 'GET, POST, PATCH, DELETE' },
+      ),
     );
   });
 

@@ -41,13 +41,43 @@ export function writeResponse(
   );
   res.writeHead(response.status, headers);
   res.end(body);
-  // What the socket could not take at once waits in memory; it must not wait for ever.
-  if ((res.socket?.writableLength ?? 0) > 65_536) {
-    const timer = setTimeout(() => res.destroy(), stalledAnswerMs);
-    timer.unref();
-    res.once('finish', () => clearTimeout(timer));
-    res.once('close', () => clearTimeout(timer));
+  // What the socket could not take at once waits in memory, and so does an answer queued behind
+  // another on a pipelined connection (it has no socket yet): neither may wait for ever.
+  const queued = res.socket === null;
+  if (queued || (res.socket?.writableLength ?? 0) > 65_536)
+    watchStalledAnswer(res, queued, stalledAnswerMs);
+}
+
+/** Bytes of answers queued behind others on a connection, at most, before it is closed. */
+export const MAX_QUEUED_ANSWER_BYTES = 16 * 1_048_576;
+
+/** Bytes of answers queued on each pipelined connection. */
+const queuedBytes = new WeakMap<Socket, number>();
+
+/**
+ * Closes the connection of an answer not taken within `stalledAnswerMs`. A queued answer also
+ * counts against {@link MAX_QUEUED_ANSWER_BYTES}: a client that pipelines requests for large
+ * answers and never reads cannot make the server hold them all.
+ */
+function watchStalledAnswer(res: ServerResponse, queued: boolean, stalledAnswerMs: number): void {
+  const socket = res.req.socket;
+  const timer = setTimeout(() => socket.destroy(), stalledAnswerMs);
+  timer.unref();
+  const bytes = queued ? res.writableLength : 0;
+  if (queued) {
+    const total = (queuedBytes.get(socket) ?? 0) + bytes;
+    queuedBytes.set(socket, total);
+    if (total > MAX_QUEUED_ANSWER_BYTES) socket.destroy();
   }
+  let done = false;
+  const taken = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    if (queued) queuedBytes.set(socket, (queuedBytes.get(socket) ?? bytes) - bytes);
+  };
+  res.once('finish', taken);
+  res.once('close', taken);
 }
 
 /**
@@ -65,9 +95,13 @@ export function pumpStream(
   res.flushHeaders();
   const reader = response.stream.getReader();
   let ended = false;
+  // A reader that closes its side of the connection has gone (the server keeps half-open
+  // connections to finish answers): its stream ends now, not at the next heartbeat's failed write.
+  const socket = res.socket;
   const end = () => {
     if (ended) return;
     ended = true;
+    socket?.off('end', end);
     clearInterval(heartbeat);
     reader.cancel().catch(() => {});
     if (!res.destroyed) res.end();
@@ -77,6 +111,7 @@ export function pumpStream(
   }, heartbeatMs);
   heartbeat.unref();
   res.on('close', end);
+  socket?.once('end', end);
   // A stream cut off while the pump waits for the socket to drain (a reader that never reads)
   // closes the connection now, not when the reader next reads.
   reader.closed.catch(() => {

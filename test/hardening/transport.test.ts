@@ -208,6 +208,86 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
     expect(statuses).toEqual(['200', '400']);
   });
 
+  it.each([
+    ['a line that is not HTTP', 'XX\r\n\r\n', '400'],
+    ['a header block over 16 KiB', `GET / HTTP/1.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, '431'],
+    ['CONNECT', 'CONNECT a:1 HTTP/1.1\r\nHost: a:1\r\n\r\n', '405'],
+  ])(
+    'answers every pipelined request before %s, with or without a latency',
+    async (_name, bad, status) => {
+      for (const latency of ['0ms', '50ms']) {
+        const { emulator, port } = await start({
+          config: { ...DEMO_CONFIG, behavior: { latency } },
+        });
+        const request = `GET ${EXISTS}&caller_id=pipe HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`;
+        const answer = await rawRequest(port, `${request.repeat(4)}${bad}`, 400);
+        const statuses = [...answer.text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1]);
+        // Every request that ran (and took a token) has its answer, in order, then the refusal.
+        expect(statuses, `latency ${latency}`).toEqual(['200', '200', '200', '200', status]);
+        expect(emulator.requests({ status: 200 })).toHaveLength(4);
+        await running?.close(100);
+        running = undefined;
+      }
+    },
+  );
+
+  it.each([
+    // Small answers (about 30 KB) fit the socket's buffers one by one: those queued behind them
+    // are closed after stalledAnswerMs.
+    { limit: 10, requests: 300, stalledAnswerMs: 300 },
+    // Large ones (about 3 MB) pass the bytes a connection may have queued: closed at once.
+    { limit: 1000, requests: 20, stalledAnswerMs: 60_000 },
+  ])(
+    'closes a pipelining connection that never reads its answers (journal?limit=$limit)',
+    async ({ limit, requests, stalledAnswerMs }) => {
+      const { emulator, port } = await start(
+        { config: { ...DEMO_CONFIG, journal: { size: 'unbounded' } } },
+        { stalledAnswerMs },
+      );
+      const padding = Object.fromEntries(
+        Array.from({ length: 30 }, (_, index) => [`f${index}`, 'x'.repeat(250)]),
+      );
+      for (let index = 0; index < 400; index++)
+        emulator.handle({
+          method: 'POST',
+          url: `/v1/merchants/${DEMO_MERCHANT}/users/passwordless/start`,
+          headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'nobody@example.com', ...padding }),
+        });
+      // The server's side of the connection: the paused client would not notice it closing.
+      const closed = new Promise((resolve) =>
+        running!.server.once('connection', (socket) => socket.once('close', resolve)),
+      );
+      const reader = openSocket(port, true);
+      reader.pause();
+      reader.write(
+        `GET /__uas/journal?limit=${limit} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`.repeat(requests),
+      );
+      const result = await Promise.race([
+        closed.then(() => 'closed'),
+        new Promise((resolve) => setTimeout(() => resolve('still open'), 5_000)),
+      ]);
+      expect(result).toBe('closed');
+    },
+  );
+
+  it('frees the slot of an event reader as soon as it closes its side', async () => {
+    const { emulator, port } = await start({ maxEventReaders: 1 });
+    const reader = openSocket(port, true);
+    reader.write('GET /__uas/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await new Promise((resolve) => reader.once('data', resolve));
+    expect(readers(emulator)).toBe(1);
+    // Half-closed, as a client that exits does; no heartbeat is due for 15 s.
+    reader.end();
+    await until(() => readers(emulator) === 0, 2_000);
+    const next = openSocket(port);
+    next.write('GET /__uas/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    const head = await new Promise<string>((resolve) =>
+      next.once('data', (chunk: Buffer) => resolve(chunk.toString())),
+    );
+    expect(head).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
   it('still answers a client that sends its request and closes its side', async () => {
     const { port } = await start({ config: { ...DEMO_CONFIG, behavior: { latency: '100ms' } } });
     const socket = openSocket(port, true);
