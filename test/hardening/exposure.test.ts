@@ -67,8 +67,10 @@ describe('exposure', () => {
     await api.exists(`email=alice%40example.com&caller_id=${SECRET}`, {
       headers: { 'user-agent': `bot ${SECRET}`, 'x-caller-id': 'admin-secret-42' },
     });
+    // As a name too: of a query parameter, of a field nested in the body.
+    await api.exists(`email=alice%40example.com&${SECRET}`);
     await api.start(
-      { email: 'alice@example.com', token: SECRET },
+      { email: 'alice@example.com', token: SECRET, nested: { [SECRET]: [SECRET] } },
       { merchant: '11111111-2222-4333-8444-555555555555' },
     );
     await uas!.waitFor(/passwordless\/start/);

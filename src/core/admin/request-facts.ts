@@ -119,6 +119,23 @@ const TEXT_FIELDS = [
   'retry_attempt',
 ] as const;
 
+/**
+ * A field's value with the secrets redacted in every string of it, names included (`?<token>`,
+ * `{"a": {"<token>": 1}}`). Bodies nest at most 64 levels (deeper ones are refused unread).
+ */
+function scrubValue(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === 'string') return scrubSecrets(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => scrubValue(item, secrets));
+  if (typeof value !== 'object' || value === null) return value;
+  // fromEntries defines each name as its own property: a "__proto__" field stays a field.
+  return Object.fromEntries(
+    Object.entries(value).map(([name, item]) => [
+      scrubSecrets(name, secrets),
+      scrubValue(item, secrets),
+    ]),
+  );
+}
+
 /** Redacts the secrets (access and admin tokens) a client put anywhere in its request. */
 function scrubRecord(record: RequestRecord, secrets: readonly string[]): RequestRecord {
   if (secrets.length === 0) return record;
@@ -127,8 +144,7 @@ function scrubRecord(record: RequestRecord, secrets: readonly string[]): Request
     if (value !== undefined) record[name] = scrubSecrets(value, secrets);
   }
   if (record.fields !== undefined)
-    for (const [name, value] of Object.entries(record.fields))
-      if (typeof value === 'string') record.fields[name] = scrubSecrets(value, secrets);
+    record.fields = scrubValue(record.fields, secrets) as Record<string, unknown>;
   if (record.caller_id_misplaced.length > 0)
     record.caller_id_misplaced = record.caller_id_misplaced.map((entry) => ({
       ...entry,
