@@ -52,7 +52,7 @@ const recordSchema = z.object({
 export function readRequestRecord(
   value: unknown,
 ): { ok: true; record: RequestRecord } | { ok: false; error: string } {
-  const parsed = recordSchema.safeParse(value);
+  const parsed = recordSchema.safeParse(value, { reportInput: true });
   if (!parsed.success)
     return {
       ok: false,

@@ -124,7 +124,7 @@ export const SCENARIO_DEFAULTS = {
  * issues name each bad field.
  */
 export function resolveScenario(input: unknown): Scenario {
-  const parsed = scenarioSchema.safeParse(input);
+  const parsed = scenarioSchema.safeParse(input, { reportInput: true });
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, scenarioSchema));
   const file = parsed.data;
   const shoppers = { ...SCENARIO_DEFAULTS.shoppers, ...file.shoppers };

@@ -167,7 +167,7 @@ export function createAdmin(
       ),
     listCodes: () => andThen(state.store.codes.list(), (codes) => codes.map(codeRecord)),
     addUsers(users) {
-      const parsed = usersSchema.safeParse(users);
+      const parsed = usersSchema.safeParse(users, { reportInput: true });
       if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, usersSchema));
       checkRoom(parsed.data);
       return andThen(send({ type: 'users', users: parsed.data }), () => {

@@ -82,7 +82,7 @@ export function createFaultQueue(): FaultQueue {
   let nextId = 1;
   return {
     add(body) {
-      const parsed = faultSchema.safeParse(body);
+      const parsed = faultSchema.safeParse(body, { reportInput: true });
       if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, faultSchema));
       const { operation, status, count = 1, retry_after, latency_ms } = parsed.data;
       const fault: Fault = {

@@ -259,16 +259,34 @@ export function describeIssues(
           `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`,
         ),
       ];
-    // A required field left out: zod says "Invalid input", which names nothing.
-    if (issue.code === 'invalid_type' && issue.input === undefined && parts.length > 0)
+    // A field left out or of another type: zod says "Invalid input", which names nothing. (The
+    // input is in the issue when the schema was parsed with reportInput.)
+    if (issue.code === 'invalid_type') {
+      const expected =
+        issue.expected === 'array'
+          ? 'a list'
+          : `a${/^[aeiou]/.test(issue.expected) ? 'n' : ''} ${issue.expected}`;
       return [
         configIssue(
           parts,
-          `missing (expected ${issue.expected === 'array' ? 'a list' : `a${/^[aeiou]/.test(issue.expected) ? 'n' : ''} ${issue.expected}`})`,
+          issue.input === undefined && parts.length > 0
+            ? `missing (expected ${expected})`
+            : `expected ${expected}; got ${describeValue(issue.input)}`,
         ),
       ];
+    }
     return [configIssue(parts, issue.message)];
   });
+}
+
+/** A value as an error names it: its type for lists and objects, else itself, clipped. */
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 
 /** The keys an object schema allows at `path`, following arrays, optionals and unions. */

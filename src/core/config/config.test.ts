@@ -52,6 +52,28 @@ describe('resolveConfig', () => {
     expect(issuesOf({ ...DEMO_CONFIG, limitz: {} })[0]).toContain('limitz');
   });
 
+  it('tells a field of another type from a missing one, and says what came', () => {
+    expect(
+      issuesOf({
+        ...DEMO_CONFIG,
+        users: undefined,
+        limits: { ...DEMO_CONFIG.limits, client: { burst: '1e23', rate: 5 } },
+      }),
+    ).toEqual([
+      'users: missing (expected a list)',
+      'limits.client.burst: expected a number; got "1e23"',
+      'limits.client.rate: expected a string; got 5',
+    ]);
+    expect(issuesOf(null)).toEqual(['expected an object; got null']);
+    expect(issuesOf({ ...DEMO_CONFIG, users: { alice: 1 } })).toEqual([
+      'users: expected a list; got an object',
+    ]);
+    const long = 'x'.repeat(500);
+    expect(issuesOf({ ...DEMO_CONFIG, clients: long })).toEqual([
+      `clients: expected a list; got "${'x'.repeat(38)}…`,
+    ]);
+  });
+
   it('refuses duplicate tokens, merchants owned twice and costs above a burst', () => {
     const twice = {
       ...DEMO_CONFIG,
@@ -142,6 +164,20 @@ describe('applyConfigPatch', () => {
     expect(next.limits.caller).toMatchObject({ burst: 5, rateText: '2/s' });
     expect(next.limits.client.burst).toBe(20);
     expect(next.behavior.shadow).toBe(true);
+  });
+
+  it('says what a change of another shape is', () => {
+    const base = resolveConfig(DEMO_CONFIG);
+    for (const [patch, said] of [
+      [null, 'expected an object; got null'],
+      [[], 'expected an object; got a list'],
+    ] as const)
+      try {
+        applyConfigPatch(base.source, patch);
+        expect.unreachable();
+      } catch (error) {
+        expect(isConfigError(error) && error.issues.map(formatIssue)).toEqual([said]);
+      }
   });
 
   it('refuses fields that cannot change live', () => {

@@ -84,7 +84,7 @@ export const DEFAULTS = {
  * Throws a {@link ConfigError} naming every bad field.
  */
 export function resolveConfig(input: unknown): ResolvedConfig {
-  const parsed = configFileSchema.safeParse(input);
+  const parsed = configFileSchema.safeParse(input, { reportInput: true });
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, configFileSchema));
   const file = withDefaults(parsed.data);
   const issues = crossCheck(file);
@@ -97,7 +97,7 @@ export function resolveConfig(input: unknown): ResolvedConfig {
  * {@link ConfigError} (and changes nothing) when the patch or its result does not fit.
  */
 export function applyConfigPatch(current: ConfigFile, patchInput: unknown): ResolvedConfig {
-  const parsed = liveConfigSchema.safeParse(patchInput);
+  const parsed = liveConfigSchema.safeParse(patchInput, { reportInput: true });
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, liveConfigSchema));
   return resolveConfig(mergePatch(current, parsed.data));
 }
