@@ -104,6 +104,9 @@ export function createHttpTransport(
     },
     (req, res) => {
       const socket = req.socket;
+      // Requests parsed in one read with others, after their connection was closed (too many
+      // answers queued): nobody can take their answers, so they are not run.
+      if (socket.destroyed) return;
       pendingOn.set(socket, (pendingOn.get(socket) ?? 0) + 1);
       res.once('close', answered);
       const { url, host } = requestTarget(req);

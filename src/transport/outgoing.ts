@@ -97,11 +97,13 @@ export function pumpStream(
   let ended = false;
   // A reader that closes its side of the connection has gone (the server keeps half-open
   // connections to finish answers): its stream ends now, not at the next heartbeat's failed write.
-  const socket = res.socket;
+  // The request's socket: a stream answering a pipelined request has none of its own until the
+  // answers before it are out.
+  const socket = res.req.socket;
   const end = () => {
     if (ended) return;
     ended = true;
-    socket?.off('end', end);
+    socket.off('end', end);
     clearInterval(heartbeat);
     reader.cancel().catch(() => {});
     if (!res.destroyed) res.end();
@@ -111,7 +113,9 @@ export function pumpStream(
   }, heartbeatMs);
   heartbeat.unref();
   res.on('close', end);
-  socket?.once('end', end);
+  // It may have closed its side already, while the answers before this one went out.
+  if (socket.readableEnded) queueMicrotask(end);
+  else socket.once('end', end);
   // A stream cut off while the pump waits for the socket to drain (a reader that never reads)
   // closes the connection now, not when the reader next reads.
   reader.closed.catch(() => {
