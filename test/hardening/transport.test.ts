@@ -244,16 +244,7 @@ describe.each(ENGINES)('the transport, $name', ({ engine, name }) => {
         { config: { ...DEMO_CONFIG, journal: { size: 'unbounded' } } },
         { stalledAnswerMs },
       );
-      const padding = Object.fromEntries(
-        Array.from({ length: 30 }, (_, index) => [`f${index}`, 'x'.repeat(250)]),
-      );
-      for (let index = 0; index < 400; index++)
-        emulator.handle({
-          method: 'POST',
-          url: `/v1/merchants/${DEMO_MERCHANT}/users/passwordless/start`,
-          headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ email: 'nobody@example.com', ...padding }),
-        });
+      fillJournal(emulator, 400);
       // The server's side of the connection: the paused client would not notice it closing.
       const closed = new Promise((resolve) =>
         running!.server.once('connection', (socket) => socket.once('close', resolve)),
@@ -395,16 +386,7 @@ describe.each(ENGINES)('the transport, $name', ({ engine, name }) => {
       { config: { ...DEMO_CONFIG, journal: { size: 'unbounded' } } },
       { stalledAnswerMs: 300 },
     );
-    const padding = Object.fromEntries(
-      Array.from({ length: 30 }, (_, index) => [`f${index}`, 'x'.repeat(250)]),
-    );
-    for (let index = 0; index < 4_000; index++)
-      emulator.handle({
-        method: 'POST',
-        url: `/v1/merchants/${DEMO_MERCHANT}/users/passwordless/start`,
-        headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'nobody@example.com', ...padding }),
-      });
+    fillJournal(emulator, 4_000);
     const reader = openSocket(port);
     reader.write('GET /__uas/journal?limit=100000 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     reader.pause();
@@ -489,6 +471,20 @@ function problemType(body: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Journals `count` start requests of about 7.5 KB each, so journal answers are large. */
+function fillJournal(emulator: Emulator, count: number): void {
+  const padding = Object.fromEntries(
+    Array.from({ length: 30 }, (_, index) => [`f${index}`, 'x'.repeat(250)]),
+  );
+  for (let index = 0; index < count; index++)
+    emulator.handle({
+      method: 'POST',
+      url: `/v1/merchants/${DEMO_MERCHANT}/users/passwordless/start`,
+      headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'nobody@example.com', ...padding }),
+    });
 }
 
 function readers(emulator: Emulator): number {
