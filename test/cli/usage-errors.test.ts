@@ -140,7 +140,7 @@ describe('usage errors', () => {
     const bad = await runCli(['serve', '--port', '0', '--config', choice]);
     rmSync(dir, { recursive: true });
     expect(bad.stderr).toBe(
-      `uas: invalid config in ${choice}: store.onError: expected one of "open", "closed"\n`,
+      `uas: invalid config in ${choice}: store.onError: expected one of "open", "closed"; got "maybe"\n`,
     );
     expect(missing.code).toBe(2);
     expect(missing.stderr.split('\n')).toEqual([

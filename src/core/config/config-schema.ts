@@ -256,7 +256,7 @@ export function describeIssues(
       return [
         configIssue(
           parts,
-          `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`,
+          `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}${issue.input === undefined ? '' : `; got ${describeValue(issue.input)}`}`,
         ),
       ];
     // A field left out or of another type: zod says "Invalid input", which names nothing. (The
