@@ -78,15 +78,11 @@ export function createHttpTransport(
 ): HttpTransport {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const engine = options.engine;
-  /** Answers not yet written whole, per connection (pipelined requests have several). */
-  const pendingOn = new WeakMap<Socket, number>();
   /**
-   * Connections whose last request is still sending its body: that request is answered only once
-   * the body is read, so a parse error in the body cannot wait for its answer.
+   * Requests still sending their body: such a request is answered only once its body is read, so
+   * a parse error in the body cannot wait for its answer.
    */
-  const readingBody = new WeakSet<Socket>();
-  /** What a connection is answered once its pending answers are out (a later parse error). */
-  const afterPending = new WeakMap<Socket, () => void>();
+  const readingBody = new WeakSet<IncomingMessage>();
   /** Requests waiting on a delay or an engine: aborted at shutdown so they answer at once. */
   const waiting = new Set<AbortController>();
   const streams = new Set<() => void>();
@@ -107,8 +103,6 @@ export function createHttpTransport(
       // Requests parsed in one read with others, after their connection was closed (too many
       // answers queued): nobody can take their answers, so they are not run.
       if (socket.destroyed) return;
-      pendingOn.set(socket, (pendingOn.get(socket) ?? 0) + 1);
-      res.once('close', answered);
       const { url, host } = requestTarget(req);
       if ((host === undefined && req.httpVersionMinor >= 1) || hostLines(req.rawHeaders) > 1) {
         const detail =
@@ -161,9 +155,9 @@ export function createHttpTransport(
         req.resume();
         return;
       }
-      readingBody.add(socket);
+      readingBody.add(req);
       readBody(req, limit, (body, bytes) => {
-        readingBody.delete(socket);
+        readingBody.delete(req);
         request.body = body;
         request.bodyBytes = bytes;
         dispatch(request, res);
@@ -250,28 +244,17 @@ export function createHttpTransport(
   }
 
   /**
-   * A request's answer is written whole (or its connection closed): what its connection is to be
-   * answered after its pending answers (a parse error, CONNECT) goes out once none is left.
+   * Answers a connection after the answers it still owes, in order: those of the requests read
+   * whole before it. Node keeps them on the socket, the one being written as `_httpMessage` and
+   * the rest queued behind it, each taking its place when the one before is written; so the wait
+   * follows `_httpMessage` until it is empty, or is a request still sending its body (the one this
+   * answer is about). Asked only when a parse error or CONNECT comes, so it costs requests nothing.
    */
-  function answered(this: ServerResponse): void {
-    const socket = this.req.socket;
-    pendingOn.set(socket, (pendingOn.get(socket) ?? 1) - 1);
-    const deferred = outstanding(socket) === 0 ? afterPending.get(socket) : undefined;
-    if (deferred !== undefined) {
-      afterPending.delete(socket);
-      deferred();
-    }
-  }
-
-  /** Answers a connection still owes: those of requests read whole. */
-  function outstanding(socket: Socket): number {
-    return (pendingOn.get(socket) ?? 0) - (readingBody.has(socket) ? 1 : 0);
-  }
-
-  /** Answers a connection after the answers it still waits for, in order. */
   function afterAnswers(socket: Socket, answer: () => void): void {
-    if (outstanding(socket) > 0) afterPending.set(socket, answer);
-    else answer();
+    if (socket.destroyed) return;
+    const current = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (current == null || readingBody.has(current.req)) answer();
+    else current.once('close', () => afterAnswers(socket, answer));
   }
 
   /** An abort controller for a request that waits, aborted when its client goes or at shutdown. */
