@@ -2,7 +2,9 @@
 // `uas serve` with the same autocannon load, and prints req/s, p50, p99, the server's CPU time per
 // request and ratios to the bare server measured in this run (and the cost of `--record`). A second
 // bare server sends uas's headers with the same body: the ceiling of any emulator of the spec; and
-// uas's transport over a fixed answer tells the transport's cost from the core's.
+// uas's transport over a fixed answer tells the transport's cost from the core's. A minimal
+// emulator (bench/minimal-server.mjs: the exists endpoint's own work and nothing else) tells what
+// the spec costs from what uas adds.
 // Each server runs in its own process; the load runs in this one.
 // With `--store redis` it compares instead one process on memory, one on Redis (a redis-server
 // it starts on a free port) and `--workers 2` on Redis.
@@ -44,6 +46,7 @@ const rounds = Number(values.rounds);
 const UAS = fileURLToPath(new URL('../bin/uas.js', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-server.mjs', import.meta.url));
 const FIXED = fileURLToPath(new URL('./fixed-answer-server.mjs', import.meta.url));
+const MINIMAL = fileURLToPath(new URL('./minimal-server.mjs', import.meta.url));
 const PATH = '/v1/users/exists?email=alice%40example.com';
 const HEADERS = { authorization: 'Bearer uas-demo-token' };
 
@@ -143,6 +146,8 @@ const allCases =
     : [
         { name: 'bare node:http', args: [BARE] },
         { name: 'bare, uas headers', args: [BARE, '--uas-headers'], baseline: true },
+        { name: 'minimal emulator, allowed', args: [MINIMAL, ...LARGE], baseline: true },
+        { name: 'minimal emulator, mostly 429', args: [MINIMAL, ...SMALL], baseline: true },
         { name: 'uas transport, fixed answer', args: [FIXED], baseline: true },
         { name: 'uas fast engine, allowed', args: [...serve, ...LARGE] },
         { name: 'uas fast engine, mostly 429', args: [...serve, ...SMALL] },
@@ -254,3 +259,11 @@ if (ceiling !== undefined)
     `ceiling: the bare server sending uas's headers does ${(ceiling.rps / bare.rps).toFixed(2)}x bare; ` +
       'CPU µs/req is what each server spent per answer (the load generator shares the machine)',
   );
+for (const kind of ['allowed', 'mostly 429']) {
+  const minimal = rows.find((entry) => entry.name === `minimal emulator, ${kind}`);
+  const uas = rows.find((entry) => entry.name === `uas fast engine, ${kind}`);
+  if (minimal !== undefined && uas !== undefined)
+    console.log(
+      `minimal emulator, ${kind}: ${(minimal.rps / bare.rps).toFixed(2)}x bare; uas fast engine does ${(uas.rps / minimal.rps).toFixed(2)}x of it`,
+    );
+}
