@@ -83,6 +83,8 @@ export function createHttpTransport(
    * a parse error in the body cannot wait for its answer.
    */
   const readingBody = new WeakSet<IncomingMessage>();
+  /** Connections answered outside of any request (a parse error, CONNECT): ended after it. */
+  const answeredAlone = new WeakSet<Socket>();
   /** Requests waiting on a delay or an engine: aborted at shutdown so they answer at once. */
   const waiting = new Set<AbortController>();
   const streams = new Set<() => void>();
@@ -249,12 +251,40 @@ export function createHttpTransport(
    * the rest queued behind it, each taking its place when the one before is written; so the wait
    * follows `_httpMessage` until it is empty, or is a request still sending its body (the one this
    * answer is about). Asked only when a parse error or CONNECT comes, so it costs requests nothing.
+   * Once per connection: the parser reports its error again when the client closes its side.
    */
   function afterAnswers(socket: Socket, answer: () => void): void {
-    if (socket.destroyed) return;
-    const current = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-    if (current == null || readingBody.has(current.req)) answer();
-    else current.once('close', () => afterAnswers(socket, answer));
+    if (socket.destroyed || answeredAlone.has(socket)) return;
+    answeredAlone.add(socket);
+    const owed = () => {
+      const current = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+      return current == null || readingBody.has(current.req) ? undefined : current;
+    };
+    if (owed() === undefined) {
+      answer();
+      return;
+    }
+    let done = false;
+    const once = () => {
+      if (done) return;
+      done = true;
+      answer();
+    };
+    // A client that has closed its side has its connection ended as soon as its last answer is
+    // out (Node's destroySoon, called before that answer's close): this answer goes out first.
+    const destroySoon = socket.destroySoon;
+    socket.destroySoon = () => {
+      socket.destroySoon = destroySoon;
+      if (done) destroySoon.call(socket);
+      else once();
+    };
+    const wait = () => {
+      if (done || socket.destroyed) return;
+      const current = owed();
+      if (current === undefined) once();
+      else current.once('close', wait);
+    };
+    wait();
   }
 
   /** An abort controller for a request that waits, aborted when its client goes or at shutdown. */

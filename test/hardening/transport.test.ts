@@ -213,17 +213,24 @@ describe.each(ENGINES)('the transport, $name', ({ engine, name }) => {
     ['a header block over 16 KiB', `GET / HTTP/1.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, '431'],
     ['CONNECT', 'CONNECT a:1 HTTP/1.1\r\nHost: a:1\r\n\r\n', '405'],
   ])(
-    'answers every pipelined request before %s, with or without a latency',
+    'answers every pipelined request before %s, with or without a latency or a half-close',
     async (_name, bad, status) => {
-      for (const latency of ['0ms', '50ms']) {
+      for (const [latency, halfClose] of [
+        ['0ms', false],
+        ['50ms', false],
+        ['0ms', true],
+        ['50ms', true],
+      ] as const) {
         const { emulator, port } = await start({
           config: { ...DEMO_CONFIG, behavior: { latency } },
         });
         const request = `GET ${EXISTS}&caller_id=pipe HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`;
-        const answer = await rawRequest(port, `${request.repeat(4)}${bad}`, 400);
+        const answer = await rawRequest(port, `${request.repeat(4)}${bad}`, 400, halfClose);
         const statuses = [...answer.text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1]);
-        // Every request that ran (and took a token) has its answer, in order, then the refusal.
-        expect(statuses, `latency ${latency}`).toEqual(['200', '200', '200', '200', status]);
+        // Every request that ran (and took a token) has its answer, in order, then the refusal,
+        // also when the client closed its side after sending them.
+        const when = `latency ${latency}${halfClose ? ', half-closed' : ''}`;
+        expect(statuses, when).toEqual(['200', '200', '200', '200', status]);
         expect(emulator.requests({ status: 200 })).toHaveLength(4);
         await running?.close(100);
         running = undefined;

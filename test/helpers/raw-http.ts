@@ -29,9 +29,15 @@ export function openSocket(port: number, allowHalfOpen = false): Socket {
 
 /**
  * Writes `text` on a new connection and reads until the server closes it, or until `waitMs`
- * after the first complete answer (a kept-alive connection).
+ * after the first complete answer (a kept-alive connection). With `halfClose`, the client closes
+ * its side once it has sent `text`.
  */
-export function rawRequest(port: number, text: string, waitMs = 150): Promise<RawAnswer> {
+export function rawRequest(
+  port: number,
+  text: string,
+  waitMs = 150,
+  halfClose = false,
+): Promise<RawAnswer> {
   const socket = openSocket(port);
   return new Promise((resolve) => {
     let received = '';
@@ -46,7 +52,8 @@ export function rawRequest(port: number, text: string, waitMs = 150): Promise<Ra
         timer = setTimeout(() => done(false), waitMs);
     });
     socket.on('close', () => done(true));
-    socket.write(text);
+    if (halfClose) socket.end(text);
+    else socket.write(text);
   });
 }
 
