@@ -65,6 +65,9 @@ describe('resolveConfig', () => {
       'limits.client.rate: expected a string; got 5',
     ]);
     expect(issuesOf(null)).toEqual(['expected an object; got null']);
+    expect(issuesOf({ ...DEMO_CONFIG, otp: { ttl: null } })).toEqual([
+      'otp.ttl: expected a duration such as "500ms", "2s" or "10m"; got null',
+    ]);
     expect(issuesOf({ ...DEMO_CONFIG, users: { alice: 1 } })).toEqual([
       'users: expected a list; got an object',
     ]);

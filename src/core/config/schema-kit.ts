@@ -24,10 +24,13 @@ export function checked<T extends z.ZodMiniType>(
 
 /** A duration (text such as "2s", or milliseconds) from 0 to `maxMs`. */
 export function durationText(maxMs: number, maxText: string) {
-  return checked(z.union([z.number(), z.string()]), (input) => {
+  const expected = (input: unknown) =>
+    `expected a duration such as "500ms", "2s" or "10m"; ${got(input)}`;
+  const either = z.union([z.number(), z.string()], { error: (issue) => expected(issue.input) });
+  return checked(either, (input) => {
     const value = parseDuration(input);
     return value === undefined
-      ? `expected a duration such as "500ms", "2s" or "10m"; ${got(input)}`
+      ? expected(input)
       : value > maxMs
         ? `expected at most ${maxText}; ${got(input)}`
         : undefined;
