@@ -83,6 +83,8 @@ export function createHttpTransport(
    * a parse error in the body cannot wait for its answer.
    */
   const readingBody = new WeakSet<IncomingMessage>();
+  /** The engine's last request on each connection: the next one runs once it is answered. */
+  const engineTurns = new WeakMap<Socket, Promise<void>>();
   /** Connections answered outside of any request (a parse error, CONNECT): ended after it. */
   const answeredAlone = new WeakSet<Socket>();
   /** Requests waiting on a delay or an engine: aborted at shutdown so they answer at once. */
@@ -177,29 +179,42 @@ export function createHttpTransport(
     }
     const controller = track(res);
     request.signal = controller.signal;
-    engine(request)
-      .then(
-        (response) =>
-          response ??
-          ({
-            status: 404,
-            headers: { 'content-type': 'application/problem+json' },
-            body: JSON.stringify(
-              createProblem('not-found', `no handler answers ${pathOf(request.url)}`),
-            ),
-          } satisfies TransportResponse),
-      )
-      .catch((error: unknown): TransportResponse => ({
-        status: 500,
-        headers: { 'content-type': 'application/problem+json' },
-        body: JSON.stringify(
-          createProblem('internal-error', `a handler failed: ${(error as Error).message}`),
-        ),
-      }))
-      .then((response) => {
+    const socket = res.req.socket;
+    const run = (): Promise<void> => {
+      // Its connection was closed while the requests before it ran: nobody takes its answer.
+      if (socket.destroyed) {
         waiting.delete(controller);
-        send(response, res);
-      });
+        return Promise.resolve();
+      }
+      return engine(request)
+        .then(
+          (response) =>
+            response ??
+            ({
+              status: 404,
+              headers: { 'content-type': 'application/problem+json' },
+              body: JSON.stringify(
+                createProblem('not-found', `no handler answers ${pathOf(request.url)}`),
+              ),
+            } satisfies TransportResponse),
+        )
+        .catch((error: unknown): TransportResponse => ({
+          status: 500,
+          headers: { 'content-type': 'application/problem+json' },
+          body: JSON.stringify(
+            createProblem('internal-error', `a handler failed: ${(error as Error).message}`),
+          ),
+        }))
+        .then((response) => {
+          waiting.delete(controller);
+          send(response, res);
+        });
+    };
+    // A connection's requests run one after another, as the default engine runs them: a client
+    // that pipelines many cannot have them all under way at once (and all their answers built,
+    // after its connection was closed for queuing too many).
+    const before = engineTurns.get(socket);
+    engineTurns.set(socket, before === undefined ? run() : before.then(run));
   }
 
   /** Answers with the core's response, after its delay when it has one. */
