@@ -295,10 +295,12 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
     // Also when the stream answers a pipelined request, and the client closed before it began.
     const pipelined = openSocket(port, true);
     pipelined.resume();
+    const ended = new Promise((resolve) => pipelined.once('close', resolve));
     pipelined.end(
       'GET /__uas/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /__uas/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
     );
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The server ends the stream, and so the connection, at once: no heartbeat is due for 15 s.
+    await ended;
     expect(readers(emulator)).toBe(0);
     const next = openSocket(port);
     next.write('GET /__uas/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
