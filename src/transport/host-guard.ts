@@ -4,6 +4,17 @@ import { createProblem, type Problem } from '../core/service/problems.js';
 const LOOPBACK_HOST =
   /^((?:[a-z0-9-]+\.)*localhost\.?|127(\.\d{1,3}){3}|\[::1\]|\[::ffff:127(\.\d{1,3}){3}\])$/i;
 
+/**
+ * A Host value as RFC 9110 allows it: a bracketed IP literal or a registered name (or IPv4
+ * address), then an optional port of digits. `[::1]evil.com` or `localhost:evil.com` are not.
+ */
+const VALID_HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::\d{0,5})?$/;
+
+/** Whether a Host header value is a valid host and port. */
+export function isValidHost(host: string): boolean {
+  return VALID_HOST.test(host);
+}
+
 /** Who may reach the dev API by name. */
 export interface HostPolicy {
   /**
@@ -38,7 +49,7 @@ export function checkDevApiHost(
 ): Problem | undefined {
   if (host === undefined) return undefined;
   const name = hostName(host);
-  if (LOOPBACK_HOST.test(name)) return undefined;
+  if (isValidHost(host) && LOOPBACK_HOST.test(name)) return undefined;
   const allowed = policy.allowedHosts ?? [];
   if (allowed.includes('*') || allowed.some((entry) => hostName(entry) === name)) return undefined;
   return createProblem(

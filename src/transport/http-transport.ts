@@ -7,7 +7,7 @@ import type { EmulatorResponse } from '../core/service/exchange.js';
 import { createProblem } from '../core/service/problems.js';
 import { emulatorFailed, fromCore } from './core-answer.js';
 import { delayAnswer } from './delay-answer.js';
-import { checkDevApiHost, type HostPolicy } from './host-guard.js';
+import { checkDevApiHost, isValidHost, type HostPolicy } from './host-guard.js';
 import { hasBody, readBody, requestTarget, type TransportRequest } from './incoming.js';
 import { answerSocket, pumpStream, writeResponse, type TransportResponse } from './outgoing.js';
 
@@ -67,6 +67,10 @@ export interface HttpTransport {
 
 const TIMEOUT_CODES = new Set(['ERR_HTTP_REQUEST_TIMEOUT', 'ERR_HTTP_HEADERS_TIMEOUT']);
 
+/** The last request read on a connection, kept on its socket (cheaper than a map per request). */
+const LAST_REQUEST = Symbol('uas.lastRequest');
+type ServedSocket = Socket & { [LAST_REQUEST]?: IncomingMessage };
+
 /**
  * The socket layer both engines of `uas serve` share: timeouts, parser errors, the Host check of
  * the dev API, body limits, delayed answers, event streams with back-pressure, and shutdown.
@@ -87,9 +91,17 @@ export function createHttpTransport(
   const engineTurns = new WeakMap<Socket, Promise<void>>();
   /** Connections answered outside of any request (a parse error, CONNECT): ended after it. */
   const answeredAlone = new WeakSet<Socket>();
+  /**
+   * Connections whose answer that closes them is already written or decided (a refusal, a body
+   * over the limit, the last answer at shutdown): requests read after it on the same connection
+   * are not run, since nobody will take their answers.
+   */
+  const closingAfter = new WeakSet<Socket>();
   /** Requests waiting on a delay or an engine: aborted at shutdown so they answer at once. */
   const waiting = new Set<AbortController>();
   const streams = new Set<() => void>();
+  /** Connections with an event stream: one each. */
+  const streaming = new WeakSet<Socket>();
   let closing = false;
 
   const server = createServer(
@@ -105,14 +117,22 @@ export function createHttpTransport(
     (req, res) => {
       const socket = req.socket;
       // Requests parsed in one read with others, after their connection was closed (too many
-      // answers queued): nobody can take their answers, so they are not run.
-      if (socket.destroyed) return;
+      // answers queued) or an answer that closes it: nobody can take their answers, so they are
+      // not run.
+      if (socket.destroyed || closingAfter.has(socket)) return;
+      (socket as ServedSocket)[LAST_REQUEST] = req;
       const { url, host } = requestTarget(req);
-      if ((host === undefined && req.httpVersionMinor >= 1) || hostLines(req.rawHeaders) > 1) {
+      if (
+        (host === undefined && req.httpVersionMinor >= 1) ||
+        (host !== undefined && !isValidHost(host)) ||
+        hostLines(req.rawHeaders) > 1
+      ) {
         const detail =
           host === undefined
             ? 'an HTTP/1.1 request needs a Host header'
-            : 'a request has one Host header, not several';
+            : !isValidHost(host)
+              ? `the Host header is not a host and port: ${JSON.stringify(host.slice(0, 100))}`
+              : 'a request has one Host header, not several';
         refuse(res, createProblem('malformed-http', detail), true);
         req.resume();
         return;
@@ -141,6 +161,7 @@ export function createHttpTransport(
         // A body nobody may send (no admin token, another origin) is refused unread.
         const denied = withBody ? refuseDevApi(emulator, request, path) : undefined;
         if (denied !== undefined) {
+          closingAfter.add(socket);
           answerFromCore({ ...denied, close: true }, res);
           req.resume();
           return;
@@ -154,6 +175,7 @@ export function createHttpTransport(
       const announced = Number(req.headers['content-length']);
       if (announced > limit) {
         // Refused at once, not after waiting for a body that may never come.
+        closingAfter.add(socket);
         request.bodyBytes = announced;
         answerFromCore(emulator.handle(request), res);
         req.resume();
@@ -173,7 +195,15 @@ export function createHttpTransport(
   function dispatch(request: TransportRequest, res: ServerResponse): void {
     const bytes = request.bodyBytes ?? 0;
     const tooLarge = bytes > 0 && bytes > emulator.bodyLimit(pathOf(request.url));
-    if (engine === undefined || tooLarge || !FETCH_METHOD.test(request.method)) {
+    if (tooLarge) closingAfter.add(res.req.socket);
+    // Targets other than a path (`*`, `ftp://host/x`) go to the core too: Fetch would rewrite
+    // them, and both engines must answer alike.
+    if (
+      engine === undefined ||
+      tooLarge ||
+      !FETCH_METHOD.test(request.method) ||
+      request.url.charCodeAt(0) !== 47 /* "/" */
+    ) {
       answerFromCore(emulator.handle(request), res);
       return;
     }
@@ -182,7 +212,7 @@ export function createHttpTransport(
     const socket = res.req.socket;
     const run = (): Promise<void> => {
       // Its connection was closed while the requests before it ran: nobody takes its answer.
-      if (socket.destroyed) {
+      if (socket.destroyed || closingAfter.has(socket)) {
         waiting.delete(controller);
         return Promise.resolve();
       }
@@ -243,14 +273,32 @@ export function createHttpTransport(
 
   function send(response: TransportResponse, res: ServerResponse): void {
     if (response.stream === undefined) {
-      writeResponse(res, response, closing, options.stalledAnswerMs);
+      writeResponse(res, response, closes(res, response.close), options.stalledAnswerMs);
       return;
     }
     if (closing || res.destroyed) {
       response.stream.cancel().catch(() => {});
-      if (!res.destroyed) writeResponse(res, { ...response, stream: undefined, body: '' }, true);
+      if (!res.destroyed)
+        writeResponse(res, { ...response, stream: undefined, body: '' }, closes(res, true));
       return;
     }
+    const socket = res.req.socket;
+    if (streaming.has(socket)) {
+      // A stream never ends by itself, so a second one pipelined behind it would never go out,
+      // yet hold a reader's place: one stream per connection.
+      response.stream.cancel().catch(() => {});
+      refuse(
+        res,
+        createProblem(
+          'too-many-event-readers',
+          'this connection is reading events already; open another connection for another stream',
+        ),
+        false,
+      );
+      return;
+    }
+    streaming.add(socket);
+    res.on('close', () => streaming.delete(socket));
     const end = pumpStream(
       res,
       response as TransportResponse & { stream: ReadableStream<Uint8Array> },
@@ -302,6 +350,18 @@ export function createHttpTransport(
     wait();
   }
 
+  /**
+   * Whether an answer closes its connection: when asked (`close`), and at shutdown when it answers
+   * the last request read on the connection, so that pipelined requests waiting on a latency all
+   * get theirs first. A connection to be closed runs no request read after.
+   */
+  function closes(res: ServerResponse, close: boolean | undefined): boolean {
+    const socket = res.req.socket as ServedSocket;
+    const last = close === true || (closing && socket[LAST_REQUEST] === res.req);
+    if (last) closingAfter.add(socket);
+    return last;
+  }
+
   /** An abort controller for a request that waits, aborted when its client goes or at shutdown. */
   function track(res: ServerResponse): AbortController {
     const controller = new AbortController();
@@ -315,15 +375,15 @@ export function createHttpTransport(
   }
 
   function refuse(res: ServerResponse, problem: ReturnType<typeof createProblem>, close: boolean) {
+    const closesAfter = closes(res, close);
     writeResponse(
       res,
       {
         status: problem.status,
         headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store' },
         body: JSON.stringify(problem),
-        close,
       },
-      closing,
+      closesAfter,
     );
   }
 

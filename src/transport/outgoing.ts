@@ -25,16 +25,16 @@ const LINGER_MS = 1_000;
  */
 export const STALLED_ANSWER_MS = 30_000;
 
-/** Writes a whole answer. `closing` adds `Connection: close` (the server is shutting down). */
+/** Writes a whole answer; `close` adds `Connection: close` and ends the connection after it. */
 export function writeResponse(
   res: ServerResponse,
   response: TransportResponse,
-  closing: boolean,
+  close: boolean,
   stalledAnswerMs: number = STALLED_ANSWER_MS,
 ): void {
   if (res.destroyed || res.headersSent) return;
   const { headers } = response;
-  if (closing || response.close === true) headers.connection = 'close';
+  if (close) headers.connection = 'close';
   const body = response.body ?? '';
   headers['content-length'] = String(
     typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
@@ -51,8 +51,23 @@ export function writeResponse(
 /** Bytes of answers queued behind others on a connection, at most, before it is closed. */
 export const MAX_QUEUED_ANSWER_BYTES = 16 * 1_048_576;
 
-/** Bytes of answers queued on each pipelined connection. */
-const queuedBytes = new WeakMap<Socket, number>();
+/**
+ * Bytes of answers queued on all connections of the process, at most: past it, the connection
+ * that queues more is closed, so that many connections cannot each hold their 16 MiB.
+ */
+export const MAX_QUEUED_ANSWER_BYTES_TOTAL = 64 * 1_048_576;
+
+/** Bytes of answers queued on all connections. */
+let queuedTotal = 0;
+
+/** Bytes of answers queued on each pipelined connection and not yet written. */
+const queuedOn = new WeakMap<Socket, QueuedAnswers>();
+
+interface QueuedAnswers {
+  bytes: number;
+  /** Its connection closed: answers still queued will never be written (nor finish). */
+  closed: boolean;
+}
 
 /**
  * Closes the connection of an answer not taken within `stalledAnswerMs`. A queued answer also
@@ -63,18 +78,34 @@ function watchStalledAnswer(res: ServerResponse, queued: boolean, stalledAnswerM
   const socket = res.req.socket;
   const timer = setTimeout(() => socket.destroy(), stalledAnswerMs);
   timer.unref();
-  const bytes = queued ? res.writableLength : 0;
-  if (queued) {
-    const total = (queuedBytes.get(socket) ?? 0) + bytes;
-    queuedBytes.set(socket, total);
-    if (total > MAX_QUEUED_ANSWER_BYTES) socket.destroy();
+  // A closed connection writes nothing more: its queued answers are not counted.
+  const counted = queued && !socket.destroyed;
+  const bytes = counted ? res.writableLength : 0;
+  let owed = counted ? queuedOn.get(socket) : undefined;
+  if (counted && owed === undefined) {
+    const entry: QueuedAnswers = { bytes: 0, closed: false };
+    owed = entry;
+    queuedOn.set(socket, entry);
+    socket.once('close', () => {
+      queuedTotal -= entry.bytes;
+      Object.assign(entry, { bytes: 0, closed: true });
+    });
+  }
+  if (owed !== undefined) {
+    owed.bytes += bytes;
+    queuedTotal += bytes;
+    if (owed.bytes > MAX_QUEUED_ANSWER_BYTES || queuedTotal > MAX_QUEUED_ANSWER_BYTES_TOTAL)
+      socket.destroy();
   }
   let done = false;
   const taken = () => {
     if (done) return;
     done = true;
     clearTimeout(timer);
-    if (queued) queuedBytes.set(socket, (queuedBytes.get(socket) ?? bytes) - bytes);
+    if (owed !== undefined && !owed.closed) {
+      owed.bytes -= bytes;
+      queuedTotal -= bytes;
+    }
   };
   res.once('finish', taken);
   res.once('close', taken);

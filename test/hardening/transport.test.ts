@@ -97,6 +97,13 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
     ],
     ['HTTP/1.0 without Host', `GET ${EXISTS} HTTP/1.0\r\n${AUTH}\r\n`, 200, undefined, true],
     ['the asterisk form', 'OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n', 404, 'not-found', false],
+    [
+      'a Host that is not a host and port',
+      'GET /__uas/codes/alice%40example.com HTTP/1.1\r\nHost: [::1]evil.example\r\n\r\n',
+      400,
+      'malformed-http',
+      true,
+    ],
   ] as const)(
     'answers %s with problem+json alike on both engines',
     async (_name, text, status, type, closed) => {
@@ -111,6 +118,100 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
       if (status === 405) expect(answer.headers.allow).toBeDefined();
     },
   );
+
+  it.each([
+    ['the asterisk form', 'OPTIONS *', '*'],
+    [
+      'an absolute form that is not http',
+      'GET ftp://127.0.0.1/__uas/health',
+      'ftp://127.0.0.1/__uas/health',
+    ],
+  ])('answers %s about the target as sent, on both engines', async (_name, line, instance) => {
+    const { port } = await start();
+    const answer = await rawRequest(port, `${line} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(answer.body)).toMatchObject({ instance });
+  });
+
+  describe('a request pipelined after one answered by closing the connection', () => {
+    const GHOST = JSON.stringify({ users: [{ email: 'ghost@example.com' }] });
+    const START = `/v1/merchants/${DEMO_MERCHANT}/users/passwordless/start`;
+    const ghostAdded = (emulator: Emulator) =>
+      (
+        emulator.handle({
+          method: 'GET',
+          url: '/v1/users/exists?email=ghost%40example.com',
+          headers: { authorization: `Bearer ${DEMO_TOKEN}` },
+        }) as { body?: { exists?: boolean } }
+      ).body?.exists;
+    const pipelined = (first: string, headers = '') =>
+      `${first}POST /__uas/users HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}Content-Type: application/json\r\nContent-Length: ${GHOST.length}\r\n\r\n${GHOST}`;
+
+    it.each([
+      [
+        'a body over the limit',
+        `POST ${START} HTTP/1.1\r\nHost: x\r\nContent-Length: 20000\r\n\r\n${'x'.repeat(20_000)}`,
+        413,
+      ],
+      [
+        'a chunked body over the limit',
+        `POST ${START} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n4e20\r\n${'x'.repeat(20_000)}\r\n0\r\n\r\n`,
+        413,
+      ],
+      [
+        'a dev-API body under a foreign Host',
+        `POST /__uas/reset HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+        403,
+      ],
+      [
+        'a dev-API write from another origin',
+        `POST /__uas/reset HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://evil.example\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+        403,
+      ],
+      ['HTTP/1.1 without Host', `GET ${EXISTS} HTTP/1.1\r\n${AUTH}\r\n`, 400],
+      ['two Host lines', `GET ${EXISTS} HTTP/1.1\r\nHost: a\r\nHost: b\r\n${AUTH}\r\n`, 400],
+      ['a malformed Host', `GET ${EXISTS} HTTP/1.1\r\nHost: a:b\r\n${AUTH}\r\n`, 400],
+      [
+        'an expectation uas does not meet',
+        `GET ${EXISTS} HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n`,
+        417,
+      ],
+    ])('is not run after %s', async (_name, first, status) => {
+      const { emulator, port } = await start();
+      const answer = await rawRequest(port, pipelined(first));
+      const statuses = [...answer.text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1]);
+      expect(statuses).toEqual([String(status)]);
+      expect(answer.closed).toBe(true);
+      // The msw engine would run it on a later turn.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(ghostAdded(emulator)).toBe(false);
+    });
+
+    it('is not run after a dev-API body sent without the admin token', async () => {
+      const { emulator, port } = await start({ devApi: { adminToken: 'admin-secret' } });
+      const first = `POST /__uas/reset HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`;
+      const answer = await rawRequest(
+        port,
+        pipelined(first, 'Authorization: Bearer admin-secret\r\n'),
+      );
+      expect(answer.status).toBe(401);
+      expect(answer.closed).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(ghostAdded(emulator)).toBe(false);
+    });
+
+    it('is run, and answered, after an answer that keeps the connection (the harness can fail)', async () => {
+      const { emulator, port } = await start();
+      const answer = await rawRequest(
+        port,
+        pipelined('GET /nowhere HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'),
+        300,
+      );
+      const statuses = [...answer.text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1]);
+      expect(statuses).toEqual(['404', '200']);
+      expect(ghostAdded(emulator)).toBe(true);
+    });
+  });
 
   it('closes a connection that sends nothing, even when the client never closes its side', async () => {
     const { port } = await start({}, { headersTimeoutMs: 200, connectionsCheckingIntervalMs: 50 });
@@ -183,18 +284,46 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
-  it('answers a request waiting on its latency at once when the server shuts down', async () => {
-    const { port } = await start({ config: { ...DEMO_CONFIG, behavior: { latency: '60s' } } });
-    const pending = rawRequest(port, `GET ${EXISTS} HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`);
-    await turn();
+  it('answers requests waiting on their latency at once at shutdown, every pipelined one, the last closing', async () => {
+    const { emulator, port } = await start({
+      config: { ...DEMO_CONFIG, behavior: { latency: '60s' } },
+    });
+    const request = (index: number) =>
+      `GET ${EXISTS}&caller_id=p${index} HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`;
+    const pending = rawRequest(port, [0, 1, 2].map(request).join(''), 5_000);
+    // The default engine has run all three (each waits on its latency); the msw engine the first.
+    await until(() => emulator.requests().length >= 1, 2_000);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = performance.now();
     await running!.close(3_000);
     running = undefined;
     const answer = await pending;
     expect(performance.now() - started).toBeLessThan(1_000);
-    expect(answer.status).toBe(200);
-    expect(answer.headers.connection).toBe('close');
+    const heads = answer.text.split('HTTP/1.1 ').slice(1);
+    expect(heads.map((head) => head.slice(0, 3))).toEqual(['200', '200', '200']);
+    // Only the last closes the connection: an earlier `Connection: close` would lose the rest.
+    expect(heads.map((head) => /\r\nconnection: close\r\n/i.test(head))).toEqual([
+      false,
+      false,
+      true,
+    ]);
+    expect(answer.closed).toBe(true);
+    expect(
+      emulator
+        .requests({ status: 200 })
+        .map((record) => record.caller_id)
+        .sort(),
+    ).toEqual(['p0', 'p1', 'p2']);
+  });
+
+  it('serves one event stream per connection: one pipelined behind another holds no place', async () => {
+    const { emulator, port } = await start({ maxEventReaders: 2 });
+    const greedy = openSocket(port);
+    greedy.write('GET /__uas/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'.repeat(3));
+    await new Promise((resolve) => greedy.once('data', resolve));
+    await until(() => readers(emulator) === 1, 2_000);
+    const other = await rawRequest(port, 'GET /__uas/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    expect(other.status).toBe(200);
   });
 
   it('answers pipelined requests in order, then the bad one, even when an answer waits', async () => {
@@ -282,6 +411,31 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
       }
     },
   );
+
+  it('closes connections past the bytes all connections together may have queued', async () => {
+    const { emulator, port } = await start(
+      { config: { ...DEMO_CONFIG, journal: { size: 'unbounded' } } },
+      { stalledAnswerMs: 60_000 },
+    );
+    fillJournal(emulator, 400);
+    const closed: Promise<void>[] = [];
+    running!.server.on('connection', (socket) =>
+      closed.push(new Promise((resolve) => socket.once('close', () => resolve()))),
+    );
+    // Each connection queues four answers of about 3 MB behind the one it is sent: 12 MB, under
+    // the 16 MiB a connection may queue; six of them pass the 64 MiB of all together.
+    for (let index = 0; index < 6; index++) {
+      const reader = openSocket(port, true);
+      reader.pause();
+      reader.write('GET /__uas/journal?limit=400 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'.repeat(5));
+    }
+    await until(() => closed.length === 6, 5_000);
+    const first = await Promise.race([
+      Promise.race(closed).then(() => 'closed'),
+      new Promise((resolve) => setTimeout(() => resolve('all open'), 5_000)),
+    ]);
+    expect(first).toBe('closed');
+  });
 
   it('frees the slot of an event reader as soon as it closes its side', async () => {
     const { emulator, port } = await start({ maxEventReaders: 1 });
@@ -417,6 +571,11 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
       expect(foreign.status).toBe(403);
       expect(problemType(foreign.body)).toBe('host-not-allowed');
       expect(foreign.body).not.toMatch(/"code":"\d+"/);
+      for (const host of ['[::1]evil.example', 'localhost:evil.example', '127.0.0.1:80:80']) {
+        const malformed = await ask(host);
+        expect(malformed.status, host).toBe(400);
+        expect(malformed.body).not.toMatch(/"code":"\d+"/);
+      }
       for (const host of [
         `127.0.0.1:${port}`,
         `localhost:${port}`,
@@ -455,6 +614,24 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
       expect(crossSite.status).toBe(403);
       const plain = await post('Content-Type: text/plain\r\n');
       expect(plain.status).toBe(415);
+      // Routes that read no body refuse one that is not JSON too: a form cannot reset.
+      await rawRequest(port, `GET ${EXISTS}&caller_id=kept HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`);
+      for (const [method, path] of [
+        ['POST', '/__uas/reset'],
+        ['DELETE', '/__uas/buckets'],
+      ]) {
+        const form = await rawRequest(
+          port,
+          `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\n\r\na=b`,
+        );
+        expect(form.status, path).toBe(415);
+      }
+      expect(emulator.requests({ callerId: 'kept' })).toHaveLength(1);
+      const buckets = await rawRequest(
+        port,
+        `GET /__uas/buckets HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
+      );
+      expect(buckets.body).toContain('kept');
       expect(
         emulator.handle({
           method: 'GET',

@@ -359,7 +359,12 @@ export function handleDevApi(
     params: new URLSearchParams(query),
     item,
   };
-  if (route.body !== true) return route.handle(devRequest, undefined);
+  if (route.body !== true) {
+    // A route that reads no body still refuses one that is not JSON: a cross-site form or
+    // text/plain post (no preflight) must not reset the emulator either.
+    const sent = (request.bodyBytes ?? 0) > 0 || (request.body ?? '') !== '';
+    return (sent ? notJson(request, path) : undefined) ?? route.handle(devRequest, undefined);
+  }
   const body = readJsonBody(request, path);
   return body.ok ? route.handle(devRequest, body.value) : body.response;
 }
@@ -591,21 +596,23 @@ export function publicConfig(emulator: AnyEmulator): unknown {
   };
 }
 
+/** The 415 for a body that is not `application/json`, or undefined. */
+function notJson(request: EmulatorRequest, path: string): EmulatorResponse | undefined {
+  const type = headerValue(request.headers, 'content-type');
+  const media = (type?.split(';')[0] ?? '').trim().toLowerCase();
+  if (media === 'application/json') return undefined;
+  const given = type === undefined ? 'no Content-Type' : `Content-Type ${JSON.stringify(type)}`;
+  const detail = `the dev API takes JSON bodies with Content-Type: application/json; got ${given}`;
+  return problem(createProblem('unsupported-media-type', detail, { instance: path }));
+}
+
 /** The parsed JSON body, or the problem to answer: it must be `application/json` and valid. */
 function readJsonBody(
   request: EmulatorRequest,
   path: string,
 ): { ok: true; value: unknown } | { ok: false; response: EmulatorResponse } {
-  const type = headerValue(request.headers, 'content-type');
-  const media = (type?.split(';')[0] ?? '').trim().toLowerCase();
-  if (media !== 'application/json') {
-    const given = type === undefined ? 'no Content-Type' : `Content-Type ${JSON.stringify(type)}`;
-    const detail = `the dev API takes JSON bodies with Content-Type: application/json; got ${given}`;
-    return {
-      ok: false,
-      response: problem(createProblem('unsupported-media-type', detail, { instance: path })),
-    };
-  }
+  const refused = notJson(request, path);
+  if (refused !== undefined) return { ok: false, response: refused };
   const text = (request.body ?? '').replace(/^\uFEFF/, '');
   if (nestsDeeperThan(text))
     return {
