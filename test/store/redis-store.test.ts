@@ -932,3 +932,120 @@ describe.skipIf(!HAS_REDIS)('the shared manual clock when Redis loses it', () =>
     expect(a.clock.now()).toBe(T0 + HOUR);
   });
 });
+
+describe.skipIf(!HAS_REDIS)('the Redis store behind a connection that drops', () => {
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  it("hears the other instances' changes and events again once its connections are back", async () => {
+    const proxy = await startProxy(Number(new URL(redis.url).port));
+    const stores = await Promise.all(
+      [`redis://127.0.0.1:${proxy.port}/0`, redis.url].map((url) =>
+        connectRedisStore({ url, config: SLOW, watchIntervalMs: 20 }),
+      ),
+    );
+    try {
+      const [a, b] = stores.map((store) => createSharedEmulator({ config: SLOW, store }));
+      const reader = a!.openEventStream()?.getReader();
+      if (reader === undefined) throw new Error('no event stream');
+      let text = '';
+      void (async () => {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          text += new TextDecoder().decode(value);
+        }
+      })();
+      proxy.dropAll();
+      let burst = 1;
+      await eventually(async () => {
+        await b!.configure({ limits: { caller: { burst: ++burst } } });
+        return a!.config.limits.caller.burst === burst;
+      });
+      await eventually(async () => {
+        await b!.handle(exists('alice@example.com', 'after'));
+        return text.includes('"caller_id":"after"');
+      });
+      await reader.cancel();
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+      await proxy.close();
+    }
+  });
+
+  it('ends no process when it closes while resubscribing after a reconnect', async () => {
+    const proxy = await startProxy(Number(new URL(redis.url).port));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const store = await connectRedisStore({
+        url: `redis://127.0.0.1:${proxy.port}/0`,
+        config: SLOW,
+        timeoutMs: 300,
+      });
+      // The connections drop; the subscriber's SUBSCRIBE, sent again once it is back, gets no
+      // answer (nor does anything after it) before the store closes: ioredis rejects it.
+      proxy.holdSubscribe = true;
+      proxy.dropAll();
+      await eventually(() => proxy.held > 0);
+      await store.close();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await proxy.close();
+    }
+  });
+});
+
+/**
+ * A TCP proxy to a local port that can drop every connection, and hold back (never forward) what
+ * a client sends from the moment it sends SUBSCRIBE.
+ */
+async function startProxy(target: number) {
+  const { createServer, connect } = await import('node:net');
+  const pairs = new Set<{ destroy(): void }>();
+  const proxy = {
+    port: 0,
+    holdSubscribe: false,
+    held: 0,
+    dropAll() {
+      for (const pair of pairs) pair.destroy();
+      pairs.clear();
+    },
+    close: () => {
+      proxy.dropAll();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  const server = createServer((client) => {
+    const upstream = connect(target, '127.0.0.1');
+    const pair = {
+      destroy() {
+        client.destroy();
+        upstream.destroy();
+      },
+    };
+    pairs.add(pair);
+    client.on('error', () => pair.destroy());
+    upstream.on('error', () => pair.destroy());
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    let holding = false;
+    client.on('data', (chunk: Buffer) => {
+      holding ||= proxy.holdSubscribe && /subscribe/i.test(chunk.toString('latin1'));
+      if (holding) proxy.held++;
+      else upstream.write(chunk);
+    });
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  proxy.port = (server.address() as { port: number }).port;
+  return proxy;
+}

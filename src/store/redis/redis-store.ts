@@ -229,7 +229,9 @@ async function openRedisStore(
   redis.defineCommand('uasNow', { numberOfKeys: 0, lua: NOW_SCRIPT });
   redis.defineCommand('uasClockRead', { numberOfKeys: 1, lua: CLOCK_READ_SCRIPT });
   redis.defineCommand('uasClockAdd', { numberOfKeys: 1, lua: CLOCK_ADD_SCRIPT });
-  const subscriber = redis.duplicate({ enableOfflineQueue: true });
+  // ioredis would subscribe again by itself after a reconnect, but leaves that command's failure
+  // unhandled (Redis slow or gone again meanwhile), which ends the process: done here instead.
+  const subscriber = redis.duplicate({ enableOfflineQueue: true, autoResubscribe: false });
   onFailure(() => {
     redis.disconnect();
     subscriber.disconnect();
@@ -442,6 +444,10 @@ async function openRedisStore(
     hearChange(change);
   });
   await subscriber.subscribe(keys.changes);
+  subscriber.on('ready', () => {
+    const channels = readersHere ? [keys.changes, keys.events] : [keys.changes];
+    subscriber.subscribe(...channels).catch(() => {});
+  });
 
   function hearChange(change: SharedChange): void {
     if (apply === undefined) return;
