@@ -67,9 +67,14 @@ export interface HttpTransport {
 
 const TIMEOUT_CODES = new Set(['ERR_HTTP_REQUEST_TIMEOUT', 'ERR_HTTP_HEADERS_TIMEOUT']);
 
-/** The last request read on a connection, kept on its socket (cheaper than a map per request). */
-const LAST_REQUEST = Symbol('uas.lastRequest');
-type ServedSocket = Socket & { [LAST_REQUEST]?: IncomingMessage };
+/** The answer to the last request read on a connection, kept on its socket (cheaper than a map). */
+const LAST_ANSWER = Symbol('uas.lastAnswer');
+/** Requests read behind one whose body is still arriving: they run after it, in order. */
+const BEHIND = Symbol('uas.behind');
+type ServedSocket = Socket & {
+  [LAST_ANSWER]?: ServerResponse;
+  [BEHIND]?: Array<() => void> | undefined;
+};
 
 /**
  * The socket layer both engines of `uas serve` share: timeouts, parser errors, the Host check of
@@ -115,81 +120,110 @@ export function createHttpTransport(
       requireHostHeader: false,
     },
     (req, res) => {
-      const socket = req.socket;
-      // Requests parsed in one read with others, after their connection was closed (too many
-      // answers queued) or an answer that closes it: nobody can take their answers, so they are
-      // not run.
-      if (socket.destroyed || closingAfter.has(socket)) return;
-      (socket as ServedSocket)[LAST_REQUEST] = req;
-      const { url, host } = requestTarget(req);
-      if (
-        (host === undefined && req.httpVersionMinor >= 1) ||
-        (host !== undefined && !isValidHost(host)) ||
-        hostLines(req.rawHeaders) > 1
-      ) {
-        const detail =
-          host === undefined
-            ? 'an HTTP/1.1 request needs a Host header'
-            : !isValidHost(host)
-              ? `the Host header is not a host and port: ${JSON.stringify(host.slice(0, 100))}`
-              : 'a request has one Host header, not several';
-        refuse(res, createProblem('malformed-http', detail), true);
-        req.resume();
-        return;
-      }
-      const path = pathOf(url);
-      const withBody = hasBody(req);
-      const headers = host === req.headers.host ? req.headers : { ...req.headers, host };
-      const request: TransportRequest = {
-        method: req.method ?? 'GET',
-        url,
-        headers,
-        body: undefined,
-        bodyBytes: 0,
-        signal: undefined,
-      };
-      if (isDevApiPath(path)) {
-        const refusal =
-          emulator.devApi.adminToken === undefined
-            ? checkDevApiHost(host, options, path)
-            : undefined;
-        if (refusal !== undefined) {
-          refuse(res, refusal, withBody);
-          req.resume();
-          return;
-        }
-        // A body nobody may send (no admin token, another origin) is refused unread.
-        const denied = withBody ? refuseDevApi(emulator, request, path) : undefined;
-        if (denied !== undefined) {
-          closingAfter.add(socket);
-          answerFromCore({ ...denied, close: true }, res);
-          req.resume();
-          return;
-        }
-      }
-      if (!withBody) {
-        dispatch(request, res);
-        return;
-      }
-      const limit = emulator.bodyLimit(path);
-      const announced = Number(req.headers['content-length']);
-      if (announced > limit) {
-        // Refused at once, not after waiting for a body that may never come.
-        closingAfter.add(socket);
-        request.bodyBytes = announced;
-        answerFromCore(emulator.handle(request), res);
-        req.resume();
-        return;
-      }
-      readingBody.add(req);
-      readBody(req, limit, (body, bytes) => {
-        readingBody.delete(req);
-        request.body = body;
-        request.bodyBytes = bytes;
-        dispatch(request, res);
-      });
+      const socket = req.socket as ServedSocket;
+      socket[LAST_ANSWER] = res;
+      // A request pipelined behind one whose body is still arriving runs after it, in order.
+      const behind = socket[BEHIND];
+      if (behind === undefined) serve(req, res);
+      else behind.push(() => serve(req, res));
     },
   );
+
+  /**
+   * Whether a request read on a connection may run: not when nobody can take its answer, because
+   * the connection was closed (too many answers queued), an answer before it closes it, or an
+   * event stream before it never ends.
+   */
+  function runnable(socket: Socket): boolean {
+    return !socket.destroyed && !closingAfter.has(socket) && !streaming.has(socket);
+  }
+
+  /** Runs the requests that waited behind one whose body has now been read. */
+  function release(socket: ServedSocket): void {
+    const queue = socket[BEHIND];
+    socket[BEHIND] = undefined;
+    while (queue !== undefined && queue.length > 0) {
+      (queue.shift() as () => void)();
+      // That one reads a body in turn: the rest wait behind it.
+      const next = socket[BEHIND] as Array<() => void> | undefined;
+      if (next !== undefined) {
+        next.push(...queue);
+        return;
+      }
+    }
+  }
+
+  function serve(req: IncomingMessage, res: ServerResponse): void {
+    const socket = req.socket as ServedSocket;
+    if (!runnable(socket)) return;
+    const { url, host } = requestTarget(req);
+    if (
+      (host === undefined && req.httpVersionMinor >= 1) ||
+      (host !== undefined && !isValidHost(host)) ||
+      hostLines(req.rawHeaders) > 1
+    ) {
+      const detail =
+        host === undefined
+          ? 'an HTTP/1.1 request needs a Host header'
+          : !isValidHost(host)
+            ? `the Host header is not a host and port: ${JSON.stringify(host.slice(0, 100))}`
+            : 'a request has one Host header, not several';
+      refuse(res, createProblem('malformed-http', detail), true);
+      req.resume();
+      return;
+    }
+    const path = pathOf(url);
+    const withBody = hasBody(req);
+    const headers = host === req.headers.host ? req.headers : { ...req.headers, host };
+    const request: TransportRequest = {
+      method: req.method ?? 'GET',
+      url,
+      headers,
+      body: undefined,
+      bodyBytes: 0,
+      signal: undefined,
+    };
+    if (isDevApiPath(path)) {
+      const refusal =
+        emulator.devApi.adminToken === undefined ? checkDevApiHost(host, options, path) : undefined;
+      if (refusal !== undefined) {
+        refuse(res, refusal, withBody);
+        req.resume();
+        return;
+      }
+      // A body nobody may send (no admin token, another origin) is refused unread.
+      const denied = withBody ? refuseDevApi(emulator, request, path) : undefined;
+      if (denied !== undefined) {
+        closingAfter.add(socket);
+        answerFromCore({ ...denied, close: true }, res);
+        req.resume();
+        return;
+      }
+    }
+    if (!withBody) {
+      dispatch(request, res);
+      return;
+    }
+    const limit = emulator.bodyLimit(path);
+    const announced = Number(req.headers['content-length']);
+    if (announced > limit) {
+      // Refused at once, not after waiting for a body that may never come.
+      closingAfter.add(socket);
+      request.bodyBytes = announced;
+      answerFromCore(emulator.handle(request), res);
+      req.resume();
+      return;
+    }
+    readingBody.add(req);
+    socket[BEHIND] = [];
+    readBody(req, limit, (body, bytes) => {
+      readingBody.delete(req);
+      request.body = body;
+      request.bodyBytes = bytes;
+      dispatch(request, res);
+      release(socket);
+    });
+  }
 
   /** Sends a request to its engine, or to the core for what Fetch cannot carry. */
   function dispatch(request: TransportRequest, res: ServerResponse): void {
@@ -211,8 +245,9 @@ export function createHttpTransport(
     request.signal = controller.signal;
     const socket = res.req.socket;
     const run = (): Promise<void> => {
-      // Its connection was closed while the requests before it ran: nobody takes its answer.
-      if (socket.destroyed || closingAfter.has(socket)) {
+      // Its connection was closed while the requests before it ran, or one of them began an
+      // event stream: nobody takes its answer.
+      if (socket.destroyed || streaming.has(socket)) {
         waiting.delete(controller);
         return Promise.resolve();
       }
@@ -357,9 +392,18 @@ export function createHttpTransport(
    */
   function closes(res: ServerResponse, close: boolean | undefined): boolean {
     const socket = res.req.socket as ServedSocket;
-    const last = close === true || (closing && socket[LAST_REQUEST] === res.req);
-    if (last) closingAfter.add(socket);
-    return last;
+    const last = socket[LAST_ANSWER];
+    if (close === true || (closing && last === res)) {
+      closingAfter.add(socket);
+      return true;
+    }
+    // At shutdown, the answer to the last request was given before (kept alive, or an event
+    // stream just ended): the connection ends once that answer is out.
+    if (closing && last !== undefined && last.writableEnded && !closingAfter.has(socket)) {
+      closingAfter.add(socket);
+      last.once('finish', () => socket.destroySoon());
+    }
+    return false;
   }
 
   /** An abort controller for a request that waits, aborted when its client goes or at shutdown. */

@@ -67,6 +67,11 @@ interface QueuedAnswers {
   bytes: number;
   /** Its connection closed: answers still queued will never be written (nor finish). */
   closed: boolean;
+  /**
+   * Their stall timers, cleared when the connection closes: a timer would otherwise keep the
+   * closed connection, and the answers queued on it, in memory until it fired.
+   */
+  timers: Set<NodeJS.Timeout>;
 }
 
 /**
@@ -76,22 +81,24 @@ interface QueuedAnswers {
  */
 function watchStalledAnswer(res: ServerResponse, queued: boolean, stalledAnswerMs: number): void {
   const socket = res.req.socket;
+  // A closed connection writes nothing more.
+  if (socket.destroyed) return;
   const timer = setTimeout(() => socket.destroy(), stalledAnswerMs);
   timer.unref();
-  // A closed connection writes nothing more: its queued answers are not counted.
-  const counted = queued && !socket.destroyed;
-  const bytes = counted ? res.writableLength : 0;
-  let owed = counted ? queuedOn.get(socket) : undefined;
-  if (counted && owed === undefined) {
-    const entry: QueuedAnswers = { bytes: 0, closed: false };
+  const bytes = queued ? res.writableLength : 0;
+  let owed = queued ? queuedOn.get(socket) : undefined;
+  if (queued && owed === undefined) {
+    const entry: QueuedAnswers = { bytes: 0, closed: false, timers: new Set() };
     owed = entry;
     queuedOn.set(socket, entry);
     socket.once('close', () => {
       queuedTotal -= entry.bytes;
-      Object.assign(entry, { bytes: 0, closed: true });
+      for (const pending of entry.timers) clearTimeout(pending);
+      Object.assign(entry, { bytes: 0, closed: true, timers: new Set() });
     });
   }
   if (owed !== undefined) {
+    owed.timers.add(timer);
     owed.bytes += bytes;
     queuedTotal += bytes;
     if (owed.bytes > MAX_QUEUED_ANSWER_BYTES || queuedTotal > MAX_QUEUED_ANSWER_BYTES_TOTAL)
@@ -103,6 +110,7 @@ function watchStalledAnswer(res: ServerResponse, queued: boolean, stalledAnswerM
     done = true;
     clearTimeout(timer);
     if (owed !== undefined && !owed.closed) {
+      owed.timers.delete(timer);
       owed.bytes -= bytes;
       queuedTotal -= bytes;
     }

@@ -1,4 +1,7 @@
+import type { Socket } from 'node:net';
 import { setImmediate as turn } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-server.js';
 import { createMswEngine } from '../../src/adapters/msw/msw-engine.js';
@@ -176,16 +179,26 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
         `GET ${EXISTS} HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n`,
         417,
       ],
-    ])('is not run after %s', async (_name, first, status) => {
-      const { emulator, port } = await start();
-      const answer = await rawRequest(port, pipelined(first));
-      const statuses = [...answer.text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1]);
-      expect(statuses).toEqual([String(status)]);
-      expect(answer.closed).toBe(true);
-      // The msw engine would run it on a later turn.
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(ghostAdded(emulator)).toBe(false);
-    });
+    ])(
+      'is not run after %s; those before it are run and answered',
+      async (_name, first, status) => {
+        const { emulator, port } = await start();
+        // Two: the msw engine runs the second once the first is answered.
+        const before = (id: string) =>
+          `GET ${EXISTS}&caller_id=${id} HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`;
+        const answer = await rawRequest(port, pipelined(`${before('b1')}${before('b2')}${first}`));
+        const statuses = [...answer.text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1]);
+        expect(statuses).toEqual(['200', '200', String(status)]);
+        expect(answer.closed).toBe(true);
+        expect(emulator.requests({ status: 200 }).map((record) => record.caller_id)).toEqual([
+          'b1',
+          'b2',
+        ]);
+        // The msw engine would run it on a later turn.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(ghostAdded(emulator)).toBe(false);
+      },
+    );
 
     it('is not run after a dev-API body sent without the admin token', async () => {
       const { emulator, port } = await start({ devApi: { adminToken: 'admin-secret' } });
@@ -198,6 +211,28 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
       expect(answer.closed).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(ghostAdded(emulator)).toBe(false);
+    });
+
+    it('is not run behind an event stream, which never ends to let its answer out', async () => {
+      const { emulator, port } = await start();
+      const reader = openSocket(port);
+      reader.write(pipelined('GET /__uas/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'));
+      await new Promise((resolve) => reader.once('data', resolve));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(ghostAdded(emulator)).toBe(false);
+    });
+
+    it('runs after a request before it that sends a body, in order, in the same write', async () => {
+      const { port } = await start();
+      const answer = await rawRequest(
+        port,
+        pipelined('', '') +
+          `GET /v1/users/exists?email=ghost%40example.com HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`,
+        300,
+      );
+      const bodies = answer.text.split('HTTP/1.1 ').slice(1);
+      expect(bodies).toHaveLength(2);
+      expect(bodies[1]).toContain('"exists":true');
     });
 
     it('is run, and answered, after an answer that keeps the connection (the harness can fail)', async () => {
@@ -290,15 +325,7 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
     });
     const request = (index: number) =>
       `GET ${EXISTS}&caller_id=p${index} HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`;
-    const pending = rawRequest(port, [0, 1, 2].map(request).join(''), 5_000);
-    // The default engine has run all three (each waits on its latency); the msw engine the first.
-    await until(() => emulator.requests().length >= 1, 2_000);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const started = performance.now();
-    await running!.close(3_000);
-    running = undefined;
-    const answer = await pending;
-    expect(performance.now() - started).toBeLessThan(1_000);
+    const answer = await shutDownDuring(emulator, port, [0, 1, 2].map(request).join(''));
     const heads = answer.text.split('HTTP/1.1 ').slice(1);
     expect(heads.map((head) => head.slice(0, 3))).toEqual(['200', '200', '200']);
     // Only the last closes the connection: an earlier `Connection: close` would lose the rest.
@@ -314,6 +341,19 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
         .map((record) => record.caller_id)
         .sort(),
     ).toEqual(['p0', 'p1', 'p2']);
+  });
+
+  it('ends at shutdown a connection whose last answer went out before, behind a delayed one', async () => {
+    const { emulator, port } = await start();
+    emulator.failNext({ operation: 'exists', latencyMs: 60_000, count: 1 });
+    const request = `GET ${EXISTS} HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`;
+    const answer = await shutDownDuring(emulator, port, request.repeat(3));
+    expect([...answer.text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1])).toEqual([
+      '200',
+      '200',
+      '200',
+    ]);
+    expect(answer.closed).toBe(true);
   });
 
   it('serves one event stream per connection: one pipelined behind another holds no place', async () => {
@@ -435,6 +475,34 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
       new Promise((resolve) => setTimeout(() => resolve('all open'), 5_000)),
     ]);
     expect(first).toBe('closed');
+  });
+
+  it('lets a connection closed with answers queued go at once, not when their timers would fire', async () => {
+    const { emulator, port } = await start(
+      { config: { ...DEMO_CONFIG, journal: { size: 'unbounded' } } },
+      { stalledAnswerMs: 60_000 },
+    );
+    fillJournal(emulator, 400);
+    let served: WeakRef<Socket> | undefined;
+    const closed = new Promise<void>((resolve) =>
+      running!.server.once('connection', (socket: Socket) => {
+        served = new WeakRef(socket);
+        socket.once('close', () => resolve());
+      }),
+    );
+    const reader = openSocket(port, true);
+    reader.pause();
+    // Seven answers of about 3 MB queued pass the 16 MiB a connection may queue: closed at once.
+    reader.write('GET /__uas/journal?limit=400 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'.repeat(8));
+    await closed;
+    reader.destroy();
+    const gc = collectGarbage();
+    for (let attempt = 0; attempt < 20 && served?.deref() !== undefined; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      gc();
+    }
+    // Held by nothing: the answers queued on it (about 20 MB) are garbage too.
+    expect(served?.deref()).toBeUndefined();
   });
 
   it('frees the slot of an event reader as soon as it closes its side', async () => {
@@ -627,6 +695,12 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
         expect(form.status, path).toBe(415);
       }
       expect(emulator.requests({ callerId: 'kept' })).toHaveLength(1);
+      // A GET's body is ignored (the msw engine's Fetch request drops it): read alike.
+      const read = await rawRequest(
+        port,
+        `GET /__uas/buckets HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 1\r\n\r\nx`,
+      );
+      expect(read.status).toBe(200);
       const buckets = await rawRequest(
         port,
         `GET /__uas/buckets HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
@@ -646,12 +720,35 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
     });
   });
 
+  /**
+   * Sends `text` on a connection, shuts the server down once a request of it has run (the
+   * default engine runs them all at once, the msw engine the first), and returns what the client
+   * got. The shutdown takes under a second.
+   */
+  async function shutDownDuring(emulator: Emulator, port: number, text: string) {
+    const pending = rawRequest(port, text, 5_000);
+    await until(() => emulator.requests().length >= 1, 2_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
+    await running!.close(3_000);
+    running = undefined;
+    const answer = await pending;
+    expect(performance.now() - started).toBeLessThan(1_000);
+    return answer;
+  }
+
   async function connections(): Promise<number> {
     return new Promise((resolve, reject) =>
       running!.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
     );
   }
 });
+
+/** V8's garbage collector, exposed for this process. */
+function collectGarbage(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
 
 function problemType(body: string): string | undefined {
   try {

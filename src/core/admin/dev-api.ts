@@ -360,9 +360,11 @@ export function handleDevApi(
     item,
   };
   if (route.body !== true) {
-    // A route that reads no body still refuses one that is not JSON: a cross-site form or
-    // text/plain post (no preflight) must not reset the emulator either.
-    const sent = (request.bodyBytes ?? 0) > 0 || (request.body ?? '') !== '';
+    // A write that reads no body still refuses one that is not JSON: a cross-site form or
+    // text/plain post (no preflight) must not reset the emulator either. (A GET's body is
+    // ignored, as the Fetch API of the msw engine drops it.)
+    const write = request.method !== 'GET' && request.method !== 'HEAD';
+    const sent = write && ((request.bodyBytes ?? 0) > 0 || (request.body ?? '') !== '');
     return (sent ? notJson(request, path) : undefined) ?? route.handle(devRequest, undefined);
   }
   const body = readJsonBody(request, path);
