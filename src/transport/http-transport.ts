@@ -119,15 +119,24 @@ export function createHttpTransport(
       // Checked below, to answer problem+json rather than Node's empty 400.
       requireHostHeader: false,
     },
-    (req, res) => {
-      const socket = req.socket as ServedSocket;
-      socket[LAST_ANSWER] = res;
-      // A request pipelined behind one whose body is still arriving runs after it, in order.
-      const behind = socket[BEHIND];
-      if (behind === undefined) serve(req, res);
-      else behind.push(() => serve(req, res));
-    },
+    (req, res) => admit(req, res, serve),
   );
+
+  /**
+   * Takes a request read on a connection: it runs now, or, behind one whose body is still
+   * arriving, after it, in order.
+   */
+  function admit(
+    req: IncomingMessage,
+    res: ServerResponse,
+    run: (req: IncomingMessage, res: ServerResponse) => void,
+  ): void {
+    const socket = req.socket as ServedSocket;
+    socket[LAST_ANSWER] = res;
+    const behind = socket[BEHIND];
+    if (behind === undefined) run(req, res);
+    else behind.push(() => run(req, res));
+  }
 
   /**
    * Whether a request read on a connection may run: not when nobody can take its answer, because
@@ -155,7 +164,12 @@ export function createHttpTransport(
 
   function serve(req: IncomingMessage, res: ServerResponse): void {
     const socket = req.socket as ServedSocket;
-    if (!runnable(socket)) return;
+    if (!runnable(socket)) {
+      // Never answered: when its turn comes (after an event stream ends, say), the connection
+      // closes, instead of waiting for an answer that will not come.
+      res.destroy();
+      return;
+    }
     const { url, host } = requestTarget(req);
     if (
       (host === undefined && req.httpVersionMinor >= 1) ||
@@ -249,6 +263,7 @@ export function createHttpTransport(
       // event stream: nobody takes its answer.
       if (socket.destroyed || streaming.has(socket)) {
         waiting.delete(controller);
+        res.destroy();
         return Promise.resolve();
       }
       return engine(request)
@@ -356,7 +371,11 @@ export function createHttpTransport(
     answeredAlone.add(socket);
     const owed = () => {
       const current = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-      return current == null || readingBody.has(current.req) ? undefined : current;
+      // A request still sending its body is the one the error is about; one whose body has
+      // come whole (its end not yet emitted) is owed its answer.
+      return current == null || (readingBody.has(current.req) && !current.req.complete)
+        ? undefined
+        : current;
     };
     if (owed() === undefined) {
       answer();
@@ -457,17 +476,23 @@ export function createHttpTransport(
       res.writeContinue();
     server.emit('request', req, res);
   });
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    refuse(
-      res,
-      createProblem(
-        'expectation-failed',
-        `the server meets no expectation but 100-continue; got Expect: ${JSON.stringify(String(req.headers.expect).slice(0, 100))}`,
-      ),
-      true,
-    );
-    req.resume();
-  });
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
+    admit(req, res, () => {
+      if (!runnable(req.socket)) {
+        res.destroy();
+        return;
+      }
+      refuse(
+        res,
+        createProblem(
+          'expectation-failed',
+          `the server meets no expectation but 100-continue; got Expect: ${JSON.stringify(String(req.headers.expect).slice(0, 100))}`,
+        ),
+        true,
+      );
+      req.resume();
+    }),
+  );
 
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     afterAnswers(socket, () =>
@@ -491,8 +516,9 @@ export function createHttpTransport(
         closing = true;
         for (const controller of waiting) controller.abort();
         for (const end of streams) end();
+        // Not unref'd: a connection whose socket Node no longer counts as keeping the process
+        // alive (a paused one) must still be closed, and the promise settled.
         const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-        timer.unref();
         server.close(() => {
           clearTimeout(timer);
           resolve();

@@ -83,8 +83,6 @@ function watchStalledAnswer(res: ServerResponse, queued: boolean, stalledAnswerM
   const socket = res.req.socket;
   // A closed connection writes nothing more.
   if (socket.destroyed) return;
-  const timer = setTimeout(() => socket.destroy(), stalledAnswerMs);
-  timer.unref();
   const bytes = queued ? res.writableLength : 0;
   let owed = queued ? queuedOn.get(socket) : undefined;
   if (queued && owed === undefined) {
@@ -97,20 +95,30 @@ function watchStalledAnswer(res: ServerResponse, queued: boolean, stalledAnswerM
       Object.assign(entry, { bytes: 0, closed: true, timers: new Set() });
     });
   }
+  let timer: NodeJS.Timeout | undefined;
+  let done = false;
+  // A queued answer's time runs from when it can be written (the answers before it are out),
+  // not while it waits behind one that is slow by design (a latency, a scripted fault).
+  const start = () => {
+    if (done || socket.destroyed) return;
+    timer = setTimeout(() => socket.destroy(), stalledAnswerMs);
+    timer.unref();
+    owed?.timers.add(timer);
+  };
   if (owed !== undefined) {
-    owed.timers.add(timer);
     owed.bytes += bytes;
     queuedTotal += bytes;
     if (owed.bytes > MAX_QUEUED_ANSWER_BYTES || queuedTotal > MAX_QUEUED_ANSWER_BYTES_TOTAL)
       socket.destroy();
   }
-  let done = false;
+  if (queued) res.once('socket', start);
+  else start();
   const taken = () => {
     if (done) return;
     done = true;
-    clearTimeout(timer);
+    if (timer !== undefined) clearTimeout(timer);
     if (owed !== undefined && !owed.closed) {
-      owed.timers.delete(timer);
+      if (timer !== undefined) owed.timers.delete(timer);
       owed.bytes -= bytes;
       queuedTotal -= bytes;
     }

@@ -235,6 +235,45 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
       expect(bodies[1]).toContain('"exists":true');
     });
 
+    it('is answered before a malformed request that comes in the same packet as its body', async () => {
+      const { emulator, port } = await start();
+      const answer = await rawRequest(port, `${pipelined('')}NONSENSE\r\n\r\n`);
+      const statuses = [...answer.text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1]);
+      expect(statuses).toEqual(['200', '400']);
+      expect(ghostAdded(emulator)).toBe(true);
+    });
+
+    it('runs, with the one after it, before an unmet expectation read behind its body', async () => {
+      const { emulator, port } = await start();
+      const answer = await rawRequest(
+        port,
+        `${pipelined('')}GET /v1/users/exists?email=ghost%40example.com HTTP/1.1\r\nHost: x\r\n${AUTH}\r\nGET /__uas/health HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: foo\r\n\r\n`,
+        2_000,
+      );
+      const statuses = [...answer.text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1]);
+      expect(statuses).toEqual(['200', '200', '417']);
+      expect(answer.text).toContain('"exists":true');
+      expect(answer.closed).toBe(true);
+      expect(ghostAdded(emulator)).toBe(true);
+    });
+
+    it('closes, once the stream before it ends, a half-closed connection it was read on', async () => {
+      const { port } = await start();
+      const reader = openSocket(port, true);
+      reader.resume();
+      reader.write(
+        'GET /__uas/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /__uas/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
+      );
+      await new Promise((resolve) => reader.once('data', resolve));
+      const closed = new Promise((resolve) => reader.once('close', () => resolve('closed')));
+      reader.end();
+      const outcome = await Promise.race([
+        closed,
+        new Promise((resolve) => setTimeout(() => resolve('still open'), 2_000)),
+      ]);
+      expect(outcome).toBe('closed');
+    });
+
     it('is run, and answered, after an answer that keeps the connection (the harness can fail)', async () => {
       const { emulator, port } = await start();
       const answer = await rawRequest(
@@ -354,6 +393,19 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
       '200',
     ]);
     expect(answer.closed).toBe(true);
+  });
+
+  it('gives an answer queued behind a slow one its time to go out from when it can', async () => {
+    const { emulator, port } = await start({}, { stalledAnswerMs: 300 });
+    emulator.failNext({ operation: 'exists', latencyMs: 1_000, count: 1 });
+    const answer = await rawRequest(
+      port,
+      `GET ${EXISTS} HTTP/1.1\r\nHost: x\r\n${AUTH}\r\nGET /__uas/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
+      300,
+    );
+    const statuses = [...answer.text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1]);
+    expect(statuses).toEqual(['200', '200']);
+    expect(answer.closed).toBe(false);
   });
 
   it('serves one event stream per connection: one pipelined behind another holds no place', async () => {
