@@ -107,6 +107,8 @@ export function createHttpTransport(
   const streams = new Set<() => void>();
   /** Connections with an event stream: one each. */
   const streaming = new WeakSet<Socket>();
+  /** Connections with a request read but not run (behind a stream, or a closing answer). */
+  const skipped = new WeakSet<Socket>();
   let closing = false;
 
   const server = createServer(
@@ -167,6 +169,7 @@ export function createHttpTransport(
     if (!runnable(socket)) {
       // Never answered: when its turn comes (after an event stream ends, say), the connection
       // closes, instead of waiting for an answer that will not come.
+      skipped.add(res.req.socket);
       res.destroy();
       return;
     }
@@ -263,6 +266,7 @@ export function createHttpTransport(
       // event stream: nobody takes its answer.
       if (socket.destroyed || streaming.has(socket)) {
         waiting.delete(controller);
+        skipped.add(res.req.socket);
         res.destroy();
         return Promise.resolve();
       }
@@ -348,7 +352,11 @@ export function createHttpTransport(
       return;
     }
     streaming.add(socket);
-    res.on('close', () => streaming.delete(socket));
+    res.on('close', () => {
+      streaming.delete(socket);
+      // Requests read behind it were not run: nothing more will be answered on it.
+      if (skipped.has(socket)) socket.destroySoon();
+    });
     const end = pumpStream(
       res,
       response as TransportResponse & { stream: ReadableStream<Uint8Array> },
@@ -479,6 +487,7 @@ export function createHttpTransport(
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
     admit(req, res, () => {
       if (!runnable(req.socket)) {
+        skipped.add(res.req.socket);
         res.destroy();
         return;
       }
