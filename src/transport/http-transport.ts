@@ -149,6 +149,15 @@ export function createHttpTransport(
     return !socket.destroyed && !closingAfter.has(socket) && !streaming.has(socket);
   }
 
+  /**
+   * Leaves a request unanswered, never run: when its turn comes (after an event stream ends,
+   * say), the connection closes instead of waiting for an answer that will not come.
+   */
+  function skip(res: ServerResponse): void {
+    skipped.add(res.req.socket);
+    res.destroy();
+  }
+
   /** Runs the requests that waited behind one whose body has now been read. */
   function release(socket: ServedSocket): void {
     const queue = socket[BEHIND];
@@ -167,22 +176,20 @@ export function createHttpTransport(
   function serve(req: IncomingMessage, res: ServerResponse): void {
     const socket = req.socket as ServedSocket;
     if (!runnable(socket)) {
-      // Never answered: when its turn comes (after an event stream ends, say), the connection
-      // closes, instead of waiting for an answer that will not come.
-      skipped.add(res.req.socket);
-      res.destroy();
+      skip(res);
       return;
     }
     const { url, host } = requestTarget(req);
+    const badHost = host !== undefined && !isValidHost(host);
     if (
       (host === undefined && req.httpVersionMinor >= 1) ||
-      (host !== undefined && !isValidHost(host)) ||
+      badHost ||
       hostLines(req.rawHeaders) > 1
     ) {
       const detail =
         host === undefined
           ? 'an HTTP/1.1 request needs a Host header'
-          : !isValidHost(host)
+          : badHost
             ? `the Host header is not a host and port: ${JSON.stringify(host.slice(0, 100))}`
             : 'a request has one Host header, not several';
       refuse(res, createProblem('malformed-http', detail), true);
@@ -211,7 +218,6 @@ export function createHttpTransport(
       // A body nobody may send (no admin token, another origin) is refused unread.
       const denied = withBody ? refuseDevApi(emulator, request, path) : undefined;
       if (denied !== undefined) {
-        closingAfter.add(socket);
         answerFromCore({ ...denied, close: true }, res);
         req.resume();
         return;
@@ -225,7 +231,6 @@ export function createHttpTransport(
     const announced = Number(req.headers['content-length']);
     if (announced > limit) {
       // Refused at once, not after waiting for a body that may never come.
-      closingAfter.add(socket);
       request.bodyBytes = announced;
       answerFromCore(emulator.handle(request), res);
       req.resume();
@@ -246,7 +251,6 @@ export function createHttpTransport(
   function dispatch(request: TransportRequest, res: ServerResponse): void {
     const bytes = request.bodyBytes ?? 0;
     const tooLarge = bytes > 0 && bytes > emulator.bodyLimit(pathOf(request.url));
-    if (tooLarge) closingAfter.add(res.req.socket);
     // Targets other than a path (`*`, `ftp://host/x`) go to the core too: Fetch would rewrite
     // them, and both engines must answer alike.
     if (
@@ -266,8 +270,7 @@ export function createHttpTransport(
       // event stream: nobody takes its answer.
       if (socket.destroyed || streaming.has(socket)) {
         waiting.delete(controller);
-        skipped.add(res.req.socket);
-        res.destroy();
+        skip(res);
         return Promise.resolve();
       }
       return engine(request)
@@ -313,6 +316,8 @@ export function createHttpTransport(
       return;
     }
     const response = pending;
+    // Decided now, whatever the delay: requests read after it are not run.
+    if (response.close === true) closingAfter.add(res.req.socket);
     const answer = fromCore(response);
     if (response.delayMs <= 0) {
       send(answer, res);
@@ -487,8 +492,7 @@ export function createHttpTransport(
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
     admit(req, res, () => {
       if (!runnable(req.socket)) {
-        skipped.add(res.req.socket);
-        res.destroy();
+        skip(res);
         return;
       }
       refuse(

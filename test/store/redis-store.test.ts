@@ -394,19 +394,11 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
     const b = await instance();
     const reader = b.openEventStream()?.getReader();
     if (reader === undefined) throw new Error('no event stream');
-    const decoder = new TextDecoder();
-    let text = '';
-    void (async () => {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        text += decoder.decode(value);
-      }
-    })();
+    const read = collectText(reader);
     // The reader is noticed within the watch interval (20 ms); a request of a's shows when it is.
     await eventually(async () => {
       await a.handle(exists('alice@example.com', 'warm-up'));
-      return text.includes('"caller_id":"warm-up"');
+      return read.text.includes('"caller_id":"warm-up"');
     });
     const record = { id: 1, at: T0, method: 'GET', path: '/v1/users/exists', fingerprint: 'f' };
     const event = (value: unknown) => JSON.stringify({ from: 'x', event: value });
@@ -422,11 +414,11 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
     await a.configure({ limits: { caller: { burst: 4 } } });
     await a.reset();
     await a.handle(exists('alice@example.com', 'last'));
-    await eventually(() => text.includes('"caller_id":"last"'));
+    await eventually(() => read.text.includes('"caller_id":"last"'));
     await reader.cancel();
-    expect(text).not.toMatch(/injected|mystery|"zz"|soon/);
-    expect(text.match(/^event: config$/gm)).toHaveLength(1);
-    expect(text.match(/^event: reset$/gm)).toHaveLength(1);
+    expect(read.text).not.toMatch(/injected|mystery|"zz"|soon/);
+    expect(read.text.match(/^event: config$/gm)).toHaveLength(1);
+    expect(read.text.match(/^event: reset$/gm)).toHaveLength(1);
   });
 });
 
@@ -437,6 +429,60 @@ describe.skipIf(!HAS_REDIS)('the Redis store while Redis is away', () => {
   });
   afterAll(async () => {
     await redis?.stop();
+  });
+
+  it("hears the other instances' changes and events again once its connections are back", async () => {
+    const proxy = await startProxy(Number(new URL(redis.url).port));
+    const stores = await Promise.all(
+      [`redis://127.0.0.1:${proxy.port}/0`, redis.url].map((url) =>
+        connectRedisStore({ url, config: SLOW, watchIntervalMs: 20 }),
+      ),
+    );
+    try {
+      const [a, b] = stores.map((store) => createSharedEmulator({ config: SLOW, store }));
+      const reader = a!.openEventStream()?.getReader();
+      if (reader === undefined) throw new Error('no event stream');
+      const read = collectText(reader);
+      proxy.dropAll();
+      let burst = 1;
+      await eventually(async () => {
+        await b!.configure({ limits: { caller: { burst: ++burst } } });
+        return a!.config.limits.caller.burst === burst;
+      });
+      await eventually(async () => {
+        await b!.handle(exists('alice@example.com', 'after'));
+        return read.text.includes('"caller_id":"after"');
+      });
+      await reader.cancel();
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+      await proxy.close();
+    }
+  });
+
+  it('ends no process when it closes while resubscribing after a reconnect', async () => {
+    const proxy = await startProxy(Number(new URL(redis.url).port));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const store = await connectRedisStore({
+        url: `redis://127.0.0.1:${proxy.port}/0`,
+        config: SLOW,
+        timeoutMs: 300,
+      });
+      // The connections drop; the subscriber's SUBSCRIBE, sent again once it is back, gets no
+      // answer (nor does anything after it) before the store closes: ioredis rejects it.
+      proxy.holdSubscribe = true;
+      proxy.dropAll();
+      await eventually(() => proxy.held > 0);
+      await store.close();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await proxy.close();
+    }
   });
 
   it('says Redis is back after a stall even when no request comes to find out', async () => {
@@ -933,76 +979,19 @@ describe.skipIf(!HAS_REDIS)('the shared manual clock when Redis loses it', () =>
   });
 });
 
-describe.skipIf(!HAS_REDIS)('the Redis store behind a connection that drops', () => {
-  let redis: TestRedis;
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-
-  it("hears the other instances' changes and events again once its connections are back", async () => {
-    const proxy = await startProxy(Number(new URL(redis.url).port));
-    const stores = await Promise.all(
-      [`redis://127.0.0.1:${proxy.port}/0`, redis.url].map((url) =>
-        connectRedisStore({ url, config: SLOW, watchIntervalMs: 20 }),
-      ),
-    );
-    try {
-      const [a, b] = stores.map((store) => createSharedEmulator({ config: SLOW, store }));
-      const reader = a!.openEventStream()?.getReader();
-      if (reader === undefined) throw new Error('no event stream');
-      let text = '';
-      void (async () => {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) return;
-          text += new TextDecoder().decode(value);
-        }
-      })();
-      proxy.dropAll();
-      let burst = 1;
-      await eventually(async () => {
-        await b!.configure({ limits: { caller: { burst: ++burst } } });
-        return a!.config.limits.caller.burst === burst;
-      });
-      await eventually(async () => {
-        await b!.handle(exists('alice@example.com', 'after'));
-        return text.includes('"caller_id":"after"');
-      });
-      await reader.cancel();
-    } finally {
-      await Promise.all(stores.map((store) => store.close()));
-      await proxy.close();
+/** Reads a stream of events as it comes; `text` is what has come so far. */
+function collectText(reader: ReadableStreamDefaultReader<Uint8Array>): { text: string } {
+  const read = { text: '' };
+  const decoder = new TextDecoder();
+  void (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      read.text += decoder.decode(value, { stream: true });
     }
-  });
-
-  it('ends no process when it closes while resubscribing after a reconnect', async () => {
-    const proxy = await startProxy(Number(new URL(redis.url).port));
-    const unhandled: unknown[] = [];
-    const onUnhandled = (reason: unknown) => unhandled.push(reason);
-    process.on('unhandledRejection', onUnhandled);
-    try {
-      const store = await connectRedisStore({
-        url: `redis://127.0.0.1:${proxy.port}/0`,
-        config: SLOW,
-        timeoutMs: 300,
-      });
-      // The connections drop; the subscriber's SUBSCRIBE, sent again once it is back, gets no
-      // answer (nor does anything after it) before the store closes: ioredis rejects it.
-      proxy.holdSubscribe = true;
-      proxy.dropAll();
-      await eventually(() => proxy.held > 0);
-      await store.close();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(unhandled).toEqual([]);
-    } finally {
-      process.off('unhandledRejection', onUnhandled);
-      await proxy.close();
-    }
-  });
-});
+  })();
+  return read;
+}
 
 /**
  * A TCP proxy to a local port that can drop every connection, and hold back (never forward) what
