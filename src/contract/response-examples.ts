@@ -61,6 +61,7 @@ export function renderExample(
     state,
     resetSeconds: secondsUp(outcome === 'rate-limited' ? state.retryAfterMs : state.nextTokenMs),
     body,
+    text: undefined,
   };
   const response = renderResult(config, NO_RANDOM, result, path);
   return {

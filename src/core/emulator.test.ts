@@ -36,6 +36,15 @@ describe('createEmulator', () => {
       ).toThrow(/devApi\.adminToken/);
   });
 
+  it('writes the exists answer as JSON.stringify writes its body', () => {
+    const { emulator } = make();
+    for (const email of ['alice%40example.com', 'nobody%40example.com']) {
+      const response = emulator.handle({ ...exists(), url: `/v1/users/exists?email=${email}` });
+      expect(response.status).toBe(200);
+      expect(response.text).toBe(JSON.stringify(response.body));
+    }
+  });
+
   it('shares caller buckets across clients when callerScope is global', () => {
     const { emulator } = make({
       limits: { ...DEMO_CONFIG.limits, callerScope: 'global', caller: { burst: 1, rate: '1/m' } },

@@ -42,11 +42,21 @@ const EXISTS_PARAMETERS = ['email', 'phone_number', 'caller_id'] as const;
 export function readExistsInput(query: string, rules: InputRules, instance: string): InputResult {
   const fields: Record<string, string> = {};
   let repeated: Map<string, number> | undefined;
-  for (const [name, value] of parseQuery(query)) {
-    if (name in fields) {
-      repeated ??= new Map();
-      repeated.set(name, (repeated.get(name) ?? 1) + 1);
-    } else fields[name] = value;
+  // One pass over the query, decoded as URLSearchParams decodes it (`+` is a space, malformed
+  // escapes kept as they are); the first of a repeated parameter is kept.
+  for (let start = 0; start < query.length;) {
+    let end = query.indexOf('&', start);
+    if (end === -1) end = query.length;
+    if (end > start) {
+      const equals = query.indexOf('=', start);
+      const split = equals !== -1 && equals < end;
+      const name = decodeComponent(query.slice(start, split ? equals : end));
+      if (Object.hasOwn(fields, name)) {
+        repeated ??= new Map();
+        repeated.set(name, (repeated.get(name) ?? 1) + 1);
+      } else fields[name] = split ? decodeComponent(query.slice(equals + 1, end)) : '';
+    }
+    start = end + 1;
   }
   const errors: FieldError[] = [];
   for (const name of EXISTS_PARAMETERS) {
@@ -93,23 +103,6 @@ export function readExistsInput(query: string, rules: InputRules, instance: stri
       caller_id: fields.caller_id,
     },
   };
-}
-
-/**
- * The parameters of a query string, decoded as URLSearchParams decodes them (`+` is a space,
- * malformed escapes kept as they are), without building one for the usual query.
- */
-function parseQuery(query: string): Array<[string, string]> {
-  const pairs: Array<[string, string]> = [];
-  if (query === '') return pairs;
-  for (const part of query.split('&')) {
-    if (part === '') continue;
-    const equals = part.indexOf('=');
-    const name = equals === -1 ? part : part.slice(0, equals);
-    const value = equals === -1 ? '' : part.slice(equals + 1);
-    pairs.push([decodeComponent(name), decodeComponent(value)]);
-  }
-  return pairs;
 }
 
 function decodeComponent(text: string): string {

@@ -48,7 +48,13 @@ export function renderResult(
     headers['retry-after'] = String(result.scripted.retryAfter);
   if (result.status >= 400) return problemResponse(config, random, result.body as Problem, headers);
   headers['content-type'] = JSON_TYPE;
-  return { status: result.status, headers, body: result.body, delayMs: latency(config, random) };
+  return {
+    status: result.status,
+    headers,
+    body: result.body,
+    text: result.text,
+    delayMs: latency(config, random),
+  };
 }
 
 function rateLimitHeaders(

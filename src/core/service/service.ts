@@ -37,6 +37,8 @@ export interface ServiceResult {
   resetSeconds: number;
   /** The answer (a problem on errors); undefined on 429, whose body is made when rendered. */
   body: unknown;
+  /** `body` serialised, when the operation wrote it (see OperationResult). */
+  text: string | undefined;
   /** Set when a scripted fault made this answer: its Retry-After, if it has one. */
   scripted?: { retryAfter: number | undefined };
 }
@@ -96,7 +98,8 @@ export function executeCall(
       resetSeconds: number,
       body: unknown,
       scripted?: ServiceResult['scripted'],
-    ) => serviceResult(bucket, level, state, status, outcome, resetSeconds, body, scripted);
+      text?: string,
+    ) => serviceResult(bucket, level, state, status, outcome, resetSeconds, body, scripted, text);
     switch (verdict) {
       case 'peeked': {
         const status = fault?.status === 500 ? 500 : 503;
@@ -156,7 +159,7 @@ export function executeCall(
         return andThen(answered, (answer) =>
           'problem' in answer
             ? result(answer.problem.status, outcome, reset, answer.problem)
-            : result(answer.status, outcome, reset, answer.body),
+            : result(answer.status, outcome, reset, answer.body, undefined, answer.text),
         );
       }
     }
@@ -176,6 +179,7 @@ function serviceResult(
   resetSeconds: number,
   body: unknown,
   scripted: ServiceResult['scripted'],
+  text: string | undefined,
 ): ServiceResult {
-  return { status, outcome, bucket, level, state, resetSeconds, body, scripted };
+  return { status, outcome, bucket, level, state, resetSeconds, body, text, scripted };
 }
