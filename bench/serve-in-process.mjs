@@ -14,6 +14,7 @@ import { setImmediate } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createEmulator } from '../dist/emulator.js';
+import { fromCore } from '../dist/transport/core-answer.js';
 import { createHttpTransport } from '../dist/transport/http-transport.js';
 import { createMinimalServer } from './minimal-server.mjs';
 
@@ -107,6 +108,31 @@ function drive(server, count) {
   });
 }
 
+/**
+ * The core alone: the default engine's handle() and the serialising of its answer, called in a
+ * loop with the benchmark's request, no HTTP. What a change to the core moves, without the
+ * noise of the socket layer.
+ */
+function timeCore(count) {
+  const emulator = createEmulator({
+    config: { ...config, limits: { ...config.limits, client: large } },
+  });
+  const request = {
+    method: 'GET',
+    url: '/v1/users/exists?email=alice%40example.com',
+    headers: { host: '127.0.0.1:3000', authorization: 'Bearer uas-demo-token', 'user-agent': 'b' },
+  };
+  for (let index = 0; index < count; index++) fromCore(emulator.handle({ ...request }));
+  const started = process.hrtime.bigint();
+  for (let index = 0; index < count; index++) fromCore(emulator.handle({ ...request }));
+  return Number(process.hrtime.bigint() - started) / count / 1000;
+}
+
+if (values.one === 'core') {
+  console.log(timeCore(requests * 4));
+  process.exit(0);
+}
+
 if (values.one !== undefined) {
   const [, server] = servers()[Number(values.one)];
   await drive(server, requests);
@@ -130,6 +156,11 @@ for (let round = 0; round < rounds; round++) {
     times[index].push(Number(execFileSync(process.execPath, args, { encoding: 'utf8' })));
   }
 }
+const core = [];
+for (let round = 0; round < rounds; round++) {
+  const args = [self, '--one', 'core', '--requests', String(requests)];
+  core.push(Number(execFileSync(process.execPath, args, { encoding: 'utf8' })));
+}
 const bareBest = Math.min(...times[0]);
 console.log('');
 console.log('| server                      | fastest µs/req | median µs/req | over bare µs |');
@@ -142,4 +173,9 @@ for (const [index, [name]] of all.entries()) {
     `| ${name.padEnd(27)} | ${best.toFixed(2).padEnd(14)} | ${median.toFixed(2).padEnd(13)} | ${(best - bareBest).toFixed(2).padEnd(12)} |`,
   );
 }
+const coreSorted = [...core].sort((a, b) => a - b);
+console.log('');
+console.log(
+  `the core alone (handle() and its answer serialised, in a loop): fastest ${coreSorted[0].toFixed(2)} µs per request, median ${coreSorted[Math.floor((coreSorted.length - 1) / 2)].toFixed(2)}`,
+);
 process.exit(0);
