@@ -45,6 +45,23 @@ describe('createEmulator', () => {
     }
   });
 
+  it('records a field named __proto__ as a field, in the query and in a body', () => {
+    const { emulator } = make();
+    emulator.handle(exists());
+    emulator.handle({ ...exists(), url: `${exists().url}&__proto__=1` });
+    emulator.handle({
+      method: 'POST',
+      url: '/v1/merchants/6f1c2b0e-8a4d-4c43-9b7e-2f5d8c1a9e01/users/passwordless/start',
+      headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
+      body: '{"email":"alice@example.com","__proto__":{"x":1}}',
+    });
+    const [plain, withProto, started] = emulator.requests();
+    expect(Object.hasOwn(withProto?.fields ?? {}, '__proto__')).toBe(true);
+    expect(withProto?.fields?.['__proto__']).toBe('1');
+    expect(withProto?.fingerprint).not.toBe(plain?.fingerprint);
+    expect(started?.fields?.['__proto__']).toBe('{"x":1}');
+  });
+
   it('shares caller buckets across clients when callerScope is global', () => {
     const { emulator } = make({
       limits: { ...DEMO_CONFIG.limits, callerScope: 'global', caller: { burst: 1, rate: '1/m' } },

@@ -1,6 +1,7 @@
 import type { EmulatorRequest } from '../service/exchange.js';
 import { RECORD_TEXT_MAX, type MisplacedCallerId, type RequestRecord } from './records.js';
 import { scrubSecrets } from './redact.js';
+import { setOwnField } from '../service/own-field.js';
 
 /** What a record derives from its request's fields, kept aside until the record is read. */
 interface PendingFacts {
@@ -249,12 +250,15 @@ export function recordFields(fields: Record<string, unknown>): Record<string, un
     if (name === 'verification_code') continue;
     if (++count > 32) break;
     const value = fields[name];
-    out[clip(name)] =
+    setOwnField(
+      out,
+      clip(name),
       typeof value === 'string'
         ? clip(value)
         : typeof value === 'object' && value !== null
           ? clipString(JSON.stringify(value))
-          : value;
+          : value,
+    );
   }
   return out;
 }

@@ -2,6 +2,7 @@ import type { Operation } from '../config/config.js';
 import { headerValue, type EmulatorRequest } from './exchange.js';
 import { fieldProblems, type FieldName, type InputRules } from './input-rules.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
+import { setOwnField } from './own-field.js';
 import { createProblem, type FieldError, type Problem } from './problems.js';
 
 /** The validated input of an operation. */
@@ -54,7 +55,7 @@ export function readExistsInput(query: string, rules: InputRules, instance: stri
       if (Object.hasOwn(fields, name)) {
         repeated ??= new Map();
         repeated.set(name, (repeated.get(name) ?? 1) + 1);
-      } else fields[name] = split ? decodeComponent(query.slice(equals + 1, end)) : '';
+      } else setOwnField(fields, name, split ? decodeComponent(query.slice(equals + 1, end)) : '');
     }
     start = end + 1;
   }
