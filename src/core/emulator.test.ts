@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { DEMO_CONFIG, DEMO_TOKEN } from '../demo-config.js';
 import { createManualClock } from './time/clock.js';
@@ -60,6 +62,27 @@ describe('createEmulator', () => {
     expect(withProto?.fields?.['__proto__']).toBe('1');
     expect(withProto?.fingerprint).not.toBe(plain?.fingerprint);
     expect(started?.fields?.['__proto__']).toBe('{"x":1}');
+  });
+
+  it('does not hold a large query, parsed, in the journal: its record is completed at once', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const { emulator } = make({
+      limits: { ...DEMO_CONFIG.limits, client: { burst: 1_000_000, rate: '1/h' } },
+    });
+    // 2,600 parameters, 26 KB: parsed and kept whole, each record held about 180 KB.
+    const many = Array.from({ length: 2_600 }, (_, index) => `p${index}=${index}`).join('&');
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let index = 0; index < 300; index++)
+      emulator.handle({ ...exists(), url: `${exists().url}&${many}&n=${index}` });
+    gc();
+    const held = process.memoryUsage().heapUsed - before;
+    // The query text itself (26 KB a record) may stay; its 2,600 parsed fields may not.
+    expect(held).toBeLessThan(300 * 60_000);
+    const [first, second] = emulator.requests();
+    expect(Object.keys(first?.fields ?? {})).toHaveLength(32);
+    expect(first?.fingerprint).not.toBe(second?.fingerprint);
   });
 
   it('shares caller buckets across clients when callerScope is global', () => {

@@ -285,6 +285,11 @@ function assemble(
           return recover(handleDevApi(emulator, request, path, query), failed);
         return recover(
           andThen(runServiceRequest(pipeline, service, request, path, query, now), (answer) => {
+            // A record keeps its request's fields, parsed, until it is read: for a large query
+            // or body (thousands of parameters, say) that is many times its size for as long as
+            // the journal holds it. Such a record is completed now (at most 32 fields, clipped).
+            if (query.length + (request.body?.length ?? 0) > EAGER_RECORD_CHARS)
+              completeRecord(answer.record, secrets);
             record(answer.record);
             return answer.response;
           }),
@@ -321,6 +326,9 @@ function assemble(
   });
   return emulator;
 }
+
+/** Characters of query and body past which a request's record is completed at once. */
+const EAGER_RECORD_CHARS = 2_048;
 
 /**
  * An admin token a client can send: an empty one would let every request through (an empty
