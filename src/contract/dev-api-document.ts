@@ -346,7 +346,6 @@ export function createDevApiDocument(
   const tags = [...new Set(Object.values(ROUTE_DOCS).map((doc) => doc.tag))].sort();
   return {
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     info: {
       title: 'uas dev API',
       version: VERSION,

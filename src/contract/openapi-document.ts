@@ -69,7 +69,6 @@ export function createOpenApiDocument(
   }
   return {
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     info: {
       title: 'Rate-limited user-access API (uas emulator)',
       version: VERSION,

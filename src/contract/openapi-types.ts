@@ -51,7 +51,11 @@ export interface OperationObject {
 /** An OpenAPI 3.1 document: the parts uas writes. */
 export interface OpenApiDocument {
   openapi: '3.1.0';
-  jsonSchemaDialect?: string;
+  /**
+   * Left out: its default is already OAS 3.1's dialect, and Prism (5.x) validates no body at all
+   * when the field is present.
+   */
+  jsonSchemaDialect?: never;
   info: {
     title: string;
     version: string;
