@@ -354,7 +354,13 @@ export function createDevApiDocument(
       description: `The dev API of the uas emulator, under \`/__uas\`: never rate limited and not part of the emulated service. Open on loopback; with \`--admin-token\` every call needs \`Authorization: Bearer <admin token>\`; on another address without one it is off (404). Writes from web pages of another origin are refused. The running config has ${config.clients.length} client(s) and ${config.users.length} user(s).`,
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: options.serverUrl ?? DEFAULT_SERVER_URL, description: 'The uas emulator.' }],
+    servers: [
+      {
+        url: options.serverUrl ?? DEFAULT_SERVER_URL,
+        description: 'The uas emulator on the local machine.',
+        'x-internal': true,
+      },
+    ],
     tags: tags.map((name) => ({ name, description: `The dev API: ${name}.` })),
     security: [{}, { adminToken: [] }],
     paths,

@@ -27,6 +27,8 @@ import { describeLimits, rateLimitHeaders, type BucketStage } from './rate-limit
 import { renderExample } from './response-examples.js';
 import { operationPath, SERVICE_PATHS } from './service-paths.js';
 import { operationSchemas } from './success-schemas.js';
+import { bucketKeyMaxLength, FIELD_INTEGER_MAX, wholeNumber } from './value-bounds.js';
+import { BOUNDS } from '../core/config/config-schema.js';
 
 /** Options of {@link createOpenApiDocument}. */
 export interface OpenApiDocumentOptions {
@@ -80,7 +82,9 @@ export function createOpenApiDocument(
     servers: [
       {
         url: options.serverUrl ?? DEFAULT_SERVER_URL,
-        description: 'The uas emulator (`uas serve`); the real service has its own base URL.',
+        description:
+          'The uas emulator (`uas serve`) on the local machine; the real service has its own base URL.',
+        'x-internal': true,
       },
     ],
     tags: [
@@ -90,7 +94,12 @@ export function createOpenApiDocument(
     security: [{ bearerAuth: [] }],
     paths,
     components: {
-      schemas: { ...operationSchemas(rules), ...problemSchemas(kinds) },
+      schemas: {
+        ...operationSchemas(rules),
+        ...problemSchemas(kinds, {
+          bucketMaxLength: bucketKeyMaxLength(config.callerIdMaxLength),
+        }),
+      },
       securitySchemes: {
         bearerAuth: {
           type: 'http',
@@ -368,7 +377,8 @@ function problemResponse(
         'The Bearer challenge (RFC 6750): `Bearer realm="uas"`, with `error="invalid_request"` for a malformed header or `error="invalid_token"` for an unknown token.',
       required: true,
       // The scheme is case-insensitive (RFC 9110 section 11.1).
-      schema: { type: 'string', pattern: '^[Bb][Ee][Aa][Rr][Ee][Rr]( |$)' },
+      // The longest challenge the emulator sends is 99 characters.
+      schema: { type: 'string', pattern: '^[Bb][Ee][Aa][Rr][Ee][Rr]( |$)', maxLength: 128 },
       example:
         'Bearer realm="uas", error="invalid_token", error_description="unknown access token"',
     };
@@ -377,7 +387,7 @@ function problemResponse(
       description:
         'Seconds to wait before retrying, when the answer was scripted with one (failNext).',
       required: false,
-      schema: { type: 'integer', minimum: 0 },
+      schema: wholeNumber(0, BOUNDS.retryAfterSeconds),
       example: 1,
     };
   const kinds = problems.map((problem) => problem.kind);
@@ -424,7 +434,7 @@ function tooManyRequests(
           ? 'Whole seconds to wait (delay-seconds), rounded up: a token is back by then, never later.'
           : `Whole seconds to wait (delay-seconds): ${mode.seconds}, or the exact wait when that is longer.`,
       required: true,
-      schema: { type: 'integer', minimum: 0 },
+      schema: wholeNumber(0, FIELD_INTEGER_MAX),
       example: Number(rendered.headers['retry-after']),
     };
   headers['Cache-Control'] = {

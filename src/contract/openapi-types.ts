@@ -63,7 +63,7 @@ export interface OpenApiDocument {
     description: string;
     license: { name: string; identifier: string };
   };
-  servers: Array<{ url: string; description: string }>;
+  servers: Array<{ url: string; description: string; 'x-internal'?: boolean }>;
   tags: Array<{ name: string; description: string }>;
   security?: Array<Record<string, string[]>>;
   paths: Record<string, Record<string, OperationObject>>;

@@ -1,10 +1,31 @@
 import {
   PROBLEM_KINDS,
+  PROBLEM_TEXT_MAX,
   QUOTA_EXCEEDED_TYPE,
   problemType,
   type ProblemKind,
 } from '../core/service/problems.js';
+import { BOUNDS } from '../core/config/config-schema.js';
+import { QUOTA_EXCEEDED_TITLE } from '../core/service/service-response.js';
 import type { JsonSchema } from './openapi-types.js';
+import { FIELD_INTEGER_MAX, longest, wholeNumber } from './value-bounds.js';
+
+const KINDS = Object.keys(PROBLEM_KINDS) as ProblemKind[];
+
+/** Text of a problem: the emulator clips it to {@link PROBLEM_TEXT_MAX} characters. */
+const problemText = (description: string): JsonSchema => ({
+  type: 'string',
+  maxLength: PROBLEM_TEXT_MAX,
+  description,
+});
+
+/** A merchant id the emulator knows: a UUID of its config. */
+const KNOWN_MERCHANT: JsonSchema = {
+  type: 'string',
+  format: 'uuid',
+  maxLength: 36,
+  description: 'The merchant id as sent (a merchant of the config).',
+};
 
 /** The component name of a problem kind's schema: `Problem-code-invalid`. */
 export function problemSchemaName(kind: ProblemKind): string {
@@ -23,20 +44,20 @@ export function schemaRef(name: string): JsonSchema {
 const EXTENSIONS: Partial<Record<ProblemKind, { required: string[]; properties: JsonSchema }>> = {
   'merchant-forbidden': {
     required: ['merchant_id'],
-    properties: { merchant_id: { type: 'string', description: 'The merchant id as sent.' } },
+    properties: { merchant_id: KNOWN_MERCHANT },
   },
   'merchant-not-found': {
     required: ['merchant_id'],
-    properties: { merchant_id: { type: 'string', description: 'The merchant id as sent.' } },
+    properties: { merchant_id: problemText('The merchant id as sent.') },
   },
   'code-invalid': {
     required: ['attempts_remaining'],
     properties: {
-      attempts_remaining: {
-        type: 'integer',
-        minimum: 0,
-        description: 'Wrong codes still allowed before the code dies.',
-      },
+      attempts_remaining: wholeNumber(
+        0,
+        BOUNDS.otpAttempts,
+        'Wrong codes still allowed before the code dies.',
+      ),
     },
   },
   'code-attempts-exhausted': {
@@ -47,12 +68,12 @@ const EXTENSIONS: Partial<Record<ProblemKind, { required: string[]; properties: 
 
 /**
  * The schemas of problem bodies (RFC 9457): `Problem`, `FieldError`, one schema per kind of
- * {@link PROBLEM_KINDS} given (its `type` and `status` fixed) and, unless told otherwise, the
- * 429 body.
+ * {@link PROBLEM_KINDS} given (its `type` and `status` fixed) and, when `quotaExceeded` says how
+ * long a bucket key can be, the 429 body.
  */
 export function problemSchemas(
   kinds: readonly ProblemKind[],
-  quotaExceeded = true,
+  quotaExceeded: { bucketMaxLength: number } | false,
 ): Record<string, JsonSchema> {
   const schemas: Record<string, JsonSchema> = {
     Problem: {
@@ -64,13 +85,21 @@ export function problemSchemas(
         type: {
           type: 'string',
           format: 'uri-reference',
+          maxLength: longest([...KINDS.map(problemType), QUOTA_EXCEEDED_TYPE]),
           description:
             'The problem type: `urn:uas:problem:<kind>`, or the IANA quota-exceeded type.',
         },
-        title: { type: 'string', description: 'A short summary of the problem type.' },
-        status: { type: 'integer', minimum: 400, maximum: 599, description: 'The HTTP status.' },
-        detail: { type: 'string', description: 'What happened to this request, in words.' },
-        instance: { type: 'string', description: 'The path of the request.' },
+        title: {
+          type: 'string',
+          maxLength: longest([
+            ...KINDS.map((kind) => PROBLEM_KINDS[kind].title),
+            QUOTA_EXCEEDED_TITLE,
+          ]),
+          description: 'A short summary of the problem type.',
+        },
+        status: wholeNumber(400, 599, 'The HTTP status.'),
+        detail: problemText('What happened to this request, in words.'),
+        instance: problemText('The path of the request.'),
         errors: {
           type: 'array',
           description: 'One entry per field that is missing or invalid.',
@@ -83,14 +112,14 @@ export function problemSchemas(
       type: 'object',
       required: ['detail', 'pointer'],
       properties: {
-        detail: { type: 'string', description: 'What is wrong with the field.' },
+        detail: problemText('What is wrong with the field.'),
         pointer: {
-          type: 'string',
+          ...problemText(''),
           description:
             'JSON pointer, as a URI fragment, to the field in the body (or in the query seen as an object): `#/email`.',
           pattern: '^#',
         },
-        parameter: { type: 'string', description: 'For a query parameter: its name.' },
+        parameter: problemText('For a query parameter: its name.'),
       },
     },
   };
@@ -113,7 +142,7 @@ export function problemSchemas(
       ],
     };
   }
-  if (!quotaExceeded) return schemas;
+  if (quotaExceeded === false) return schemas;
   schemas[QUOTA_EXCEEDED_SCHEMA] = {
     description:
       'The bucket is empty (or a 429 was injected): the quota-exceeded problem type registered by the IETF RateLimit draft, with the bucket that refused the request.',
@@ -136,11 +165,14 @@ export function problemSchemas(
             type: 'string',
             description: 'The bucket key: `client:<clientId>` or `caller:<clientId>:<caller_id>`.',
             pattern: '^(client|caller):',
+            maxLength: quotaExceeded.bucketMaxLength,
           },
           level: { enum: ['client', 'caller'], description: 'The level of the bucket.' },
           retry_after: {
             type: ['integer', 'null'],
+            format: 'int64',
             minimum: 0,
+            maximum: FIELD_INTEGER_MAX,
             description: 'Seconds to wait, as in Retry-After; null when Retry-After is not sent.',
           },
           injected: {

@@ -3,6 +3,7 @@ import type { ResolvedConfig } from '../core/config/config.js';
 import { BUCKET_HEADER, writeRateLimitHeaders } from '../core/limits/rate-limit-headers.js';
 import { takeTokens } from '../core/limits/token-bucket.js';
 import type { HeaderObject, JsonSchema } from './openapi-types.js';
+import { bucketKeyMaxLength, FIELD_INTEGER_MAX, wholeNumber } from './value-bounds.js';
 
 /** The header names of a style, in the emulator's lower case, asked of the emulator's own writer. */
 export function rateLimitHeaderNames(style: HeaderStyle): string[] {
@@ -27,7 +28,14 @@ export function canonicalHeaderName(name: string): string {
     .join('-');
 }
 
-const WHOLE: JsonSchema = { type: 'integer', minimum: 0 };
+const WHOLE: JsonSchema = wholeNumber(0, FIELD_INTEGER_MAX);
+
+/** A header of `pattern`, whose matches are at most `maxLength` characters long. */
+const text = (pattern: string, maxLength: number): JsonSchema => ({
+  type: 'string',
+  pattern,
+  maxLength,
+});
 
 /** What each rate-limit header says, by style and lower-case name. */
 function describeHeader(style: HeaderStyle, name: string, limits: string): HeaderObject {
@@ -36,26 +44,26 @@ function describeHeader(style: HeaderStyle, name: string, limits: string): Heade
     case 'draft-10 ratelimit':
       return {
         description: `The bucket's state after this request (IETF RateLimit draft-10), ${sf} List: \`"<policy>";r=<whole tokens left>;t=<seconds to the next token>\`; on a 429, \`t\` is the wait until the request can pass. The policy is \`client\` or \`caller\`.`,
-        schema: { type: 'string', pattern: '^"(client|caller)";r=\\d{1,15};t=\\d{1,15}$' },
+        schema: text('^"(client|caller)";r=\\d{1,15};t=\\d{1,15}$', 8 + 3 + 15 + 3 + 15),
       };
     case 'draft-10 ratelimit-policy':
       return {
         description: `The quota of the bucket, ${sf} List: \`"<policy>";q=<burst>;w=<seconds to refill from empty>\`. ${limits}`,
-        schema: { type: 'string', pattern: '^"(client|caller)";q=\\d{1,15};w=\\d{1,15}$' },
+        schema: text('^"(client|caller)";q=\\d{1,15};w=\\d{1,15}$', 8 + 3 + 15 + 3 + 15),
       };
     case 'draft-7 ratelimit':
       return {
         description: `The bucket's state after this request (IETF RateLimit draft-7), ${sf} Dictionary: \`limit=<burst>, remaining=<whole tokens left>, reset=<seconds to the next token>\`.`,
-        schema: {
-          type: 'string',
-          pattern: '^limit=\\d{1,15}, remaining=\\d{1,15}, reset=\\d{1,15}$',
-        },
+        schema: text(
+          '^limit=\\d{1,15}, remaining=\\d{1,15}, reset=\\d{1,15}$',
+          6 + 15 + 12 + 15 + 8 + 15,
+        ),
       };
     case 'draft-7 ratelimit-policy':
     case 'draft-6 ratelimit-policy':
       return {
         description: `The quota of the bucket: \`<burst>;w=<seconds to refill from empty>\`. ${limits}`,
-        schema: { type: 'string', pattern: '^\\d{1,15};w=\\d{1,15}$' },
+        schema: text('^\\d{1,15};w=\\d{1,15}$', 15 + 3 + 15),
       };
     case 'draft-6 ratelimit-limit':
     case 'x-ratelimit x-ratelimit-limit':
@@ -124,7 +132,7 @@ export function rateLimitHeaders(
       description:
         'The bucket the request was counted in, `client:<clientId>` or `caller:<clientId>:<caller_id>`: sent by the uas emulator on every answer that reached a bucket (not part of the real service).',
       required: false,
-      schema: { type: 'string', pattern: '^(client|caller):' },
+      schema: text('^(client|caller):', bucketKeyMaxLength(config.callerIdMaxLength)),
       ...(sample?.[BUCKET_HEADER] === undefined ? {} : { example: sample[BUCKET_HEADER] }),
     };
   }

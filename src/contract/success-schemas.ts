@@ -1,7 +1,9 @@
+import { BOUNDS } from '../core/config/config-schema.js';
 import type { InputRules } from '../core/service/input-rules.js';
 import { fieldSchema } from './field-schema.js';
 import type { JsonSchema } from './openapi-types.js';
 import { schemaRef } from './problem-schemas.js';
+import { wholeNumber } from './value-bounds.js';
 
 /** The schemas of the bodies of the three operations: what they take and what they answer. */
 export function operationSchemas(rules: InputRules): Record<string, JsonSchema> {
@@ -27,12 +29,11 @@ export function operationSchemas(rules: InputRules): Record<string, JsonSchema> 
       required: ['exists', 'token_count'],
       properties: {
         exists: { type: 'boolean', description: 'Whether a user has this e-mail or phone number.' },
-        token_count: {
-          type: 'integer',
-          minimum: 0,
-          description:
-            'The number of tokens (saved payment credentials) the user has; 0 when no user.',
-        },
+        token_count: wholeNumber(
+          0,
+          BOUNDS.tokenCount,
+          'The number of tokens (saved payment credentials) the user has; 0 when no user.',
+        ),
       },
     },
     StartAnswer: {
@@ -40,12 +41,12 @@ export function operationSchemas(rules: InputRules): Record<string, JsonSchema> 
       required: ['sent', 'expires_in', 'attempts_allowed'],
       properties: {
         sent: { const: true, description: 'A code was issued (replacing any earlier one).' },
-        expires_in: { type: 'integer', minimum: 0, description: 'Seconds the code stays valid.' },
-        attempts_allowed: {
-          type: 'integer',
-          minimum: 1,
-          description: 'Wrong codes allowed before the code dies.',
-        },
+        expires_in: wholeNumber(0, BOUNDS.otpTtlMs / 1000, 'Seconds the code stays valid.'),
+        attempts_allowed: wholeNumber(
+          1,
+          BOUNDS.otpAttempts,
+          'Wrong codes allowed before the code dies.',
+        ),
       },
     },
     VerifyAnswer: {
@@ -53,13 +54,18 @@ export function operationSchemas(rules: InputRules): Record<string, JsonSchema> 
       required: ['verified', 'email', 'merchant_id'],
       properties: {
         verified: { const: true, description: 'The user is signed in; the code is used up.' },
-        email: { type: 'string', description: "The user's e-mail address, as configured." },
+        email: {
+          type: 'string',
+          maxLength: 254,
+          description: "The user's e-mail address, as configured.",
+        },
         merchant_id: { ...schemaRef('MerchantId') },
       },
     },
     MerchantId: {
       type: 'string',
       format: 'uuid',
+      maxLength: 36,
       description: 'A merchant of the client the access token belongs to (a UUID).',
     },
   };

@@ -136,6 +136,24 @@ describe.each(TRANSPORTS)('answers over $name', (transport) => {
     conforms('verify', limited);
   });
 
+  it('conform when the request is too long to be repeated whole, with its text clipped', async () => {
+    const merchant = 'm'.repeat(3000);
+    const unknown = conforms(
+      'start',
+      await api.start({ email: 'alice@example.com' }, { merchant }),
+    );
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.merchant_id).toBe(`${'m'.repeat(1023)}…`);
+    expect((unknown.body.detail as string).length).toBe(1024);
+    for (let index = 0; index < 20; index++) await api.exists(ALICE);
+    const limited = conforms(
+      'start',
+      await api.start({ email: 'alice@example.com' }, { merchant }),
+    );
+    expect(limited.status).toBe(429);
+    expect(limited.body.instance).toBe(`/v1/merchants/${'m'.repeat(1024 - 15)}…`);
+  });
+
   it('conform under every header style and Retry-After mode', async () => {
     const styles = ['draft-10', 'draft-7', 'draft-6', 'x-ratelimit', 'none'] as const;
     const modes = ['exact', 'absent', 'fixed:7'] as const;

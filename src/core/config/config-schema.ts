@@ -31,7 +31,9 @@ export const BOUNDS = {
 } as const;
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ID = /^[A-Za-z0-9._-]{1,64}$/;
+/** The most characters of a client id. */
+export const CLIENT_ID_MAX_LENGTH = 64;
+const ID = new RegExp(`^[A-Za-z0-9._-]{1,${CLIENT_ID_MAX_LENGTH}}$`);
 
 /** A rate within bounds, or the reason it is not one. */
 function rateProblem(text: string): string | undefined {

@@ -43,6 +43,8 @@ export function createInputRules(callerIdMaxLength: number): InputRules {
     phone_number: {
       description: "The user's phone number in E.164 form (exists only, instead of email).",
       example: '+14155550101',
+      // What the pattern allows at most: "+" and 15 digits.
+      maxLength: 16,
       pattern: /^\+[1-9]\d{6,14}$/,
       patternMessage: 'must be a phone number in E.164 form, such as +14155550123',
     },

@@ -66,14 +66,51 @@ export function problemType(kind: ProblemKind): string {
  */
 export const QUOTA_EXCEEDED_TYPE = 'https://iana.org/assignments/http-problem-types#quota-exceeded';
 
-/** Builds a problem of `kind` with a specific `detail` and optional extension members. */
+/**
+ * The most characters any text of a problem has (`detail`, `instance`, a text extension, the
+ * members of a field error). Such text may repeat the request (its path, a merchant id as sent),
+ * so longer text is clipped, ending with "…": the OpenAPI document states this bound.
+ */
+export const PROBLEM_TEXT_MAX = 1024;
+
+/** `text`, clipped to {@link PROBLEM_TEXT_MAX} characters. */
+export function clipProblemText(text: string): string {
+  return text.length <= PROBLEM_TEXT_MAX ? text : `${text.slice(0, PROBLEM_TEXT_MAX - 1)}…`;
+}
+
+/**
+ * Builds a problem of `kind` with a specific `detail` and optional extension members; its text
+ * is clipped to {@link PROBLEM_TEXT_MAX} characters.
+ */
 export function createProblem(
   kind: ProblemKind,
   detail: string,
   extensions: Record<string, unknown> = {},
 ): Problem {
   const { status, title } = PROBLEM_KINDS[kind];
-  return { type: problemType(kind), title, status, detail, ...extensions };
+  const problem: Problem = {
+    type: problemType(kind),
+    title,
+    status,
+    detail: clipProblemText(detail),
+  };
+  for (const [name, value] of Object.entries(extensions))
+    problem[name] =
+      typeof value === 'string'
+        ? clipProblemText(value)
+        : name === 'errors' && Array.isArray(value)
+          ? value.map(clipFieldError)
+          : value;
+  return problem;
+}
+
+function clipFieldError(error: FieldError): FieldError {
+  const clipped: FieldError = {
+    detail: clipProblemText(error.detail),
+    pointer: clipProblemText(error.pointer),
+  };
+  if (error.parameter !== undefined) clipped.parameter = clipProblemText(error.parameter);
+  return clipped;
 }
 
 /** Whether a value has the shape of a {@link Problem}. */

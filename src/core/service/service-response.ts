@@ -1,7 +1,7 @@
 import type { Level } from '../limits/bucket-key.js';
 import type { ResolvedConfig } from '../config/config.js';
 import type { EmulatorResponse } from './exchange.js';
-import { QUOTA_EXCEEDED_TYPE, type Problem } from './problems.js';
+import { clipProblemText, QUOTA_EXCEEDED_TYPE, type Problem } from './problems.js';
 import type { RandomSource } from '../time/random.js';
 import { BUCKET_HEADER, writeRateLimitHeaders } from '../limits/rate-limit-headers.js';
 import type { ServiceResult } from './service.js';
@@ -9,7 +9,9 @@ import type { BucketDecision } from '../limits/token-bucket.js';
 
 const JSON_TYPE = 'application/json';
 const PROBLEM_TYPE = 'application/problem+json';
-const QUOTA_EXCEEDED_TITLE = 'Request cannot be satisfied as assigned quota has been exceeded';
+/** The title of the 429 body, as the RateLimit draft's problem type has it. */
+export const QUOTA_EXCEEDED_TITLE =
+  'Request cannot be satisfied as assigned quota has been exceeded';
 
 /** Milliseconds the transport waits before answering: the configured latency, drawn in its range. */
 export function latency(config: ResolvedConfig, random: RandomSource): number {
@@ -141,7 +143,8 @@ function refusalText(
   // JSON.stringify.
   const text =
     `{"type":"${QUOTA_EXCEEDED_TYPE}","title":"${QUOTA_EXCEEDED_TITLE}","status":429,` +
-    `"detail":${JSON.stringify(detail)},"instance":${JSON.stringify(path)},` +
+    `"detail":${JSON.stringify(clipProblemText(detail))},` +
+    `"instance":${JSON.stringify(clipProblemText(path))},` +
     `"violated-policies":["${level}"],"bucket":${JSON.stringify(bucket)},"level":"${level}",` +
     `"retry_after":${retryAfter.mode === 'absent' ? 'null' : seconds},"injected":${injected !== false}}`;
   Object.assign(lastRefusal, { config, bucket, path, seconds, resetSeconds, injected, text });
