@@ -15,8 +15,9 @@ import {
   reportToJson,
   type ReportHeading,
 } from './conform-report.js';
+import { createRedactor, redactValues } from './conform-redaction.js';
 import { createSender, describeRequest } from './conform-sender.js';
-import { CHECKS, runSuite, type SuiteClock, type SuiteReport } from './conform-suite.js';
+import { CHECKS, runSuite, type SuiteClock } from './conform-suite.js';
 
 /** The flags of `uas conform`, as commander parses them. */
 export interface ConformFlags {
@@ -51,36 +52,9 @@ export interface ConformDeps {
 const SYSTEM_CLOCK: SuiteClock = { now: () => Date.now(), sleep };
 
 /**
- * Replaces every occurrence of the secrets (as they are, percent-encoded and JSON-escaped) with
- * `[redacted]`, which needs no escaping in text, JSON or XML.
+ * Runs `uas conform` and returns its exit code. The token never reaches an output: every value
+ * shown (a difference, a reason, the target, an error) is redacted before it is formatted.
  */
-export function createRedactor(secrets: Array<string | undefined>): (text: string) => string {
-  const hidden = [
-    ...new Set(
-      secrets
-        .filter((secret): secret is string => secret !== undefined && secret.length >= 4)
-        .flatMap((secret) => [
-          secret,
-          encodeURIComponent(secret),
-          JSON.stringify(secret).slice(1, -1),
-        ]),
-    ),
-  ].sort((a, b) => b.length - a.length);
-  return (text) => hidden.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
-}
-
-/** The I/O with every write redacted. */
-function redactedIO(io: CliIO, redact: (text: string) => string): CliIO {
-  const wrap = (stream: CliIO['stdout']): CliIO['stdout'] => ({
-    write: (text: string) => stream.write(redact(text)),
-    isTTY: stream.isTTY,
-    columns: stream.columns,
-    rows: stream.rows,
-  });
-  return { ...io, stdout: wrap(io.stdout), stderr: wrap(io.stderr) };
-}
-
-/** Runs `uas conform` and returns its exit code; the token never reaches an output. */
 export async function runConform(
   flags: ConformFlags,
   context: CommandContext,
@@ -90,7 +64,7 @@ export async function runConform(
   const token = await resolveAccessToken(flags, base, context.io.cwd);
   const redact = createRedactor([token, flags.adminToken]);
   try {
-    return await conform(flags, token, base, redactedIO(context.io, redact), deps);
+    return await conform(flags, token, base, context.io, deps);
   } catch (error) {
     if (error instanceof CliError) throw new CliError(redact(error.message), error.exitCode);
     throw new Error(redact((error as Error).message));
@@ -117,15 +91,15 @@ async function conform(
   };
   const timeoutMs = durationFlag('--timeout', flags.timeout, true);
   const maxResponseBytes = sizeFlag('--max-response', flags.maxResponse);
-  const heading: ReportHeading = {
-    target: baseUrl,
-    style: flags.headers,
-    maxRequests: flags.maxRequests,
-  };
+  const redact = createRedactor([token, flags.adminToken]);
+  const heading: ReportHeading = redactValues(
+    { target: baseUrl, style: flags.headers, maxRequests: flags.maxRequests },
+    redact,
+  );
 
   if (flags.dryRun) {
     io.stdout.write(
-      formatPlan(options, heading, {
+      formatPlan(redactValues(options, redact), heading, {
         json: flags.json === true,
         adminToken: flags.adminToken !== undefined,
       }),
@@ -141,10 +115,9 @@ async function conform(
     maxResponseBytes,
     ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
   });
-  const redact = createRedactor([token, flags.adminToken]);
-  // Server text can hold the token (a server that echoes the request): it goes before any
-  // output is formatted, so no format's escaping can meet it.
-  const report = redactReport(await runSuite(options, sender, deps.clock ?? SYSTEM_CLOCK), redact);
+  // Server text can hold the token (a server that echoes the request): each value that does is
+  // redacted before any output is formatted, so no format's own text or escaping can meet it.
+  const report = redactValues(await runSuite(options, sender, deps.clock ?? SYSTEM_CLOCK), redact);
   if (flags.json) io.stdout.write(`${toSafeJson(reportToJson(report, heading))}\n`);
   else
     io.stdout.write(
@@ -153,7 +126,7 @@ async function conform(
   if (flags.junit !== undefined) {
     const file = resolvePath(io.cwd, flags.junit);
     try {
-      await writeFile(file, redact(formatReportJunit(report, heading)));
+      await writeFile(file, formatReportJunit(report, heading));
     } catch (error) {
       throw new CliError(`cannot write --junit ${file}: ${(error as Error).message}`, EXIT.failure);
     }
@@ -167,19 +140,6 @@ async function conform(
     return EXIT.usage;
   }
   return report.checks.some((check) => check.status === 'fail') ? EXIT.failure : EXIT.ok;
-}
-
-function redactReport(report: SuiteReport, redact: (text: string) => string): SuiteReport {
-  return {
-    ...report,
-    unreachable: report.unreachable === undefined ? undefined : redact(report.unreachable),
-    adminToken: report.adminToken === undefined ? undefined : redact(report.adminToken),
-    checks: report.checks.map((check) => ({
-      ...check,
-      differences: check.differences.map(redact),
-      reason: check.reason === undefined ? undefined : redact(check.reason),
-    })),
-  };
 }
 
 /** What --dry-run prints: every check, and the requests it would send. Nothing is sent. */
