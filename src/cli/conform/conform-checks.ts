@@ -322,14 +322,19 @@ const callerBuckets: Check = {
   },
 };
 
-/** How many requests the exhaustion may send: the stated quota and one, within the budget. */
-function exhaustionBound(context: CheckContext): number {
-  const quota = context.state.callerA
+/** The quota of a caller bucket that the first of these answers to state one states. */
+function statedQuota(context: CheckContext, exchanges: Exchange[]): number | undefined {
+  return exchanges
     .map((exchange) => readingOf(context, exchange)?.limit)
     .find((limit) => limit !== undefined);
-  const spare = context.remaining() - 2;
-  return quota === undefined ? spare : Math.min(quota + 1, spare);
 }
+
+/** What the exhaustion needs: a fresh bucket's quota, then the request it refuses. */
+const needed = (quota: number) => quota + 1;
+
+/** Why the exhaustion is skipped when the budget cannot pay for what it needs (as the suite says it). */
+const cannotAfford = (quota: number, budget: number) =>
+  `needs ${needed(quota)} requests; ${budget} of the budget left (raise --max-requests)`;
 
 const callerExhausted: Check = {
   id: 'limit.caller-exhausted',
@@ -341,11 +346,20 @@ const callerExhausted: Check = {
       repeat: 'until a 429: at most the quota its first answer states, plus one',
     },
   ],
-  cost: (context) => Math.max(1, exhaustionBound(context)) + 2,
+  // Without a stated quota yet, its first answer tells how many it needs.
+  cost: (context) => {
+    const quota = statedQuota(context, context.state.callerA);
+    return quota === undefined ? 1 : needed(quota);
+  },
   async run(context, [request]) {
     const { options } = context;
-    const bound = exhaustionBound(context);
-    for (let sent = 1; sent <= bound; sent++) {
+    const budget = context.remaining();
+    let quota = statedQuota(context, context.state.callerA);
+    for (let sent = 1; quota === undefined || sent <= needed(quota); sent++) {
+      if (context.remaining() === 0)
+        return {
+          skip: `no 429 within the ${sent - 1} requests the budget allowed, and no answer stated a quota to tell how many it takes (raise --max-requests)`,
+        };
       const exchange = await context.send('exists', request!);
       if (exchange.status === 429) {
         context.state.limited = exchange;
@@ -354,9 +368,14 @@ const callerExhausted: Check = {
       const differences = differencesOf(context, 'exists', exchange, 200);
       if (differences.length > 0)
         return outcome(differences.map((line) => `request ${sent}: ${line}`));
+      if (quota === undefined) {
+        quota = statedQuota(context, [exchange]);
+        if (quota !== undefined && needed(quota) > budget)
+          return { skip: cannotAfford(quota, budget) };
+      }
     }
     return outcome([
-      `no 429 after ${bound} requests with caller_id ${callerOf(options, 'e')} (the quota the answers state, plus one, within the budget)`,
+      `no 429 after ${needed(quota)} requests with caller_id ${callerOf(options, 'e')}: a fresh bucket holds the ${quota} its answers state`,
     ]);
   },
 };
