@@ -10,14 +10,23 @@ export const SERVED_DOCUMENTS = ['service', 'dev-api'] as const;
 export type ServedDocument = (typeof SERVED_DOCUMENTS)[number];
 
 /**
- * The server a document fetched from the emulator names: the origin it was fetched from (its
- * `Host`), since that is where the emulator answers; the default when the `Host` is absent or
- * not a plain host name or address with an optional port.
+ * The origin a `Host` names, `http://<host>`, when it is a plain host name or address with an
+ * optional port; undefined for anything else (absent, `localhost:`, `a_b`, ...).
  */
-export function serverUrlFor(host: string | undefined): string {
-  if (host !== undefined && /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/.test(host))
-    return `http://${host}`;
-  return DEFAULT_SERVER_URL;
+export function hostOrigin(host: string | undefined | null): string | undefined {
+  return typeof host === 'string' && /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/.test(host)
+    ? `http://${host}`
+    : undefined;
+}
+
+/**
+ * The server a document fetched from the emulator names: the origin it was fetched from (its
+ * `Host`), since that is where the emulator answers; when the `Host` is absent or not usable
+ * (see {@link hostOrigin}), the origin of the server that answered (`localOrigin`, its listening
+ * address); the default only when neither is known.
+ */
+export function serverUrlFor(host: string | undefined, localOrigin?: string): string {
+  return hostOrigin(host) ?? localOrigin ?? DEFAULT_SERVER_URL;
 }
 
 /** The document `GET /__uas/openapi.json` serves under the running config. */
@@ -25,8 +34,9 @@ export function servedDocument(
   config: ResolvedConfig,
   which: ServedDocument,
   host: string | undefined,
+  localOrigin?: string,
 ): OpenApiDocument {
-  const options = { serverUrl: serverUrlFor(host) };
+  const options = { serverUrl: serverUrlFor(host, localOrigin) };
   return which === 'dev-api'
     ? createDevApiDocument(config, options)
     : createOpenApiDocument(config, options);

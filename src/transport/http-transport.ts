@@ -8,7 +8,13 @@ import { createProblem } from '../core/service/problems.js';
 import { emulatorFailed, fromCore } from './core-answer.js';
 import { delayAnswer } from './delay-answer.js';
 import { checkDevApiHost, isValidHost, type HostPolicy } from './host-guard.js';
-import { hasBody, readBody, requestTarget, type TransportRequest } from './incoming.js';
+import {
+  hasBody,
+  localOrigin,
+  readBody,
+  requestTarget,
+  type TransportRequest,
+} from './incoming.js';
 import { answerSocket, pumpStream, writeResponse, type TransportResponse } from './outgoing.js';
 
 /**
@@ -208,6 +214,8 @@ export function createHttpTransport(
       signal: undefined,
     };
     if (isDevApiPath(path)) {
+      // Only the dev API names the server (GET /__uas/openapi.json): no address is read otherwise.
+      request.localOrigin = localOrigin(req.socket);
       const refusal =
         emulator.devApi.adminToken === undefined ? checkDevApiHost(host, options, path) : undefined;
       if (refusal !== undefined) {

@@ -46,6 +46,22 @@ export function normalizePath(target: string): string {
 }
 
 /**
+ * The origin of the server a socket reached, from the address and port it was accepted on:
+ * `http://127.0.0.1:4010`, `http://[::1]:4010` (an IPv4 address mapped into IPv6 is written as
+ * IPv4). Undefined when the socket has no address (a closed or a non-TCP socket).
+ */
+export function localOrigin(socket: {
+  localAddress?: string | undefined;
+  localPort?: number | undefined;
+}): string | undefined {
+  const { localAddress: address, localPort: port } = socket;
+  if (address === undefined || port === undefined) return undefined;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  const host = mapped !== null ? mapped[1] : address.includes(':') ? `[${address}]` : address;
+  return `http://${host}:${port}`;
+}
+
+/**
  * Reads a request body of at most `limit` bytes. Past the limit it stops reading at once (the
  * rest is discarded as it arrives, and the connection is closed after the answer): a client
  * cannot make the server hold a large body. `bytes` then tells how much was seen.

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createManualClock } from '../../core/time/clock.js';
 import { DEMO_TOKEN } from '../../demo-config.js';
 import { createEmulator } from '../../emulator.js';
+import { destroySockets, rawRequest } from '../../../test/helpers/raw-http.js';
 import { createMiddleware } from './express-middleware.js';
 
 /** The packages a module imports, at run time or for types, following its relative imports. */
@@ -30,6 +31,7 @@ function packagesImportedBy(entry: string, seen = new Set<string>()): Set<string
 
 let server: Server | undefined;
 afterEach(async () => {
+  destroySockets();
   await new Promise((done) => server?.close(done) ?? done(undefined));
   server = undefined;
 });
@@ -75,5 +77,16 @@ describe('createMiddleware', () => {
     const answer = await pending;
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual({ exists: true, token_count: 2 });
+  });
+
+  it('names the address its server listens on in the document served to a request without Host', async () => {
+    const base = await mount({ clock: createManualClock(0) });
+    const answer = await rawRequest(
+      Number(new URL(base).port),
+      'GET /uas/__uas/openapi.json HTTP/1.0\r\n\r\n',
+    );
+    expect(answer.status).toBe(200);
+    const document = JSON.parse(answer.body) as { servers: Array<{ url: string }> };
+    expect(document.servers[0]?.url).toBe(base);
   });
 });

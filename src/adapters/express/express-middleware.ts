@@ -7,6 +7,7 @@ import { delayAnswer } from '../../transport/delay-answer.js';
 import { checkDevApiHost, type HostPolicy } from '../../transport/host-guard.js';
 import {
   hasBody,
+  localOrigin,
   readBody,
   requestTarget,
   type TransportRequest,
@@ -65,6 +66,7 @@ export function createMiddleware(
       body: undefined,
       bodyBytes: 0,
       signal: undefined,
+      localOrigin: isDevApiPath(path) ? localOrigin(req.socket) : undefined,
     };
     const controller = new AbortController();
     res.on('close', () => controller.abort());

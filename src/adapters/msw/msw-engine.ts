@@ -2,6 +2,7 @@ import { getResponse, type RequestHandler } from 'msw';
 import type { AnyEmulator } from '../../core/emulator.js';
 import type { Engine } from '../../transport/http-transport.js';
 import type { TransportResponse } from '../../transport/outgoing.js';
+import { hostOrigin } from '../../contract/served-document.js';
 import { emulatorHandlers, toFetchResponse } from './msw-handlers.js';
 
 /**
@@ -34,12 +35,15 @@ export function createFetchEngine(emulator: AnyEmulator, all: RequestHandler[]):
     const withBody = request.method !== 'GET' && request.method !== 'HEAD';
     let fetchRequest: Request;
     try {
-      fetchRequest = new Request(`${origin(headers.get('host'))}${request.url}`, {
-        method: request.method,
-        headers,
-        body: withBody ? (request.body ?? '') : undefined,
-        signal: request.signal,
-      });
+      fetchRequest = new Request(
+        `${origin(headers.get('host'), request.localOrigin)}${request.url}`,
+        {
+          method: request.method,
+          headers,
+          body: withBody ? (request.body ?? '') : undefined,
+          signal: request.signal,
+        },
+      );
     } catch {
       // What the Fetch API cannot carry (a header value it refuses) goes to the core as it is.
       return fromFetchResponse(
@@ -51,15 +55,20 @@ export function createFetchEngine(emulator: AnyEmulator, all: RequestHandler[]):
   };
 }
 
-function origin(host: string | null): string {
-  if (host !== null) {
+/**
+ * The origin of the Fetch request: the one its Host names when that is a plain host and port,
+ * else the address of the server that answered, as the default engine would name it.
+ */
+function origin(host: string | null, local: string | undefined): string {
+  const named = hostOrigin(host);
+  if (named !== undefined) {
     try {
-      return new URL(`http://${host}`).origin;
+      return new URL(named).origin;
     } catch {
       // not a host: fall through
     }
   }
-  return 'http://localhost';
+  return local ?? 'http://localhost';
 }
 
 async function fromFetchResponse(response: Response): Promise<TransportResponse> {

@@ -84,7 +84,15 @@ export async function fromFetchRequest(
     body = read.text;
     bodyBytes = read.bytes;
   }
-  return { method: request.method, url: `${pathname}${url.search}`, headers, body, bodyBytes };
+  return {
+    method: request.method,
+    url: `${pathname}${url.search}`,
+    headers,
+    body,
+    bodyBytes,
+    // Where the handlers answer: a document served to a request without Host names it.
+    localOrigin: `${url.origin}${prefix}`,
+  };
 }
 
 async function readLimited(

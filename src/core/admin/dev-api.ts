@@ -298,7 +298,7 @@ const ROUTES: DevRoute[] = [
       const which = readChoice(params, 'document', SERVED_DOCUMENTS, path) ?? 'service';
       if (isResponse(which)) return which;
       const host = headerValue(request.headers, 'host');
-      return json(200, servedDocument(emulator.config, which, host));
+      return json(200, servedDocument(emulator.config, which, host, request.localOrigin));
     },
   },
 ];

@@ -12,6 +12,12 @@ export interface EmulatorRequest {
    * length of `body`: the core answers 413 from it.
    */
   bodyBytes?: number | undefined;
+  /**
+   * The origin of the server that answered, such as `http://127.0.0.1:4010` (the address it
+   * listens on, as the transport knows it): the server a document served to a request without a
+   * usable Host names. Undefined when the transport does not know it.
+   */
+  localOrigin?: string | undefined;
 }
 
 /** An answer of the core, translated into HTTP by the transport. */
