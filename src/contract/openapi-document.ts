@@ -377,7 +377,7 @@ function problemResponse(
         'The Bearer challenge (RFC 6750): `Bearer realm="uas"`, with `error="invalid_request"` for a malformed header or `error="invalid_token"` for an unknown token.',
       required: true,
       // The scheme is case-insensitive (RFC 9110 section 11.1).
-      // The longest challenge the emulator sends is 99 characters.
+      // The longest challenge the emulator sends is 95 characters.
       schema: { type: 'string', pattern: '^[Bb][Ee][Aa][Rr][Ee][Rr]( |$)', maxLength: 128 },
       example:
         'Bearer realm="uas", error="invalid_token", error_description="unknown access token"',
