@@ -49,7 +49,7 @@ interface Exchange {
 
 /**
  * Sends the three operations through `base` with each kind of answer: 200 with and without
- * caller_id, 400, 401, 403, 404, 422, and 429 from a caller bucket and from the client bucket.
+ * caller_id, 400, 401, 403, 404, 409, 422, and 429 from a caller bucket and from the client bucket.
  */
 async function sendTraffic(base: string): Promise<Exchange[]> {
   const api = createApi(base);
