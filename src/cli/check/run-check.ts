@@ -10,6 +10,7 @@ import { readRequestRecord } from '../../check/record-schema.js';
 import type { RequestRecord } from '../../core/admin/records.js';
 import { parseDuration } from '../../core/config/duration.js';
 import { escapeControls } from '../../text/escape-controls.js';
+import { jsonText } from '../../text/json-text.js';
 import type { CheckFlags } from '../commands/check.js';
 import { applyConfigFlags, configErrorToCli, loadConfigFile } from '../config-loader.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
@@ -33,19 +34,22 @@ export async function runCheck(
       'give one of: a command after -- (uas check -- node my-test.mjs), --url, or --journal',
     );
   const warn = (line: string) => io.stderr.write(`uas: ${line}\n`);
-  const journal = flags.journal === undefined ? undefined : resolvePath(io.cwd, flags.journal);
+  const journal =
+    flags.journal === undefined || flags.journal === '-'
+      ? flags.journal
+      : resolvePath(io.cwd, flags.journal);
   const { records, dropped, commandFailed } =
     flags.url !== undefined
       ? await fromServer(flags.url, flags.adminToken)
       : journal !== undefined
-        ? { records: await readRecording(journal, warn), dropped: 0 }
+        ? { records: await readRecording({ path: journal, stdin: io.stdin }, warn), dropped: 0 }
         : await fromCommand(command, flags, context);
   const report = checkIntegration(records);
   const failing = report.findings.some(
     (finding) => flags.failOn === 'warn' || finding.severity === 'error',
   );
   const judged = report.summary.requests > 0;
-  if (flags.json) io.stdout.write(`${JSON.stringify({ ...report, dropped })}\n`);
+  if (flags.json) io.stdout.write(`${jsonText({ ...report, dropped })}\n`);
   // With nothing judged, a list of thirteen rules not exercised would only hide the one line below.
   else if (judged) io.stdout.write(`${formatReportText(report, colorsFor(io.stdout, io.env))}\n`);
   await writeReport(flags.junit, '--junit', () => formatReportJunit(report), io.cwd);
@@ -60,7 +64,7 @@ export async function runCheck(
         flags.url !== undefined
           ? `the emulator at ${flags.url} has seen no request to the service (/v1/...)`
           : journal !== undefined
-            ? `the recording ${journal} holds no request to the service (/v1/...)`
+            ? `the recording ${journal === '-' ? 'on stdin' : journal} holds no request to the service (/v1/...)`
             : 'the command sent no request to the service; does it call UAS_URL (with UAS_TOKEN and UAS_MERCHANT_ID)?'
       }`,
     );

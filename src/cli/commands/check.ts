@@ -31,7 +31,10 @@ export function registerCheck(program: Command, context: CommandContext): void {
         'UAS_ADMIN_TOKEN',
       ),
     )
-    .option('--journal <file>', 'judge a recording (uas serve --record, NDJSON), instead')
+    .option(
+      '--journal <file>',
+      'judge a recording (uas serve --record, NDJSON; - for stdin), instead',
+    )
     .option('-c, --config <file>', 'config of the emulator uas starts (default: the bundled one)')
     .option(
       '--chaos <p>',
@@ -71,7 +74,8 @@ Examples:
   $ uas check --junit report.xml -- npm run test:integration
   $ uas check --url http://127.0.0.1:4010
   $ uas serve --record requests.ndjson   # then, after a run:
-  $ uas check --journal requests.ndjson --markdown report.md`,
+  $ uas check --journal requests.ndjson --markdown report.md
+  $ gunzip -c requests.ndjson.gz | uas check --journal -`,
     )
     .action(async (command: string[], flags: CheckFlags) => {
       const { runCheck } = await import('../check/run-check.js');
