@@ -52,7 +52,12 @@ export async function runCheck(
   if (flags.json) io.stdout.write(`${jsonText({ ...report, dropped })}\n`);
   // With nothing judged, a list of thirteen rules not exercised would only hide the one line below.
   else if (judged) io.stdout.write(`${formatReportText(report, colorsFor(io.stdout, io.env))}\n`);
-  await writeReport(flags.junit, '--junit', () => formatReportJunit(report), io.cwd);
+  await writeReport(
+    flags.junit,
+    '--junit',
+    () => formatReportJunit(report, { failOn: flags.failOn }),
+    io.cwd,
+  );
   await writeReport(flags.markdown, '--markdown', () => formatReportMarkdown(report), io.cwd);
   if (dropped > 0)
     warn(
