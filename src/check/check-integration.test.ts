@@ -8,6 +8,7 @@ import {
 } from '../../test/helpers/check-records.js';
 import { requestRecord } from '../../test/helpers/request-record.js';
 import { checkIntegration } from './check-integration.js';
+import { evidenceRequests } from './evidence-requests.js';
 import type { RuleId } from './check-report.js';
 
 const RULES: [RuleId, 'error' | 'warn'][] = [
@@ -163,6 +164,28 @@ describe('checkIntegration', () => {
     expect(finding?.message).not.toMatch(/\n/);
     expect(finding?.evidence.examples).toEqual([1, 2, 3, 4, 5]);
     expect(finding?.evidence.values.length).toBeLessThanOrEqual(5);
+  });
+
+  it('keeps the requests of each finding themselves: method, path, status, time and fields', () => {
+    const make = recordMaker();
+    const records = [make({ at: 0, email: 'ann@example.com' }), make({ at: 5, email: 'ben' })];
+    const finding = findingOf(checkIntegration(records), 'caller-id-missing');
+    expect(finding?.evidence.requests).toEqual([
+      {
+        id: 1,
+        time: new Date(T0).toISOString(),
+        method: 'GET',
+        path: '/v1/users/exists',
+        status: 200,
+        fields: { email: 'ann@example.com' },
+      },
+      expect.objectContaining({ id: 2, time: new Date(T0 + 5).toISOString() }),
+    ]);
+    // Fields that could not be read are null, so the report stays JSON.
+    const unread = { ...records[1]!, fields: undefined };
+    expect(evidenceRequests([2, 7], [unread])).toEqual([
+      expect.objectContaining({ id: 2, fields: null }),
+    ]);
   });
 
   it('refuses a threshold that is not a number in its range', () => {

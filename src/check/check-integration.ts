@@ -3,6 +3,7 @@ import { resolveCheckOptions, type CheckOptions } from './check-options.js';
 import type { CheckReport, Finding, RuleResult } from './check-report.js';
 import type { CheckContext } from './check-rule.js';
 import { groupLogicalRequests } from './logical-requests.js';
+import { evidenceRequests } from './evidence-requests.js';
 import { CHECK_RULES } from './rule-catalog.js';
 import { summarizeRequests } from './summarize-requests.js';
 
@@ -33,7 +34,14 @@ export function checkIntegration(
     const { id, severity } = rule;
     if (verdict.status === 'failed') {
       const { message, evidence } = verdict;
-      findings.push({ rule: id, severity, message, spec: rule.spec, fix: rule.fix, evidence });
+      findings.push({
+        rule: id,
+        severity,
+        message,
+        spec: rule.spec,
+        fix: rule.fix,
+        evidence: { ...evidence, requests: evidenceRequests(evidence.examples, requests) },
+      });
       rules.push({ rule: id, severity, status: 'failed' });
     } else if (verdict.status === 'not-exercised') {
       rules.push({ rule: id, severity, status: 'not-exercised', reason: verdict.reason });

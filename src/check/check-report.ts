@@ -32,6 +32,27 @@ export interface Evidence {
   figures: Record<string, number>;
 }
 
+/**
+ * A request a finding names, as it was sent and answered: enough to find it in a test's log
+ * once the emulator that saw it is gone. Taken from requests, so unescaped.
+ */
+export interface EvidenceRequest {
+  id: number;
+  /** When it arrived (ISO 8601). */
+  time: string;
+  method: string;
+  path: string;
+  status: number;
+  /** Its fields (query of exists, body of start and verify, the code left out); null when unreadable. */
+  fields: Record<string, unknown> | null;
+}
+
+/** A finding's evidence: what its rule gave, and the requests of `examples` themselves. */
+export interface FindingEvidence extends Evidence {
+  /** The requests of `examples`, in the same order. */
+  requests: EvidenceRequest[];
+}
+
 /** One broken rule. */
 export interface Finding {
   rule: RuleId;
@@ -42,7 +63,7 @@ export interface Finding {
   spec: string;
   /** How to fix it. */
   fix: string;
-  evidence: Evidence;
+  evidence: FindingEvidence;
 }
 
 /** The verdict on one rule. `reason` says why a rule was not exercised. */

@@ -29,6 +29,28 @@ describe('formatReportMarkdown', () => {
     expect(markdown).toMatch(/- \*\*Fix:\*\* Send caller\\_id on every request/);
   });
 
+  it('names each request of the evidence by its method, path, status, time and fields', () => {
+    expect(markdown).toContain(
+      '  - `#1 2026-01-01T00:00:00.000Z GET /v1/users/exists 200 {"email":"victim@example.com"}`\n',
+    );
+  });
+
+  it('puts a failed command in the verdict', () => {
+    const clean = checkIntegration(politeShoppers());
+    const command = {
+      exit_code: null,
+      signal: 'SIGTERM',
+      stopped_by: 'timeout' as const,
+      left_running: false,
+      failed: true,
+      message: 'the command ran longer than --timeout 1s and was stopped',
+    };
+    const failed = formatReportMarkdown(clean, { command });
+    expect(failed.split('\n')[0]).toBe(
+      '### uas check: no findings; the command ran longer than --timeout 1s and was stopped',
+    );
+  });
+
   it('keeps request values from adding links, images, HTML or cells', () => {
     // A value is a code span: nothing inside is markup, and the fence outlasts the backticks.
     expect(markdown).toContain(

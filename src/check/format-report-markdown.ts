@@ -1,24 +1,28 @@
 import type { CheckReport, Finding, RuleResult } from './check-report.js';
+import { describeEvidenceRequest } from './describe-evidence-request.js';
 import { describeSummary } from './describe-summary.js';
+import type { ReportContext } from './report-context.js';
 import { escapeControls } from '../text/escape-controls.js';
 import { markdownText as text } from '../text/markdown-text.js';
 
 /**
- * The report as Markdown, for a pull-request comment: a verdict, a table of every rule with its
- * status, then each finding with its evidence, spec rule and fix. Text from requests is escaped
- * so that it cannot add links, images, HTML or table cells; values are shown as code.
+ * The report as Markdown, for a pull-request comment: a verdict (the command's failure in it,
+ * when a command failed), a table of every rule with its status, then each finding with its
+ * evidence, spec rule and fix. Text from requests is escaped so that it cannot add links, images,
+ * HTML or table cells; values and requests are shown as code.
  */
-export function formatReportMarkdown(report: CheckReport): string {
+export function formatReportMarkdown(report: CheckReport, context: ReportContext = {}): string {
   const errors = report.findings.filter((finding) => finding.severity === 'error').length;
   const warnings = report.findings.length - errors;
   const verdict =
     report.findings.length === 0
       ? 'no findings'
       : `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
+  const { command } = context;
   const lines = [
-    `### uas check: ${verdict}`,
+    `### uas check: ${verdict}${command?.failed ? `; ${text(command.message)}` : ''}`,
     '',
-    `${text(describeSummary(report.summary))}.`,
+    `${text(describeSummary(report.summary))}${command === undefined ? '' : `; ${text(command.message)}`}.`,
     '',
     '| Rule | Severity | Status |',
     '| --- | --- | --- |',
@@ -54,6 +58,7 @@ function findingLines(finding: Finding): string[] {
         : `; requests ${evidence.examples.map((id) => `#${id}`).join(', ')}`
     }`,
     ...evidence.values.map((value) => `  - ${code(value)}`),
+    ...evidence.requests.map((request) => `  - ${code(describeEvidenceRequest(request))}`),
     `- **Spec:** ${text(finding.spec)}`,
     `- **Fix:** ${text(finding.fix)}`,
   ];

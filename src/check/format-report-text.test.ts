@@ -30,6 +30,7 @@ describe('formatReportText', () => {
         '  1 request of 6 sent no caller_id, so they shared the client bucket\n' +
         '  evidence: 1 (judged 6); requests #1\n' +
         '    exists: 1\n' +
+        '    #1 2026-01-01T00:00:00.000Z GET /v1/users/exists 200 {"email":"victim@example.com"}\n' +
         '  spec: §1 (no caller_id: the client-level bucket, shared by all end-users of the client) and §4 rule 1\n' +
         '  fix: Send caller_id on every request',
     );

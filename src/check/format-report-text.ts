@@ -1,4 +1,5 @@
 import type { CheckReport, CheckSummary, DelayStats, Finding, RuleResult } from './check-report.js';
+import { describeEvidenceRequest } from './describe-evidence-request.js';
 import { describeSummary } from './describe-summary.js';
 import { escapeControls } from '../text/escape-controls.js';
 import type { ReportColors } from './report-colors.js';
@@ -53,6 +54,8 @@ function findingLines(finding: Finding, colors: ReportColors): string[] {
     }`,
   ];
   for (const value of evidence.values) lines.push(`    ${clean(value)}`);
+  for (const request of evidence.requests)
+    lines.push(colors.dim(`    ${clean(describeEvidenceRequest(request))}`));
   lines.push(`  ${colors.dim('spec:')} ${clean(finding.spec)}`);
   lines.push(`  ${colors.dim('fix:')} ${clean(finding.fix)}`);
   return lines;

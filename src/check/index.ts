@@ -14,3 +14,5 @@ export { NO_COLORS } from './report-colors.js';
 export type { ReportColors } from './report-colors.js';
 export type * from './check-report.js';
 export { readRequestRecord } from './record-schema.js';
+export type { ReportContext } from './report-context.js';
+export type { CommandOutcome } from './command-outcome.js';

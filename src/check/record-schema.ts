@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { OUTCOMES, RECORD_TEXT_MAX, type RequestRecord } from '../core/admin/records.js';
 import { describeIssues } from '../core/config/config-schema.js';
 import { formatIssue } from '../core/config/config-error.js';
+import { MAX_JSON_DEPTH } from '../core/service/json-depth.js';
 
 // Text a recording may hold: what the emulator writes is clipped to RECORD_TEXT_MAX characters;
 // a recording from elsewhere gets a little room, never an unbounded string.
@@ -31,7 +32,17 @@ const recordSchema = z.object({
       .array(z.object({ place: z.enum(['header', 'query', 'body']), name: text, value: text }))
       .check(z.maxLength(64)),
   ),
-  fields: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  // Reports print the fields: what nests deeper than a request body may would run code that
+  // walks them (JSON.stringify) out of stack.
+  fields: z.optional(
+    z.nullable(
+      z.record(z.string(), z.unknown()).check(
+        z.refine((fields) => !nestsDeeper(fields, MAX_JSON_DEPTH), {
+          message: `nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`,
+        }),
+      ),
+    ),
+  ),
   fingerprint: text,
   user_agent: optionalText,
   idempotency_key: optionalText,
@@ -89,4 +100,12 @@ export function readRequestRecord(
       problem: or(data.problem),
     },
   };
+}
+
+/** Whether `value` nests objects and arrays deeper than `levels`: never recurses deeper itself. */
+function nestsDeeper(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (levels === 0) return true;
+  for (const inner of Object.values(value)) if (nestsDeeper(inner, levels - 1)) return true;
+  return false;
 }

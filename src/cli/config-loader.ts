@@ -57,7 +57,8 @@ export async function readBoundedFile(
   }
 }
 
-function describeFsError(error: unknown): string {
+/** Why a file could not be read, in a few words ("no such file", "permission denied"). */
+export function describeFsError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   return code === 'ENOENT'
     ? 'no such file'

@@ -2,7 +2,8 @@ import { Chalk, type ChalkInstance } from 'chalk';
 
 /** A stream the CLI writes to. */
 export interface OutputStream {
-  write(text: string): unknown;
+  /** Text, or bytes passed through as they are (the output of a command `uas check` runs). */
+  write(text: string | Uint8Array): unknown;
   isTTY?: boolean | undefined;
   columns?: number | undefined;
   rows?: number | undefined;

@@ -1,10 +1,14 @@
 import { escapeControls } from './escape-controls.js';
 
-/** A test case of a JUnit report: passed, failed (with its lines), or skipped (with why). */
+/**
+ * A test case of a JUnit report: passed, failed (with its lines), or skipped (with why); a passed
+ * or failed one may carry lines of output (`<system-out>`).
+ */
 export interface JunitCase {
   name: string;
   failure?: { message: string; type?: string; lines: string[] } | undefined;
   skipped?: string | undefined;
+  systemOut?: string[] | undefined;
 }
 
 /**
@@ -27,17 +31,19 @@ export function junitXml(
   ];
   for (const entry of cases) {
     const open = `    <testcase classname="${xml(suite.classname)}" name="${xml(entry.name)}"`;
+    const inside: string[] = [];
     const { failure } = entry;
     if (failure !== undefined) {
       const type = failure.type === undefined ? '' : ` type="${xml(failure.type)}"`;
-      lines.push(
-        `${open}>`,
+      inside.push(
         `      <failure${type} message="${xml(failure.message)}">${failure.lines.map(xml).join('\n')}</failure>`,
-        '    </testcase>',
       );
     } else if (entry.skipped !== undefined)
-      lines.push(`${open}>`, `      <skipped message="${xml(entry.skipped)}"/>`, '    </testcase>');
-    else lines.push(`${open}/>`);
+      inside.push(`      <skipped message="${xml(entry.skipped)}"/>`);
+    if (entry.systemOut !== undefined && entry.skipped === undefined)
+      inside.push(`      <system-out>${entry.systemOut.map(xml).join('\n')}</system-out>`);
+    if (inside.length === 0) lines.push(`${open}/>`);
+    else lines.push(`${open}>`, ...inside, '    </testcase>');
   }
   lines.push('  </testsuite>', '</testsuites>', '');
   return lines.join('\n');

@@ -74,8 +74,11 @@ describe('uas check --journal', () => {
     expect(result.code).toBe(0);
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toMatch(/^<\?xml /);
-    expect(xml).toContain('<testsuite name="uas check" tests="13" failures="1"');
-    expect(xml).toMatch(/<testcase classname="uas.check" name="caller-id-is-email">\s+<failure/);
+    // Exit 0 (a warning, --fail-on error): no failure in the JUnit report either.
+    expect(xml).toContain('<testsuite name="uas check" tests="13" failures="0"');
+    expect(xml).toMatch(
+      /<testcase classname="uas.check" name="caller-id-is-email">\s+<system-out>warn: below --fail-on\n/,
+    );
     const md = readFileSync(markdown, 'utf8');
     expect(md).toMatch(/^### uas check: 0 errors, 1 warning$/m);
     expect(md).toContain('| `caller-id-is-email` | warn | ⚠️ failed |');

@@ -1,110 +1,188 @@
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
-import { readRequestRecord } from '../../check/record-schema.js';
 import type { RequestRecord } from '../../core/admin/records.js';
-import { readBoundedFile } from '../config-loader.js';
-import { CliError, EXIT } from '../io.js';
+import { describeFsError, describeJsonError } from '../config-loader.js';
+import { CliError, EXIT, isCliError } from '../io.js';
+import { RecordingLines } from './recording-lines.js';
+import { checkedRecord } from './checked-record.js';
 
-/** The longest line of a recording: a record is a few KB at most. */
-const MAX_LINE = 1_048_576;
+/** The largest recording read as one JSON document (a list of records); NDJSON has no limit. */
+const MAX_DOCUMENT_BYTES = 64 * 1_048_576;
+
+/** The bytes a UTF-8 byte order mark takes at the start of a file. */
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** Where a recording comes from: a file, or (`-`) standard input. */
+export interface RecordingSource {
+  /** A path, or `-` for `stdin`. */
+  path: string;
+  stdin?: NodeJS.ReadableStream | undefined;
+}
 
 /**
- * Reads a recording: the NDJSON `uas serve --record` writes (one record a line, streamed, any
- * size), or one JSON document (a list of records, or what `GET /__uas/requests` answers). Every
- * record is checked; the first bad line is named, with why, and nothing is judged.
+ * Reads a recording in one pass, from a file, a pipe or standard input (`-`): the NDJSON
+ * `uas serve --record` writes (one record a line, streamed, any size; a line longer than 1 MiB is
+ * refused as soon as it is that long), or one JSON document of at most 64 MiB (a list of
+ * records, or what `GET /__uas/requests` answers). A UTF-8 byte order mark at the start is
+ * skipped. Every record is checked; the first bad line is named, with why, and nothing is judged.
  *
  * One exception: a last line that is not JSON and has no newline after it is what a server
  * stopped in the middle of a write leaves (`--record` writes each line, newline included, in one
  * write, so only the last can be cut). It is left out, and `warn` says so with its line number.
  */
 export async function readRecording(
-  path: string,
+  source: RecordingSource,
   warn: (line: string) => void = () => {},
 ): Promise<RequestRecord[]> {
-  const head = (
-    await readBoundedFile(path, 'recording', 64 * 1_048_576).catch((error: unknown) => {
-      // A recording larger than a JSON document may be: read it as NDJSON below.
-      if (error instanceof CliError && /larger than/.test(error.message)) return undefined;
-      throw error;
-    })
-  )?.replace(/^\uFEFF/, '');
-  if (head !== undefined && /^\s*[[{]/.test(head) && !/^\s*\{"id":/.test(head)) {
-    let document: unknown;
-    try {
-      document = JSON.parse(head);
-    } catch {
-      document = undefined;
-    }
-    if (document !== undefined) {
-      const list = Array.isArray(document)
-        ? document
-        : (document as { requests?: unknown }).requests;
-      if (!Array.isArray(list))
+  const name = source.path === '-' ? 'on stdin' : source.path;
+  let input: NodeJS.ReadableStream | undefined;
+  if (source.path !== '-') input = createReadStream(source.path);
+  else if (source.stdin === undefined)
+    throw new CliError('--journal -: there is no standard input to read', EXIT.usage);
+  else input = source.stdin;
+  const reader = new RecordingReader(name, warn);
+  try {
+    for await (const chunk of input) reader.push(toBuffer(chunk));
+  } catch (error) {
+    if (isCliError(error)) throw error;
+    throw new CliError(`cannot read recording ${name}: ${describeFsError(error)}`, EXIT.usage);
+  } finally {
+    if (source.path !== '-') (input as ReturnType<typeof createReadStream>).destroy();
+  }
+  return reader.end();
+}
+
+function toBuffer(chunk: string | Buffer | Uint8Array): Buffer {
+  return typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk);
+}
+
+/**
+ * Takes a recording chunk by chunk. Its first bytes tell its form: `[`, or `{` that does not open
+ * a record (`{"id":`, as `--record` writes it), is a JSON document, kept whole (up to its limit)
+ * and parsed at the end; anything else is NDJSON, read a line at a time. A list that does not
+ * parse is refused, saying where; an object that does not is read as NDJSON after all (a
+ * recording from elsewhere, its fields in another order).
+ */
+class RecordingReader {
+  private form: 'unknown' | 'document' | 'lines' = 'unknown';
+  /** Bytes kept until the form is known, or the whole document. */
+  private kept: Buffer[] = [];
+  private keptBytes = 0;
+  private started = false;
+  private readonly lines: RecordingLines;
+
+  constructor(
+    private readonly name: string,
+    warn: (line: string) => void,
+  ) {
+    this.lines = new RecordingLines(name, warn);
+  }
+
+  push(chunk: Buffer): void {
+    if (this.form === 'lines') return this.lines.push(chunk);
+    this.keep(chunk);
+    if (this.form === 'unknown') this.decide(false);
+  }
+
+  end(): RequestRecord[] {
+    if (this.form === 'unknown') this.decide(true);
+    if (this.form === 'document') {
+      const text = Buffer.concat(this.kept).toString('utf8');
+      const document = parseJson(text);
+      if (document !== undefined) return this.documentRecords(document);
+      if (text.trimStart().startsWith('['))
         throw new CliError(
-          `recording ${path} is a JSON document but neither a list of records nor {"requests": [...]}`,
+          `recording ${this.name} is a JSON list but not valid JSON: ${describeJsonError(text)}`,
           EXIT.usage,
         );
-      return list.map((value, index) => checked(value, path, `record ${index + 1}`));
+      // Not one document: lines after all, from the bytes kept (a pipe cannot be read again).
+      this.lines.push(Buffer.concat(this.kept));
+      this.kept = [];
     }
+    return this.lines.end();
   }
-  const records: RequestRecord[] = [];
-  const lines = createInterface({
-    input: createReadStream(path, { encoding: 'utf8' }),
-    crlfDelay: Infinity,
-  });
-  let number = 0;
-  // A line that is not JSON: an error, unless it turns out to be the cut last line.
-  let unreadable: number | undefined;
-  const notJson = (line: number) =>
-    new CliError(`recording ${path}, line ${line}: not JSON`, EXIT.usage);
-  for await (const line of lines) {
-    number++;
-    if (line.trim() === '') continue;
-    if (unreadable !== undefined) throw notJson(unreadable);
-    if (line.length > MAX_LINE)
+
+  private keep(chunk: Buffer): void {
+    let bytes = chunk;
+    if (!this.started) {
+      // A byte order mark, split over chunks or not, is the start of the stream only.
+      const head = Buffer.concat([...this.kept, bytes]);
+      if (head.length < BOM.length && BOM.subarray(0, head.length).equals(head)) {
+        this.kept = [head];
+        this.keptBytes = head.length;
+        return;
+      }
+      this.started = true;
+      bytes = head.subarray(0, BOM.length).equals(BOM) ? head.subarray(BOM.length) : head;
+      this.kept = [];
+      this.keptBytes = 0;
+    }
+    this.kept.push(bytes);
+    this.keptBytes += bytes.length;
+    if (this.form === 'document') this.checkDocumentSize();
+  }
+
+  /** Tells the form from the first bytes that are not white space, once there are enough. */
+  private decide(ended: boolean): void {
+    if (!this.started && !ended) return;
+    const head = Buffer.concat(this.kept);
+    this.kept = [head];
+    const form = formOf(head, ended);
+    if (form === undefined) return;
+    this.form = form;
+    if (form === 'document') return this.checkDocumentSize();
+    this.kept = [];
+    this.keptBytes = 0;
+    this.lines.push(head);
+  }
+
+  private checkDocumentSize(): void {
+    if (this.keptBytes > MAX_DOCUMENT_BYTES)
       throw new CliError(
-        `recording ${path}, line ${number}: longer than 1 MiB; not a request record`,
+        `recording ${this.name} is a JSON document larger than ${MAX_DOCUMENT_BYTES / 1_048_576} MiB, the most uas check reads whole; give the records one a line (NDJSON, as uas serve --record writes them), which has no size limit`,
         EXIT.usage,
       );
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      unreadable = number;
-      continue;
-    }
-    records.push(checked(value, path, `line ${number}`));
   }
-  if (unreadable !== undefined) {
-    if (await endsWithNewline(path)) throw notJson(unreadable);
-    warn(
-      `recording ${path}, line ${unreadable}: cut short (the server stopped while writing it); judged without it`,
-    );
+
+  private documentRecords(document: unknown): RequestRecord[] {
+    const list = Array.isArray(document)
+      ? document
+      : (document as { requests?: unknown } | null)?.requests;
+    if (!Array.isArray(list))
+      throw new CliError(
+        `recording ${this.name} is a JSON document but neither a list of records nor {"requests": [...]}`,
+        EXIT.usage,
+      );
+    return list.map((value, index) => checkedRecord(value, this.name, `record ${index + 1}`));
   }
-  return records;
 }
 
-/** Whether the file's last byte is a newline. */
-async function endsWithNewline(path: string): Promise<boolean> {
-  const file = await open(path, 'r');
+/** How `uas serve --record` starts every line. */
+const RECORD_OPENING = '{"id":';
+
+/** JSON's white space: space, tab, line feed, carriage return. */
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+/**
+ * The form of a recording from its first bytes, or undefined while they do not tell yet: only
+ * white space so far (up to a line's limit), or a `{` too close to the end to see what follows.
+ */
+function formOf(head: Buffer, ended: boolean): 'document' | 'lines' | undefined {
+  const at = head.findIndex((byte) => !WHITESPACE.has(byte));
+  if (at === -1) return ended || head.length > MAX_UNDECIDED_BYTES ? 'lines' : undefined;
+  if (head[at] === 0x5b /* [ */) return 'document';
+  if (head[at] !== 0x7b /* { */) return 'lines';
+  if (head.length - at < RECORD_OPENING.length && !ended) return undefined;
+  const opening = head.subarray(at, at + RECORD_OPENING.length).toString('latin1');
+  return opening === RECORD_OPENING ? 'lines' : 'document';
+}
+
+/** White space kept before a recording's form is told: beyond, it is read as NDJSON's blank lines. */
+const MAX_UNDECIDED_BYTES = 1_048_576;
+
+function parseJson(text: string): unknown {
   try {
-    const { size } = await file.stat();
-    if (size === 0) return false;
-    const last = Buffer.alloc(1);
-    await file.read(last, 0, 1, size - 1);
-    return last[0] === 0x0a;
-  } finally {
-    await file.close();
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
   }
-}
-
-function checked(value: unknown, path: string, where: string): RequestRecord {
-  const read = readRequestRecord(value);
-  if (!read.ok)
-    throw new CliError(
-      `recording ${path}, ${where}: not a request record (${read.error})`,
-      EXIT.usage,
-    );
-  return read.record;
 }

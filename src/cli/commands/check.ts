@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { CommandContext } from '../program.js';
-import { numberIn } from '../options.js';
+import { integerIn, numberIn } from '../options.js';
 
 /** Options of `uas check`, as commander parses them. */
 export interface CheckFlags {
@@ -15,6 +15,8 @@ export interface CheckFlags {
   junit?: string;
   markdown?: string;
   failOn: 'error' | 'warn';
+  port?: number;
+  record?: string;
 }
 
 /** Registers `uas check`. */
@@ -31,7 +33,10 @@ export function registerCheck(program: Command, context: CommandContext): void {
         'UAS_ADMIN_TOKEN',
       ),
     )
-    .option('--journal <file>', 'judge a recording (uas serve --record, NDJSON), instead')
+    .option(
+      '--journal <file>',
+      'judge a recording (uas serve --record, NDJSON; - for stdin), instead',
+    )
     .option('-c, --config <file>', 'config of the emulator uas starts (default: the bundled one)')
     .option(
       '--chaos <p>',
@@ -47,7 +52,20 @@ export function registerCheck(program: Command, context: CommandContext): void {
         .choices(['config', 'tight'])
         .default('config'),
     )
-    .option('--timeout <duration>', 'with a command: stop it after this long', '10m')
+    .option(
+      '--timeout <duration>',
+      'with a command: stop it and what it started after this long',
+      '10m',
+    )
+    .option(
+      '-p, --port <port>',
+      'with a command: the port of the emulator (default: a free one)',
+      integerIn(0, 65535),
+    )
+    .option(
+      '--record <file>',
+      'with a command: also write what it sent to this file (NDJSON, as uas serve --record)',
+    )
     .option('--json', 'print the report as JSON (alone on stdout)')
     .option('--junit <file>', 'write a JUnit XML report: one test case per rule')
     .option('--markdown <file>', 'write the report as Markdown, for a pull-request comment')
@@ -61,17 +79,20 @@ export function registerCheck(program: Command, context: CommandContext): void {
       `
 The command gets UAS_URL, UAS_TOKEN and UAS_MERCHANT_ID in its environment: point your
 integration at them (one-time codes: GET $UAS_URL/__uas/codes/<email>). Its output goes to
-stderr. Exit codes: 0 clean; 1 a finding at --fail-on or worse, no request at all, or the
-command failed (a non-zero exit, a signal, --timeout); 2 usage; 4 the emulator of --url
-cannot be reached.
+stderr as it wrote it. It runs in a process group of its own: once it exits, what it left
+running is ended; at --timeout, or on SIGINT or SIGTERM to uas, the whole group is (SIGTERM,
+then SIGKILL 5 s later). Exit codes: 0 clean; 1 a finding at --fail-on or worse, no request at
+all, or the command failed (a non-zero exit, a signal, --timeout, uas interrupted); 2 usage;
+4 the emulator of --url cannot be reached.
 
 Examples:
   $ uas check -- node my-checkout-test.mjs
   $ uas check --limits tight --json -- npm run e2e > report.json
-  $ uas check --junit report.xml -- npm run test:integration
+  $ uas check --junit report.xml --record sent.ndjson -- npm run test:integration
   $ uas check --url http://127.0.0.1:4010
   $ uas serve --record requests.ndjson   # then, after a run:
-  $ uas check --journal requests.ndjson --markdown report.md`,
+  $ uas check --journal requests.ndjson --markdown report.md
+  $ gunzip -c requests.ndjson.gz | uas check --journal -`,
     )
     .action(async (command: string[], flags: CheckFlags) => {
       const { runCheck } = await import('../check/run-check.js');

@@ -1,0 +1,19 @@
+import type { CommandOutcome } from './command-outcome.js';
+import type { Severity } from './check-report.js';
+
+/** What a rendered report adds to a check report: the verdict's threshold, and the command run. */
+export interface ReportContext {
+  /**
+   * The least severity that fails the check (`--fail-on`): a finding below it is reported, not
+   * failed.
+   * @default 'error'
+   */
+  failOn?: Severity;
+  /** How the command run by `uas check -- <command>` ended; absent for other sources. */
+  command?: CommandOutcome | undefined;
+}
+
+/** Whether a finding of `severity` fails the check under `failOn`. */
+export function failsAt(severity: Severity, failOn: Severity = 'error'): boolean {
+  return failOn === 'warn' || severity === 'error';
+}

@@ -1,0 +1,186 @@
+import type { FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
+import type { CommandOutcome } from '../../check/command-outcome.js';
+import type { RequestRecord } from '../../core/admin/records.js';
+import { parseDuration } from '../../core/config/duration.js';
+import type { CheckFlags } from '../commands/check.js';
+import { applyConfigFlags, configErrorToCli, loadConfigFile } from '../config-loader.js';
+import { CliError, colorsFor, EXIT } from '../io.js';
+import type { CommandContext } from '../program.js';
+import { runCommand, type CommandEnd } from './run-command.js';
+
+/** Small buckets that empty after a few requests, so an integration meets 429s. */
+const TIGHT_LIMITS = { client: { burst: 5, rate: '1/2s' }, caller: { burst: 3, rate: '1/2s' } };
+
+/** How long the processes of a stopped command may take to exit before they are killed outright. */
+const KILL_GRACE_MS = 5_000;
+
+/** What `uas check -- <command>` judges: what the command sent, and how it ended. */
+export interface CommandRecorded {
+  records: RequestRecord[];
+  dropped: number;
+  command: CommandOutcome;
+}
+
+/**
+ * Starts an emulator, runs the integration's command against it (UAS_URL, UAS_TOKEN and
+ * UAS_MERCHANT_ID in its environment), and returns what it sent and how it ended. With
+ * `--record`, what it sent is also written to that file, as `uas serve --record` writes it.
+ */
+export async function fromCommand(
+  command: string[],
+  flags: CheckFlags,
+  context: CommandContext,
+): Promise<CommandRecorded> {
+  const { io } = context;
+  const timeoutMs = parseDuration(flags.timeout);
+  if (timeoutMs === undefined || timeoutMs <= 0)
+    throw new CliError(
+      `invalid --timeout: expected a duration such as "30s" or "10m"; got ${JSON.stringify(flags.timeout)}`,
+    );
+  const emulator = await createCheckEmulator(flags, io.cwd);
+  const recording = flags.record === undefined ? undefined : await openRecord(flags.record, io.cwd);
+  const { listen } = await import('../../adapters/http/http-server.js');
+  const port = flags.port ?? 0;
+  const running = await listen(emulator, port, '127.0.0.1').catch(async (error: unknown) => {
+    await recording?.file.close();
+    throw listenError(error as NodeJS.ErrnoException, port);
+  });
+  const client = emulator.config.clients[0];
+  const env = {
+    ...process.env,
+    UAS_URL: running.url,
+    UAS_TOKEN: client?.token ?? '',
+    UAS_MERCHANT_ID: client?.merchants[0] ?? '',
+  };
+  const chalk = colorsFor(io.stderr, io.env);
+  let ended: CommandEnd;
+  try {
+    ended = await runCommand(command, {
+      env,
+      timeoutMs,
+      graceMs: KILL_GRACE_MS,
+      write: (chunk) => io.stderr.write(chunk),
+      onSignal: (handler) => io.onSignal(handler),
+      started: () =>
+        io.stderr.write(
+          chalk.dim(
+            `uas check: emulator at ${running.url} (chaos ${flags.chaos}, limits ${flags.limits}); running ${command.map((part) => JSON.stringify(part)).join(' ')}\n`,
+          ),
+        ),
+    });
+  } catch (error) {
+    await recording?.file.close();
+    throw error;
+  } finally {
+    await running.close(500);
+  }
+  const records = emulator.requests();
+  if (recording !== undefined) await writeRecord(recording, records);
+  const outcome = commandOutcome(ended, flags.timeout);
+  io.stderr.write(chalk.dim(`uas check: ${outcome.message}\n`));
+  return { records, dropped: emulator.requestsDropped, command: outcome };
+}
+
+/** The emulator `uas check -- <command>` runs: the config, with --chaos and --limits on top. */
+async function createCheckEmulator(flags: CheckFlags, cwd: string) {
+  const loaded = await loadConfigFile(flags.config, cwd);
+  const overrides = [
+    { flag: '--chaos', path: ['behavior', 'chaos'], value: flags.chaos },
+    { flag: 'journal', path: ['journal', 'size'], value: 'unbounded' },
+    ...(flags.limits === 'tight'
+      ? [
+          {
+            flag: '--limits tight',
+            path: ['limits'],
+            value: { ...(loaded.config.limits as object), ...TIGHT_LIMITS },
+          },
+        ]
+      : []),
+  ];
+  const [{ createEmulator }, { isConfigError }] = await Promise.all([
+    import('../../emulator.js'),
+    import('../../core/config/config-error.js'),
+  ]);
+  try {
+    return createEmulator({ config: applyConfigFlags(loaded.config, overrides) });
+  } catch (error) {
+    if (!isConfigError(error)) throw error;
+    throw configErrorToCli(error, overrides, `config in ${loaded.path}`);
+  }
+}
+
+/** How a command ended, as the reports give it. */
+export function commandOutcome(ended: CommandEnd, timeout: string): CommandOutcome {
+  const { code, signal, stoppedBy, leftRunning } = ended;
+  const why =
+    stoppedBy === 'timeout'
+      ? `the command ran longer than --timeout ${timeout} and was stopped`
+      : stoppedBy !== undefined
+        ? `the command was stopped: uas check got ${stoppedBy}`
+        : code !== null
+          ? `the command exited ${code}`
+          : `the command was killed by ${signal ?? 'a signal'}`;
+  return {
+    exit_code: code,
+    signal,
+    stopped_by: stoppedBy ?? null,
+    left_running: leftRunning,
+    failed: code !== 0 || stoppedBy !== undefined,
+    message: leftRunning ? `${why}; processes it left running were ended` : why,
+  };
+}
+
+/** A `--record` file, opened (emptied) before the command runs, so a bad path stops nothing. */
+interface OpenRecord {
+  path: string;
+  file: FileHandle;
+}
+
+async function openRecord(file: string, cwd: string): Promise<OpenRecord> {
+  const path = resolvePath(cwd, file);
+  try {
+    return { path, file: await open(path, 'w') };
+  } catch (error) {
+    throw new CliError(
+      `cannot open --record ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      EXIT.usage,
+    );
+  }
+}
+
+/** Writes the records oldest first, one JSON line each: the NDJSON of `uas serve --record`. */
+async function writeRecord(recording: OpenRecord, records: RequestRecord[]): Promise<void> {
+  const ordered = [...records].sort((a, b) => a.id - b.id);
+  try {
+    for (let from = 0; from < ordered.length; from += 1_000)
+      await recording.file.write(
+        ordered
+          .slice(from, from + 1_000)
+          .map((record) => `${JSON.stringify(record)}\n`)
+          .join(''),
+      );
+  } catch (error) {
+    throw new CliError(
+      `cannot write --record ${recording.path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      EXIT.usage,
+    );
+  } finally {
+    await recording.file.close();
+  }
+}
+
+function listenError(error: NodeJS.ErrnoException, port: number): Error {
+  if (error.code === 'EADDRINUSE')
+    return new CliError(
+      `--port ${port} is already in use on 127.0.0.1; choose another, or 0 for a free one`,
+      EXIT.failure,
+    );
+  if (error.code === 'EACCES')
+    return new CliError(
+      `no permission to listen on --port ${port}; choose a port above 1023`,
+      EXIT.failure,
+    );
+  return error;
+}
