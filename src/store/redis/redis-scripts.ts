@@ -58,7 +58,9 @@ local kind = redis.call('TYPE', KEYS[1]).ok
  *
  * KEYS[1] the bucket. ARGV: [1] manual now or '', [2] deadline or '', [3] burst, [4] refill per
  * ms, [5] cost, [6] mode (peek, inject, decide), [7] shadow, [8] valid, [9] count invalid (each
- * '1' or '0'), [10] least time to live in ms, [11] most time to live in ms.
+ * '1' or '0'), [10] least time to live in ms, [11] most time to live in ms, [12] how many past
+ * policies follow (live changes, oldest first), then for each: the time it ended, its burst, its
+ * refill per ms. Tokens are worked out as `tokensAt` in the core does, step by step alike.
  *
  * Returns the bucket before the take (tokens and updated-at as text, '' for none) and the time
  * of the take: the caller works out the verdict from them with the same pure function. A key
@@ -79,10 +81,24 @@ end
 local junk = kind ~= 'none' and not stored[1]
 local available = burst
 if stored[1] then
+  local tokens = number(stored[1])
+  local from = number(stored[2])
+  for i = 0, tonumber(ARGV[12]) - 1 do
+    local ended = tonumber(ARGV[13 + 3 * i])
+    if ended > from then
+      local to = ended
+      if now < to then to = now end
+      local elapsed = 0
+      if to > from then elapsed = to - from end
+      tokens = tokens + elapsed * tonumber(ARGV[15 + 3 * i])
+      local most = tonumber(ARGV[14 + 3 * i])
+      if tokens > most then tokens = most end
+      from = to
+    end
+  end
   local elapsed = 0
-  local updated = number(stored[2])
-  if now > updated then elapsed = now - updated end
-  available = number(stored[1]) + elapsed * rate
+  if now > from then elapsed = now - from end
+  available = tokens + elapsed * rate
   if available > burst then available = burst end
 end
 local allowed = available + 1e-9 >= cost
@@ -151,6 +167,16 @@ else
   f[6] = tostring(redis.call('HINCRBY', KEYS[1], 'a', -1))
 end
 return {result, f[1], f[2], f[3], f[4], f[5], f[6], f[7]}
+`;
+
+/**
+ * Keeps a key, KEYS[1], at least ARGV[1] ms from now: a key that would expire sooner is given
+ * that long (one without a time to live, or gone, is left as it is).
+ */
+export const KEEP_SCRIPT = `
+local left = redis.call('PTTL', KEYS[1])
+if left >= 0 and left < tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return 0
 `;
 
 /** The time of the Redis server (or the manual time of ARGV[1]), in ms, as text; ARGV[2] ''. */

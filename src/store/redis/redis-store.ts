@@ -22,11 +22,19 @@ import {
   CLOCK_ADD_SCRIPT,
   CLOCK_READ_SCRIPT,
   ISSUE_SCRIPT,
+  KEEP_SCRIPT,
   NOW_SCRIPT,
   TAKE_SCRIPT,
   VERIFY_SCRIPT,
 } from './redis-scripts.js';
 import { createRedisTime } from './redis-time.js';
+import {
+  liveFields,
+  pastArguments,
+  readLiveChange,
+  refilledLevels,
+  type LiveChange,
+} from './live-change.js';
 import { parseRedisUrl } from './store-url.js';
 
 /** What a store does with a bucket decision while Redis cannot be reached. */
@@ -140,6 +148,7 @@ interface ScriptCommands {
   uasNow(manual: string, deadline: ''): Promise<string>;
   uasClockRead(key: string, fallback: string): Promise<string>;
   uasClockAdd(key: string, fallback: string, ms: string): Promise<string>;
+  uasKeep(key: string, ttlMs: string): Promise<number>;
 }
 
 type ScriptedRedis = Redis & ScriptCommands;
@@ -229,6 +238,7 @@ async function openRedisStore(
   redis.defineCommand('uasNow', { numberOfKeys: 0, lua: NOW_SCRIPT });
   redis.defineCommand('uasClockRead', { numberOfKeys: 1, lua: CLOCK_READ_SCRIPT });
   redis.defineCommand('uasClockAdd', { numberOfKeys: 1, lua: CLOCK_ADD_SCRIPT });
+  redis.defineCommand('uasKeep', { numberOfKeys: 1, lua: KEEP_SCRIPT });
   // ioredis would subscribe again by itself after a reconnect, but leaves that command's failure
   // unhandled (Redis slow or gone again meanwhile), which ends the process: done here instead.
   const subscriber = redis.duplicate({ enableOfflineQueue: true, autoResubscribe: false });
@@ -359,7 +369,8 @@ async function openRedisStore(
     config: options.config,
     clock: options.manualClock === undefined ? 'system' : 'manual',
   });
-  let live: unknown;
+  /** The live change in force (limits, behaviour, codes, and the limits before), as kept. */
+  let live: LiveChange | undefined;
   let joined = false;
   let users: unknown[][] = [];
   // Asked before the config is read: an instance of this config that starts at the same moment
@@ -369,7 +380,7 @@ async function openRedisStore(
   const meta = await command(() => redis.hgetall(keys.meta));
   if (meta.base === base) {
     joined = true;
-    live = meta.live === undefined || meta.live === '' ? undefined : safeParse(meta.live);
+    live = readLiveChange(meta);
     users = (await command(() => redis.lrange(keys.users, 0, -1)))
       .map(safeParse)
       .filter((batch): batch is unknown[] => Array.isArray(batch));
@@ -388,8 +399,7 @@ async function openRedisStore(
   /** After Redis lost its data (a restart without persistence): what this instance knows. */
   async function seedMeta(): Promise<void> {
     const created = await redis.hsetnx(keys.meta, 'base', base);
-    if (created === 1 && live !== undefined)
-      await redis.hset(keys.meta, 'live', JSON.stringify(live));
+    if (created === 1 && live !== undefined) await redis.hset(keys.meta, liveFields(live));
   }
 
   const clock =
@@ -440,7 +450,7 @@ async function openRedisStore(
     }
     const change = message.change as SharedChange | undefined;
     if (typeof change !== 'object' || change === null) return;
-    if (change.type === 'config') live = change.live;
+    if (change.type === 'config') live = change;
     hearChange(change);
   });
   await subscriber.subscribe(keys.changes);
@@ -483,18 +493,23 @@ async function openRedisStore(
       }
       // Kept, then told: a change Redis did not take is applied nowhere (the dev API says 503).
       return command(async () => {
-        if (change.type === 'config')
-          await redis.hset(keys.meta, 'live', JSON.stringify(change.live));
+        if (change.type === 'config') await redis.hset(keys.meta, liveFields(change));
         else if (change.type === 'users')
           await redis.rpush(keys.users, JSON.stringify(change.users));
         await publish(keys.changes, { change });
-        if (change.type === 'config') live = change.live;
+      }).then(async () => {
+        if (change.type !== 'config') return;
+        const before = live;
+        live = change;
+        // Told everywhere: a bucket key that would now expire before its bucket is full again
+        // (a slower rate, a larger burst) is kept longer. Once, by the instance that made it.
+        await keepBucketsRefilling(before, change).catch(() => {});
       });
     },
     listen(listener) {
       apply = listener;
       // The live state this instance joins, as if it had just been sent.
-      if (live !== undefined) hearChange({ type: 'config', live });
+      if (live !== undefined) hearChange(live);
       for (const batch of users) hearChange({ type: 'users', users: batch });
       users = [];
     },
@@ -525,6 +540,7 @@ async function openRedisStore(
           flag(request.countInvalid),
           leastTtl,
           mostTtl,
+          ...pastArguments(policy.past),
         )
         .then(onTime)
         .then(
@@ -687,6 +703,25 @@ async function openRedisStore(
     return { entries, now: Number(now) };
   }
 
+  /**
+   * Keeps the bucket keys of each level a live change made slower to fill (`before` is the live
+   * change in force until then) at least as long as an empty bucket of it now takes to fill: a
+   * key that expired sooner would bring its bucket back full. Every key, a scan at a time.
+   */
+  async function keepBucketsRefilling(before: LiveChange | undefined, after: LiveChange) {
+    for (const { level, fillMs } of refilledLevels(before, after)) {
+      const ttl = Math.min(BUCKET_MOST_TTL_MS, Math.max(Number(leastTtl), Math.ceil(fillMs)));
+      for await (const batch of scan(`${prefix}:bucket:{${level}:*`)) {
+        if (batch.length === 0) continue;
+        const pipeline = redis.pipeline() as unknown as ScriptCommands & {
+          exec(): Promise<unknown>;
+        };
+        for (const key of batch) void pipeline.uasKeep(key, String(ttl));
+        await pipeline.exec();
+      }
+    }
+  }
+
   /** Unlinks every key matching a pattern (none is left out: no cap here), a scan at a time. */
   async function unlinkAll(pattern: string): Promise<void> {
     for await (const batch of scan(pattern))
@@ -736,13 +771,14 @@ async function openRedisStore(
         else caller++;
       return { client, caller, evictions: 0 };
     },
+    now: () => command(() => redis.uasNow(manualNow(), '')).then(Number),
     useConfig() {
       // Each take carries the limits in force; nothing here depends on the config.
     },
     async clear() {
       await unlinkAll(bucketPattern);
       await unlinkAll(codePattern);
-      await command(() => redis.multi().del(keys.users).hdel(keys.meta, 'live').exec());
+      await command(() => redis.multi().del(keys.users).hdel(keys.meta, 'live', 'past').exec());
       live = undefined;
     },
     async close() {
