@@ -1,80 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { AnyEmulator } from '../../src/core/emulator.js';
-import type { EmulatorRequest } from '../../src/core/service/exchange.js';
-import { createManualClock, type ManualClock } from '../../src/core/time/clock.js';
-import { createSeededRandom } from '../../src/core/time/random.js';
-import { DEMO_CONFIG, DEMO_TOKEN } from '../../src/demo-config.js';
-import { createEmulator, createSharedEmulator } from '../../src/emulator.js';
+import { DEMO_CONFIG } from '../../src/demo-config.js';
+import { createSharedEmulator } from '../../src/emulator.js';
 import { connectRedisStore } from '../../src/store/redis/redis-store.js';
 import { eventually } from '../helpers/eventually.js';
-import { HAS_REDIS, useTestRedis } from '../helpers/redis-server.js';
+import { HAS_REDIS } from '../helpers/redis-server.js';
+import { devRequest, existsRequest, storesUnderTest, T0 } from '../helpers/stores-under-test.js';
 
-const T0 = Date.UTC(2026, 0, 1);
 const CLIENT = 'client:demo';
-
-const exists = (): EmulatorRequest => ({
-  method: 'GET',
-  url: '/v1/users/exists?email=alice%40example.com',
-  headers: { host: 'uas.test', authorization: `Bearer ${DEMO_TOKEN}` },
-});
-
-const patchConfig = (body: unknown): EmulatorRequest => ({
-  method: 'PATCH',
-  url: '/__uas/config',
-  headers: { host: '127.0.0.1', 'content-type': 'application/json' },
-  body: JSON.stringify(body),
-});
-
-/** An emulator on a manual clock, and how to start another on the same store. */
-interface Running {
-  emulator: AnyEmulator;
-  clock: ManualClock;
-}
-
-/** The stores the emulator can run on: each test runs on both. */
-interface StoreUnderTest {
-  name: string;
-  /** Whether another instance can share the store. */
-  shared: boolean;
-  start(): Promise<Running>;
-}
-
-const redis = useTestRedis();
-
-const MEMORY: StoreUnderTest = {
-  name: 'the memory store',
-  shared: false,
-  start: async () => {
-    const clock = createManualClock(T0);
-    const emulator = createEmulator({ config: DEMO_CONFIG, clock, random: createSeededRandom(1) });
-    return { emulator, clock };
-  },
-};
-
-const REDIS: StoreUnderTest = {
-  name: 'the Redis store',
-  shared: true,
-  start: async () => {
-    const store = await connectRedisStore({
-      url: redis.server.url,
-      config: DEMO_CONFIG,
-      manualClock: { startMs: T0 },
-      watchIntervalMs: 20,
-      timeoutMs: 5_000,
-    });
-    redis.opened.push(store);
-    const clock = store.clock as ManualClock;
-    const emulator = createSharedEmulator({
-      config: DEMO_CONFIG,
-      store,
-      clock,
-      random: createSeededRandom(redis.opened.length),
-    });
-    return { emulator, clock };
-  },
-};
-
-const STORES = HAS_REDIS ? [MEMORY, REDIS] : [MEMORY];
+const { stores: STORES, redis } = storesUnderTest();
+const exists = () => existsRequest();
 
 /** Takes `count` tokens from the client bucket. */
 async function take(emulator: AnyEmulator, count: number): Promise<void> {
@@ -83,7 +18,7 @@ async function take(emulator: AnyEmulator, count: number): Promise<void> {
 }
 
 async function change(emulator: AnyEmulator, limits: unknown): Promise<void> {
-  const answer = await emulator.handle(patchConfig({ limits }));
+  const answer = await emulator.handle(devRequest('PATCH', '/config', { limits }));
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
 }
 
