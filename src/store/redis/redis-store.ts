@@ -711,14 +711,8 @@ async function openRedisStore(
   async function keepBucketsRefilling(before: LiveChange | undefined, after: LiveChange) {
     for (const { level, fillMs } of refilledLevels(before, after)) {
       const ttl = Math.min(BUCKET_MOST_TTL_MS, Math.max(Number(leastTtl), Math.ceil(fillMs)));
-      for await (const batch of scan(`${prefix}:bucket:{${level}:*`)) {
-        if (batch.length === 0) continue;
-        const pipeline = redis.pipeline() as unknown as ScriptCommands & {
-          exec(): Promise<unknown>;
-        };
-        for (const key of batch) void pipeline.uasKeep(key, String(ttl));
-        await pipeline.exec();
-      }
+      for await (const batch of scan(`${prefix}:bucket:{${level}:*`))
+        await Promise.all(batch.map((key) => redis.uasKeep(key, String(ttl))));
     }
   }
 
