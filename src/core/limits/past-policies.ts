@@ -1,5 +1,6 @@
 import type { Level } from './bucket-key.js';
 import type { BucketPolicy, PastPolicy } from './token-bucket.js';
+import { isDateTime } from '../time/clock.js';
 
 /** The policies each level followed before its live changes (see {@link BucketPolicy.past}). */
 export type PastPolicies = Record<Level, readonly PastPolicy[]>;
@@ -12,9 +13,6 @@ export const NO_PAST: readonly PastPolicy[] = Object.freeze([]);
  * refill from empty pile up (see {@link pastAfterChange}); past this many, the oldest is dropped.
  */
 export const MAX_PAST_POLICIES = 32;
-
-/** The longest a time may be: what a Date can hold. */
-const MAX_TIME = 8.64e15;
 
 /** Whether two policies fill a bucket alike. */
 function samePolicy(a: BucketPolicy, b: BucketPolicy): boolean {
@@ -70,8 +68,8 @@ function readLevel(value: unknown): readonly PastPolicy[] | undefined {
       typeof refillPerMs !== 'number' ||
       !(refillPerMs > 0 && refillPerMs < Infinity) ||
       typeof until !== 'number' ||
-      !(Math.abs(until) <= MAX_TIME) ||
-      until < (past[past.length - 1]?.until ?? -MAX_TIME)
+      !isDateTime(until) ||
+      until < (past[past.length - 1]?.until ?? until)
     )
       return undefined;
     past.push({ burst, refillPerMs, until });

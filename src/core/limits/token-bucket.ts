@@ -44,7 +44,8 @@ const EPSILON = 1e-9;
 /**
  * Tokens in a bucket at `now`, refilled from its last update and capped at the burst. Across a
  * live change, each stretch refills at the policy then in force, and the tokens at the change
- * are capped at the new burst.
+ * are capped at the new burst. Stored tokens below none count as none, as the Redis script reads
+ * them too (something other than uas may have written them): every wait stays finite.
  */
 export function tokensAt(
   state: BucketState | undefined,
@@ -52,7 +53,7 @@ export function tokensAt(
   policy: BucketPolicy,
 ): number {
   if (state === undefined) return policy.burst;
-  let tokens = state.tokens;
+  let tokens = state.tokens > 0 ? state.tokens : 0;
   let from = state.updatedAt;
   const past = policy.past;
   if (past !== undefined)

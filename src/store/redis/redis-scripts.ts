@@ -33,14 +33,19 @@ local function num(x) return string.format('%.17g', x) end
 /**
  * What a field must hold to be read (anything else, written by something other than uas, makes
  * its bucket or code count as absent, never an error): `number`, a finite decimal number (no
- * `nan`, `inf` nor hex; `redis-store.ts` reads the same set); `whole`, an integer `HINCRBY`
- * takes, of at most 15 digits. The type of a key is checked first: another type is absent too.
+ * `nan`, `inf` nor hex; `redis-store.ts` reads the same set); `instant`, such a number that is a
+ * time a Date can show (`isDateTime`); `whole`, an integer `HINCRBY` takes, of at most 15 digits. The type of a key is checked first: another type is absent too.
  */
 const FIELDS = `
 local function number(text)
   if not text or not string.match(text, '^%-?%d*%.?%d*[eE]?[%-+]?%d*$') then return nil end
   local x = tonumber(text)
   if x == nil or x ~= x or x == math.huge or x == -math.huge then return nil end
+  return x
+end
+local function instant(text)
+  local x = number(text)
+  if x == nil or x < -8.64e15 or x > 8.64e15 then return nil end
   return x
 end
 local function whole(text)
@@ -74,7 +79,7 @@ local mode = ARGV[6]
 local stored = {false, false}
 if kind == 'hash' then
   local f = redis.call('HMGET', KEYS[1], 't', 'u', 'a', 'r', 's')
-  if number(f[1]) and number(f[2]) and (not f[3] or whole(f[3])) and (not f[4] or whole(f[4]))
+  if number(f[1]) and instant(f[2]) and (not f[3] or whole(f[3])) and (not f[4] or whole(f[4]))
     and (not f[5] or whole(f[5])) then stored = f end
 end
 -- A key of another type, or a hash that is not a bucket: replaced by the first write.
@@ -82,6 +87,7 @@ local junk = kind ~= 'none' and not stored[1]
 local available = burst
 if stored[1] then
   local tokens = number(stored[1])
+  if not (tokens > 0) then tokens = 0 end
   local from = number(stored[2])
   for i = 0, tonumber(ARGV[12]) - 1 do
     local ended = tonumber(ARGV[13 + 3 * i])
@@ -152,7 +158,7 @@ return num(now)
 export const VERIFY_SCRIPT = `${NOW}${FIELDS}
 if kind ~= 'hash' then return {'not-found'} end
 local f = redis.call('HMGET', KEYS[1], 'm', 'e', 'c', 'i', 'x', 'a', 'used')
-if not (f[1] and f[2] and f[3] and number(f[4]) and number(f[5]) and whole(f[6])
+if not (f[1] and f[2] and f[3] and instant(f[4]) and instant(f[5]) and whole(f[6])
   and (f[7] == '0' or f[7] == '1')) then return {'not-found'} end
 local result
 if f[7] == '1' then result = 'used'

@@ -15,7 +15,7 @@ import {
   type SharedChange,
   type StoreChannel,
 } from '../../core/store/emulator-store.js';
-import type { ManualClock } from '../../core/time/clock.js';
+import { isDateTime, type ManualClock } from '../../core/time/clock.js';
 import { readEvent } from '../../dev-client/read-event.js';
 import { createSharedClock } from './shared-clock.js';
 import {
@@ -797,7 +797,7 @@ function readBucket(fields: Array<string | null>): StoredBucket | undefined {
     field === null || field === undefined ? 0 : wholeOf(field),
   );
   const t = numberOf(tokens);
-  const u = numberOf(updatedAt);
+  const u = instantOf(updatedAt);
   if (
     t === undefined ||
     u === undefined ||
@@ -820,6 +820,12 @@ function numberOf(text: string | null | undefined): number | undefined {
   return Number.isFinite(value) ? value : undefined;
 }
 
+/** A time as the scripts read it (`instant`): such a number that a Date can show. */
+function instantOf(text: string | null | undefined): number | undefined {
+  const value = numberOf(text);
+  return value !== undefined && isDateTime(value) ? value : undefined;
+}
+
 /** A counter as the scripts read it (`whole`): an integer HINCRBY takes, of 15 digits at most. */
 const wholeOf = (text: string | null | undefined) =>
   typeof text === 'string' && /^(?:0|-?[1-9]\d{0,14})$/.test(text) ? Number(text) : undefined;
@@ -827,8 +833,8 @@ const wholeOf = (text: string | null | undefined) =>
 /** A code read from its hash (merchant, e-mail, code, issued, expires, attempts, used). */
 function readCode(fields: Array<string | null | undefined>): OtpCode | undefined {
   const [merchantId, email, code, issued, expires, attempts, used] = fields;
-  const issuedAt = numberOf(issued);
-  const expiresAt = numberOf(expires);
+  const issuedAt = instantOf(issued);
+  const expiresAt = instantOf(expires);
   const attemptsLeft = wholeOf(attempts);
   if (
     typeof merchantId !== 'string' ||
