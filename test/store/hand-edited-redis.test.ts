@@ -86,3 +86,44 @@ describe.skipIf(!HAS_REDIS)('a code whose hash was edited by hand in Redis', () 
     );
   });
 });
+
+describe.skipIf(!HAS_REDIS)('uas:meta or uas:users holding junk', () => {
+  const health = async (
+    store: StoreUnderTest['start'] extends () => Promise<infer R> ? R : never,
+  ) => sentBody(await store.emulator.handle(devRequest('GET', '/health'))).store;
+
+  it.each([
+    ['uas:meta', 'a string', () => redis.inspect.set('uas:meta', 'junk')],
+    [
+      'uas:meta',
+      'a live change that is not JSON',
+      () => redis.inspect.hset('uas:meta', 'live', '{'),
+    ],
+    ['uas:meta', 'past limits that are not', () => redis.inspect.hset('uas:meta', 'past', '[1]')],
+    ['uas:meta', 'a fingerprint of no config', () => redis.inspect.hset('uas:meta', 'base', 'x')],
+    ['uas:users', 'a hash', () => redis.inspect.hset('uas:users', 'a', 'b')],
+    ['uas:users', 'a list of something else', () => redis.inspect.rpush('uas:users', 'junk')],
+  ])('%s holding %s: health says degraded until a reset repairs it', async (_, __, write) => {
+    const running = await shared.start();
+    const { emulator } = running;
+    expect(await health(running)).toBe('up');
+    await write();
+    expect(await health(running)).toBe('degraded');
+    const reset = await emulator.handle(devRequest('POST', '/reset'));
+    expect(reset.status).toBe(200);
+    expect(await health(running)).toBe('up');
+    // Repaired: live changes are kept again, and another instance joins this one.
+    const patched = await emulator.handle(
+      devRequest('PATCH', '/config', { limits: { caller: { burst: 2 } } }),
+    );
+    expect(patched.status).toBe(200);
+    const added = await emulator.handle(
+      devRequest('POST', '/users', { users: [{ email: 'new@example.com' }] }),
+    );
+    expect(added.status).toBe(200);
+    const other = await shared.start();
+    expect(other.store?.joined).toBe(true);
+    expect(other.emulator.config.limits.caller.burst).toBe(2);
+    expect(await health(other)).toBe('up');
+  });
+});

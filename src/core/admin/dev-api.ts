@@ -78,14 +78,16 @@ const ROUTES: DevRoute[] = [
     item: false,
     usage: '',
     handle: ({ emulator }) =>
-      json(200, {
-        status: 'ok',
-        version: emulator.version,
-        started_at: new Date(emulator.startedAt).toISOString(),
-        uptime_ms: emulator.clock.now() - emulator.startedAt,
-        // The process answers; whether its shared store does is said here (a 503 otherwise).
-        store: emulator.storeState,
-      }),
+      andThen(emulator.storeHealth(), (store) =>
+        json(200, {
+          status: 'ok',
+          version: emulator.version,
+          started_at: new Date(emulator.startedAt).toISOString(),
+          uptime_ms: emulator.clock.now() - emulator.startedAt,
+          // The process answers; how its shared store is is said here (a 503 otherwise).
+          store,
+        }),
+      ),
   },
   {
     method: 'GET',

@@ -50,6 +50,12 @@ export interface EmulatorStore {
    * could not (failing open); undefined for the memory store, which cannot fail.
    */
   health?(): { up: boolean; failedOpen: number };
+  /**
+   * What a shared store says of itself when asked: `up`; `down` (it does not answer); or
+   * `degraded`: it answers, but keys of its own hold what it cannot read (written by something
+   * other than uas), which a reset of the emulator repairs. Undefined for the memory store.
+   */
+  check?(): Promise<'up' | 'down' | 'degraded'>;
   /** How instances sharing the store hear each other; undefined for the memory store. */
   readonly channel?: StoreChannel | undefined;
   /** One page of buckets in `sort` order, and how many match. */

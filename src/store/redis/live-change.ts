@@ -26,6 +26,22 @@ export function readLiveChange(meta: Record<string, string>): LiveChange | undef
 }
 
 /**
+ * Whether `uas:meta`, read whole, holds what uas keeps there: nothing yet, or the fingerprint of
+ * the config the instances started with, and a live change that reads back (its parts a JSON
+ * object, its past limits as instances send them).
+ */
+export function isMetaSound(meta: Record<string, string>): boolean {
+  if (Object.keys(meta).length === 0) return true;
+  if (!/^[0-9a-f]{64}$/.test(meta.base ?? '')) return false;
+  if (meta.live !== undefined && meta.live !== '') {
+    const live = safeParse(meta.live);
+    if (typeof live !== 'object' || live === null || Array.isArray(live)) return false;
+  }
+  if (meta.past === undefined || meta.past === 'null') return true;
+  return readPastPolicies(safeParse(meta.past)) !== undefined;
+}
+
+/**
  * The arguments of the take script that carry a level's past policies: how many, then for each
  * the time it ended, its burst and its refill per ms (as text that reads back exactly).
  */

@@ -185,6 +185,20 @@ if left >= 0 and left < tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], AR
 return 0
 `;
 
+/**
+ * Whether the users added live, KEYS[1], are as uas keeps them: none, or a list of JSON arrays
+ * (one a batch). Answers 'ok' or 'junk'; read in Redis, so that a large list is not sent.
+ */
+export const USERS_CHECK_SCRIPT = `
+local kind = redis.call('TYPE', KEYS[1]).ok
+if kind == 'none' then return 'ok' end
+if kind ~= 'list' then return 'junk' end
+for _, batch in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
+  if string.sub(batch, 1, 1) ~= '[' or string.sub(batch, -1) ~= ']' then return 'junk' end
+end
+return 'ok'
+`;
+
 /** The time of the Redis server (or the manual time of ARGV[1]), in ms, as text; ARGV[2] ''. */
 export const NOW_SCRIPT = `${NOW}
 return num(now)

@@ -25,10 +25,12 @@ import {
   KEEP_SCRIPT,
   NOW_SCRIPT,
   TAKE_SCRIPT,
+  USERS_CHECK_SCRIPT,
   VERIFY_SCRIPT,
 } from './redis-scripts.js';
 import { createRedisTime } from './redis-time.js';
 import {
+  isMetaSound,
   liveFields,
   pastArguments,
   readLiveChange,
@@ -149,6 +151,7 @@ interface ScriptCommands {
   uasClockRead(key: string, fallback: string): Promise<string>;
   uasClockAdd(key: string, fallback: string, ms: string): Promise<string>;
   uasKeep(key: string, ttlMs: string): Promise<number>;
+  uasUsersCheck(key: string): Promise<'ok' | 'junk'>;
 }
 
 type ScriptedRedis = Redis & ScriptCommands;
@@ -239,6 +242,7 @@ async function openRedisStore(
   redis.defineCommand('uasClockRead', { numberOfKeys: 1, lua: CLOCK_READ_SCRIPT });
   redis.defineCommand('uasClockAdd', { numberOfKeys: 1, lua: CLOCK_ADD_SCRIPT });
   redis.defineCommand('uasKeep', { numberOfKeys: 1, lua: KEEP_SCRIPT });
+  redis.defineCommand('uasUsersCheck', { numberOfKeys: 1, lua: USERS_CHECK_SCRIPT });
   // ioredis would subscribe again by itself after a reconnect, but leaves that command's failure
   // unhandled (Redis slow or gone again meanwhile), which ends the process: done here instead.
   const subscriber = redis.duplicate({ enableOfflineQueue: true, autoResubscribe: false });
@@ -772,8 +776,33 @@ async function openRedisStore(
     async clear() {
       await unlinkAll(bucketPattern);
       await unlinkAll(codePattern);
-      await command(() => redis.multi().del(keys.users).hdel(keys.meta, 'live', 'past').exec());
+      // Written anew, whatever they held: a reset repairs a uas:meta or uas:users that something
+      // other than uas wrote (each its own command: the two keys may be in different slots).
+      await command(() => redis.del(keys.users));
+      await command(async () => {
+        for (const [error] of (await redis
+          .multi()
+          .del(keys.meta)
+          .hset(keys.meta, 'base', base)
+          .exec()) ?? [])
+          if (error) throw error;
+      });
       live = undefined;
+    },
+    async check() {
+      if (!healthy) return 'down';
+      try {
+        const [meta, users] = await Promise.all([
+          redis.hgetall(keys.meta).catch((error: unknown) => {
+            if (error instanceof Error && error.message.startsWith('WRONGTYPE')) return undefined;
+            throw error;
+          }),
+          redis.uasUsersCheck(keys.users),
+        ]);
+        return meta !== undefined && isMetaSound(meta) && users === 'ok' ? 'up' : 'degraded';
+      } catch {
+        return 'down';
+      }
     },
     async close() {
       clearInterval(watchTimer);
