@@ -25,9 +25,9 @@ export function devApiSchemas(): Record<string, JsonSchema> {
         started_at: { type: 'string', format: 'date-time' },
         uptime_ms: { type: 'number' },
         store: {
-          enum: ['memory', 'up', 'down'],
+          enum: ['memory', 'up', 'down', 'degraded'],
           description:
-            '`memory`; or, on a shared store (Redis), whether it answered its last call (`up`) or not (`down`: requests that need it get 503 store-unavailable).',
+            '`memory`; or, on a shared store (Redis), whether it answers (`up`) or not (`down`: requests that need it get 503 store-unavailable), or answers with keys of its own holding junk that `POST /__uas/reset` repairs (`degraded`).',
         },
       },
     },

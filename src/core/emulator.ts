@@ -88,11 +88,19 @@ export interface Emulator<out M extends Answer = 'sync'> extends Admin<M> {
   readonly storeKind: EmulatorStore['kind'];
   /** `memory`; or whether a shared store answered its last call (`up`) or not (`down`). */
   readonly storeState: 'memory' | 'up' | 'down';
+  /**
+   * What `GET /__uas/health` says of the store: `memory`; or, of a shared store asked now, `up`,
+   * `down`, or `degraded` (keys of its own hold junk that a reset repairs).
+   */
+  storeHealth(): MaybePromise<StoreHealth>;
   readonly clock: Clock;
   readonly startedAt: number;
   readonly version: string;
   readonly devApi: Required<Pick<DevApiOptions, 'enabled'>> & DevApiOptions;
 }
+
+/** What `GET /__uas/health` says of the store (see {@link Emulator.storeHealth}). */
+export type StoreHealth = 'memory' | 'up' | 'down' | 'degraded';
 
 /** An emulator over a store shared with other instances (Redis): every answer comes later. */
 export type SharedEmulator = Emulator<'async'>;
@@ -308,6 +316,10 @@ function assemble(
     storeKind: store.kind,
     get storeState() {
       return store.health === undefined ? 'memory' : store.health().up ? 'up' : 'down';
+    },
+    storeHealth() {
+      const state = emulator.storeState;
+      return state !== 'up' || store.check === undefined ? state : store.check();
     },
     clock,
     startedAt,

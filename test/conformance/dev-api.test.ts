@@ -456,6 +456,25 @@ describe.each(TRANSPORTS)('the test controls of the dev API over $name', (transp
     expect(refused.body.detail).toContain('expected 429, 500 or 503');
   });
 
+  it('refuses a fault with a field it does not know, and a free-text filter given twice', async () => {
+    const { api, dev } = await start();
+    const refused = await api.dev('/faults', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ opertion: 'start', status: 503 }),
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('content-type')).toBe('application/problem+json');
+    expect(refused.body.detail).toBe('opertion: unknown field (did you mean "operation"?)');
+    expect(await dev.faults()).toEqual([]);
+    const twice = await api.dev('/requests?email=a%40b.co&email=c%40d.co');
+    expect(twice.status).toBe(400);
+    expect(twice.body).toMatchObject({
+      type: 'urn:uas:problem:duplicate-parameter',
+      detail: 'email is given 2 times; give it once',
+    });
+  });
+
   it('delays a scripted answer on the manual clock until it is moved', async () => {
     const { api, target } = await start();
     target.emulator.failNext({ operation: 'exists', latencyMs: 3_000 });

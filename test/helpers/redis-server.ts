@@ -1,10 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requireTool } from './require-tool.js';
 import { redisServerArgs } from '../../src/store/redis/embedded-redis.js';
+import type { RedisStore } from '../../src/store/redis/redis-store.js';
 
 /** Whether redis-server can run here (else the Redis tests are skipped, or fail in CI). */
 export const HAS_REDIS = requireTool(
@@ -83,5 +86,48 @@ export async function startRedis(): Promise<TestRedis> {
       await kill();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A redis-server of a file's or describe block's own (none where redis-server cannot run), a
+ * connection to look into it, and the stores its tests open: closed, and Redis flushed, after
+ * each test.
+ */
+export function useTestRedis(): {
+  readonly server: TestRedis;
+  readonly inspect: Redis;
+  /** Stores to close after the test. */
+  readonly opened: RedisStore[];
+} {
+  let server: TestRedis | undefined;
+  let inspector: Redis | undefined;
+  const opened: RedisStore[] = [];
+  beforeAll(async () => {
+    if (!HAS_REDIS) return;
+    server = await startRedis();
+    inspector = new Redis(server.url, { lazyConnect: true });
+    // Tests stop Redis on purpose: this client reconnects when it is back, without printing.
+    inspector.on('error', () => {});
+    await inspector.connect();
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((store) => store.close()));
+    await inspector?.flushall();
+  });
+  afterAll(async () => {
+    inspector?.disconnect();
+    await server?.stop();
+  });
+  return {
+    get server(): TestRedis {
+      if (server === undefined) throw new Error('redis-server has not started');
+      return server;
+    },
+    get inspect(): Redis {
+      if (inspector === undefined) throw new Error('redis-server has not started');
+      return inspector;
+    },
+    opened,
   };
 }

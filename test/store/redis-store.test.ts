@@ -13,7 +13,7 @@ import {
   type StoreStatus,
 } from '../../src/store/redis/redis-store.js';
 import { eventually } from '../helpers/eventually.js';
-import { HAS_REDIS, startRedis, type TestRedis } from '../helpers/redis-server.js';
+import { HAS_REDIS, startRedis, useTestRedis, type TestRedis } from '../helpers/redis-server.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 /** Buckets that never refill within a test. */
@@ -83,7 +83,7 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
     });
   }
 
-  it('decides every take as the core does: same verdict, same tokens written, same counters', async () => {
+  it('decides every take as the core does: same verdict, same tokens written, same counters, across live changes of limits', async () => {
     const shared = await store({ manualClock: { startMs: T0 } });
     const random = createSeededRandom(42);
     const pick = <T>(items: readonly T[]) => items[Math.floor(random.next() * items.length)] as T;
@@ -105,11 +105,17 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
         });
       const now = T0 + Math.floor(random.next() * 2_000);
       shared.clock?.set(now);
+      // Limits changed live, at times around the bucket's last update and the take.
+      const past = Array.from({ length: pick([0, 0, 1, 2, 3]) }, () => ({
+        burst: pick([1, 2, 5, 20, 1000]),
+        refillPerMs: pick([1 / 3_600_000, 0.001, 0.0123, 1, 7]),
+        until: T0 - 5_000 + Math.floor(random.next() * 8_000),
+      })).sort((a, b) => a.until - b.until);
       const request: BucketTake = {
         key,
         level: 'caller',
         now,
-        policy: { burst, refillPerMs },
+        policy: { burst, refillPerMs, past },
         cost: pick([0, 1, 1, 1, 2, 3]),
         mode: pick(['peek', 'inject', 'decide', 'decide', 'decide'] as const),
         shadow: random.next() < 0.2,
@@ -573,31 +579,13 @@ describe.skipIf(!HAS_REDIS)('the Redis store while Redis is away', () => {
  * tests open: closed, and Redis flushed, after each test.
  */
 function redisOfTheseTests() {
-  let server: TestRedis | undefined;
-  let inspector: Redis | undefined;
-  const opened: RedisStore[] = [];
-  beforeAll(async () => {
-    server = await startRedis();
-    inspector = new Redis(server.url, { lazyConnect: true });
-    inspector.on('error', () => {});
-    await inspector.connect();
-  });
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((store) => store.close()));
-    await inspector?.flushall();
-  });
-  afterAll(async () => {
-    inspector?.disconnect();
-    await server?.stop();
-  });
+  const redis = useTestRedis();
   const tests = {
     get server(): TestRedis {
-      if (server === undefined) throw new Error('redis-server has not started');
-      return server;
+      return redis.server;
     },
     get inspect(): Redis {
-      if (inspector === undefined) throw new Error('redis-server has not started');
-      return inspector;
+      return redis.inspect;
     },
     async store(options: Partial<RedisStoreOptions> = {}): Promise<RedisStore> {
       const connected = await connectRedisStore({
@@ -605,7 +593,7 @@ function redisOfTheseTests() {
         config: SLOW,
         ...options,
       });
-      opened.push(connected);
+      redis.opened.push(connected);
       return connected;
     },
     async instance(options: Partial<RedisStoreOptions> = {}): Promise<SharedEmulator> {

@@ -1,4 +1,6 @@
 import { applyConfigPatch, type ResolvedConfig } from '../config/config.js';
+import { changeLimitsAt, pastPoliciesOf, withPastPolicies } from '../config/live-limits.js';
+import { NO_PAST, readPastPolicies, type PastPolicies } from '../limits/past-policies.js';
 import { ConfigError, configIssue } from '../config/config-error.js';
 import { describeIssues, userSchema, type ConfigFile } from '../config/config-schema.js';
 import { list } from '../config/schema-kit.js';
@@ -146,10 +148,19 @@ export function createAdmin(
       return state.config;
     },
     configure(patch) {
-      const next = applyConfigPatch(state.config.source, patch);
-      return andThen(send({ type: 'config', live: liveParts(next) }), () => {
-        applyConfig(next);
-        return next;
+      const parsed = applyConfigPatch(state.config.source, patch);
+      // Dated by the store's clock, as bucket decisions are: buckets are settled at that moment.
+      return andThen(state.store.now?.() ?? clock.now(), (at) => {
+        const next = changeLimitsAt(state.config, parsed, at);
+        const change = {
+          type: 'config',
+          live: liveParts(next),
+          past: pastPoliciesOf(next),
+        } as const;
+        return andThen(send(change), () => {
+          applyConfig(next);
+          return next;
+        });
       });
     },
     listBuckets: (query = {}) => state.store.listBuckets(query, state.config, clock.now()),
@@ -224,9 +235,14 @@ export function createAdmin(
    */
   function hear(change: SharedChange): void {
     switch (change.type) {
-      case 'config':
-        applyConfig(applyConfigPatch(state.config.source, change.live), events.here);
+      case 'config': {
+        const next = applyConfigPatch(state.config.source, change.live);
+        applyConfig(
+          withPastPolicies(next, readPastPolicies(change.past) ?? NO_PAST_AT_ALL),
+          events.here,
+        );
         return;
+      }
       case 'users': {
         const parsed = usersSchema.safeParse(change.users);
         if (parsed.success) {
@@ -245,6 +261,9 @@ export function createAdmin(
 
   return { admin, hear };
 }
+
+/** Past limits of a change that came without them (or with some that do not fit): none. */
+const NO_PAST_AT_ALL: PastPolicies = { client: NO_PAST, caller: NO_PAST };
 
 /** The parts of a config a live change can make, whole: what instances sharing a store send. */
 export function liveParts(config: ResolvedConfig): Pick<ConfigFile, 'limits' | 'behavior' | 'otp'> {

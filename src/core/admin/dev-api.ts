@@ -10,7 +10,7 @@ import { constantTimeEqual } from '../signin/constant-time.js';
 import { checkIntegration } from '../../check/check-integration.js';
 import type { Operation } from '../config/config.js';
 import { CLOCK_RANGE, isClockTime, isKeptClock, isManualClock, type Clock } from '../time/clock.js';
-import type { FaultSpec } from './faults.js';
+import { readFaultBody } from './faults.js';
 import { OUTCOMES, type Outcome } from './records.js';
 import { redactSecret, redactUrlPassword } from './redact.js';
 import { SERVED_DOCUMENTS, servedDocument } from '../../contract/served-document.js';
@@ -78,14 +78,16 @@ const ROUTES: DevRoute[] = [
     item: false,
     usage: '',
     handle: ({ emulator }) =>
-      json(200, {
-        status: 'ok',
-        version: emulator.version,
-        started_at: new Date(emulator.startedAt).toISOString(),
-        uptime_ms: emulator.clock.now() - emulator.startedAt,
-        // The process answers; whether its shared store does is said here (a 503 otherwise).
-        store: emulator.storeState,
-      }),
+      andThen(emulator.storeHealth(), (store) =>
+        json(200, {
+          status: 'ok',
+          version: emulator.version,
+          started_at: new Date(emulator.startedAt).toISOString(),
+          uptime_ms: emulator.clock.now() - emulator.startedAt,
+          // The process answers; how its shared store is is said here (a 503 otherwise).
+          store,
+        }),
+      ),
   },
   {
     method: 'GET',
@@ -130,8 +132,9 @@ const ROUTES: DevRoute[] = [
     item: false,
     usage: '?email=E&merchant_id=M',
     handle: (request) => {
-      const email = request.params.get('email');
-      return email === null
+      const email = readText(request.params, 'email', request.path);
+      if (isResponse(email)) return email;
+      return email === undefined
         ? andThen(request.emulator.listCodes(), (codes) => json(200, { codes }))
         : latestCode(request, email);
     },
@@ -191,7 +194,7 @@ const ROUTES: DevRoute[] = [
     body: true,
     handle: ({ emulator, path }, body) => {
       try {
-        return json(201, { fault: emulator.failNext(fromFaultBody(body)) });
+        return json(201, { fault: emulator.failNext(readFaultBody(body)) });
       } catch (error) {
         if (!isConfigError(error)) throw error;
         return configProblem('invalid-request', error, path, '');
@@ -523,6 +526,16 @@ function readChoice<T extends string>(
   ]);
 }
 
+/** A free-text parameter (a filter), undefined when absent, or the problem to answer. */
+function readText(
+  params: URLSearchParams,
+  name: string,
+  path: string,
+): string | undefined | EmulatorResponse {
+  const texts = params.getAll(name);
+  return texts.length > 1 ? repeated(path, name, texts.length) : texts[0];
+}
+
 /** A query parameter given more than once: which one to use would be a guess. */
 function repeated(path: string, name: string, count: number): EmulatorResponse {
   const detail = `${name} is given ${count} times; give it once`;
@@ -551,14 +564,11 @@ function listBuckets({ emulator, params, path }: DevRequest): MaybePromise<Emula
   if (isResponse(limit)) return limit;
   const offset = readWhole(params, 'offset', 0, Number.MAX_SAFE_INTEGER, 0, path);
   if (isResponse(offset)) return offset;
-  const query = {
-    level,
-    sort,
-    offset,
-    limit,
-    clientId: params.get('client') ?? undefined,
-    search: params.get('search') ?? undefined,
-  };
+  const clientId = readText(params, 'client', path);
+  if (isResponse(clientId)) return clientId;
+  const search = readText(params, 'search', path);
+  if (isResponse(search)) return search;
+  const query = { level, sort, offset, limit, clientId, search };
   return andThen(emulator.listBuckets(query), (page) => {
     const next = offset + page.buckets.length;
     return json(200, {
@@ -574,7 +584,8 @@ function latestCode(
   { emulator, params, path }: DevRequest,
   email: string,
 ): MaybePromise<EmulatorResponse> {
-  const merchantId = params.get('merchant_id') ?? undefined;
+  const merchantId = readText(params, 'merchant_id', path);
+  if (isResponse(merchantId)) return merchantId;
   return andThen(emulator.latestCode(email, merchantId), (code) => {
     if (code !== undefined) return json(200, code);
     const where = merchantId === undefined ? '' : ` at merchant ${merchantId}`;
@@ -690,13 +701,6 @@ function unlessInvalid<T>(
   }
 }
 
-/** A dev-API fault body as the admin surface takes it (camelCase, checked there). */
-function fromFaultBody(body: unknown): FaultSpec {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body as FaultSpec;
-  const { retry_after, latency_ms, ...rest } = body as Record<string, unknown>;
-  return { ...rest, retryAfter: retry_after, latencyMs: latency_ms } as FaultSpec;
-}
-
 function clockView(clock: Clock): { mode: 'manual' | 'system'; now: string; now_ms: number } {
   const now = clock.now();
   return {
@@ -762,16 +766,22 @@ function listRequests({ emulator, params, path }: DevRequest): EmulatorResponse 
   if (isResponse(operation)) return operation;
   const outcome = readChoice<Outcome>(params, 'outcome', OUTCOMES, path);
   if (isResponse(outcome)) return outcome;
-  const callerId = params.get('caller_id');
+  const texts: Record<string, string | undefined> = {};
+  for (const name of ['email', 'caller_id', 'client_id', 'merchant_id']) {
+    const text = readText(params, name, path);
+    if (isResponse(text)) return text;
+    texts[name] = text;
+  }
+  const callerId = texts.caller_id;
   const requests = emulator
     .requests({
       operation,
       outcome,
       status: params.has('status') ? status : undefined,
-      email: params.get('email') ?? undefined,
-      callerId: callerId === null ? undefined : callerId === '' ? null : callerId,
-      clientId: params.get('client_id') ?? undefined,
-      merchantId: params.get('merchant_id') ?? undefined,
+      email: texts.email,
+      callerId: callerId === '' ? null : callerId,
+      clientId: texts.client_id,
+      merchantId: texts.merchant_id,
       afterId: params.has('after_id') ? afterId : undefined,
     })
     .slice(0, limit);

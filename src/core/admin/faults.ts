@@ -55,15 +55,43 @@ const faultSchema = checked(
       : undefined,
 );
 
-/** A fault spec in the dev API's form (snake_case, as `POST /__uas/faults` takes it). */
+/** The fields of a {@link FaultSpec}, and their names in the dev API's form. */
+const SPEC_FIELDS: Record<string, string> = {
+  operation: 'operation',
+  status: 'status',
+  count: 'count',
+  retryAfter: 'retry_after',
+  latencyMs: 'latency_ms',
+};
+
+/**
+ * A fault spec in the dev API's form (snake_case, as `POST /__uas/faults` takes it). A field the
+ * spec does not have (a typo, in JavaScript) is kept, so that the fault is refused naming it.
+ */
 export function faultBody(spec: FaultSpec): Record<string, unknown> {
+  const unknown =
+    typeof spec === 'object' && spec !== null
+      ? Object.fromEntries(Object.entries(spec).filter(([key]) => !Object.hasOwn(SPEC_FIELDS, key)))
+      : {};
   return {
+    ...unknown,
     operation: spec.operation,
     status: spec.status,
     count: spec.count,
     retry_after: spec.retryAfter,
     latency_ms: spec.latencyMs,
   };
+}
+
+/**
+ * A fault in the dev API's form read as a spec: throws a ConfigError naming each field that is
+ * unknown (with the closest known one) or does not fit, as `POST /__uas/faults` answers.
+ */
+export function readFaultBody(body: unknown): FaultSpec {
+  const parsed = faultSchema.safeParse(body, { reportInput: true });
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, faultSchema));
+  const { operation, status, count, retry_after, latency_ms } = parsed.data;
+  return { operation, status, count, retryAfter: retry_after, latencyMs: latency_ms };
 }
 
 /** The faults scripted on an emulator, applied in the order they were added. */

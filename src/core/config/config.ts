@@ -12,6 +12,7 @@ import type { CallerScope, Level } from '../limits/bucket-key.js';
 import { parseDuration } from './duration.js';
 import { parseRate, refillPerMs, type Rate } from '../limits/rate.js';
 import type { BucketPolicy } from '../limits/token-bucket.js';
+import { NO_PAST } from '../limits/past-policies.js';
 
 /** The three operations of the service. */
 export type Operation = 'exists' | 'start' | 'verify';
@@ -209,7 +210,7 @@ function crossCheck(file: ConfigFile): ConfigIssue[] {
 function levelLimits(file: ConfigFile, level: Level): LevelLimits {
   const { burst, rate: rateText } = file.limits[level];
   const rate = parseRate(rateText) as Rate;
-  return { burst, rate, rateText, refillPerMs: refillPerMs(rate) };
+  return { burst, rate, rateText, refillPerMs: refillPerMs(rate), past: NO_PAST };
 }
 
 function resolve(file: ConfigFile): ResolvedConfig {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../time/clock.js';
 import { peekBucket, takeTokens, type BucketState } from './token-bucket.js';
@@ -55,5 +56,19 @@ describe('takeTokens', () => {
     const rejected = takeTokens(state, 0, slow, 1);
     state = { tokens: rejected.tokens, updatedAt: 0 };
     expect(takeTokens(state, rejected.retryAfterMs, slow, 1).allowed).toBe(true);
+  });
+
+  it('decides within the burst, with finite waits, whatever a stored bucket holds', () => {
+    // What a store shared with other programs may hand back: any number at all.
+    const stored = fc.record({ tokens: fc.double(), updatedAt: fc.double() });
+    fc.assert(
+      fc.property(stored, fc.integer({ min: 0, max: 3 }), (state, cost) => {
+        const decision = takeTokens(state, 1_000, policy, cost);
+        expect(decision.tokens).toBeGreaterThanOrEqual(0);
+        expect(decision.tokens).toBeLessThanOrEqual(policy.burst);
+        for (const wait of [decision.retryAfterMs, decision.nextTokenMs, decision.fullInMs])
+          expect(wait >= 0 && wait <= policy.burst / policy.refillPerMs).toBe(true);
+      }),
+    );
   });
 });

@@ -2,6 +2,18 @@
 export interface BucketPolicy {
   burst: number;
   refillPerMs: number;
+  /**
+   * The policies in force before this one (changed live), oldest first, each until the change
+   * that ended it: a bucket last updated before a change refills at the policy of each stretch.
+   */
+  past?: readonly PastPolicy[] | undefined;
+}
+
+/** A policy a bucket followed until a live change at `until` (ms). */
+export interface PastPolicy {
+  burst: number;
+  refillPerMs: number;
+  until: number;
 }
 
 /** What a bucket stores: its tokens at `updatedAt`. Refill is computed lazily from elapsed time. */
@@ -29,16 +41,36 @@ export interface BucketDecision {
 // time could find 0.9999999 tokens.
 const EPSILON = 1e-9;
 
-/** Tokens in a bucket at `now`, refilled from its last update and capped at the burst. */
+/**
+ * Tokens in a bucket at `now`, refilled from its last update and capped at the burst. Across a
+ * live change, each stretch refills at the policy then in force, and the tokens at the change
+ * are capped at the new burst. Stored tokens below none count as none, as the Redis script reads
+ * them too (something other than uas may have written them): every wait stays finite.
+ */
 export function tokensAt(
   state: BucketState | undefined,
   now: number,
   policy: BucketPolicy,
 ): number {
   if (state === undefined) return policy.burst;
-  const elapsed = now > state.updatedAt ? now - state.updatedAt : 0;
-  const tokens = state.tokens + elapsed * policy.refillPerMs;
-  return tokens > policy.burst ? policy.burst : tokens;
+  let tokens = state.tokens > 0 ? state.tokens : 0;
+  let from = state.updatedAt;
+  const past = policy.past;
+  if (past !== undefined)
+    for (const era of past) {
+      if (!(era.until > from)) continue;
+      const to = era.until < now ? era.until : now;
+      tokens = refill(tokens, from, to, era);
+      from = to;
+    }
+  return refill(tokens, from, now, policy);
+}
+
+/** Tokens from `from` to `to` at one policy, capped at its burst (the Lua script does the same). */
+function refill(tokens: number, from: number, to: number, policy: BucketPolicy): number {
+  const elapsed = to > from ? to - from : 0;
+  const refilled = tokens + elapsed * policy.refillPerMs;
+  return refilled > policy.burst ? policy.burst : refilled;
 }
 
 /**

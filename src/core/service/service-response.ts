@@ -139,14 +139,20 @@ function refusalText(
       : injected === 'script'
         ? `a 429 scripted by failNext (POST /__uas/faults); the ${level} bucket was not charged`
         : `the ${level} bucket ${bucket} is empty; a token is back in ${resetSeconds} s`;
-  // Strings that come from the request (the path, the bucket with its caller_id) go through
-  // JSON.stringify.
-  const text =
-    `{"type":"${QUOTA_EXCEEDED_TYPE}","title":"${QUOTA_EXCEEDED_TITLE}","status":429,` +
-    `"detail":${JSON.stringify(clipProblemText(detail))},` +
-    `"instance":${JSON.stringify(clipProblemText(path))},` +
-    `"violated-policies":["${level}"],"bucket":${JSON.stringify(bucket)},"level":"${level}",` +
-    `"retry_after":${retryAfter.mode === 'absent' ? 'null' : seconds},"injected":${injected !== false}}`;
+  // Serialised whole, never pieced together: whatever a field holds, the body is JSON.
+  const problem: Problem = {
+    type: QUOTA_EXCEEDED_TYPE,
+    title: QUOTA_EXCEEDED_TITLE,
+    status: 429,
+    detail: clipProblemText(detail),
+    instance: clipProblemText(path),
+    'violated-policies': [level],
+    bucket,
+    level,
+    retry_after: retryAfter.mode === 'absent' ? null : seconds,
+    injected: injected !== false,
+  };
+  const text = JSON.stringify(problem);
   Object.assign(lastRefusal, { config, bucket, path, seconds, resetSeconds, injected, text });
   return text;
 }

@@ -50,6 +50,12 @@ export interface EmulatorStore {
    * could not (failing open); undefined for the memory store, which cannot fail.
    */
   health?(): { up: boolean; failedOpen: number };
+  /**
+   * What a shared store says of itself when asked: `up`; `down` (it does not answer); or
+   * `degraded`: it answers, but keys of its own hold what it cannot read (written by something
+   * other than uas), which a reset of the emulator repairs. Undefined for the memory store.
+   */
+  check?(): Promise<'up' | 'down' | 'degraded'>;
   /** How instances sharing the store hear each other; undefined for the memory store. */
   readonly channel?: StoreChannel | undefined;
   /** One page of buckets in `sort` order, and how many match. */
@@ -62,6 +68,11 @@ export interface EmulatorStore {
   /** Resets one bucket (true when it existed) or, without a key, every bucket. */
   resetBuckets(key?: string): MaybePromise<boolean>;
   counts(): MaybePromise<BucketCounts>;
+  /**
+   * The store's time, when it keeps one of its own (Redis's clock, or the manual clock it shares):
+   * a live change of limits is dated by it, as bucket decisions are. Undefined: the emulator's clock.
+   */
+  now?(): MaybePromise<number>;
   /** A new config: what depends on it (the memory store's cap on buckets) follows. */
   useConfig(config: ResolvedConfig): void;
   /** Forgets every bucket and code (a reset of the emulator). */
@@ -72,9 +83,11 @@ export interface EmulatorStore {
 export type SharedChange =
   /**
    * The live config changed (`PATCH /__uas/config`): its live parts (`limits`, `behavior`,
-   * `otp`) whole, in config-file form. Clients and their tokens never travel.
+   * `otp`) whole, in config-file form, and the limits each level followed before, up to the
+   * moment of each change (`PastPolicies`), so that every instance settles a bucket alike.
+   * Clients and their tokens never travel.
    */
-  | { type: 'config'; live: unknown }
+  | { type: 'config'; live: unknown; past?: unknown }
   /** Users were added live. */
   | { type: 'users'; users: unknown[] }
   /** The emulator was reset: each instance goes back to its start (the store is cleared once). */

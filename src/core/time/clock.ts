@@ -9,6 +9,17 @@ export interface Clock {
  */
 export const CLOCK_RANGE = { min: -62_167_219_200_000, max: 253_402_300_799_999 } as const;
 
+/** The latest time a Date holds (and, before the epoch, the earliest), in ms. */
+export const LATEST_DATE_MS = 8.64e15;
+
+/**
+ * Whether a time read from outside (a store something else may have written to) is one a Date
+ * can show: a bucket's last update, a code's issue and expiry.
+ */
+export function isDateTime(ms: number): boolean {
+  return ms >= -LATEST_DATE_MS && ms <= LATEST_DATE_MS;
+}
+
 /** Whether a time is within {@link CLOCK_RANGE}. */
 export function isClockTime(ms: number): boolean {
   return Number.isFinite(ms) && ms >= CLOCK_RANGE.min && ms <= CLOCK_RANGE.max;

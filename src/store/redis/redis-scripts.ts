@@ -33,14 +33,19 @@ local function num(x) return string.format('%.17g', x) end
 /**
  * What a field must hold to be read (anything else, written by something other than uas, makes
  * its bucket or code count as absent, never an error): `number`, a finite decimal number (no
- * `nan`, `inf` nor hex; `redis-store.ts` reads the same set); `whole`, an integer `HINCRBY`
- * takes, of at most 15 digits. The type of a key is checked first: another type is absent too.
+ * `nan`, `inf` nor hex; `redis-store.ts` reads the same set); `instant`, such a number that is a
+ * time a Date can show (`isDateTime`); `whole`, an integer `HINCRBY` takes, of at most 15 digits. The type of a key is checked first: another type is absent too.
  */
 const FIELDS = `
 local function number(text)
   if not text or not string.match(text, '^%-?%d*%.?%d*[eE]?[%-+]?%d*$') then return nil end
   local x = tonumber(text)
   if x == nil or x ~= x or x == math.huge or x == -math.huge then return nil end
+  return x
+end
+local function instant(text)
+  local x = number(text)
+  if x == nil or x < -8.64e15 or x > 8.64e15 then return nil end
   return x
 end
 local function whole(text)
@@ -58,7 +63,9 @@ local kind = redis.call('TYPE', KEYS[1]).ok
  *
  * KEYS[1] the bucket. ARGV: [1] manual now or '', [2] deadline or '', [3] burst, [4] refill per
  * ms, [5] cost, [6] mode (peek, inject, decide), [7] shadow, [8] valid, [9] count invalid (each
- * '1' or '0'), [10] least time to live in ms, [11] most time to live in ms.
+ * '1' or '0'), [10] least time to live in ms, [11] most time to live in ms, [12] how many past
+ * policies follow (live changes, oldest first), then for each: the time it ended, its burst, its
+ * refill per ms. Tokens are worked out as `tokensAt` in the core does, step by step alike.
  *
  * Returns the bucket before the take (tokens and updated-at as text, '' for none) and the time
  * of the take: the caller works out the verdict from them with the same pure function. A key
@@ -72,17 +79,32 @@ local mode = ARGV[6]
 local stored = {false, false}
 if kind == 'hash' then
   local f = redis.call('HMGET', KEYS[1], 't', 'u', 'a', 'r', 's')
-  if number(f[1]) and number(f[2]) and (not f[3] or whole(f[3])) and (not f[4] or whole(f[4]))
+  if number(f[1]) and instant(f[2]) and (not f[3] or whole(f[3])) and (not f[4] or whole(f[4]))
     and (not f[5] or whole(f[5])) then stored = f end
 end
 -- A key of another type, or a hash that is not a bucket: replaced by the first write.
 local junk = kind ~= 'none' and not stored[1]
 local available = burst
 if stored[1] then
+  local tokens = number(stored[1])
+  if not (tokens > 0) then tokens = 0 end
+  local from = number(stored[2])
+  for i = 0, tonumber(ARGV[12]) - 1 do
+    local ended = tonumber(ARGV[13 + 3 * i])
+    if ended > from then
+      local to = ended
+      if now < to then to = now end
+      local elapsed = 0
+      if to > from then elapsed = to - from end
+      tokens = tokens + elapsed * tonumber(ARGV[15 + 3 * i])
+      local most = tonumber(ARGV[14 + 3 * i])
+      if tokens > most then tokens = most end
+      from = to
+    end
+  end
   local elapsed = 0
-  local updated = number(stored[2])
-  if now > updated then elapsed = now - updated end
-  available = number(stored[1]) + elapsed * rate
+  if now > from then elapsed = now - from end
+  available = tokens + elapsed * rate
   if available > burst then available = burst end
 end
 local allowed = available + 1e-9 >= cost
@@ -136,7 +158,7 @@ return num(now)
 export const VERIFY_SCRIPT = `${NOW}${FIELDS}
 if kind ~= 'hash' then return {'not-found'} end
 local f = redis.call('HMGET', KEYS[1], 'm', 'e', 'c', 'i', 'x', 'a', 'used')
-if not (f[1] and f[2] and f[3] and number(f[4]) and number(f[5]) and whole(f[6])
+if not (f[1] and f[2] and f[3] and instant(f[4]) and instant(f[5]) and whole(f[6])
   and (f[7] == '0' or f[7] == '1')) then return {'not-found'} end
 local result
 if f[7] == '1' then result = 'used'
@@ -151,6 +173,30 @@ else
   f[6] = tostring(redis.call('HINCRBY', KEYS[1], 'a', -1))
 end
 return {result, f[1], f[2], f[3], f[4], f[5], f[6], f[7]}
+`;
+
+/**
+ * Keeps a key, KEYS[1], at least ARGV[1] ms from now: a key that would expire sooner is given
+ * that long (one without a time to live, or gone, is left as it is).
+ */
+export const KEEP_SCRIPT = `
+local left = redis.call('PTTL', KEYS[1])
+if left >= 0 and left < tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return 0
+`;
+
+/**
+ * Whether the users added live, KEYS[1], are as uas keeps them: none, or a list of JSON arrays
+ * (one a batch). Answers 'ok' or 'junk'; read in Redis, so that a large list is not sent.
+ */
+export const USERS_CHECK_SCRIPT = `
+local kind = redis.call('TYPE', KEYS[1]).ok
+if kind == 'none' then return 'ok' end
+if kind ~= 'list' then return 'junk' end
+for _, batch in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
+  if string.sub(batch, 1, 1) ~= '[' or string.sub(batch, -1) ~= ']' then return 'junk' end
+end
+return 'ok'
 `;
 
 /** The time of the Redis server (or the manual time of ARGV[1]), in ms, as text; ARGV[2] ''. */

@@ -15,18 +15,28 @@ import {
   type SharedChange,
   type StoreChannel,
 } from '../../core/store/emulator-store.js';
-import type { ManualClock } from '../../core/time/clock.js';
+import { isDateTime, type ManualClock } from '../../core/time/clock.js';
 import { readEvent } from '../../dev-client/read-event.js';
 import { createSharedClock } from './shared-clock.js';
 import {
   CLOCK_ADD_SCRIPT,
   CLOCK_READ_SCRIPT,
   ISSUE_SCRIPT,
+  KEEP_SCRIPT,
   NOW_SCRIPT,
   TAKE_SCRIPT,
+  USERS_CHECK_SCRIPT,
   VERIFY_SCRIPT,
 } from './redis-scripts.js';
 import { createRedisTime } from './redis-time.js';
+import {
+  isMetaSound,
+  liveFields,
+  pastArguments,
+  readLiveChange,
+  refilledLevels,
+  type LiveChange,
+} from './live-change.js';
 import { parseRedisUrl } from './store-url.js';
 
 /** What a store does with a bucket decision while Redis cannot be reached. */
@@ -140,6 +150,8 @@ interface ScriptCommands {
   uasNow(manual: string, deadline: ''): Promise<string>;
   uasClockRead(key: string, fallback: string): Promise<string>;
   uasClockAdd(key: string, fallback: string, ms: string): Promise<string>;
+  uasKeep(key: string, ttlMs: string): Promise<number>;
+  uasUsersCheck(key: string): Promise<'ok' | 'junk'>;
 }
 
 type ScriptedRedis = Redis & ScriptCommands;
@@ -229,6 +241,8 @@ async function openRedisStore(
   redis.defineCommand('uasNow', { numberOfKeys: 0, lua: NOW_SCRIPT });
   redis.defineCommand('uasClockRead', { numberOfKeys: 1, lua: CLOCK_READ_SCRIPT });
   redis.defineCommand('uasClockAdd', { numberOfKeys: 1, lua: CLOCK_ADD_SCRIPT });
+  redis.defineCommand('uasKeep', { numberOfKeys: 1, lua: KEEP_SCRIPT });
+  redis.defineCommand('uasUsersCheck', { numberOfKeys: 1, lua: USERS_CHECK_SCRIPT });
   // ioredis would subscribe again by itself after a reconnect, but leaves that command's failure
   // unhandled (Redis slow or gone again meanwhile), which ends the process: done here instead.
   const subscriber = redis.duplicate({ enableOfflineQueue: true, autoResubscribe: false });
@@ -359,7 +373,8 @@ async function openRedisStore(
     config: options.config,
     clock: options.manualClock === undefined ? 'system' : 'manual',
   });
-  let live: unknown;
+  /** The live change in force (limits, behaviour, codes, and the limits before), as kept. */
+  let live: LiveChange | undefined;
   let joined = false;
   let users: unknown[][] = [];
   // Asked before the config is read: an instance of this config that starts at the same moment
@@ -369,7 +384,7 @@ async function openRedisStore(
   const meta = await command(() => redis.hgetall(keys.meta));
   if (meta.base === base) {
     joined = true;
-    live = meta.live === undefined || meta.live === '' ? undefined : safeParse(meta.live);
+    live = readLiveChange(meta);
     users = (await command(() => redis.lrange(keys.users, 0, -1)))
       .map(safeParse)
       .filter((batch): batch is unknown[] => Array.isArray(batch));
@@ -388,8 +403,7 @@ async function openRedisStore(
   /** After Redis lost its data (a restart without persistence): what this instance knows. */
   async function seedMeta(): Promise<void> {
     const created = await redis.hsetnx(keys.meta, 'base', base);
-    if (created === 1 && live !== undefined)
-      await redis.hset(keys.meta, 'live', JSON.stringify(live));
+    if (created === 1 && live !== undefined) await redis.hset(keys.meta, liveFields(live));
   }
 
   const clock =
@@ -440,7 +454,7 @@ async function openRedisStore(
     }
     const change = message.change as SharedChange | undefined;
     if (typeof change !== 'object' || change === null) return;
-    if (change.type === 'config') live = change.live;
+    if (change.type === 'config') live = change;
     hearChange(change);
   });
   await subscriber.subscribe(keys.changes);
@@ -483,18 +497,23 @@ async function openRedisStore(
       }
       // Kept, then told: a change Redis did not take is applied nowhere (the dev API says 503).
       return command(async () => {
-        if (change.type === 'config')
-          await redis.hset(keys.meta, 'live', JSON.stringify(change.live));
+        if (change.type === 'config') await redis.hset(keys.meta, liveFields(change));
         else if (change.type === 'users')
           await redis.rpush(keys.users, JSON.stringify(change.users));
         await publish(keys.changes, { change });
-        if (change.type === 'config') live = change.live;
+      }).then(async () => {
+        if (change.type !== 'config') return;
+        const before = live;
+        live = change;
+        // Told everywhere: a bucket key that would now expire before its bucket is full again
+        // (a slower rate, a larger burst) is kept longer. Once, by the instance that made it.
+        await keepBucketsRefilling(before, change).catch(() => {});
       });
     },
     listen(listener) {
       apply = listener;
       // The live state this instance joins, as if it had just been sent.
-      if (live !== undefined) hearChange({ type: 'config', live });
+      if (live !== undefined) hearChange(live);
       for (const batch of users) hearChange({ type: 'users', users: batch });
       users = [];
     },
@@ -525,6 +544,7 @@ async function openRedisStore(
           flag(request.countInvalid),
           leastTtl,
           mostTtl,
+          ...pastArguments(policy.past),
         )
         .then(onTime)
         .then(
@@ -687,6 +707,19 @@ async function openRedisStore(
     return { entries, now: Number(now) };
   }
 
+  /**
+   * Keeps the bucket keys of each level a live change made slower to fill (`before` is the live
+   * change in force until then) at least as long as an empty bucket of it now takes to fill: a
+   * key that expired sooner would bring its bucket back full. Every key, a scan at a time.
+   */
+  async function keepBucketsRefilling(before: LiveChange | undefined, after: LiveChange) {
+    for (const { level, fillMs } of refilledLevels(before, after)) {
+      const ttl = Math.min(BUCKET_MOST_TTL_MS, Math.max(Number(leastTtl), Math.ceil(fillMs)));
+      for await (const batch of scan(`${prefix}:bucket:{${level}:*`))
+        await Promise.all(batch.map((key) => redis.uasKeep(key, String(ttl))));
+    }
+  }
+
   /** Unlinks every key matching a pattern (none is left out: no cap here), a scan at a time. */
   async function unlinkAll(pattern: string): Promise<void> {
     for await (const batch of scan(pattern))
@@ -736,14 +769,40 @@ async function openRedisStore(
         else caller++;
       return { client, caller, evictions: 0 };
     },
+    now: () => command(() => redis.uasNow(manualNow(), '')).then(Number),
     useConfig() {
       // Each take carries the limits in force; nothing here depends on the config.
     },
     async clear() {
       await unlinkAll(bucketPattern);
       await unlinkAll(codePattern);
-      await command(() => redis.multi().del(keys.users).hdel(keys.meta, 'live').exec());
+      // Written anew, whatever they held: a reset repairs a uas:meta or uas:users that something
+      // other than uas wrote (each its own command: the two keys may be in different slots).
+      await command(() => redis.del(keys.users));
+      await command(async () => {
+        for (const [error] of (await redis
+          .multi()
+          .del(keys.meta)
+          .hset(keys.meta, 'base', base)
+          .exec()) ?? [])
+          if (error) throw error;
+      });
       live = undefined;
+    },
+    async check() {
+      if (!healthy) return 'down';
+      try {
+        const [meta, users] = await Promise.all([
+          redis.hgetall(keys.meta).catch((error: unknown) => {
+            if (error instanceof Error && error.message.startsWith('WRONGTYPE')) return undefined;
+            throw error;
+          }),
+          redis.uasUsersCheck(keys.users),
+        ]);
+        return meta !== undefined && isMetaSound(meta) && users === 'ok' ? 'up' : 'degraded';
+      } catch {
+        return 'down';
+      }
     },
     async close() {
       clearInterval(watchTimer);
@@ -767,7 +826,7 @@ function readBucket(fields: Array<string | null>): StoredBucket | undefined {
     field === null || field === undefined ? 0 : wholeOf(field),
   );
   const t = numberOf(tokens);
-  const u = numberOf(updatedAt);
+  const u = instantOf(updatedAt);
   if (
     t === undefined ||
     u === undefined ||
@@ -790,6 +849,12 @@ function numberOf(text: string | null | undefined): number | undefined {
   return Number.isFinite(value) ? value : undefined;
 }
 
+/** A time as the scripts read it (`instant`): such a number that a Date can show. */
+function instantOf(text: string | null | undefined): number | undefined {
+  const value = numberOf(text);
+  return value !== undefined && isDateTime(value) ? value : undefined;
+}
+
 /** A counter as the scripts read it (`whole`): an integer HINCRBY takes, of 15 digits at most. */
 const wholeOf = (text: string | null | undefined) =>
   typeof text === 'string' && /^(?:0|-?[1-9]\d{0,14})$/.test(text) ? Number(text) : undefined;
@@ -797,8 +862,8 @@ const wholeOf = (text: string | null | undefined) =>
 /** A code read from its hash (merchant, e-mail, code, issued, expires, attempts, used). */
 function readCode(fields: Array<string | null | undefined>): OtpCode | undefined {
   const [merchantId, email, code, issued, expires, attempts, used] = fields;
-  const issuedAt = numberOf(issued);
-  const expiresAt = numberOf(expires);
+  const issuedAt = instantOf(issued);
+  const expiresAt = instantOf(expires);
   const attemptsLeft = wholeOf(attempts);
   if (
     typeof merchantId !== 'string' ||
