@@ -74,7 +74,7 @@ describe('uas check --journal', () => {
     expect(result.code).toBe(0);
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toMatch(/^<\?xml /);
-    expect(xml).toContain('<testsuite name="uas check" tests="13" failures="1"');
+    expect(xml).toContain('<testsuite name="uas check" tests="14" failures="1"');
     expect(xml).toMatch(/<testcase classname="uas.check" name="caller-id-is-email">\s+<failure/);
     const md = readFileSync(markdown, 'utf8');
     expect(md).toMatch(/^### uas check: 0 errors, 1 warning$/m);
