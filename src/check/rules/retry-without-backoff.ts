@@ -1,7 +1,7 @@
-import { evidenceOf, plural, type CheckRule } from '../check-rule.js';
+import { evidenceOf, firstFew, inSeconds, plural, type CheckRule } from '../check-rule.js';
 import { retryWaits, type RetryWait } from '../logical-requests.js';
 import { median } from '../statistics.js';
-import { firstFew, inSeconds, waitedRetryAfter, waitTolerance } from '../wait-tolerance.js';
+import { waitedRetryAfter, waitTolerance } from '../wait-tolerance.js';
 
 /**
  * Retries whose waits do not grow. Judged on the client's own backoff (the wait minus the

@@ -1,10 +1,17 @@
 import type { ResolvedCheckOptions } from '../check-options.js';
-import { evidenceOf, plural, type CheckRule, type RuleVerdict } from '../check-rule.js';
+import {
+  evidenceOf,
+  firstFew,
+  inSeconds,
+  plural,
+  type CheckRule,
+  type RuleVerdict,
+} from '../check-rule.js';
 import { groupBy } from '../group-by.js';
 import type { LogicalRequest, RetryWait } from '../logical-requests.js';
 import { retryAfterMs, retryWaits } from '../logical-requests.js';
 import { densestWindow, median } from '../statistics.js';
-import { firstFew, inSeconds, waitTolerance } from '../wait-tolerance.js';
+import { waitTolerance } from '../wait-tolerance.js';
 
 /**
  * Retries without jitter: callers told to come back at the same moment come back together and
