@@ -24,7 +24,11 @@ export function checkIntegration(
   const context: CheckContext = {
     requests,
     authenticated: requests.filter((record) => record.client_id !== undefined),
-    logical: groupLogicalRequests(requests, resolved.resendWindowMs),
+    logical: groupLogicalRequests(
+      requests,
+      resolved.resendWindowMs,
+      resolved.retryAfterToleranceMs,
+    ),
     options: resolved,
   };
   const findings: Finding[] = [];

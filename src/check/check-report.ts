@@ -11,6 +11,7 @@ export type RuleId =
   | 'caller-id-is-email'
   | 'retry-before-retry-after'
   | 'retry-cap-exceeded'
+  | 'retry-cap-possibly-exceeded'
   | 'retry-without-backoff'
   | 'retry-without-jitter'
   | 'retry-on-client-error'

@@ -64,3 +64,25 @@ export function plural(count: number, noun: string, nouns = `${noun}s`): string 
 export function quoted(value: string): string {
   return JSON.stringify(value);
 }
+
+/** Milliseconds as seconds for a message: "1.02 s". */
+export function inSeconds(ms: number): string {
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
+/**
+ * The first few of a list of texts, repeats counted: "1.02 s ×3, 1.05 s, 1.06 s, …" (a "…" when
+ * there are more).
+ */
+export function firstFew(texts: readonly string[], count = 4): string {
+  const runs: { text: string; times: number }[] = [];
+  for (const text of texts) {
+    const last = runs[runs.length - 1];
+    if (last?.text === text) last.times++;
+    else runs.push({ text, times: 1 });
+  }
+  const shown = runs
+    .slice(0, count)
+    .map(({ text, times }) => (times === 1 ? text : `${text} ×${times}`));
+  return runs.length > count ? `${shown.join(', ')}, …` : shown.join(', ');
+}

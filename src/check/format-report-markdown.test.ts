@@ -9,7 +9,7 @@ describe('formatReportMarkdown', () => {
   it('opens with the verdict and a table of every rule and its status', () => {
     expect(markdown.startsWith('### uas check: 2 errors, 1 warning\n')).toBe(true);
     expect(markdown).toContain('| Rule | Severity | Status |');
-    expect(markdown.match(/^\| `[a-z0-9-]+` \| (error|warn) \| /gm)).toHaveLength(13);
+    expect(markdown.match(/^\| `[a-z0-9-]+` \| (error|warn) \| /gm)).toHaveLength(14);
     expect(markdown).toContain('| `caller-id-missing` | error | ❌ failed |');
     expect(markdown).toContain('| `caller-id-internal-ip` | warn | ⚠️ failed |');
     expect(markdown).toContain('| `unauthenticated` | error | ✅ passed |');

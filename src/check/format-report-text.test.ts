@@ -39,7 +39,7 @@ describe('formatReportText', () => {
 
   it('ends with one summary line of the verdict and what was checked', () => {
     expect(text.split('\n').at(-1)).toBe(
-      'uas check: 2 errors, 1 warning, 3 passed, 7 not exercised; 6 requests (exists 6), 6 end-users, 2 caller_ids, 0 answered 429, 6 logical requests (0 retried) over 0.0 s',
+      'uas check: 2 errors, 1 warning, 3 passed, 8 not exercised; 6 requests (exists 6), 6 end-users, 2 caller_ids, 0 answered 429, 6 logical requests (0 retried) over 0.0 s',
     );
   });
 
@@ -61,7 +61,7 @@ describe('formatReportText', () => {
     expect(coloured).toContain('<red><bold>error</bold></red> <bold>caller-id-missing</bold>');
     expect(coloured).toContain('<yellow>warn </yellow> <bold>caller-id-internal-ip</bold>');
     expect(coloured).toContain(
-      '<red>2 errors</red>, <yellow>1 warning</yellow>, <green>3 passed</green>, <dim>7 not exercised</dim>',
+      '<red>2 errors</red>, <yellow>1 warning</yellow>, <green>3 passed</green>, <dim>8 not exercised</dim>',
     );
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recordMaker, unauthenticatedRecord } from '../../test/helpers/check-records.js';
-import { groupLogicalRequests, retryWaits } from './logical-requests.js';
+import { certainRuns, groupLogicalRequests, retryWaits } from './logical-requests.js';
 
 const a = { email: 'a@example.com', callerId: '203.0.113.1' };
 const ids = (groups: ReturnType<typeof groupLogicalRequests>) =>
@@ -55,6 +55,54 @@ describe('groupLogicalRequests', () => {
       make({ ...a, at: 1200, clientId: 'other' }),
     ];
     expect(ids(groupLogicalRequests(records, 30_000))).toEqual([[1], [2]]);
+  });
+
+  it('groups by Idempotency-Key when one is sent: the same key is one request, however late', () => {
+    const make = recordMaker();
+    const records = [
+      make({ ...a, at: 0, status: 429, idempotencyKey: 'k-1' }),
+      make({ ...a, at: 100, status: 429, idempotencyKey: 'k-2' }),
+      make({ ...a, at: 1200, idempotencyKey: 'k-1' }),
+      make({ ...a, at: 120_000, idempotencyKey: 'k-2' }),
+    ];
+    const groups = groupLogicalRequests(records, 30_000);
+    expect(ids(groups)).toEqual([
+      [1, 3],
+      [2, 4],
+    ]);
+    expect(groups.map(({ links }) => links)).toEqual([['certain'], ['certain']]);
+  });
+
+  it('follows Retry-Attempt: certain when it goes up, a new request when it does not', () => {
+    const make = recordMaker();
+    const records = [
+      make({ ...a, at: 0, status: 429, retryAttempt: '0' }),
+      make({ ...a, at: 1200, status: 429, retryAttempt: '1' }),
+      make({ ...a, at: 1300, status: 429, retryAttempt: '1' }),
+      make({ ...a, at: 60_000, retryAttempt: '2' }),
+    ];
+    const groups = groupLogicalRequests(records, 30_000);
+    expect(ids(groups)).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
+    expect(groups.map(({ links }) => links)).toEqual([['certain'], ['certain']]);
+  });
+
+  it('is sure of a resend sent before Retry-After was over, and only suspects one sent after', () => {
+    const make = recordMaker();
+    const records = [
+      make({ ...a, at: 0, status: 429, retryAfter: 2 }),
+      make({ ...a, at: 1000, status: 429, retryAfter: 2 }),
+      make({ ...a, at: 3100, status: 429, retryAfter: 2 }),
+      make({ ...a, at: 3200 }),
+    ];
+    const [request] = groupLogicalRequests(records, 30_000);
+    expect(request?.links).toEqual(['certain', 'possible', 'certain']);
+    expect(certainRuns(request!).map((run) => run.map((record) => record.id))).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
   });
 
   it('never takes requests whose fields were not read for resends', () => {

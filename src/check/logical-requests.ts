@@ -1,19 +1,35 @@
 import type { RequestRecord } from '../core/admin/records.js';
+import { CHECK_DEFAULTS } from './check-options.js';
 
 /** Statuses that mean "the request did not run, try again later": the ones a client may resend. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 
+/**
+ * How a resend is known to be one: `certain` when the client said so (the same Idempotency-Key, a
+ * Retry-Attempt above the one before) or sent it before the Retry-After of the attempt before was
+ * over (no shopper is that quick); `possible` when it is only the identical request sent again
+ * after a full Retry-After, which a shopper may have sent anew once the client gave up.
+ */
+export type ResendLink = 'certain' | 'possible';
+
 /** A first attempt and its resends, oldest first: what a user meant to do once. */
 export interface LogicalRequest {
   attempts: RequestRecord[];
+  /** How each attempt after the first is known to be a resend of the one before it. */
+  links: ResendLink[];
 }
 
 /**
- * Groups requests (oldest first) into logical requests. A request continues the logical request
- * of an identical earlier one (same client, same fingerprint: the caller_id is not part of it, so
- * a resend under a new caller_id is still recognised) when that one's last attempt was answered
- * 429 or 503 at most its Retry-After plus `resendWindowMs` before. Counting the first attempt
- * in, as `uas call` does.
+ * Groups requests (oldest first) into logical requests, counting the first attempt in, as
+ * `uas call` does:
+ *
+ * - a request with an `Idempotency-Key` continues the logical request of the same client and
+ *   key, however long after; another key is another request, even for an identical one;
+ * - without one, a request continues the logical request of an identical earlier one (same
+ *   client, same fingerprint: the caller_id is not part of it, so a resend under a new caller_id
+ *   is still recognised) when its `Retry-Attempt` is above that one's, or (without Retry-Attempt)
+ *   when that one's last attempt was answered 429 or 503 at most its Retry-After plus
+ *   `resendWindowMs` before. A `Retry-Attempt` of 0, or one not above the last, starts anew.
  *
  * A request whose fields could not be read (a body that is not JSON, an unauthenticated request)
  * has a fingerprint of its method and path only, which any other such request shares; it is
@@ -22,32 +38,82 @@ export interface LogicalRequest {
 export function groupLogicalRequests(
   records: readonly RequestRecord[],
   resendWindowMs: number,
+  retryAfterToleranceMs = CHECK_DEFAULTS.retryAfterToleranceMs,
 ): LogicalRequest[] {
+  const options = { resendWindowMs, retryAfterToleranceMs };
   const all: LogicalRequest[] = [];
   const open = new Map<string, LogicalRequest>();
   for (const record of records) {
     if (record.fields === undefined) {
-      all.push({ attempts: [record] });
+      all.push({ attempts: [record], links: [] });
       continue;
     }
-    const key = `${record.client_id ?? ''}\n${record.fingerprint}`;
+    const idempotencyKey = textOf(record.idempotency_key);
+    const key =
+      idempotencyKey === undefined
+        ? `${record.client_id ?? ''}\nrequest\n${record.fingerprint}`
+        : `${record.client_id ?? ''}\nkey\n${idempotencyKey}`;
     const current = open.get(key);
     const last = current?.attempts[current.attempts.length - 1];
-    if (current !== undefined && last !== undefined && isResendOf(record, last, resendWindowMs)) {
+    const link =
+      last === undefined
+        ? undefined
+        : idempotencyKey !== undefined
+          ? 'certain'
+          : resendLink(record, last, options);
+    if (current !== undefined && link !== undefined) {
       current.attempts.push(record);
+      current.links.push(link);
       continue;
     }
-    const fresh = { attempts: [record] };
+    const fresh: LogicalRequest = { attempts: [record], links: [] };
     all.push(fresh);
     open.set(key, fresh);
   }
   return all;
 }
 
-function isResendOf(record: RequestRecord, last: RequestRecord, windowMs: number): boolean {
-  if (!RETRYABLE_STATUSES.has(last.status)) return false;
+function resendLink(
+  record: RequestRecord,
+  last: RequestRecord,
+  options: { resendWindowMs: number; retryAfterToleranceMs: number },
+): ResendLink | undefined {
+  const attempt = retryAttemptOf(record);
+  if (attempt !== undefined) {
+    const before = retryAttemptOf(last);
+    return attempt > (before ?? 0) ? 'certain' : undefined;
+  }
+  if (!RETRYABLE_STATUSES.has(last.status)) return undefined;
   const gap = record.at - last.at;
-  return gap >= 0 && gap <= retryAfterMs(last) + windowMs;
+  const retryAfter = retryAfterMs(last);
+  if (gap < 0 || gap > retryAfter + options.resendWindowMs) return undefined;
+  return gap < retryAfter - options.retryAfterToleranceMs ? 'certain' : 'possible';
+}
+
+/** Recorded header text, trimmed; undefined when absent or blank. */
+function textOf(value: string | undefined): string | undefined {
+  const text = value?.trim();
+  return text === undefined || text === '' ? undefined : text;
+}
+
+/** The `Retry-Attempt` a request sent, as a number; undefined when absent or not a whole number. */
+export function retryAttemptOf(record: RequestRecord): number | undefined {
+  const text = textOf(record.retry_attempt);
+  return text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
+}
+
+/**
+ * The attempts of a logical request in runs that are certainly one request each: a `possible`
+ * resend starts a new run, as it may have been sent anew.
+ */
+export function certainRuns(request: LogicalRequest): RequestRecord[][] {
+  const runs: RequestRecord[][] = [[request.attempts[0]!]];
+  request.links.forEach((link, index) => {
+    const attempt = request.attempts[index + 1]!;
+    if (link === 'certain') runs[runs.length - 1]!.push(attempt);
+    else runs.push([attempt]);
+  });
+  return runs;
 }
 
 /** The Retry-After of an answer in milliseconds; 0 when none was sent. */

@@ -8,6 +8,7 @@ import { callerIdWrongPlace } from './rules/caller-id-wrong-place.js';
 import { ignores429 } from './rules/ignores-429.js';
 import { retryBeforeRetryAfter } from './rules/retry-before-retry-after.js';
 import { retryCapExceeded } from './rules/retry-cap-exceeded.js';
+import { retryCapPossiblyExceeded } from './rules/retry-cap-possibly-exceeded.js';
 import { retryOnClientError } from './rules/retry-on-client-error.js';
 import { retryWithoutBackoff } from './rules/retry-without-backoff.js';
 import { retryWithoutJitter } from './rules/retry-without-jitter.js';
@@ -24,6 +25,7 @@ export const CHECK_RULES: readonly CheckRule[] = [
   callerIdIsEmail,
   retryBeforeRetryAfter,
   retryCapExceeded,
+  retryCapPossiblyExceeded,
   retryOnClientError,
   ignores429,
   retryWithoutBackoff,

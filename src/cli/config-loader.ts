@@ -156,6 +156,7 @@ const CONFIG_FLAGS: Record<string, [flag: string, path: string[]]> = {
   headers: ['--headers', ['behavior', 'headers']],
   shadow: ['--shadow', ['behavior', 'shadow']],
   chaos: ['--chaos', ['behavior', 'chaos']],
+  chaosRetryAfter: ['--chaos-retry-after', ['behavior', 'chaosRetryAfter']],
   latency: ['--latency', ['behavior', 'latency']],
   otp: ['--otp', ['otp', 'mode']],
   otpTtl: ['--otp-ttl', ['otp', 'ttl']],

@@ -102,7 +102,7 @@ describe('createClient', () => {
   });
 
   it('ends rate limited after exactly the configured attempts when every attempt is refused', async () => {
-    // chaos 1 answers every request 429 with Retry-After 1, like a bucket drained by others.
+    // chaos 1 answers every request 429 (Retry-After 1 to 5 s), like a bucket drained by others.
     const { client, waits } = setup(undefined, { maxAttempts: 3 }, { chaos: 1 });
     const result = await client.start({
       merchantId: DEMO_MERCHANT,

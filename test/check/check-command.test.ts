@@ -75,7 +75,7 @@ describe('uas check --journal', () => {
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toMatch(/^<\?xml /);
     // Exit 0 (a warning, --fail-on error): no failure in the JUnit report either.
-    expect(xml).toContain('<testsuite name="uas check" tests="13" failures="0"');
+    expect(xml).toContain('<testsuite name="uas check" tests="14" failures="0"');
     expect(xml).toMatch(
       /<testcase classname="uas.check" name="caller-id-is-email">\s+<system-out>warn: below --fail-on\n/,
     );

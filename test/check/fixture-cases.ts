@@ -3,9 +3,8 @@ import type { RuleId } from '../../src/check/check-report.js';
 
 // The fixture integrations under fixtures/integrations, with the flags that make the rules each
 // raises independent of luck: `--chaos 0` where only caller_ids are judged (no 429 at all, so no
-// retry is timed), `--chaos 1` where retries are judged (every request is refused with
-// Retry-After 1 s, so every shopper retries the same way), `--limits tight` where a bucket must
-// empty. Randomness of the fixtures themselves (jitter) is seeded per shopper. README shows this
+// retry is timed), `--chaos 1` where retries are judged (every request is refused, with a
+// Retry-After of 1 to 5 s, so every shopper retries), `--limits tight` where a bucket must empty. Randomness of the fixtures themselves (jitter) is seeded per shopper. README shows this
 // list as a table, and a test holds the two together.
 
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/integrations/', import.meta.url));
@@ -30,6 +29,11 @@ export const FIXTURE_CASES: FixtureCase[] = [
     fixture: 'retry-before-retry-after',
     flags: ['--chaos', '1'],
     rules: ['retry-before-retry-after'],
+  },
+  {
+    fixture: 'retry-after-ignored',
+    flags: ['--chaos', '1'],
+    rules: ['retry-before-retry-after', 'retry-without-jitter'],
   },
   { fixture: 'resend-after-4xx', flags: ['--chaos', '0'], rules: ['retry-on-client-error'] },
   {

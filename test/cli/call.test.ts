@@ -300,7 +300,28 @@ describe('uas call', () => {
     ).toEqual([429, 429]);
     expect(emulator.journal().length).toBe(2);
     expect(result.stderr).toContain('uas: still rate limited after 2 attempts (caller:demo:p).');
-    expect(result.stderr).toContain('missing or shared caller_id');
+    // chaos 1 injected every 429 into a full bucket: no caller_id is to blame.
+    expect(result.stderr).toContain(
+      'uas: the last 429 was injected by the emulator (--chaos, or a fault scripted with POST /__uas/faults), not caused by an empty bucket (it had 5 tokens); it says nothing about your caller_id.',
+    );
+    expect(result.stderr).not.toContain('caller_id unique to each end-user');
+  });
+
+  it('points at the caller_id when the 429s came from a bucket that stayed empty', async () => {
+    const { url } = await emulatorServer({
+      limits: { ...DEMO_CONFIG.limits, caller: { burst: 1, rate: '1/h' } },
+    });
+    const args = ['exists', '--email', 'alice@example.com', '--caller-id', 'shared'];
+    await callInProcess(args, url);
+    const result = await callInProcess([...args, '--max-wait', '2h'], url);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(
+      'uas: still rate limited after 3 attempts (caller:demo:shared).',
+    );
+    expect(result.stderr).toContain(
+      'uas: persistent 429s usually mean a missing or shared caller_id (one bucket for many users), or abuse; send a caller_id unique to each end-user.',
+    );
+    expect(result.stderr).not.toContain('injected');
   });
 
   it('does not call a single 429 of --no-retry persistent', async () => {

@@ -132,6 +132,18 @@ describe('uas serve', () => {
     ).toBe(200);
   });
 
+  it('gives the 429s --chaos injects the Retry-After of --chaos-retry-after, and refuses a bad one', async () => {
+    const { url } = await serve(['--chaos', '1', '--chaos-retry-after', '3', '--log', 'off']);
+    const api = createApi(url);
+    for (let index = 0; index < 5; index++)
+      expect((await api.exists('email=alice%40example.com')).headers.get('retry-after')).toBe('3');
+    const bad = await runUas(['serve', '--port', '0', '--chaos-retry-after', '5-1']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(
+      'uas: invalid --chaos-retry-after: expected the shorter wait first, such as "1-5"; got "5-1"\n',
+    );
+  });
+
   it('serves the same answers with --engine msw', async () => {
     const { url } = await serve(['--engine', 'msw', '--log', 'off']);
     const reply = await createApi(url).exists('email=alice%40example.com');

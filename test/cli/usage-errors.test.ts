@@ -15,6 +15,7 @@ const CASES: Array<[string, string[]]> = [
   ['serve: bad number', ['serve', '--port', '99999']],
   ['serve: bad choice', ['serve', '--engine', 'turbo']],
   ['serve: bad chaos', ['serve', '--chaos', '2']],
+  ['serve: bad chaos Retry-After', ['serve', '--port', '0', '--chaos-retry-after', 'soon']],
   ['serve: bad latency', ['serve', '--port', '0', '--latency', 'slow']],
   ['serve: latency past the bound', ['serve', '--port', '0', '--latency', '30d']],
   ['serve: bad otp', ['serve', '--port', '0', '--otp', 'fixed:12']],

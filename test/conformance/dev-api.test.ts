@@ -340,11 +340,44 @@ describe.each(TRANSPORTS)('429 behaviour over $name', (transport) => {
     const injected = await api.exists(`${ALICE}&caller_id=a`);
     expect(injected.status).toBe(429);
     expect(injected.body.injected).toBe(true);
-    expect(injected.headers.get('retry-after')).toBe('1');
+    expect(Number(injected.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(target?.emulator.getBucket('caller:demo:a')).toMatchObject({
       remaining: 1,
       rejected: 1,
     });
+  });
+
+  it('draws the Retry-After of each injected 429 from 1 to 5 s, or from behavior.chaosRetryAfter', async () => {
+    const api = await withBehavior({ chaos: 1 });
+    const retryAfters = async () => {
+      const seen: string[] = [];
+      for (let index = 0; index < 40; index++)
+        seen.push((await api.exists(`${ALICE}&caller_id=a`)).headers.get('retry-after') ?? '');
+      return seen;
+    };
+    const drawn = await retryAfters();
+    expect(new Set(drawn)).toEqual(new Set(['1', '2', '3', '4', '5']));
+    // Each record keeps the Retry-After its 429 carried, and says the 429 was injected.
+    const records = target!.emulator.journal().slice(0, 40).reverse();
+    expect(records.map((record) => String(record.retry_after))).toEqual(drawn);
+    expect(new Set(records.map((record) => record.outcome))).toEqual(new Set(['injected-429']));
+
+    const refused = await api.dev('/config', json({ behavior: { chaosRetryAfter: '9-2' } }));
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.body)).toContain('expected the shorter wait first');
+    expect((await api.dev('/config')).body.behavior).toMatchObject({ chaosRetryAfter: '1-5' });
+    expect((await api.dev('/config', json({ behavior: { chaosRetryAfter: '7-8' } }))).status).toBe(
+      200,
+    );
+    expect(new Set(await retryAfters())).toEqual(new Set(['7', '8']));
+  });
+
+  it('never injects a Retry-After earlier than the moment an empty bucket has a token', async () => {
+    const api = await withBehavior({ chaos: 0 }, { burst: 1, rate: '1/30s' });
+    await api.exists(`${ALICE}&caller_id=e`);
+    await api.dev('/config', json({ behavior: { chaos: 1, chaosRetryAfter: '1-5' } }));
+    for (let index = 0; index < 10; index++)
+      expect((await api.exists(`${ALICE}&caller_id=e`)).headers.get('retry-after')).toBe('30');
   });
 
   it('writes draft-7, draft-6 or no rate-limit fields by style', async () => {

@@ -21,6 +21,14 @@ export interface RecordSpec {
   /** Retry-After of a 429, in seconds. @default 1 */
   retryAfter?: number | undefined;
   misplaced?: MisplacedCallerId[];
+  /** A 429 injected (chaos, a scripted fault) rather than one of an empty bucket. */
+  injected?: boolean;
+  /** Whole tokens left in the bucket after the request. */
+  remaining?: number;
+  /** The `Idempotency-Key` header sent. */
+  idempotencyKey?: string;
+  /** The `Retry-Attempt` header sent. */
+  retryAttempt?: string;
 }
 
 /** A fixed start, so `at` in the specs stays small. */
@@ -68,7 +76,16 @@ export function recordMaker(): (spec: RecordSpec) => RequestRecord {
         spec.callerId === undefined ? `client:${clientId}` : `caller:${clientId}:${spec.callerId}`,
       level: spec.callerId === undefined ? 'client' : 'caller',
       status,
-      outcome: limited ? 'rate-limited' : status >= 400 ? 'invalid' : 'allowed',
+      outcome: limited
+        ? spec.injected === true
+          ? 'injected-429'
+          : 'rate-limited'
+        : status >= 400
+          ? 'invalid'
+          : 'allowed',
+      remaining: spec.remaining,
+      idempotency_key: spec.idempotencyKey,
+      retry_attempt: spec.retryAttempt,
       retry_after: limited ? ('retryAfter' in spec ? spec.retryAfter : 1) : undefined,
       problem: limited ? 'quota-exceeded' : status >= 400 ? 'invalid-request' : undefined,
     });

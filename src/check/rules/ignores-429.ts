@@ -3,13 +3,20 @@ import { evidenceOf, plural, quoted, type CheckRule } from '../check-rule.js';
 import { endUserOf } from '../end-user.js';
 import { groupBy } from '../group-by.js';
 import { retryAfterMs } from '../logical-requests.js';
+import { minOf, maxOf } from '../statistics.js';
 
 /**
  * A bucket hammered while empty: one sender keeps sending to a bucket it was told is empty,
  * within the Retry-After of the last 429, and keeps getting 429s. A sender is one end-user in one
  * bucket (their own requests, resends or not): a shopper behind the same address as another did
- * not see the other's 429. Runs of such 429s (each one extends the time the bucket is known
- * empty) count; a run of `persistent429Count` or more is persistent.
+ * not see the other's 429. Runs of such 429s count; a run of `persistent429Count` or more is
+ * persistent. A run ends at any answer that shows the bucket had a token (a 200, a 4xx other
+ * than 429).
+ *
+ * A 429 injected while the bucket had tokens (`--chaos`, a scripted fault: outcome
+ * `injected-429`) says nothing of the bucket: it asks for a wait before that very request is sent
+ * again, and only resends of it within that wait count. A real 429 (the bucket was empty) covers
+ * every request of the sender.
  */
 export const ignores429: CheckRule = {
   id: 'ignores-429',
@@ -31,35 +38,76 @@ export const ignores429: CheckRule = {
     persistent.sort((a, b) => b.length - a.length);
     const worst = persistent[0]!;
     const seconds = (worst[worst.length - 1]!.at - worst[0]!.at) / 1000;
+    const injected = persistent.flat().filter(isInjectedOnTokens);
+    const got = `${quoted(worst[0]!.bucket ?? '')} got ${worst.length} such 429s in ${seconds.toFixed(1)} s`;
     return {
       status: 'failed',
-      message: `${plural(persistent.length, 'sender')} kept sending to an empty bucket within its Retry-After; ${quoted(worst[0]!.bucket ?? '')} got ${worst.length} such 429s in ${seconds.toFixed(1)} s`,
+      message:
+        injected.length === 0
+          ? `${plural(persistent.length, 'sender')} kept sending to an empty bucket within its Retry-After; ${got}`
+          : `${plural(persistent.length, 'sender')} kept resending within the Retry-After of a 429; ${got}; ${injectedNote(injected, persistent.flat().length)}`,
       evidence: evidenceOf(
         persistent.flat(),
         persistent.map((run) => `${run[0]!.bucket ?? ''}: ${run.length} 429s`),
-        { most_429s: worst.length },
+        { most_429s: worst.length, injected_429s: injected.length },
         persistent.length,
       ),
     };
   },
 };
 
-/** The runs of 429s a sender got while it knew the bucket was empty. */
+/**
+ * A 429 put there by chaos or a scripted fault while the bucket had tokens: the record's outcome
+ * says it was injected, and its tokens left that the bucket was not empty.
+ */
+export function isInjectedOnTokens(record: RequestRecord): boolean {
+  return record.status === 429 && record.outcome === 'injected-429' && record.remaining !== 0;
+}
+
+/** "all 6 injected by --chaos (or a scripted fault) while the bucket had 4 tokens: it was not empty" */
+function injectedNote(injected: readonly RequestRecord[], all: number): string {
+  const tokens = injected.flatMap((record) =>
+    record.remaining === undefined ? [] : [record.remaining],
+  );
+  const had =
+    tokens.length === 0
+      ? 'had tokens'
+      : minOf(tokens) === maxOf(tokens)
+        ? `had ${plural(minOf(tokens), 'token')}`
+        : `had ${minOf(tokens)} to ${maxOf(tokens)} tokens`;
+  const which = injected.length === all ? `all ${all}` : `${injected.length} of ${all}`;
+  return `${which} injected by --chaos (or a scripted fault) while the bucket ${had}: the bucket was not empty`;
+}
+
+/**
+ * The runs of 429s a sender got while it knew to wait: within the Retry-After of a real 429 (any
+ * of its requests), or of an injected 429 of the same request.
+ */
 function ignoredRuns(
   requests: readonly RequestRecord[],
   options: { retryAfterToleranceMs: number },
 ): RequestRecord[][] {
   const runs: RequestRecord[][] = [];
   let emptyUntil = Number.NEGATIVE_INFINITY;
+  const waitUntil = new Map<string, number>();
   let run: RequestRecord[] = [];
   for (const record of requests) {
-    const ignored = record.at < emptyUntil - options.retryAfterToleranceMs;
-    if (ignored && record.status === 429) run.push(record);
-    else if (!ignored && run.length > 0) {
+    const until = Math.max(emptyUntil, waitUntil.get(record.fingerprint) ?? emptyUntil);
+    const ignored = record.status === 429 && record.at < until - options.retryAfterToleranceMs;
+    if (ignored) run.push(record);
+    else if (run.length > 0) {
       runs.push(run);
       run = [];
     }
-    if (record.status === 429) emptyUntil = Math.max(emptyUntil, record.at + retryAfterMs(record));
+    if (record.status === 429) {
+      const end = record.at + retryAfterMs(record);
+      waitUntil.set(record.fingerprint, Math.max(waitUntil.get(record.fingerprint) ?? end, end));
+      if (!isInjectedOnTokens(record)) emptyUntil = Math.max(emptyUntil, end);
+    } else if (record.outcome !== 'injected-fault') {
+      // The bucket had a token: whatever the sender was told before no longer holds.
+      emptyUntil = Number.NEGATIVE_INFINITY;
+      waitUntil.clear();
+    }
   }
   if (run.length > 0) runs.push(run);
   return runs;

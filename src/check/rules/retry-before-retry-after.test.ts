@@ -23,6 +23,20 @@ describe('retry-before-retry-after', () => {
     });
   });
 
+  it('holds each resend to the Retry-After its own 429 carried, as chaos varies them', () => {
+    const make = recordMaker();
+    // A fixed 1.2 s between attempts: enough after a 1 s Retry-After, too early after 3 s.
+    const report = checkIntegration([
+      make({ ...a, at: 0, status: 429, retryAfter: 1 }),
+      make({ ...a, at: 1200, status: 429, retryAfter: 3 }),
+      make({ ...a, at: 2400 }),
+    ]);
+    expect(findingOf(report, 'retry-before-retry-after')).toMatchObject({
+      message: '1 resend of 2 after a 429 came before its Retry-After (up to 1800 ms early)',
+      evidence: { examples: [3], values: ['resent after 1200 ms; Retry-After 3 s'] },
+    });
+  });
+
   it('allows a little timer slack, and no more', () => {
     const make = recordMaker();
     const slack = checkIntegration([make({ ...a, at: 0, status: 429 }), make({ ...a, at: 960 })]);

@@ -8,7 +8,7 @@ describe('retry-cap-exceeded', () => {
   it('reports a fourth attempt of one logical request', () => {
     const make = recordMaker();
     const report = checkIntegration(
-      [0, 1200, 2600, 4000].map((at) => make({ ...a, at, status: 429 })),
+      [0, 1200, 2600, 4000].map((at) => make({ ...a, at, status: 429, idempotencyKey: 'k-1' })),
     );
     expect(findingOf(report, 'retry-cap-exceeded')).toMatchObject({
       severity: 'error',
@@ -26,10 +26,61 @@ describe('retry-cap-exceeded', () => {
     const make = recordMaker();
     const report = checkIntegration(
       [0, 1200, 2600, 4000].map((at, index) =>
-        make({ email: 'a@example.com', callerId: `id-${index}`, at, status: 429 }),
+        make({
+          email: 'a@example.com',
+          callerId: `id-${index}`,
+          at,
+          status: 429,
+          retryAttempt: String(index),
+        }),
       ),
     );
     expect(findingOf(report, 'retry-cap-exceeded')?.evidence.figures.most_attempts).toBe(4);
+  });
+
+  it('is sure of a fourth attempt sent before the Retry-After of the third was over', () => {
+    const make = recordMaker();
+    const report = checkIntegration(
+      [0, 300, 600, 900].map((at) => make({ ...a, at, status: 429, retryAfter: 1 })),
+    );
+    expect(findingOf(report, 'retry-cap-exceeded')?.evidence.figures.most_attempts).toBe(4);
+    expect(ruleOf(report, 'retry-cap-possibly-exceeded').status).toBe('passed');
+  });
+
+  it('warns, rather than errs, of a fourth identical request after a full Retry-After without Idempotency-Key or Retry-Attempt', () => {
+    const make = recordMaker();
+    const report = checkIntegration(
+      [0, 1200, 2600, 4000].map((at) => make({ ...a, at, status: 429 })),
+    );
+    expect(ruleOf(report, 'retry-cap-exceeded').status).toBe('passed');
+    expect(findingOf(report, 'retry-cap-possibly-exceeded')).toMatchObject({
+      severity: 'warn',
+      message:
+        '1 request sent identically more than 3 times (up to 4), each time after a full Retry-After and without Idempotency-Key or Retry-Attempt: possibly new requests of the user, possibly attempts past the cap',
+      evidence: { count: 1, examples: [4], values: ['exists a@example.com: 4 attempts'] },
+    });
+  });
+
+  it('takes identical requests with different Idempotency-Keys, or a Retry-Attempt back at 0, for new requests', () => {
+    const make = recordMaker();
+    const keyed = checkIntegration(
+      [0, 1200, 2600, 4000].map((at, index) =>
+        make({ ...a, at, status: 429, idempotencyKey: `k-${index}` }),
+      ),
+    );
+    expect(keyed.summary.logical_requests).toBe(4);
+    const counted = checkIntegration(
+      [0, 1200, 2600, 4000].map((at, index) =>
+        make({ ...a, at, status: 429, retryAttempt: String(index % 3) }),
+      ),
+    );
+    expect(counted.summary.attempts).toEqual({ 1: 1, 3: 1 });
+    for (const report of [keyed, counted]) {
+      expect(report.findings.map((finding) => finding.rule)).not.toContain('retry-cap-exceeded');
+      expect(report.findings.map((finding) => finding.rule)).not.toContain(
+        'retry-cap-possibly-exceeded',
+      );
+    }
   });
 
   it('passes three attempts refused in a row', () => {

@@ -10,11 +10,11 @@ describe('retry-without-backoff', () => {
     expect(findingOf(report, 'retry-without-backoff')).toMatchObject({
       severity: 'warn',
       message:
-        'the backoff beyond Retry-After stayed the same from one retry to the next in 6 of 6 sequences (median change 0 ms)',
+        'the backoff beyond Retry-After stayed the same from one retry to the next in 6 of 6 sequences (median change 0 ms, within 120 ms counted as none); based on 6 pairs of retries: backoffs 0.00 s → 0.00 s ×6',
       evidence: {
         count: 6,
         values: ['waits 1000 ms then 1000 ms (backoff 0 → 0 ms)'],
-        figures: { pairs: 6, not_growing: 6, median_growth_ms: 0 },
+        figures: { pairs: 6, not_growing: 6, median_growth_ms: 0, tolerance_ms: 120 },
       },
     });
   });
@@ -41,7 +41,8 @@ describe('retry-without-backoff', () => {
     const report = checkIntegration(retrySequences(callers(4, () => [0, 0])));
     expect(ruleOf(report, 'retry-without-backoff')).toMatchObject({
       status: 'not-exercised',
-      reason: '4 requests retried twice or more; 5 are needed to judge backoff',
+      reason:
+        '4 requests retried twice or more after waiting Retry-After; 5 are needed to judge backoff',
     });
   });
 });

@@ -1,19 +1,22 @@
-import { evidenceOf, plural, type CheckRule } from '../check-rule.js';
+import { evidenceOf, firstFew, inSeconds, plural, type CheckRule } from '../check-rule.js';
 import { retryWaits, type RetryWait } from '../logical-requests.js';
 import { median } from '../statistics.js';
+import { waitedRetryAfter, waitTolerance } from '../wait-tolerance.js';
 
 /**
  * Retries whose waits do not grow. Judged on the client's own backoff (the wait minus the
  * Retry-After it was told), since the server's part grows or not by itself, and on successive
- * waits of one logical request, aggregated over many.
+ * waits of one logical request, aggregated over many. Waits shorter than their Retry-After have
+ * no backoff to judge (that is `retry-before-retry-after`'s business) and are left out.
  *
  * Why so cautious: with full jitter (uas's own client: random × 500 ms, then random × 1000 ms)
  * a single sequence's second wait is shorter than its first one time in four. Only a pattern
  * across sequences means something: the rule needs `minRetrySamples` pairs of successive waits,
- * and fails only when nearly all of them (`retryPatternShare`) fail to grow by more than
- * `jitterToleranceMs` (the noise of measuring waits on a busy machine). For full jitter a pair
- * fails to grow by 50 ms three times in ten, so all five of five pairs do 0.3^5 ≈ 0.2 % of the
- * time, and nine in ten of more pairs vanishingly often; for a fixed delay it is every pair.
+ * and fails only when nearly all of them (`retryPatternShare`) fail to grow by more than the
+ * scheduling noise ({@link waitTolerance}: 120 ms, or a tenth of the backoff when larger). For
+ * full jitter a pair fails to grow by 120 ms under four times in ten, so all five of five pairs
+ * do about 0.7 % of the time, and nine in ten of more pairs far less often; for a fixed delay it
+ * is every pair, even when a loaded machine delays each resend by up to 110 ms.
  */
 export const retryWithoutBackoff: CheckRule = {
   id: 'retry-without-backoff',
@@ -24,30 +27,46 @@ export const retryWithoutBackoff: CheckRule = {
     const pairs: [RetryWait, RetryWait][] = [];
     for (const request of logical) {
       const waits = retryWaits(request);
-      for (let index = 1; index < waits.length; index++)
-        pairs.push([waits[index - 1]!, waits[index]!]);
+      for (let index = 1; index < waits.length; index++) {
+        const pair: [RetryWait, RetryWait] = [waits[index - 1]!, waits[index]!];
+        if (pair.every((wait) => waitedRetryAfter(wait, options))) pairs.push(pair);
+      }
     }
     if (pairs.length < options.minRetrySamples) {
       return {
         status: 'not-exercised',
-        reason: `${plural(pairs.length, 'request')} retried twice or more; ${options.minRetrySamples} are needed to judge backoff`,
+        reason: `${plural(pairs.length, 'request')} retried twice or more after waiting Retry-After; ${options.minRetrySamples} are needed to judge backoff`,
       };
     }
-    const growth = pairs.map(([first, second]) => second.backoffMs - first.backoffMs);
-    const flat = pairs.filter((_, index) => growth[index]! <= options.jitterToleranceMs);
+    const judged = pairs.map(([first, second]) => ({
+      first,
+      second,
+      growth: second.backoffMs - first.backoffMs,
+      tolerance: waitTolerance(Math.max(first.backoffMs, second.backoffMs), options),
+    }));
+    const flat = judged.filter(({ growth, tolerance }) => growth <= tolerance);
     if (flat.length / pairs.length < options.retryPatternShare) return { status: 'passed' };
-    const typical = Math.round(median(growth));
-    const shape = Math.abs(typical) <= options.jitterToleranceMs ? 'stayed the same' : 'shrank';
+    const typical = Math.round(median(judged.map(({ growth }) => growth)));
+    const tolerance = Math.round(median(judged.map((pair) => pair.tolerance)));
+    const shape = Math.abs(typical) <= tolerance ? 'stayed the same' : 'shrank';
+    const shown = flat.map(
+      ({ first, second }) => `${inSeconds(first.backoffMs)} → ${inSeconds(second.backoffMs)}`,
+    );
     return {
       status: 'failed',
-      message: `the backoff beyond Retry-After ${shape} from one retry to the next in ${flat.length} of ${plural(pairs.length, 'sequence')} (median change ${typical} ms)`,
+      message: `the backoff beyond Retry-After ${shape} from one retry to the next in ${flat.length} of ${plural(pairs.length, 'sequence')} (median change ${typical} ms, within ${tolerance} ms counted as none); based on ${plural(pairs.length, 'pair')} of retries: backoffs ${firstFew(shown)}`,
       evidence: evidenceOf(
-        flat.map(([, second]) => second.after),
+        flat.map(({ second }) => second.after),
         flat.map(
-          ([first, second]) =>
+          ({ first, second }) =>
             `waits ${Math.round(first.waitMs)} ms then ${Math.round(second.waitMs)} ms (backoff ${Math.round(first.backoffMs)} → ${Math.round(second.backoffMs)} ms)`,
         ),
-        { pairs: pairs.length, not_growing: flat.length, median_growth_ms: typical },
+        {
+          pairs: pairs.length,
+          not_growing: flat.length,
+          median_growth_ms: typical,
+          tolerance_ms: tolerance,
+        },
         flat.length,
       ),
     };

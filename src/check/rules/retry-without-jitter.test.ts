@@ -9,8 +9,13 @@ describe('retry-without-jitter', () => {
     const report = checkIntegration(retrySequences(callers(6, () => [250])));
     expect(findingOf(report, 'retry-without-jitter')).toMatchObject({
       severity: 'warn',
-      message: '6 of 6 retries after attempt 1 waited the same 1250 ms (within 50 ms)',
-      evidence: { count: 6, values: ['waited 1250 ms'], figures: { retries: 6, identical: 6 } },
+      message:
+        '6 of 6 retries after attempt 1 waited the same 1.25 s (within 120 ms); based on 6 retries: waits 1.25 s ×6',
+      evidence: {
+        count: 6,
+        values: ['waited 1250 ms'],
+        figures: { retries: 6, identical: 6, tolerance_ms: 120 },
+      },
     });
   });
 
@@ -23,16 +28,20 @@ describe('retry-without-jitter', () => {
     for (let index = 1; index < records.length; index += 2)
       records[index]!.at = records[index - 1]!.at + records[index - 1]!.retry_after! * 1000;
     const finding = findingOf(checkIntegration(records), 'retry-without-jitter');
-    expect(finding?.message).toMatch(/waited beyond Retry-After the same 0 ms/);
+    expect(finding?.message).toMatch(/waited beyond Retry-After the same 0\.00 s/);
   });
 
   it('warns when callers due back together return within the same 100 ms', () => {
-    // Twelve callers refused within 12 ms; jitter spread over 88 ms is too wide for the first
-    // sign (7 of 12 within 50 ms) and too little to spread them beyond one 100 ms window.
+    // Twelve callers refused within 12 ms, whose jitter spreads them over 88 ms only: too few
+    // retries after one attempt for the first sign (13 are asked for here), and too little
+    // jitter to spread them beyond one 100 ms window.
     const records = retrySequences(
       Array.from({ length: 12 }, (_, caller) => ({ start: caller, backoffs: [caller * 8] })),
     );
-    const finding = findingOf(checkIntegration(records), 'retry-without-jitter');
+    const finding = findingOf(
+      checkIntegration(records, { minRetrySamples: 13 }),
+      'retry-without-jitter',
+    );
     expect(finding).toMatchObject({
       message:
         '12 of 12 retries of different callers due back at the same moment came back within 100 ms of each other',

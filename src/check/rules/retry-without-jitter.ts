@@ -1,20 +1,29 @@
 import type { ResolvedCheckOptions } from '../check-options.js';
-import { evidenceOf, plural, type CheckRule, type RuleVerdict } from '../check-rule.js';
+import {
+  evidenceOf,
+  firstFew,
+  inSeconds,
+  plural,
+  type CheckRule,
+  type RuleVerdict,
+} from '../check-rule.js';
 import { groupBy } from '../group-by.js';
 import type { LogicalRequest, RetryWait } from '../logical-requests.js';
 import { retryAfterMs, retryWaits } from '../logical-requests.js';
-import { densestWindow } from '../statistics.js';
+import { densestWindow, median } from '../statistics.js';
+import { waitTolerance } from '../wait-tolerance.js';
 
 /**
  * Retries without jitter: callers told to come back at the same moment come back together and
  * empty the refilled bucket at once. Two signs, each judged only on enough samples:
  *
  * - identical waits: among the retries after the same attempt (the first, the second, ...), the
- *   waits, or the backoffs beyond Retry-After, are equal within `jitterToleranceMs` for nearly
+ *   waits, or the backoffs beyond Retry-After, are equal within the scheduling noise
+ *   ({@link waitTolerance}: 120 ms, or a tenth of the typical backoff when larger) for nearly
  *   all (`retryPatternShare`) of at least `minRetrySamples`. Any real jitter spreads them over
  *   hundreds of milliseconds (uas's client: 0 to 500 ms after the first attempt), so nine in ten
- *   landing within 50 ms by chance hardly happens; a fixed delay, or waiting exactly
- *   Retry-After, puts all of them there, give or take the scheduling noise of a busy machine.
+ *   landing within 120 ms by chance seldom happens; a fixed delay, or waiting exactly
+ *   Retry-After, puts all of them there, even when a busy machine delays each by up to 110 ms.
  * - a herd: at least `herdMinCallers` logical requests whose retries were due at the same moment
  *   (within `herdWindowMs` of each other: the 429's time plus its Retry-After) come back within
  *   one `herdWindowMs` window, nearly all of them. Jitter too wide for the first sign but
@@ -52,24 +61,30 @@ function identicalWaits(
   for (const [index, group] of groupBy(waits, (wait) => wait.index)) {
     if (group.length < options.minRetrySamples) continue;
     judged = true;
+    // One tolerance for the group, from its typical backoff: the noise is the machine's.
+    const tolerance = waitTolerance(median(group.map((wait) => wait.backoffMs)), options);
     for (const measure of ['waitMs', 'backoffMs'] as const) {
       const values = group.map((wait) => wait[measure]);
-      const densest = densestWindow(values, options.jitterToleranceMs);
+      const densest = densestWindow(values, tolerance);
       if (densest.count / group.length < options.retryPatternShare) continue;
       const alike = group.filter(
-        (wait) =>
-          wait[measure] >= densest.start &&
-          wait[measure] <= densest.start + options.jitterToleranceMs,
+        (wait) => wait[measure] >= densest.start && wait[measure] <= densest.start + tolerance,
       );
       const what = measure === 'waitMs' ? 'waited' : 'waited beyond Retry-After';
+      const shown = [...values].sort((a, b) => a - b).map(inSeconds);
       return {
         verdict: {
           status: 'failed',
-          message: `${densest.count} of ${plural(group.length, 'retry', 'retries')} after attempt ${index} ${what} the same ${Math.round(densest.start)} ms (within ${options.jitterToleranceMs} ms)`,
+          message: `${densest.count} of ${plural(group.length, 'retry', 'retries')} after attempt ${index} ${what} the same ${inSeconds(densest.start)} (within ${tolerance} ms); based on ${plural(group.length, 'retry', 'retries')}: ${measure === 'waitMs' ? 'waits' : 'backoffs'} ${firstFew(shown)}`,
           evidence: evidenceOf(
             alike.map((wait) => wait.after),
             alike.map((wait) => `waited ${Math.round(wait.waitMs)} ms`),
-            { retries: group.length, identical: densest.count, attempt: index },
+            {
+              retries: group.length,
+              identical: densest.count,
+              attempt: index,
+              tolerance_ms: tolerance,
+            },
             densest.count,
           ),
         },

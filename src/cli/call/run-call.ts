@@ -275,10 +275,7 @@ function explain(
         );
       }
       // One 429 (--no-retry, or a Retry-After above --max-wait) is not yet "persistent".
-      if (result.attempts.length > 1)
-        warn(
-          'uas: persistent 429s usually mean a missing or shared caller_id (one bucket for many users), or abuse; send a caller_id unique to each end-user.',
-        );
+      if (result.attempts.length > 1) warn(persistent429Advice(result));
       return;
     }
     case 'network-error': {
@@ -307,6 +304,19 @@ function explain(
     case 'success':
       return;
   }
+}
+
+/**
+ * What persistent 429s mean. An emulator marks the 429s it injects (`"injected": true`, from
+ * --chaos or a scripted fault): those say nothing about the bucket or the caller_id.
+ */
+function persistent429Advice(result: CallResult<unknown>): string {
+  if (result.problem?.injected !== true)
+    return 'uas: persistent 429s usually mean a missing or shared caller_id (one bucket for many users), or abuse; send a caller_id unique to each end-user.';
+  const remaining = result.rateLimit?.remaining;
+  const tokens =
+    remaining === undefined ? '' : ` (it had ${remaining} token${remaining === 1 ? '' : 's'})`;
+  return `uas: the last 429 was injected by the emulator (--chaos, or a fault scripted with POST /__uas/faults), not caused by an empty bucket${tokens}; it says nothing about your caller_id.`;
 }
 
 /** The exit code of a call; README and `uas call --help` list them. */

@@ -49,6 +49,7 @@ interface ServeFlags {
   headers?: string;
   shadow?: boolean;
   chaos?: number;
+  chaosRetryAfter?: string;
   latency?: string;
   otp?: string;
   otpTtl?: string;
@@ -93,6 +94,10 @@ export function registerServe(program: Command, context: CommandContext): void {
   addLimitOptions(command)
     .option('--shadow', 'count requests but never reject them (headers show what would happen)')
     .option('--chaos <p>', 'answer 429 at random with probability p (0 to 1)', numberIn(0, 1))
+    .option(
+      '--chaos-retry-after <seconds>',
+      'Retry-After of the 429s --chaos injects: whole seconds, or a range drawn from, such as "1-5" (default)',
+    )
     .option('--latency <ms>', 'added latency, such as "100ms" or "50ms-200ms"')
     .option('--otp <mode>', 'one-time codes: random, or fixed:<digits> such as fixed:123456')
     .option('--otp-ttl <duration>', 'how long a code is valid, such as "10m"')

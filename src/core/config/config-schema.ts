@@ -61,6 +61,43 @@ export const retryAfterSchema = checked(z.string(), (value) => {
     : `expected "exact", "absent" or "fixed:<seconds>" with 0 to ${BOUNDS.retryAfterSeconds} seconds; ${got(value)}`;
 });
 
+/**
+ * The Retry-After of a 429 injected by chaos: whole seconds (`2`, `"2"`), or a range drawn from
+ * at each injected 429 (`"1-5"`: 1 to 5 s, each as likely).
+ */
+export const chaosRetryAfterSchema = checked(
+  z.union([z.number(), z.string()], { error: chaosRetryAfterMessage }),
+  (value) => {
+    const match = SECONDS_RANGE.exec(typeof value === 'number' ? String(value) : value.trim());
+    if (match === null) return chaosRetryAfterMessage({ input: value });
+    const [min, max] = [Number(match[1]), Number(match[2] ?? match[1])];
+    if (max < min) return `expected the shorter wait first, such as "${max}-${min}"; ${got(value)}`;
+    if (max > BOUNDS.retryAfterSeconds)
+      return `expected at most ${BOUNDS.retryAfterSeconds} seconds; ${got(value)}`;
+    return undefined;
+  },
+);
+
+const SECONDS_RANGE = /^(\d{1,6})(?:-(\d{1,6}))?$/;
+
+function chaosRetryAfterMessage(issue: { input?: unknown }): string {
+  return `expected whole seconds such as 2, or a range such as "1-5"; ${got(issue.input)}`;
+}
+
+/**
+ * Parses whole seconds (`2`, `"2"`) or a range (`"1-5"`, the shorter first) within 0 to
+ * {@link BOUNDS}.retryAfterSeconds; undefined for anything else.
+ */
+export function parseSecondsRange(value: unknown): { min: number; max: number } | undefined {
+  const text =
+    typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  const match = SECONDS_RANGE.exec(text);
+  if (match === null) return undefined;
+  const min = Number(match[1]);
+  const max = Number(match[2] ?? match[1]);
+  return max < min || max > BOUNDS.retryAfterSeconds ? undefined : { min, max };
+}
+
 export const latencySchema = checked(
   z.union([z.number(), z.string()], { error: latencyMessage }),
   (value) => {
@@ -122,6 +159,7 @@ export const behaviorSchema = z.strictObject({
     ),
   ),
   latency: z.optional(latencySchema),
+  chaosRetryAfter: z.optional(chaosRetryAfterSchema),
 });
 
 export const otpSchema = z.strictObject({

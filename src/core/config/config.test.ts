@@ -96,6 +96,43 @@ describe('resolveConfig', () => {
   });
 });
 
+describe('behavior.chaosRetryAfter', () => {
+  it('is 1 to 5 s by default, and takes whole seconds or a range', () => {
+    expect(resolveConfig(DEMO_CONFIG).behavior.chaosRetryAfter).toEqual({ min: 1, max: 5 });
+    const of = (chaosRetryAfter: unknown) =>
+      resolveConfig({ ...DEMO_CONFIG, behavior: { chaosRetryAfter } }).behavior.chaosRetryAfter;
+    expect(of(2)).toEqual({ min: 2, max: 2 });
+    expect(of('3')).toEqual({ min: 3, max: 3 });
+    expect(of('0-86400')).toEqual({ min: 0, max: 86_400 });
+  });
+
+  it('refuses anything else, saying what was expected', () => {
+    const issue = (chaosRetryAfter: unknown) =>
+      issuesOf({ ...DEMO_CONFIG, behavior: { chaosRetryAfter } });
+    expect(issue('5-1')).toEqual([
+      'behavior.chaosRetryAfter: expected the shorter wait first, such as "1-5"; got "5-1"',
+    ]);
+    expect(issue('1-86401')).toEqual([
+      'behavior.chaosRetryAfter: expected at most 86400 seconds; got "1-86401"',
+    ]);
+    for (const bad of [1.5, -1, '1s-5s', '1..5', '', null, [1, 5]])
+      expect(issue(bad)[0]).toMatch(
+        /^behavior\.chaosRetryAfter: expected whole seconds such as 2, or a range such as "1-5"; got /,
+      );
+  });
+
+  it('changes live and is refused whole when bad', () => {
+    const running = resolveConfig(DEMO_CONFIG).source;
+    expect(
+      applyConfigPatch(running, { behavior: { chaosRetryAfter: '10-20' } }).behavior
+        .chaosRetryAfter,
+    ).toEqual({ min: 10, max: 20 });
+    expect(() => applyConfigPatch(running, { behavior: { chaosRetryAfter: 'soon' } })).toThrow(
+      /chaosRetryAfter/,
+    );
+  });
+});
+
 describe('the bounds of numbers and durations', () => {
   it('refuses values that headers, timers or dates cannot carry', () => {
     const limits = (client: unknown) => ({

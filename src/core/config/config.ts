@@ -4,6 +4,7 @@ import {
   describeIssues,
   liveConfigSchema,
   parseLatencyText,
+  parseSecondsRange,
   type ConfigFile,
   type HeaderStyle,
   type LiveConfigPatch,
@@ -48,6 +49,8 @@ export interface ResolvedConfig {
     headers: HeaderStyle;
     shadow: boolean;
     chaos: number;
+    /** The Retry-After of a 429 injected by chaos, drawn in this range (whole seconds). */
+    chaosRetryAfter: { min: number; max: number };
     latency: { minMs: number; maxMs: number };
   };
   otp: { fixedCode: string | undefined; length: number; ttlMs: number; maxAttempts: number };
@@ -74,7 +77,14 @@ export const DEFAULTS = {
     keepFullBuckets: 10_000,
     countInvalid: false,
   },
-  behavior: { retryAfter: 'exact', headers: 'draft-10', shadow: false, chaos: 0, latency: '0ms' },
+  behavior: {
+    retryAfter: 'exact',
+    headers: 'draft-10',
+    shadow: false,
+    chaos: 0,
+    chaosRetryAfter: '1-5',
+    latency: '0ms',
+  },
   otp: { mode: 'random', length: 6, ttl: '10m', maxAttempts: 5 },
   journal: { size: 1000 },
   request: { maxBodyBytes: 16_384, callerIdMaxLength: 256 },
@@ -239,6 +249,7 @@ function resolve(file: ConfigFile): ResolvedConfig {
       headers: behavior.headers,
       shadow: behavior.shadow,
       chaos: behavior.chaos,
+      chaosRetryAfter: parseSecondsRange(behavior.chaosRetryAfter) as { min: number; max: number },
       latency,
     },
     otp: {

@@ -116,12 +116,15 @@ export function executeCall(
       }
       case 'injected':
       case 'rejected': {
-        // An injected 429 on a bucket that had a token asks for a one-second pause.
+        // A 429 chaos injects asks for a wait drawn in behavior.chaosRetryAfter (never less than
+        // the bucket's own), so a client that waits a fixed second instead of reading
+        // Retry-After is caught resending too early.
+        const empty = state.retryAfterMs > 0 ? secondsUp(state.retryAfterMs) : 0;
         const wait = scripted429
           ? (fault?.retry_after ?? 1)
-          : state.retryAfterMs > 0
-            ? secondsUp(state.retryAfterMs)
-            : 1;
+          : verdict === 'injected'
+            ? Math.max(empty, drawSeconds(config.behavior.chaosRetryAfter, random))
+            : Math.max(empty, 1);
         return result(
           429,
           verdict === 'injected' ? 'injected-429' : 'rate-limited',
@@ -164,6 +167,11 @@ export function executeCall(
       }
     }
   });
+}
+
+/** Whole seconds from `min` to `max`, each as likely. */
+function drawSeconds(range: { min: number; max: number }, random: RandomSource): number {
+  return range.min + Math.floor(random.next() * (range.max - range.min + 1));
 }
 
 /**
