@@ -67,6 +67,54 @@ const CASES: Array<[string, string[]]> = [
   ['serve: store error mode without Redis', ['serve', '--port', '0', '--on-store-error', 'open']],
 ];
 
+/** Every flag that takes a duration, given a number without a unit, and what it is told. */
+const BARE_DURATIONS: Array<[string[], string]> = [
+  [
+    ['call', 'exists', '--email', 'a@b.co', '--timeout', '5'],
+    'invalid --timeout: give a unit, e.g. 5s or 5ms; got "5"',
+  ],
+  [
+    ['call', 'flow', '--email', 'a@b.co', '--max-wait', '30'],
+    'invalid --max-wait: give a unit, e.g. 30s or 30ms; got "30"',
+  ],
+  [['conform', '--timeout', '5'], 'invalid --timeout: give a unit, e.g. 5s or 5ms; got "5"'],
+  [
+    ['conform', '--max-wait', '2.5'],
+    'invalid --max-wait: give a unit, e.g. 2.5s or 2.5ms; got "2.5"',
+  ],
+  [
+    ['serve', '--port', '0', '--latency', '100'],
+    'invalid --latency: give a unit, e.g. 100s or 100ms; got "100"',
+  ],
+  [
+    ['serve', '--port', '0', '--latency', '50-200'],
+    'invalid --latency: give a unit, e.g. 50s-200s or 50ms-200ms; got "50-200"',
+  ],
+  [
+    ['serve', '--port', '0', '--otp-ttl', '600'],
+    'invalid --otp-ttl: give a unit, e.g. 600s or 600ms; got "600"',
+  ],
+  [
+    ['openapi', '--otp-ttl', '600'],
+    'invalid --otp-ttl: give a unit, e.g. 600s or 600ms; got "600"',
+  ],
+  [['simulate', '--duration', '60'], 'invalid --duration: give a unit, e.g. 60s or 60ms; got "60"'],
+  [['simulate', '--bot-start', '5'], 'invalid --bot-start: give a unit, e.g. 5s or 5ms; got "5"'],
+  [['simulate', '--bot-stop', '5'], 'invalid --bot-stop: give a unit, e.g. 5s or 5ms; got "5"'],
+  [
+    ['simulate', '--think-time', '2-8'],
+    'invalid --think-time: give a unit, e.g. 2s-8s or 2ms-8ms; got "2-8"',
+  ],
+  [
+    ['simulate', '--think-time', '1s-8'],
+    'invalid --think-time: give a unit, e.g. 1s-8s or 1s-8ms; got "1s-8"',
+  ],
+  [
+    ['check', '--timeout', '5', '--', 'true'],
+    'invalid --timeout: expected a duration such as "30s" or "10m"; got "5"',
+  ],
+];
+
 const expectUsageError = (result: { code: number | null; stderr: string }) => {
   expect(result.code).toBe(2);
   const lines = result.stderr.trim().split('\n');
@@ -118,6 +166,38 @@ describe('usage errors', () => {
 
   it.each(CASES)('%s: one line, exit 2, no stack trace', async (_name, args) => {
     expectUsageError(await runCli(args));
+  });
+
+  it.each(BARE_DURATIONS)('refuses a duration without a unit: uas %j', async (args, message) => {
+    const result = await runCli(args);
+    expectUsageError(result);
+    expect(result.stderr).toBe(`uas: ${message}\n`);
+  });
+
+  it('refuses a duration without a unit in a config file and a scenario file, naming the field', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uas-units-'));
+    const config = join(dir, 'uas.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ ...DEMO_CONFIG, otp: { ttl: 600 }, behavior: { latency: '20' } }),
+    );
+    const scenario = join(dir, 'scenario.json');
+    writeFileSync(scenario, JSON.stringify({ duration: 60, bot: { start: '0', stop: '30' } }));
+    const served = await runCli(['serve', '--port', '0', '--config', config]);
+    const simulated = await runCli(['simulate', '--scenario', scenario]);
+    rmSync(dir, { recursive: true });
+    expect(served.code).toBe(2);
+    expect(served.stderr.split('\n')).toEqual([
+      `uas: invalid config in ${config}: behavior.latency: give a unit, e.g. 20s or 20ms; got "20"`,
+      `uas: invalid config in ${config}: otp.ttl: give a unit, e.g. 600s or 600ms; got 600`,
+      '',
+    ]);
+    expect(simulated.code).toBe(2);
+    expect(simulated.stderr.split('\n')).toEqual([
+      `uas: invalid scenario (scenario file ${scenario}): duration: give a unit, e.g. 60s or 60ms; got 60`,
+      `uas: invalid scenario (scenario file ${scenario}): bot.stop: give a unit, e.g. 30s or 30ms; got "30"`,
+      '',
+    ]);
   });
 
   it('names the flag, or the missing field, for store settings without a Redis store', async () => {

@@ -93,7 +93,7 @@ export function registerServe(program: Command, context: CommandContext): void {
   addLimitOptions(command)
     .option('--shadow', 'count requests but never reject them (headers show what would happen)')
     .option('--chaos <p>', 'answer 429 at random with probability p (0 to 1)', numberIn(0, 1))
-    .option('--latency <ms>', 'added latency, such as "100ms" or "50ms-200ms"')
+    .option('--latency <duration>', 'added latency, such as "100ms" or "50ms-200ms"')
     .option('--otp <mode>', 'one-time codes: random, or fixed:<digits> such as fixed:123456')
     .option('--otp-ttl <duration>', 'how long a code is valid, such as "10m"')
     .option('--otp-attempts <n>', 'wrong codes allowed before a code dies', integerIn(1, 1000))
