@@ -178,4 +178,24 @@ describe('createRequestFeed', () => {
     await feed.catchUp();
     expect(screen.ids()).toEqual([1]);
   });
+
+  it('passes the codes the target issues, after catching up', async () => {
+    const target = fakeTarget();
+    const screen = listen();
+    const feed = createRequestFeed(target.history, screen.emit);
+    const code = {
+      merchant_id: 'm',
+      email: 'alice@example.com',
+      code: '123456',
+      issued_at: '2026-01-01T12:00:00.000Z',
+      expires_at: '2026-01-01T12:10:00.000Z',
+      attempts_left: 5,
+      used: false,
+    };
+    const catching = feed.catchUp();
+    feed.event({ type: 'code', code });
+    await catching;
+    expect(screen.events.map((event) => event.type)).toEqual(['seed', 'code']);
+    expect(screen.events[1]).toEqual({ type: 'code', code });
+  });
 });
