@@ -25,7 +25,7 @@ import {
 } from '../options.js';
 import type { LogMode } from '../request-log.js';
 import { isClockTime } from '../../core/time/clock.js';
-import { printBanner, type Banner } from '../serve/banner.js';
+import { bannerBehavior, printBanner, type Banner } from '../serve/banner.js';
 import {
   describeStoreStatus,
   openStore,
@@ -353,6 +353,7 @@ async function serve(flags: ServeFlags, context: CommandContext, args: string[])
             on_error: opened.store.onError,
             joined: opened.store.joined,
           },
+    ...bannerBehavior(emulator.config),
     workers: role === undefined ? 1 : flags.workers,
     clock: { mode: flags.clock, now: new Date(emulator.clock.now()).toISOString() },
     dev_api: emulator.devApi.enabled ? `${running.url}/__uas` : null,
