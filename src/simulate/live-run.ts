@@ -7,7 +7,7 @@ import { binAt, createModeStats, type ModeStats } from './mode-stats.js';
 import { buildReport, type SimulationReport } from './report.js';
 import type { Mode, Scenario } from './scenario.js';
 import { shopperEmail, victimEmail, VICTIMS } from './simulation-config.js';
-import { generateTraffic, rotatingAddress, shopperAddress } from './traffic.js';
+import { BOT_ADDRESS, generateTraffic, rotatingAddress, shopperAddress } from './traffic.js';
 import { TIMELINE_BINS } from './virtual-run.js';
 
 /** Options of {@link runLive}. */
@@ -235,7 +235,7 @@ async function runLiveMode(
             ? 'checkout-backend'
             : mode === 'rotating'
               ? rotatingAddress(index)
-              : '203.0.113.66';
+              : BOT_ADDRESS;
       const request =
         spec.target === 'exists'
           ? bot.exists({ email: `probe-${index}@example.net`, callerId })
