@@ -2,7 +2,14 @@ import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { createModeStats, type ModeStats } from './mode-stats.js';
 import { buildReport } from './report.js';
-import { chart, formatMarkdown, formatReport, reportRows, successShares } from './report-format.js';
+import {
+  chart,
+  formatMarkdown,
+  formatReport,
+  reportHeadline,
+  reportRows,
+  successShares,
+} from './report-format.js';
 import { resolveScenario, type Mode } from './scenario.js';
 
 function statsOf(
@@ -62,6 +69,23 @@ describe('reportRows', () => {
     const idle = statsOf('shared', { completed: 0, failed: 0, unfinished: 0 });
     expect(cell(idle, 'sign-ins completed')).toBe('0/0 (-)');
     expect(cell(idle, 'bot requests allowed')).toBe('0/0 (no bot requests)');
+  });
+});
+
+describe('reportHeadline', () => {
+  it('says one shopper, one token and one attempt in the singular', () => {
+    const scenario = resolveScenario({
+      shoppers: { count: 1 },
+      limits: { caller: { burst: 1 } },
+      retry: { maxAttempts: 1 },
+      modes: ['per-caller'],
+    });
+    const stats = statsOf('per-caller', { completed: 1, failed: 0, unfinished: 0 });
+    const [, run, limits] = reportHeadline(buildReport(scenario, [stats], 0, 'virtual'));
+    expect(run).toContain('; up to 1 shopper; ');
+    expect(limits).toBe(
+      'limits: client 20 tokens at 10/s, caller 1 token at 1/s; shoppers retry at most 1 attempt',
+    );
   });
 });
 

@@ -3,6 +3,7 @@ import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import { escapeControls } from '../text/escape-controls.js';
 import { markdownText } from '../text/markdown-text.js';
+import { pluralize } from '../text/pluralize.js';
 import type { ModeReport, SimulationReport } from './report.js';
 import { formatShare } from './share.js';
 
@@ -64,8 +65,8 @@ export function reportHeadline(report: SimulationReport): string[] {
       : `bot ${s.bot.rate} on ${s.bot.target} from ${s.bot.from_s} s to ${s.bot.until_s} s`;
   return [
     `scenario ${s.name}${s.description === '' ? '' : `: ${s.description}`}`,
-    `${s.duration_s} s simulated (${s.engine}${s.target === undefined ? '' : ` against ${s.target}`}), seed ${s.seed}; up to ${s.shoppers} shoppers; ${bot}`,
-    `limits: client ${s.limits.client.burst} tokens at ${s.limits.client.rate}, caller ${s.limits.caller.burst} tokens at ${s.limits.caller.rate}; shoppers retry at most ${s.retry.max_attempts} attempts`,
+    `${s.duration_s} s simulated (${s.engine}${s.target === undefined ? '' : ` against ${s.target}`}), seed ${s.seed}; up to ${pluralize(s.shoppers, 'shopper')}; ${bot}`,
+    `limits: client ${pluralize(s.limits.client.burst, 'token')} at ${s.limits.client.rate}, caller ${pluralize(s.limits.caller.burst, 'token')} at ${s.limits.caller.rate}; shoppers retry at most ${pluralize(s.retry.max_attempts, 'attempt')}`,
     ...report.warnings.map((warning) => `${WARNING}${warning}`),
   ];
 }

@@ -217,7 +217,7 @@ describe('runLive', () => {
     const [mode] = report.modes;
     expect(mode?.verdict).not.toContain('completed');
     if (mode?.shoppers.completed === 1)
-      expect(mode.verdict).toMatch(/^protected: 1 of the 1 sign-ins reached start \(100\.0%\)/);
+      expect(mode.verdict).toMatch(/^protected: 1 of the 1 sign-in reached start \(100\.0%\)/);
     expect(reportRows(report).body.map(([label]) => label)).toContain(
       'sign-ins that reached start',
     );

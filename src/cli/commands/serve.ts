@@ -25,6 +25,7 @@ import {
 } from '../options.js';
 import type { LogMode } from '../request-log.js';
 import { isClockTime } from '../../core/time/clock.js';
+import { pluralize } from '../../text/pluralize.js';
 import { bannerBehavior, printBanner, type Banner } from '../serve/banner.js';
 import {
   describeStoreStatus,
@@ -339,8 +340,8 @@ async function serve(flags: ServeFlags, context: CommandContext, args: string[])
       merchants: client.merchants,
     })),
     limits: {
-      client: `${emulator.config.limits.client.burst} tokens at ${emulator.config.limits.client.rateText}`,
-      caller: `${emulator.config.limits.caller.burst} tokens at ${emulator.config.limits.caller.rateText}`,
+      client: `${pluralize(emulator.config.limits.client.burst, 'token')} at ${emulator.config.limits.client.rateText}`,
+      caller: `${pluralize(emulator.config.limits.caller.burst, 'token')} at ${emulator.config.limits.caller.rateText}`,
     },
     store:
       opened === undefined
