@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { codeRecord } from '../../test/helpers/code-record.js';
 import { requestRecord } from '../../test/helpers/request-record.js';
 import type { EmulatorEvent, RequestRecord } from '../core/admin/records.js';
 import { createRequestFeed, type FeedHistory } from './request-feed.js';
@@ -183,15 +184,7 @@ describe('createRequestFeed', () => {
     const target = fakeTarget();
     const screen = listen();
     const feed = createRequestFeed(target.history, screen.emit);
-    const code = {
-      merchant_id: 'm',
-      email: 'alice@example.com',
-      code: '123456',
-      issued_at: '2026-01-01T12:00:00.000Z',
-      expires_at: '2026-01-01T12:10:00.000Z',
-      attempts_left: 5,
-      used: false,
-    };
+    const code = codeRecord();
     const catching = feed.catchUp();
     feed.event({ type: 'code', code });
     await catching;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bucketView } from '../../test/helpers/bucket-view.js';
+import { codeRecord } from '../../test/helpers/code-record.js';
 import { requestRecord } from '../../test/helpers/request-record.js';
-import type { CodeRecord, RequestRecord } from '../core/admin/records.js';
+import type { RequestRecord } from '../core/admin/records.js';
 import {
   completeSeconds,
   currentRates,
@@ -29,15 +30,7 @@ const record = (id: number, status = 200): RequestRecord =>
 
 const bucket = (key: string) => bucketView(key);
 
-const CODE: CodeRecord = {
-  merchant_id: 'm',
-  email: 'alice@example.com',
-  code: '123456',
-  issued_at: '2026-01-01T12:00:00.000Z',
-  expires_at: '2026-01-01T12:10:00.000Z',
-  attempts_left: 5,
-  used: false,
-};
+const CODE = codeRecord();
 
 const apply = (...actions: TuiAction[]): TuiState => actions.reduce(reduce, initialState());
 
