@@ -2,7 +2,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { MAX_TIMER_MS } from '../client/sleep.js';
-import { parseDuration } from '../core/config/duration.js';
+import { missingUnit, parseDuration } from '../core/config/duration.js';
 import { DEMO_TOKEN } from '../demo-config.js';
 import { CliError } from './io.js';
 
@@ -68,10 +68,13 @@ export function parseHttpUrl(flag: string, text: string): URL {
 }
 
 /**
- * Parses a duration flag ("500ms", "30s", "2m"), at most what a timer can hold (2^31-1 ms, about
+ * Parses a duration flag ("500ms", "30s", "2m"; a number without a unit is refused), at most what a timer can hold (2^31-1 ms, about
  * 24.8 days: Node would fire a longer one at once); `aboveZero` refuses 0.
  */
 export function durationFlag(flag: string, text: string, aboveZero = false): number {
+  const unit = missingUnit(text);
+  if (unit !== undefined)
+    throw new CliError(`invalid ${flag}: ${unit}; got ${JSON.stringify(text)}`);
   const value = parseDuration(text);
   if (value === undefined)
     throw new CliError(

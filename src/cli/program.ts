@@ -16,6 +16,9 @@ export interface CommandContext {
   exitCode: number;
   /** The command line as given (node, script, then the arguments). */
   argv: readonly string[];
+  /** Help commander wrote for a mistake, and the command it was for: `run` words it. */
+  errorHelp?: string | undefined;
+  errorHelpOf?: Command | undefined;
 }
 
 /** Builds the `uas` program over the given I/O. Commands load their heavy modules lazily. */
@@ -23,14 +26,31 @@ export function createProgram(context: CommandContext): Command {
   const { io } = context;
   const program = new Command('uas')
     .description('Local emulator and developer CLI for the rate-limited user-access API')
-    .version(VERSION, '-v, --version')
+    // -V and --version, before any command only: `uas call start -v` is that command's own flag
+    // (verbose), never the version.
+    .version(VERSION, '-V, --version')
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-      // One line per error, suggestions included ("unknown option '--mail' (Did you mean --email?)").
-      outputError: (text, write) => write(`${text.trim().replace(/\s*\n\s*/g, ' ')}\n`),
+      // Only help shown for a mistake (a command group without its command) comes here: `run`
+      // says what is missing in one line instead.
+      writeErr: (text) => {
+        context.errorHelp = (context.errorHelp ?? '') + text;
+      },
+      // One line per error, suggestions included ("unknown option '--mail' (Did you mean
+      // --email?)"), starting with "uas:" as every other error does.
+      outputError: (text) =>
+        io.stderr.write(
+          `${text
+            .trim()
+            .replace(/^error:\s*/, 'uas: ')
+            .replace(/\s*\n\s*/g, ' ')}\n`,
+        ),
     });
+  program.on('beforeAllHelp', (event: { error: boolean; command: Command }) => {
+    if (event.error) context.errorHelpOf = event.command;
+  });
   program.addHelpText(
     'after',
     `
@@ -71,12 +91,11 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
     return context.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (
-        error.code === 'commander.helpDisplayed' ||
-        error.code === 'commander.version' ||
-        error.code === 'commander.help'
-      )
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')
         return EXIT.ok;
+      // Help asked for (`uas help call`) is no mistake; help shown for one (`uas call`) is.
+      if (error.code === 'commander.help')
+        return context.errorHelpOf === undefined ? EXIT.ok : helpForMistake(context, program);
       return EXIT.usage;
     }
     if (isCliError(error)) {
@@ -87,4 +106,27 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
     io.stderr.write(`uas: unexpected failure: ${(error as Error).stack ?? String(error)}\n`);
     return EXIT.failure;
   }
+}
+
+/**
+ * Commander showed help because a command was missing: `uas` alone gets the help (on stdout, exit
+ * 0); `uas call` without exists, start, verify or flow, and `uas help nope`, get one usage line.
+ */
+function helpForMistake(context: CommandContext, program: Command): number {
+  const { io } = context;
+  const of = context.errorHelpOf ?? program;
+  const names = of.commands.map((command) => command.name());
+  const operands = context.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+  if (of === program && operands.length === 0) {
+    io.stdout.write(context.errorHelp ?? program.helpInformation());
+    return EXIT.ok;
+  }
+  const asked = operands[operands.indexOf('help') + 1];
+  const list = names.join(', ');
+  io.stderr.write(
+    of === program && asked !== undefined
+      ? `uas: unknown command '${asked}'; the commands: ${list}\n`
+      : `uas: ${of.name()} needs a command: ${list} (see uas ${of.name()} --help)\n`,
+  );
+  return EXIT.usage;
 }

@@ -4,10 +4,11 @@ import { RETRY_DEFAULTS } from '../client/retry-policy.js';
 import { createDevApiClient, type DevApiClient } from './dev-api-client.js';
 import { isLiveRunError, LiveRunError } from './live-run-error.js';
 import { binAt, createModeStats, type ModeStats } from './mode-stats.js';
+import { pluralize } from '../text/pluralize.js';
 import { buildReport, type SimulationReport } from './report.js';
 import type { Mode, Scenario } from './scenario.js';
 import { shopperEmail, victimEmail, VICTIMS } from './simulation-config.js';
-import { generateTraffic, rotatingAddress, shopperAddress } from './traffic.js';
+import { BOT_ADDRESS, generateTraffic, rotatingAddress, shopperAddress } from './traffic.js';
 import { TIMELINE_BINS } from './virtual-run.js';
 
 /** Options of {@link runLive}. */
@@ -70,7 +71,7 @@ export async function runLive(scenario: Scenario, options: LiveOptions): Promise
     'live',
     emulator
       ? { target: base }
-      : { target: base, warnings: [NOT_AN_EMULATOR], flowsEndAt: 'start' },
+      : { target: base, warnings: [NOT_AN_EMULATOR], flowsEndAt: 'start', limitsApplied: false },
   );
 }
 
@@ -235,7 +236,7 @@ async function runLiveMode(
             ? 'checkout-backend'
             : mode === 'rotating'
               ? rotatingAddress(index)
-              : '203.0.113.66';
+              : BOT_ADDRESS;
       const request =
         spec.target === 'exists'
           ? bot.exists({ email: `probe-${index}@example.net`, callerId })
@@ -271,7 +272,7 @@ async function runLiveMode(
     stats.shoppers.arrived - stats.shoppers.completed - stats.shoppers.failed;
   if (skipped > 0)
     options.progress?.write(
-      `${mode}: ${skipped} bot requests skipped (more than ${options.concurrency} in flight)\n`,
+      `${mode}: ${pluralize(skipped, 'bot request')} skipped (more than ${options.concurrency} in flight)\n`,
     );
   return { stats, requests };
 }

@@ -2,7 +2,14 @@ import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { createModeStats, type ModeStats } from './mode-stats.js';
 import { buildReport } from './report.js';
-import { chart, formatMarkdown, formatReport, reportRows, successShares } from './report-format.js';
+import {
+  chart,
+  formatMarkdown,
+  formatReport,
+  reportHeadline,
+  reportRows,
+  successShares,
+} from './report-format.js';
 import { resolveScenario, type Mode } from './scenario.js';
 
 function statsOf(
@@ -76,6 +83,74 @@ describe('chart', () => {
     expect(chart(virtual, plain)).toMatch(/^sign-ins that succeeded, per 1 s of simulated time\n/);
     const live = buildReport(scenario, [stats], 0, 'live', { target: 'http://127.0.0.1:4010' });
     expect(chart(live, plain)).toMatch(/^sign-ins that succeeded, per 1 s of the run\n/);
+  });
+});
+
+describe('reportHeadline', () => {
+  it('says one shopper, one token and one attempt in the singular', () => {
+    const scenario = resolveScenario({
+      shoppers: { count: 1 },
+      limits: { caller: { burst: 1 } },
+      retry: { maxAttempts: 1 },
+      modes: ['per-caller'],
+    });
+    const stats = statsOf('per-caller', { completed: 1, failed: 0, unfinished: 0 });
+    const [, run, limits] = reportHeadline(buildReport(scenario, [stats], 0, 'virtual'));
+    expect(run).toContain('; up to 1 shopper; ');
+    expect(limits).toBe(
+      'limits: client 20 tokens at 10/s, caller 1 token at 1/s; shoppers retry at most 1 attempt',
+    );
+  });
+});
+
+describe('chart without colour', () => {
+  /** A mode whose sign-ins, two a bin, succeed as `completedPerBin` says (24 bins). */
+  const modeWith = (mode: Mode, completedPerBin: (bin: number) => number) => {
+    const stats = statsOf(mode, { completed: 0, failed: 0, unfinished: 0 });
+    stats.timeline.forEach((bin, index) => {
+      bin.completed = completedPerBin(index);
+      bin.failed = 2 - bin.completed;
+    });
+    return stats;
+  };
+
+  it('gives each mode its own row, so modes that agree do not hide each other', () => {
+    const scenario = resolveScenario({ duration: '24s' });
+    const report = buildReport(
+      scenario,
+      [
+        modeWith('shared', () => 0),
+        modeWith('per-caller', () => 2),
+        modeWith('static', (bin) => (bin < 12 ? 1 : 0)),
+        modeWith('rotating', () => 2),
+      ],
+      0,
+      'virtual',
+    );
+    const lines = chart(report, new Chalk({ level: 0 })).split('\n');
+    expect(lines).toEqual([
+      'sign-ins that succeeded, per 1 s of simulated time',
+      `shared      ${'▁'.repeat(24)}  lowest 0%, last 0%`,
+      `per-caller  ${'█'.repeat(24)}  lowest 100%, last 100%`,
+      `static      ${'▅'.repeat(12)}${'▁'.repeat(12)}  lowest 0%, last 0%`,
+      `rotating    ${'█'.repeat(24)}  lowest 100%, last 100%`,
+      '            ▁ none, ▂ to ▇ some, █ all; one cell per 1 s',
+    ]);
+    // Markdown has no colour either: the same rows.
+    expect(formatMarkdown(report)).toContain(lines.join('\n'));
+  });
+
+  it('keeps the top cell for all and the bottom one for none', () => {
+    const scenario = resolveScenario({ duration: '24s', modes: ['shared'] });
+    const nearly = statsOf('shared', { completed: 0, failed: 0, unfinished: 0 });
+    nearly.timeline[0]!.completed = 99;
+    nearly.timeline[0]!.failed = 1;
+    nearly.timeline[1]!.completed = 1;
+    nearly.timeline[1]!.failed = 99;
+    const [row] = chart(buildReport(scenario, [nearly], 0, 'virtual'), new Chalk({ level: 0 }))
+      .split('\n')
+      .slice(1);
+    expect(row).toMatch(/^shared {6}▇▂▂+ {2}lowest 1%, last 1%$/);
   });
 });
 

@@ -3,7 +3,9 @@ import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import { escapeControls } from '../text/escape-controls.js';
 import { markdownText } from '../text/markdown-text.js';
+import { pluralize } from '../text/pluralize.js';
 import type { ModeReport, SimulationReport } from './report.js';
+import { shareStrips } from './share-strips.js';
 import { formatShare } from './share.js';
 
 /** `part/whole (share)`, the share computed from the two counts shown. */
@@ -64,8 +66,8 @@ export function reportHeadline(report: SimulationReport): string[] {
       : `bot ${s.bot.rate} on ${s.bot.target} from ${s.bot.from_s} s to ${s.bot.until_s} s`;
   return [
     `scenario ${s.name}${s.description === '' ? '' : `: ${s.description}`}`,
-    `${s.duration_s} s simulated (${s.engine}${s.target === undefined ? '' : ` against ${s.target}`}), seed ${s.seed}; up to ${s.shoppers} shoppers; ${bot}`,
-    `limits: client ${s.limits.client.burst} tokens at ${s.limits.client.rate}, caller ${s.limits.caller.burst} tokens at ${s.limits.caller.rate}; shoppers retry at most ${s.retry.max_attempts} attempts`,
+    `${s.duration_s} s simulated (${s.engine}${s.target === undefined ? '' : ` against ${s.target}`}), seed ${s.seed}; up to ${pluralize(s.shoppers, 'shopper')}; ${bot}`,
+    `limits: client ${pluralize(s.limits.client.burst, 'token')} at ${s.limits.client.rate}, caller ${pluralize(s.limits.caller.burst, 'token')} at ${s.limits.caller.rate}; shoppers retry at most ${pluralize(s.retry.max_attempts, 'attempt')}`,
     ...report.warnings.map((warning) => `${WARNING}${warning}`),
   ];
 }
@@ -102,11 +104,21 @@ export function formatReport(report: SimulationReport, chalk: ChalkInstance, wid
 
 const SERIES_COLORS = [asciichart.red, asciichart.green, asciichart.yellow, asciichart.magenta];
 
-/** A terminal chart of the share of sign-ins that succeeded in each time bin, per mode. */
+/**
+ * A chart of the share of sign-ins that succeeded in each time bin, per mode: an asciichart plot
+ * in colour, one colour a mode; without colour (and in Markdown), where lines that agree would
+ * hide each other, one row a mode ({@link shareStrips}).
+ */
 export function chart(report: SimulationReport, chalk: ChalkInstance, width = 80): string {
   const series = report.modes.map((mode) => successShares(mode).map((share) => share * 100));
   if (series.every((values) => values.length === 0)) return '';
-  const colored = chalk.level > 0;
+  const binSeconds = report.modes[0]?.timeline[0]?.to_s ?? 0;
+  const time = report.scenario.engine === 'live' ? 'of the run' : 'of simulated time';
+  const title = `sign-ins that succeeded, per ${binSeconds} s ${time}`;
+  if (chalk.level === 0) {
+    const shares = series.map((values) => values.map((value) => value / 100));
+    return [title, ...shareStrips(report.modes, shares, binSeconds)].join('\n');
+  }
   const plot = asciichart.plot(
     series.map((values) => stretch(values, Math.max(10, Math.min(60, width - 20)))),
     {
@@ -114,17 +126,13 @@ export function chart(report: SimulationReport, chalk: ChalkInstance, width = 80
       min: 0,
       max: 100,
       format: (value: number) => `${value.toFixed(0).padStart(4)}% `,
-      ...(colored ? { colors: SERIES_COLORS.slice(0, series.length) } : {}),
+      colors: SERIES_COLORS.slice(0, series.length),
     },
   );
   const legend = report.modes
-    .map((mode, index) =>
-      colored ? `${SERIES_COLORS[index]}── ${mode.mode}${asciichart.reset}` : mode.mode,
-    )
-    .join(colored ? '   ' : ', ');
-  const time = report.scenario.engine === 'live' ? 'of the run' : 'of simulated time';
-  const title = `sign-ins that succeeded, per ${report.modes[0]?.timeline[0]?.to_s ?? 0} s ${time}`;
-  return [title, plot, colored ? `      ${legend}` : `      lines, in order: ${legend}`].join('\n');
+    .map((mode, index) => `${SERIES_COLORS[index]}── ${mode.mode}${asciichart.reset}`)
+    .join('   ');
+  return [title, plot, `      ${legend}`].join('\n');
 }
 
 /**

@@ -77,6 +77,12 @@ export interface RunFacts {
   warnings?: string[] | undefined;
   /** @default 'verify' */
   flowsEndAt?: FlowEnd | undefined;
+  /**
+   * Whether the scenario's limits are the target's (false: a live run against another server,
+   * whose own limits are not known), so that verdicts can weigh the bot against them.
+   * @default true
+   */
+  limitsApplied?: boolean | undefined;
 }
 
 /** The value at quantile `q` of sorted numbers (nearest rank), or null for none. */
@@ -93,7 +99,7 @@ export function buildReport(
   engine: 'virtual' | 'live',
   facts: RunFacts = {},
 ): SimulationReport {
-  const { target, warnings = [], flowsEndAt = 'verify' } = facts;
+  const { target, warnings = [], flowsEndAt = 'verify', limitsApplied = true } = facts;
   const binS = scenario.durationMs / 1000 / (results[0]?.timeline.length ?? 1);
   return {
     scenario: {
@@ -152,7 +158,13 @@ export function buildReport(
           bot_allowed: bin.botAllowed,
         })),
       };
-      return { ...partial, verdict: verdictOf(partial, flowsEndAt) };
+      const botBucket = limitsApplied
+        ? {
+            ...(stats.mode === 'shared' ? scenario.limits.client : scenario.limits.caller),
+            windowMs: scenario.bot.stopMs - scenario.bot.startMs,
+          }
+        : undefined;
+      return { ...partial, verdict: verdictOf(partial, flowsEndAt, botBucket) };
     }),
     simulated_requests: requests,
     warnings: [...scenario.warnings, ...warnings],

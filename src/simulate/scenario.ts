@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ConfigError, configIssue, type ConfigIssue } from '../core/config/config-error.js';
 import { describeIssues, limitsSchema, parseLatencyText } from '../core/config/config-schema.js';
-import { parseDuration } from '../core/config/duration.js';
+import { missingUnit, parseDuration } from '../core/config/duration.js';
 import { checked, got, list, whole } from '../core/config/schema-kit.js';
 import { parseRate, refillPerMs } from '../core/limits/rate.js';
 import { MAX_TIMER_MS } from '../client/sleep.js';
@@ -26,6 +26,8 @@ export const MODE_DESCRIPTIONS: Record<Mode, string> = {
 const TIMER_BOUND = `expected at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can hold)`;
 
 const durationText = checked(z.union([z.number(), z.string()]), (value) => {
+  const unit = missingUnit(value);
+  if (unit !== undefined) return `${unit}; ${got(value)}`;
   const ms = parseDuration(value);
   if (ms === undefined) return `expected a duration such as "30s", "10m" or "1h"; ${got(value)}`;
   return ms > MAX_TIMER_MS ? `${TIMER_BOUND}; ${got(value)}` : undefined;
@@ -36,6 +38,8 @@ const rateText = checked(z.string(), (value) =>
     : undefined,
 );
 const rangeText = checked(z.string(), (value) => {
+  const unit = missingUnit(value);
+  if (unit !== undefined) return `${unit}; ${got(value)}`;
   const range = parseLatencyText(value);
   if (range === undefined)
     return `expected a duration or a range such as "3s" or "2s-10s"; ${got(value)}`;

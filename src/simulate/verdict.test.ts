@@ -15,7 +15,12 @@ interface Run {
 }
 
 /** The verdict of a run with these counts, as the report gives it. */
-function verdict(mode: Mode, run: Run, flowsEndAt: FlowEnd = 'verify'): string {
+function verdict(
+  mode: Mode,
+  run: Run,
+  flowsEndAt: FlowEnd = 'verify',
+  limitsApplied = true,
+): string {
   const stats: ModeStats = createModeStats(mode, 24);
   const { completed = 0, failed = 0, rateLimited = 0, unfinished = 0 } = run;
   Object.assign(stats.shoppers, { completed, failed, rateLimited, unfinished });
@@ -24,8 +29,10 @@ function verdict(mode: Mode, run: Run, flowsEndAt: FlowEnd = 'verify'): string {
   const bot = run.bot ?? { requests: 0, allowed: 0 };
   stats.bot = { ...bot, rejected: bot.requests - bot.allowed };
   (run.bins ?? []).forEach((bin, index) => Object.assign(stats.timeline[index]!, bin));
+  // The default scenario: 600 s, a client bucket of 20 at 10/s, caller buckets of 5 at 1/s.
   const report = buildReport(resolveScenario({ modes: [mode] }), [stats], 0, 'virtual', {
     flowsEndAt,
+    limitsApplied,
   });
   return report.modes[0]!.verdict;
 }
@@ -194,8 +201,8 @@ describe('verdictOf', () => {
     });
 
     it('is not said when most of the bot got through', () => {
-      expect(verdict('shared', { completed: 10, bot: { requests: 10, allowed: 6 } })).toBe(
-        'bot unchecked: 6 of its 10 requests passed (60.0%)',
+      expect(verdict('shared', { completed: 10, bot: { requests: 10, allowed: 6 } })).toMatch(
+        /^bot within its limit: /,
       );
       expect(verdict('shared', { completed: 10, bot: { requests: 10, allowed: 5 } })).toMatch(
         /^protected: /,
@@ -217,17 +224,68 @@ describe('verdictOf', () => {
 
   describe('bot unchecked', () => {
     it('explains the rotating bot only in rotating mode', () => {
-      const run: Run = { completed: 10, bot: { requests: 100, allowed: 100 } };
+      const run: Run = { completed: 10, bot: { requests: 12_000, allowed: 12_000 } };
       expect(verdict('rotating', run)).toBe(
-        'bot unchecked: 100 of its 100 requests passed (100.0%); a new caller_id per request always finds a full bucket, so per-caller buckets alone cannot stop it (UNPROTECTED)',
+        'bot unchecked: 12000 of its 12000 requests passed (100.0%); a new caller_id per request always finds a full bucket, so per-caller buckets alone cannot stop it (UNPROTECTED)',
       );
       expect(verdict('per-caller', run)).toBe(
-        'bot unchecked: 100 of its 100 requests passed (100.0%)',
+        'bot unchecked: 12000 of its 12000 requests passed (100.0%)',
       );
+    });
+
+    it('is not said of a bot held to its bucket, however much of it got through', () => {
+      // Twice the caller rate for 600 s: 5 + 600 of 1200 through is what the bucket allows.
+      expect(verdict('per-caller', { completed: 10, bot: { requests: 1200, allowed: 604 } })).toBe(
+        'bot within its limit: the bot got 604 of its 1200 requests through (50.3%), no more than its own caller bucket allows (5 tokens at 1/s over 600 s: 605); 10 of the 10 sign-ins completed (100.0%)',
+      );
+      // At the caller rate: all of it, still no more than the bucket allows.
+      expect(
+        verdict('per-caller', { completed: 10, bot: { requests: 600, allowed: 600 } }),
+      ).toMatch(/^bot within its limit: the bot got 600 of its 600 requests through \(100\.0%\)/);
+      expect(verdict('shared', { completed: 10, bot: { requests: 600, allowed: 600 } })).toMatch(
+        /no more than the client bucket it shares with the shoppers allows \(20 tokens at 10\/s over 600 s: 6020\)/,
+      );
+    });
+
+    it('is said past the allowance and its slack of 1 and 1%', () => {
+      // 605 allowed, and a slack of 1 + 6.05 for a live run's timing.
+      const within = verdict('per-caller', {
+        completed: 10,
+        bot: { requests: 1200, allowed: 612 },
+      });
+      expect(within).toMatch(/^bot within its limit: /);
+      const over = verdict('per-caller', { completed: 10, bot: { requests: 1200, allowed: 613 } });
+      expect(over).toBe('bot unchecked: 613 of its 1200 requests passed (51.1%)');
+    });
+
+    it('is said when more than half got through where the bucket is not known', () => {
+      const run: Run = { completed: 10, bot: { requests: 1200, allowed: 604 } };
+      expect(verdict('per-caller', run, 'start', false)).toBe(
+        'bot unchecked: 604 of its 1200 requests passed (50.3%)',
+      );
+      expect(
+        verdict(
+          'per-caller',
+          { completed: 10, bot: { requests: 1200, allowed: 600 } },
+          'start',
+          false,
+        ),
+      ).toMatch(/^protected: /);
     });
 
     it('is not said when the bot sent nothing', () => {
       expect(verdict('rotating', { completed: 10 })).not.toMatch(/unchecked|UNPROTECTED/);
+    });
+  });
+
+  describe('counts', () => {
+    it('says one sign-in and one request in the singular', () => {
+      expect(verdict('per-caller', { completed: 1, bot: { requests: 1, allowed: 0 } })).toBe(
+        'protected: 1 of the 1 sign-in completed (100.0%) while the bot got 0 of its 1 request through (0.0%)',
+      );
+      expect(verdict('shared', { failed: 1, rateLimited: 1, bins: refusedWhile(1) })).toBe(
+        "shoppers hurt: 1 of the 1 sign-in failed (100.0%) because nobody sends caller_id, so the shoppers share the one client bucket and exhaust it, with the bot's help: while shoppers were refused, the bot got 1 request through and the shoppers 2",
+      );
     });
   });
 

@@ -1,3 +1,5 @@
+import { parseRate, refillPerMs } from '../core/limits/rate.js';
+import { pluralize } from '../text/pluralize.js';
 import type { FlowEnd, ModeReport } from './report.js';
 import type { Mode } from './scenario.js';
 import { formatShare } from './share.js';
@@ -7,8 +9,38 @@ import { formatShare } from './share.js';
  * fewer, whatever the sign-ins still running do, and shoppers are hurt.
  */
 export const HURT_BELOW_PERCENT = 95;
-/** Above this percentage of its requests through, the bot is unchecked. */
+/**
+ * Above this percentage of its requests through, the bot is unchecked, when what its bucket
+ * allows is not known (a live run against a server whose limits the scenario did not set).
+ */
 export const UNCHECKED_ABOVE_PERCENT = 50;
+
+/**
+ * The bucket the bot's requests land in, as the scenario set it, and how long the bot ran: what
+ * that bucket can let through is `burst + rate x windowMs`.
+ */
+export interface BotBucket {
+  burst: number;
+  /** Such as "1/s". */
+  rate: string;
+  /** From the bot's start to its stop. */
+  windowMs: number;
+}
+
+/**
+ * Requests past what the bot's bucket allows before it counts as unchecked: one, and 1% of the
+ * allowance, for a live run's timing (a request that reached the server a little later than
+ * sent finds a little more refilled).
+ */
+const SLACK_PERCENT = 1;
+
+/** Where the bot's requests land, in each mode, as a verdict names it. */
+const BOT_BUCKET: Record<Mode, string> = {
+  shared: 'the client bucket it shares with the shoppers',
+  'per-caller': 'its own caller bucket',
+  static: 'the caller bucket it shares with the shoppers',
+  rotating: 'one caller bucket',
+};
 
 /** The bucket shoppers and the bot both land in, in the modes where they share one. */
 const SHARED_BUCKET: Partial<Record<Mode, string>> = {
@@ -17,11 +49,24 @@ const SHARED_BUCKET: Partial<Record<Mode, string>> = {
 };
 
 /**
- * `"a of the b things (share)"`, the share computed from the two counts stated; with sign-ins
- * still running at the end, `"(share; n still running)"`.
+ * `"a of the b things (share)"` ("1 of the 1 sign-in"), the share computed from the two counts
+ * stated; with sign-ins still running at the end, `"(share; n still running)"`.
  */
-const count = (part: number, whole: number, things: string, verb: string, unfinished = 0) =>
-  `${part} of ${things.replace('#', String(whole))} ${verb} (${formatShare(part, whole) ?? '-'}${unfinished === 0 ? '' : `; ${unfinished} still running`})`;
+const count = (
+  part: number,
+  whole: number,
+  owner: 'the' | 'its',
+  noun: 'sign-in' | 'request',
+  verb: string,
+  unfinished = 0,
+) =>
+  `${part} of ${owner} ${pluralize(whole, noun)} ${verb} (${formatShare(part, whole) ?? '-'}${unfinished === 0 ? '' : `; ${unfinished} still running`})`;
+
+/** The most requests the bot's bucket can let through over the bot's window. */
+export function botAllowance(bucket: BotBucket): number {
+  const rate = parseRate(bucket.rate);
+  return bucket.burst + (rate === undefined ? 0 : refillPerMs(rate) * bucket.windowMs);
+}
 
 /**
  * One line on what a mode's numbers say, made only from numbers of the report that it states
@@ -37,13 +82,20 @@ const count = (part: number, whole: number, things: string, verb: string, unfini
  *   did; otherwise the shoppers of a shared or static mode exhausted their one bucket themselves
  *   (or with the bot's help);
  * - `no attack` when the bot sent nothing (nothing to be protected from);
- * - `bot unchecked` when more than half of the bot's requests got through;
+ * - `bot unchecked` when the bot got more requests through than the bucket it lands in allows
+ *   over its window (`burst + rate x window`, with a slack of 1 and 1%), as a rotating bot with
+ *   a new bucket for each request does; where that bucket is not known (`botBucket` undefined),
+ *   when more than half of them got through;
  * - `protected` when at least 95% of the sign-ins that arrived completed while most of the bot's
- *   requests were refused.
+ *   requests were refused;
+ * - `bot within its limit` when they completed while more than half of the bot's requests got
+ *   through, but no more than its bucket allows: it was held to the rate the scenario set, or
+ *   sent no faster.
  */
 export function verdictOf(
   report: Omit<ModeReport, 'verdict'>,
   flowsEndAt: FlowEnd = 'verify',
+  botBucket?: BotBucket,
 ): string {
   // Where codes cannot be read, a sign-in ends at start: it is said to reach start, not to complete.
   const [completedVerb, complete] =
@@ -54,28 +106,36 @@ export function verdictOf(
   const botLine =
     bot.requests === 0
       ? 'the bot sent no requests'
-      : `the bot got ${count(bot.allowed, bot.requests, 'its # requests', 'through')}`;
+      : `the bot got ${count(bot.allowed, bot.requests, 'its', 'request', 'through')}`;
   if (ended === 0)
     return `too short to judge: no sign-in ended within the run (${unfinished} still running); ${botLine}`;
   // Whole numbers on both sides: no rounding can move the line.
   if ((completed + unfinished) * 100 < HURT_BELOW_PERCENT * arrived) {
-    const hurt = `shoppers hurt: ${count(failed, arrived, 'the # sign-ins', 'failed', unfinished)}`;
+    const hurt = `shoppers hurt: ${count(failed, arrived, 'the', 'sign-in', 'failed', unfinished)}`;
     const otherErrors = failed - rateLimited;
     if (rateLimited === 0) return `${hurt}, none of them on 429`;
     const on429 = otherErrors === 0 ? '' : `, ${rateLimited} of them`;
     const rest = otherErrors === 0 ? '' : `; ${otherErrors} on other errors`;
     return `${hurt}${on429} ${causeOf429(report)}${rest}`;
   }
-  const completedLine = count(completed, arrived, 'the # sign-ins', completedVerb, unfinished);
+  const completedLine = count(completed, arrived, 'the', 'sign-in', completedVerb, unfinished);
   if (bot.requests === 0) return `no attack: the bot sent no requests; ${completedLine}`;
-  if (bot.allowed * 100 > UNCHECKED_ABOVE_PERCENT * bot.requests) {
-    const passed = `bot unchecked: ${count(bot.allowed, bot.requests, 'its # requests', 'passed')}`;
+  const mostThrough = bot.allowed * 100 > UNCHECKED_ABOVE_PERCENT * bot.requests;
+  const allows = botBucket === undefined ? undefined : botAllowance(botBucket);
+  const overLimit =
+    allows === undefined ? mostThrough : bot.allowed > allows + 1 + (allows * SLACK_PERCENT) / 100;
+  if (overLimit) {
+    const passed = `bot unchecked: ${count(bot.allowed, bot.requests, 'its', 'request', 'passed')}`;
     return report.mode === 'rotating'
       ? `${passed}; a new caller_id per request always finds a full bucket, so per-caller buckets alone cannot stop it (UNPROTECTED)`
       : passed;
   }
-  if (completed * 100 >= HURT_BELOW_PERCENT * arrived)
-    return `protected: ${completedLine} while ${botLine}`;
+  if (completed * 100 >= HURT_BELOW_PERCENT * arrived) {
+    if (!mostThrough || botBucket === undefined || allows === undefined)
+      return `protected: ${completedLine} while ${botLine}`;
+    const seconds = Math.round(botBucket.windowMs / 100) / 10;
+    return `bot within its limit: ${botLine}, no more than ${BOT_BUCKET[report.mode]} allows (${pluralize(botBucket.burst, 'token')} at ${botBucket.rate} over ${seconds} s: ${Math.floor(allows)}); ${completedLine}`;
+  }
   return `too short to judge: ${completedLine}, so whether ${HURT_BELOW_PERCENT}% ${complete} depends on how those end; ${botLine}`;
 }
 
@@ -92,7 +152,7 @@ function causeOf429(report: Omit<ModeReport, 'verdict'>): string {
   );
   const shared = SHARED_BUCKET[report.mode];
   if (shared === undefined) return 'on 429 from their own caller buckets';
-  const tally = `while shoppers were refused, the bot got ${bot} ${bot === 1 ? 'request' : 'requests'} through and the shoppers ${shoppers}`;
+  const tally = `while shoppers were refused, the bot got ${pluralize(bot, 'request')} through and the shoppers ${shoppers}`;
   if (bot > shoppers) return `because the bot drained the one bucket they share with it: ${tally}`;
   if (bot > 0) return `because ${shared} and exhaust it, with the bot's help: ${tally}`;
   const absent =

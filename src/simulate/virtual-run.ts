@@ -13,14 +13,13 @@ import {
   shopperEmail,
   victimEmail,
 } from './simulation-config.js';
-import { rotatingAddress, shopperAddress, type Traffic } from './traffic.js';
+import { BOT_ADDRESS, rotatingAddress, shopperAddress, type Traffic } from './traffic.js';
 import { EventQueue } from './event-queue.js';
 
 /** Timeline bins of every report. */
 export const TIMELINE_BINS = 24;
 
 const STEPS: Operation[] = ['exists', 'start', 'verify'];
-const BOT_ADDRESS = '203.0.113.66';
 const STATIC_CALLER = 'checkout-backend';
 
 interface ShopperState {

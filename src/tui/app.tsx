@@ -3,6 +3,7 @@ import { useReducer } from 'react';
 import { BucketTable, emptyText } from './bucket-table.js';
 import { Footer, Help } from './footer.js';
 import { Header } from './header.js';
+import { LatestCode } from './latest-code.js';
 import { RecentRequests } from './recent-requests.js';
 import { screenLayout } from './screen-layout.js';
 import { initialState, reduce } from './tui-state.js';
@@ -28,7 +29,13 @@ export interface AppProps {
 export function App({ source, title, size, onQuit }: AppProps) {
   const [state, dispatch] = useReducer(reduce, undefined, initialState);
   const { columns, rows } = useTerminalSize(size);
-  const { pollRows, bucketRows, recentRows } = screenLayout(rows, state.buckets.length, state.help);
+  const codeLines = state.code === undefined ? 0 : 1;
+  const { pollRows, bucketRows, recentRows } = screenLayout(
+    rows,
+    state.buckets.length,
+    state.help,
+    codeLines,
+  );
   useFeed(source, dispatch);
   useTick(source.clock, dispatch);
   useBucketPoll(source, dispatch, { sort: state.sort, filter: state.filter, rows: pollRows });
@@ -39,6 +46,7 @@ export function App({ source, title, size, onQuit }: AppProps) {
     // shrinks, before the new size reaches the state, then never runs wider than the screen.
     <Box flexDirection="column" width={size?.columns}>
       <Header state={state} label={source.label} title={title} columns={columns} />
+      {state.code === undefined ? null : <LatestCode code={state.code} />}
       <Box marginTop={1}>
         {state.help ? (
           <Help keys={keys} />

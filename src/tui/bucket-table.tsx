@@ -71,6 +71,7 @@ export function emptyText(state: TuiState): string {
   if (state.connection === 'lost') return 'buckets not known: the dev API cannot be read';
   if (state.bucketsProblem !== undefined) return `buckets not known: ${state.bucketsProblem}`;
   if (!state.bucketsRead) return 'reading the buckets…';
+  if (state.filter !== '') return `no bucket matches "${state.filter}"`;
   return 'no buckets yet: every bucket is full until a request uses it';
 }
 

@@ -14,7 +14,7 @@ export interface ScreenKeys {
 export function Footer({ state, keys }: { state: TuiState; keys: ScreenKeys }) {
   if (state.editingFilter) {
     return (
-      <Text>
+      <Text wrap="truncate">
         filter: <Text color="cyan">{screenText(state.filter)}</Text>
         <Text dimColor>▏ (enter keeps it, esc clears it)</Text>
       </Text>

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
-import { completeSeconds, currentRates, plural, RATE_WINDOW, type TuiState } from './tui-state.js';
+import { pluralize } from '../text/pluralize.js';
+import { completeSeconds, currentRates, RATE_WINDOW, type TuiState } from './tui-state.js';
 import { screenText } from './screen-text.js';
 import { shortDuration, sparkline } from './sparkline.js';
 
@@ -36,9 +37,7 @@ export function Header({
     );
   const rateText = `${rates.requests} req/s ${rates.rejected} 429/s `;
   // No count of buckets before one is read: "0 buckets" would say the emulator has none.
-  const count = state.bucketsRead
-    ? `${state.totalBuckets} ${plural(state.totalBuckets, 'bucket')}`
-    : '? buckets';
+  const count = state.bucketsRead ? pluralize(state.totalBuckets, 'bucket') : '? buckets';
   const rest = `  ${totalsText(state)} · ${count}, by ${state.sort}`;
   // The sparkline gets the room the figures leave, up to the rate window, and keeps its width
   // (blank on the left) while the first seconds fill it.

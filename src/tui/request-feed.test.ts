@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { codeRecord } from '../../test/helpers/code-record.js';
 import { requestRecord } from '../../test/helpers/request-record.js';
 import type { EmulatorEvent, RequestRecord } from '../core/admin/records.js';
 import { createRequestFeed, type FeedHistory } from './request-feed.js';
@@ -177,5 +178,17 @@ describe('createRequestFeed', () => {
     fail = false;
     await feed.catchUp();
     expect(screen.ids()).toEqual([1]);
+  });
+
+  it('passes the codes the target issues, after catching up', async () => {
+    const target = fakeTarget();
+    const screen = listen();
+    const feed = createRequestFeed(target.history, screen.emit);
+    const code = codeRecord();
+    const catching = feed.catchUp();
+    feed.event({ type: 'code', code });
+    await catching;
+    expect(screen.events.map((event) => event.type)).toEqual(['seed', 'code']);
+    expect(screen.events[1]).toEqual({ type: 'code', code });
   });
 });

@@ -55,7 +55,7 @@ export function createRequestFeed(
     } else if (event.type === 'reset' && event.emulator) {
       last = undefined;
       emit({ type: 'restart' });
-    }
+    } else if (event.type === 'code') emit({ type: 'code', code: event.code });
   };
   const seed = async () => {
     const event = seedFrom(await history.journal(seedLimit));

@@ -12,13 +12,19 @@ export interface ScreenLayout {
 }
 
 /**
- * Shares the rows the fixed lines leave, keeping one line free: the bucket table may take two
+ * Shares the rows the fixed lines (and `extraLines`, such as the latest code's) leave, keeping one
+ * line free: the bucket table may take two
  * thirds of them, and takes only as many as it has buckets to show (one for its message when
  * none); the recent requests get all the rest, so a tall terminal, or one with few buckets,
  * shows more of them.
  */
-export function screenLayout(rows: number, bucketsShown: number, help: boolean): ScreenLayout {
-  const free = Math.max(4, rows - FIXED_LINES);
+export function screenLayout(
+  rows: number,
+  bucketsShown: number,
+  help: boolean,
+  extraLines = 0,
+): ScreenLayout {
+  const free = Math.max(4, rows - FIXED_LINES - extraLines);
   const spare = free - 1;
   const pollRows = Math.max(2, spare - Math.max(2, Math.floor(free / 3)));
   const bucketRows = help ? pollRows : Math.max(1, Math.min(bucketsShown, pollRows));

@@ -5,7 +5,7 @@ import type { RequestRecord } from '../core/admin/records.js';
 import type { TuiSource } from './tui-source.js';
 import { screenText } from './screen-text.js';
 import { shortDuration } from './sparkline.js';
-import { plural } from './tui-state.js';
+import { pluralize } from '../text/pluralize.js';
 
 /** One look at a target, for pipes and `--once`. */
 export interface Snapshot {
@@ -54,7 +54,7 @@ export function formatSnapshot(snapshot: Snapshot, chalk: ChalkInstance): string
   }
   const uptime = snapshot.uptime_ms === null ? '' : `, up ${shortDuration(snapshot.uptime_ms)}`;
   const lines = [
-    `${screenText(snapshot.target)}${uptime}: ${snapshot.total_buckets} ${plural(snapshot.total_buckets, 'bucket')} (${snapshot.buckets.length} shown, emptiest first)`,
+    `${screenText(snapshot.target)}${uptime}: ${pluralize(snapshot.total_buckets, 'bucket')} (${snapshot.buckets.length} shown, emptiest first)`,
     table.toString(),
   ];
   if (snapshot.recent.length > 0) {

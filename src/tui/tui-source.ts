@@ -1,6 +1,6 @@
 import type { AnyEmulator, BucketQuery } from '../core/emulator.js';
 import type { BucketView } from '../core/limits/bucket-view.js';
-import type { RequestRecord } from '../core/admin/records.js';
+import type { CodeRecord, RequestRecord } from '../core/admin/records.js';
 import type { Clock } from '../core/time/clock.js';
 import { systemClock } from '../runtime/system-clock.js';
 
@@ -25,7 +25,9 @@ export type FeedEvent =
   /** Requests made while disconnected that the journal let go before the screen could read them. */
   | { type: 'gap'; missed: number }
   /** The emulator was reset: its journal and request ids start again. */
-  | { type: 'restart' };
+  | { type: 'restart' }
+  /** The target issued a one-time code (the screen shows the latest: its log is hidden). */
+  | { type: 'code'; code: CodeRecord };
 
 /** Where the screen gets its data: a running emulator's dev API, or an emulator in this process. */
 export interface TuiSource {
@@ -67,6 +69,12 @@ export interface LocalSourceOptions {
    * @default the wall clock
    */
   clock?: Clock | undefined;
+  /**
+   * Whether the screen hears of the codes the emulator issues (`uas serve --tui`, whose request
+   * log is hidden); a simulation's shoppers' codes are noise.
+   * @default true
+   */
+  codes?: boolean | undefined;
 }
 
 /** A source over an emulator in this process (`uas serve --tui`, `uas simulate --watch`). */
@@ -85,6 +93,8 @@ export function createLocalSource(
       return emulator.subscribe((event) => {
         if (event.type === 'request') listener({ type: 'requests', records: [event.request] });
         else if (event.type === 'reset' && event.emulator) listener({ type: 'restart' });
+        else if (event.type === 'code' && options.codes !== false)
+          listener({ type: 'code', code: event.code });
       });
     },
     listBuckets: async (query) => emulator.listBuckets(query),

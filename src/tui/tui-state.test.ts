@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { bucketView } from '../../test/helpers/bucket-view.js';
+import { codeRecord } from '../../test/helpers/code-record.js';
 import { requestRecord } from '../../test/helpers/request-record.js';
 import type { RequestRecord } from '../core/admin/records.js';
 import {
   completeSeconds,
   currentRates,
+  FILTER_MAX,
   initialState,
+  NOTICE_TICKS,
   RATE_WINDOW,
   reduce,
   RECENT_LIMIT,
@@ -26,6 +29,8 @@ const record = (id: number, status = 200): RequestRecord =>
   });
 
 const bucket = (key: string) => bucketView(key);
+
+const CODE = codeRecord();
 
 const apply = (...actions: TuiAction[]): TuiState => actions.reduce(reduce, initialState());
 
@@ -103,6 +108,8 @@ describe('reduce', () => {
       { type: 'filter-end', keep: true },
       { type: 'help' },
       { type: 'notice', text: 'hello' },
+      { type: 'tick', now: 2800 },
+      { type: 'code', code: CODE },
       { type: 'lost', problem: 'ECONNREFUSED' },
       { type: 'restart' },
       { type: 'requests', records: [record(1)], now: 3000 },
@@ -211,5 +218,25 @@ describe('reduce', () => {
     expect(
       reduce(lost, { type: 'lost', problem: 'needs a token', needsAdminToken: true }),
     ).toMatchObject({ needsAdminToken: true });
+  });
+
+  it('drops a notice after NOTICE_TICKS ticks, counted from the last time it changed', () => {
+    let state = apply({ type: 'tick', now: 0 }, { type: 'notice', text: 'reset all buckets' });
+    for (let tick = 1; tick < NOTICE_TICKS; tick++) state = reduce(state, { type: 'tick', now: 0 });
+    expect(state.notice).toBe('reset all buckets');
+    // A new notice starts again.
+    state = reduce(state, { type: 'notice', text: 'reset caller:demo:x' });
+    for (let tick = 1; tick < NOTICE_TICKS; tick++) state = reduce(state, { type: 'tick', now: 0 });
+    expect(state.notice).toBe('reset caller:demo:x');
+    state = reduce(state, { type: 'tick', now: 0 });
+    expect(state.notice).toBeUndefined();
+  });
+
+  it('keeps the latest code until the emulator is reset, and a filter of at most FILTER_MAX', () => {
+    const state = apply({ type: 'code', code: CODE });
+    expect(state.code).toEqual(CODE);
+    expect(reduce(state, { type: 'restart' }).code).toBeUndefined();
+    const long = apply({ type: 'filter-start' }, { type: 'filter-type', text: 'x'.repeat(500) });
+    expect(long.filter).toHaveLength(FILTER_MAX);
   });
 });

@@ -1,5 +1,6 @@
 import type { BucketSort, BucketView } from '../core/limits/bucket-view.js';
-import type { RequestRecord } from '../core/admin/records.js';
+import type { CodeRecord, RequestRecord } from '../core/admin/records.js';
+import { pluralize } from '../text/pluralize.js';
 
 /** Orders the bucket table cycles through with `s`. */
 export const SORTS: BucketSort[] = ['pressure', 'recent', 'rejected', 'key'];
@@ -9,6 +10,12 @@ export const RATE_WINDOW = 30;
 
 /** Requests kept in the recent list: enough to fill a tall terminal. */
 export const RECENT_LIMIT = 200;
+
+/** Ticks a notice stays for: 5 s at one tick every 200 ms (`TICK_MS`). */
+export const NOTICE_TICKS = 25;
+
+/** The longest filter kept: a paste of more is cut there. */
+export const FILTER_MAX = 100;
 
 /** Requests and 429s the screen received in one second of its clock. */
 export interface RateSlot {
@@ -63,8 +70,12 @@ export interface TuiState {
   readonly editingFilter: boolean;
   readonly paused: boolean;
   readonly help: boolean;
-  /** A short notice in the footer, such as "reset caller:demo:x". */
+  /** A short notice in the footer, such as "reset caller:demo:x"; it goes after {@link NOTICE_TICKS}. */
   readonly notice: string | undefined;
+  /** Ticks since the notice was set. */
+  readonly noticeTicks: number;
+  /** The latest one-time code the target issued, when the source tells codes. */
+  readonly code: CodeRecord | undefined;
 }
 
 /** What can happen to the screen. Times come in the actions: the reducer reads no clock. */
@@ -84,6 +95,8 @@ export type TuiAction =
   | { type: 'gap'; missed: number }
   /** The emulator was reset: its journal and request ids start again. */
   | { type: 'restart' }
+  /** The target issued a one-time code. */
+  | { type: 'code'; code: CodeRecord }
   | { type: 'move'; by: number }
   | { type: 'sort' }
   /** Pauses or resumes the screen; `run`: the target's traffic is held too (a simulation). */
@@ -120,11 +133,25 @@ export function initialState(): TuiState {
     paused: false,
     help: false,
     notice: undefined,
+    noticeTicks: 0,
+    code: undefined,
   };
 }
 
-/** The pure transition of the screen's state: a new state, the given one untouched. */
+/**
+ * The pure transition of the screen's state: a new state, the given one untouched. A notice
+ * goes after {@link NOTICE_TICKS} ticks, so none stays on the screen for good.
+ */
 export function reduce(state: TuiState, action: TuiAction): TuiState {
+  const next = step(state, action);
+  if (next.notice !== state.notice) return { ...next, noticeTicks: 0 };
+  if (action.type !== 'tick' || next.notice === undefined) return next;
+  return next.noticeTicks + 1 >= NOTICE_TICKS
+    ? { ...next, notice: undefined, noticeTicks: 0 }
+    : { ...next, noticeTicks: next.noticeTicks + 1 };
+}
+
+function step(state: TuiState, action: TuiAction): TuiState {
   switch (action.type) {
     case 'connected':
       return { ...state, connection: 'connected', problem: undefined, needsAdminToken: false };
@@ -150,7 +177,7 @@ export function reduce(state: TuiState, action: TuiAction): TuiState {
         countedFrom: action.missed > 0 ? action.missed + 1 : undefined,
         notice:
           action.missed > 0
-            ? `the journal no longer holds the ${action.missed} oldest ${plural(action.missed, 'request')}: totals count from #${action.missed + 1}`
+            ? `the journal no longer holds the ${pluralize(action.missed, 'oldest request', 'oldest requests')}: totals count from #${action.missed + 1}`
             : state.notice,
       };
     case 'requests': {
@@ -166,7 +193,7 @@ export function reduce(state: TuiState, action: TuiAction): TuiState {
         : {
             ...state,
             missed: state.missed + action.missed,
-            notice: `${action.missed} ${plural(action.missed, 'request')} came while disconnected and left the journal: not counted`,
+            notice: `${pluralize(action.missed, 'request')} came while disconnected and left the journal: not counted`,
           };
     case 'restart':
       return {
@@ -176,8 +203,11 @@ export function reduce(state: TuiState, action: TuiAction): TuiState {
         totals: { requests: 0, rejected: 0 },
         countedFrom: undefined,
         missed: 0,
+        code: undefined,
         notice: 'the emulator was reset: totals start again',
       };
+    case 'code':
+      return { ...state, code: action.code };
     case 'move':
       return { ...state, selected: clamp(state.selected + action.by, state.buckets.length) };
     case 'sort':
@@ -210,7 +240,7 @@ export function reduce(state: TuiState, action: TuiAction): TuiState {
     case 'filter-start':
       return { ...state, editingFilter: true };
     case 'filter-type':
-      return { ...state, filter: state.filter + action.text };
+      return { ...state, filter: (state.filter + action.text).slice(0, FILTER_MAX) };
     case 'filter-erase':
       return { ...state, filter: state.filter.slice(0, -1) };
     case 'filter-end':
@@ -295,11 +325,6 @@ function addRates(
 
 function clamp(index: number, length: number): number {
   return Math.max(0, Math.min(index, length - 1));
-}
-
-/** `word`, or `word` with an s when `count` is not one. */
-export function plural(count: number, word: string): string {
-  return count === 1 ? word : `${word}s`;
 }
 
 /** Requests and 429s in the last complete second (the one before the second in progress). */

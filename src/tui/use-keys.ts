@@ -1,5 +1,6 @@
 import { useApp, useInput } from 'ink';
 import { useRef, type Dispatch } from 'react';
+import { readFilterInput } from './filter-input.js';
 import type { TuiAction, TuiState } from './tui-state.js';
 import type { TuiSource } from './tui-source.js';
 
@@ -29,8 +30,14 @@ export function useKeys(
         editing.current = false;
         dispatch({ type: 'filter-end', keep: key.return });
       } else if (key.backspace || key.delete) dispatch({ type: 'filter-erase' });
-      else if (input !== '' && !key.ctrl && !key.meta)
-        dispatch({ type: 'filter-type', text: input });
+      else if (input !== '' && !key.ctrl && !key.meta) {
+        const typed = readFilterInput(input);
+        if (typed.text !== '') dispatch({ type: 'filter-type', text: typed.text });
+        if (typed.ends) {
+          editing.current = false;
+          dispatch({ type: 'filter-end', keep: true });
+        }
+      }
       return;
     }
     if (input === 'q' || (key.ctrl && input === 'c')) {

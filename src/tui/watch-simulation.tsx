@@ -64,7 +64,7 @@ export async function watchSimulation(
           played++;
           const label = `mode ${stats.mode} (${played + 1}/${scenario.modes.length}), ${speed}x virtual time`;
           const source: TuiSource = {
-            ...createLocalSource(emulator, label, { clock: emulator.clock }),
+            ...createLocalSource(emulator, label, { clock: emulator.clock, codes: false }),
             reset: undefined,
             hold: (held) => (held ? playback.pause() : playback.resume()),
           };

@@ -128,6 +128,25 @@ describe('uas call', () => {
     expect(result.stdout).toContain('< uas-bucket: client:demo');
   });
 
+  it('takes -v after a command as --verbose: the call is sent, never the version printed', async () => {
+    const { url, emulator } = await emulatorServer();
+    const result = await runCli([
+      'call',
+      'start',
+      '--email',
+      'alice@example.com',
+      '-v',
+      '--url',
+      url,
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      `> POST ${url}/v1/merchants/${DEMO_MERCHANT}/users/passwordless/start`,
+    );
+    expect(result.stdout).toMatch(/^✔ 200 {2}POST /m);
+    expect(emulator.journal(10)).toHaveLength(1);
+  });
+
   it('prints one JSON object with --json', async () => {
     const { url } = await emulatorServer();
     const result = await call(['exists', '--phone', '+14155550101', '--json'], url);

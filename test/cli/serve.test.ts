@@ -144,6 +144,48 @@ describe('uas serve', () => {
     );
   });
 
+  it('says in the banner when codes are fixed, latency is added and 429s are injected', async () => {
+    const { uas } = await serve([
+      '--otp',
+      'fixed:424242',
+      '--latency',
+      '50ms-200ms',
+      '--chaos',
+      '0.1',
+      '--shadow',
+    ]);
+    const banner = uas.stdout().split('\n');
+    expect(banner).toContain('  codes     fixed: every one-time code is 424242');
+    expect(banner).toContain('  latency   50ms-200ms added to every answer');
+    expect(banner).toContain(
+      '  chaos     429 injected at random on 10% of requests (no token taken)',
+    );
+    expect(banner).toContain(
+      '  shadow    requests are counted, never refused (UAS-Shadow-Limited: true says which would be)',
+    );
+    const plain = await serve();
+    expect(plain.uas.stdout()).not.toMatch(/^ {2}(codes|latency|chaos|shadow) /m);
+    const json = spawnUas([
+      'serve',
+      '--port',
+      '0',
+      '--log',
+      'json',
+      '--otp',
+      'fixed:424242',
+      '--latency',
+      '100ms',
+    ]);
+    running.push(json);
+    const [line] = await json.waitFor(/\{"type":"listening".*\}/);
+    expect(JSON.parse(line)).toMatchObject({
+      codes: { mode: 'fixed', code: '424242' },
+      latency_ms: { min: 100, max: 100 },
+      chaos: 0,
+      shadow: false,
+    });
+  });
+
   it('serves the same answers with --engine msw', async () => {
     const { url } = await serve(['--engine', 'msw', '--log', 'off']);
     const reply = await createApi(url).exists('email=alice%40example.com');

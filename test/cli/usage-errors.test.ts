@@ -1,8 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { createServer, type AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-server.js';
+import { createManualClock } from '../../src/core/time/clock.js';
+import { createEmulator } from '../../src/emulator.js';
+import { answer, startHostileServer, type HostileServer } from '../helpers/hostile-server.js';
 import { DEMO_CONFIG } from '../../src/demo-config.js';
+import { VERSION } from '../../src/version.js';
 import { runCli } from '../helpers/run-cli.js';
 import { runUas } from '../helpers/spawn-uas.js';
 
@@ -66,6 +72,69 @@ const CASES: Array<[string, string[]]> = [
   ['conform: URL with a query', ['conform', '--url', 'http://127.0.0.1:9/v1?x']],
   ['serve: store prefix without Redis', ['serve', '--port', '0', '--store-prefix', 'staging']],
   ['serve: store error mode without Redis', ['serve', '--port', '0', '--on-store-error', 'open']],
+  ['the version flag after a command', ['call', 'start', '--email', 'a@b.co', '--version']],
+  ['-v before any command', ['-v']],
+  ['-V given to call', ['call', 'exists', '--email', 'a@b.co', '-V']],
+  ['call without its command', ['call']],
+  ['help for no such command', ['help', 'launch']],
+  ['call start without --email', ['call', 'start']],
+  ['code without its e-mail', ['code']],
+  ['code with two e-mails', ['code', 'a@b.co', 'c@d.co']],
+  ['code: bad e-mail', ['code', 'not-an-email']],
+  ['check: unknown flag', ['check', '--colour']],
+  ['openapi: unknown flag', ['openapi', '--yml']],
+  ['conform: missing value', ['conform', '--url']],
+  ['top: a value to --once', ['top', '--once=yes']],
+  ['simulate: unknown preset', ['simulate', '--preset', 'nope']],
+  ['simulate: bad mode', ['simulate', '--modes', 'shared,everyone']],
+];
+
+/** Every flag that takes a duration, given a number without a unit, and what it is told. */
+const BARE_DURATIONS: Array<[string[], string]> = [
+  [
+    ['call', 'exists', '--email', 'a@b.co', '--timeout', '5'],
+    'invalid --timeout: give a unit, e.g. 5s or 5ms; got "5"',
+  ],
+  [
+    ['call', 'flow', '--email', 'a@b.co', '--max-wait', '30'],
+    'invalid --max-wait: give a unit, e.g. 30s or 30ms; got "30"',
+  ],
+  [['conform', '--timeout', '5'], 'invalid --timeout: give a unit, e.g. 5s or 5ms; got "5"'],
+  [
+    ['conform', '--max-wait', '2.5'],
+    'invalid --max-wait: give a unit, e.g. 2.5s or 2.5ms; got "2.5"',
+  ],
+  [
+    ['serve', '--port', '0', '--latency', '100'],
+    'invalid --latency: give a unit, e.g. 100s or 100ms; got "100"',
+  ],
+  [
+    ['serve', '--port', '0', '--latency', '50-200'],
+    'invalid --latency: give a unit, e.g. 50s-200s or 50ms-200ms; got "50-200"',
+  ],
+  [
+    ['serve', '--port', '0', '--otp-ttl', '600'],
+    'invalid --otp-ttl: give a unit, e.g. 600s or 600ms; got "600"',
+  ],
+  [
+    ['openapi', '--otp-ttl', '600'],
+    'invalid --otp-ttl: give a unit, e.g. 600s or 600ms; got "600"',
+  ],
+  [['simulate', '--duration', '60'], 'invalid --duration: give a unit, e.g. 60s or 60ms; got "60"'],
+  [['simulate', '--bot-start', '5'], 'invalid --bot-start: give a unit, e.g. 5s or 5ms; got "5"'],
+  [['simulate', '--bot-stop', '5'], 'invalid --bot-stop: give a unit, e.g. 5s or 5ms; got "5"'],
+  [
+    ['simulate', '--think-time', '2-8'],
+    'invalid --think-time: give a unit, e.g. 2s-8s or 2ms-8ms; got "2-8"',
+  ],
+  [
+    ['simulate', '--think-time', '1s-8'],
+    'invalid --think-time: give a unit, e.g. 1s-8s or 1s-8ms; got "1s-8"',
+  ],
+  [
+    ['check', '--timeout', '5', '--', 'true'],
+    'invalid --timeout: expected a duration such as "30s" or "10m"; got "5"',
+  ],
 ];
 
 const expectUsageError = (result: { code: number | null; stderr: string }) => {
@@ -73,7 +142,8 @@ const expectUsageError = (result: { code: number | null; stderr: string }) => {
   const lines = result.stderr.trim().split('\n');
   expect(lines, result.stderr).toHaveLength(1);
   expect(result.stderr).not.toMatch(/\n\s+at /);
-  expect(result.stderr).toMatch(/^(uas: |error: )/);
+  // Commander's own errors too: every line starts with "uas:", as every other error does.
+  for (const line of lines) expect(line).toMatch(/^uas: /);
 };
 
 /** Every flag that takes a URL, given one with a password. */
@@ -121,6 +191,65 @@ describe('usage errors', () => {
     expectUsageError(await runCli(args));
   });
 
+  it.each(BARE_DURATIONS)('refuses a duration without a unit: uas %j', async (args, message) => {
+    const result = await runCli(args);
+    expectUsageError(result);
+    expect(result.stderr).toBe(`uas: ${message}\n`);
+  });
+
+  it('refuses a duration without a unit in a config file and a scenario file, naming the field', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uas-units-'));
+    const config = join(dir, 'uas.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ ...DEMO_CONFIG, otp: { ttl: 600 }, behavior: { latency: '20' } }),
+    );
+    const scenario = join(dir, 'scenario.json');
+    writeFileSync(scenario, JSON.stringify({ duration: 60, bot: { start: '0', stop: '30' } }));
+    const served = await runCli(['serve', '--port', '0', '--config', config]);
+    const simulated = await runCli(['simulate', '--scenario', scenario]);
+    rmSync(dir, { recursive: true });
+    expect(served.code).toBe(2);
+    expect(served.stderr.split('\n')).toEqual([
+      `uas: invalid config in ${config}: behavior.latency: give a unit, e.g. 20s or 20ms; got "20"`,
+      `uas: invalid config in ${config}: otp.ttl: give a unit, e.g. 600s or 600ms; got 600`,
+      '',
+    ]);
+    expect(simulated.code).toBe(2);
+    expect(simulated.stderr.split('\n')).toEqual([
+      `uas: invalid scenario (scenario file ${scenario}): duration: give a unit, e.g. 60s or 60ms; got 60`,
+      `uas: invalid scenario (scenario file ${scenario}): bot.stop: give a unit, e.g. 30s or 30ms; got "30"`,
+      '',
+    ]);
+  });
+
+  it('prints the version for -V and --version before any command, and -v is never the version', async () => {
+    for (const flag of ['-V', '--version']) {
+      const result = await runCli([flag]);
+      expect(result).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+    }
+    const lower = await runCli(['-v']);
+    expect(lower.stdout).toBe('');
+    expect(lower.stderr).toBe("uas: unknown option '-v'\n");
+    const after = await runCli(['call', 'start', '--email', 'a@b.co', '--version']);
+    expect(after.stdout).toBe('');
+    expect(after.stderr).toBe("uas: unknown option '--version'\n");
+  });
+
+  it('says what a command group needs, and prints the help for uas alone', async () => {
+    const call = await runCli(['call']);
+    expect(call.stderr).toBe(
+      'uas: call needs a command: exists, start, verify, flow (see uas call --help)\n',
+    );
+    const help = await runCli(['help', 'launch']);
+    expect(help.code).toBe(2);
+    expect(help.stderr).toMatch(/^uas: unknown command 'launch'; the commands: serve, call, /);
+    const bare = await runCli([]);
+    expect(bare.code).toBe(0);
+    expect(bare.stdout).toMatch(/^Usage: uas \[options\] \[command\]/);
+    expect(bare.stderr).toBe('');
+  });
+
   it('names the flag, or the missing field, for store settings without a Redis store', async () => {
     const prefix = await runCli(['serve', '--port', '0', '--store-prefix', 'staging']);
     expect(prefix.stderr).toBe(
@@ -157,5 +286,81 @@ describe('usage errors', () => {
     ['bad URL', ['call', 'exists', '--email', 'a@b.co', '--url', '://nope']],
   ])('the built binary too: %s', async (_name, args) => {
     expectUsageError(await runUas(args));
+  });
+});
+
+/** A port on this machine nothing listens on (one just closed). */
+async function closedPort(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}`;
+}
+
+/** Fails unless every line on stderr starts with "uas:" and the exit code is `code`. */
+const expectErrorLines = (result: { code: number; stderr: string }, code: number) => {
+  expect(result.code, result.stderr).toBe(code);
+  const lines = result.stderr.replace(/\n$/, '').split('\n');
+  expect(lines.length).toBeGreaterThan(0);
+  for (const line of lines) expect(line, result.stderr).toMatch(/^uas: \S/);
+};
+
+describe('errors at run time', () => {
+  let emulator: EmulatorHttpServer | undefined;
+  let hostile: HostileServer | undefined;
+  afterEach(async () => {
+    await emulator?.close(100);
+    await hostile?.close();
+    emulator = hostile = undefined;
+  });
+
+  it('start every line with uas:, retry notices included, whatever the command', async () => {
+    const down = await closedPort();
+    const email = ['--email', 'a@b.co'];
+    const cases: Array<[string[], number]> = [
+      [['call', 'exists', ...email, '--url', down, '--max-attempts', '2'], 4],
+      [['call', 'flow', ...email, '--url', down, '--no-retry'], 4],
+      [['code', 'a@b.co', '--url', down], 4],
+      [['top', '--once', '--url', down], 4],
+      [['top', '--once', '--json', '--url', down], 4],
+      [['conform', '--url', down, '--timeout', '2s'], 4],
+      [['check', '--url', down], 4],
+      [['simulate', '--duration', '1s', '--modes', 'shared', '--target', down], 4],
+    ];
+    for (const [args, code] of cases) expectErrorLines(await runCli(args), code);
+  });
+
+  it('start every line with uas: when the service answers with errors', async () => {
+    const clock = createManualClock(Date.UTC(2026, 0, 1));
+    const limits = { ...DEMO_CONFIG.limits, caller: { burst: 1, rate: '1/h' } };
+    emulator = await listen(
+      createEmulator({ config: { ...DEMO_CONFIG, limits }, clock }),
+      0,
+      '127.0.0.1',
+    );
+    const url = ['--url', emulator.url];
+    const flow = await runCli(['call', 'flow', '--email', 'nobody@example.com', ...url]);
+    expectErrorLines(flow, 1);
+    const args = ['call', 'exists', '--email', 'alice@example.com', '--caller-id', 'x', ...url];
+    await runCli(args);
+    // Retry-After (1 h) is past --max-wait: one attempt, then why it stopped.
+    expectErrorLines(await runCli(args), 3);
+    expectErrorLines(await runCli(['code', 'nobody@example.com', ...url]), 1);
+    // 429s with a Retry-After of 0 s: each retry is announced, then the call gives up.
+    hostile = await startHostileServer((socket) =>
+      answer(
+        socket,
+        429,
+        [
+          ['Retry-After', '0'],
+          ['Content-Type', 'application/problem+json'],
+        ],
+        '{}',
+      ),
+    );
+    const retried = await runCli(['call', 'exists', '--email', 'a@b.co', '--url', hostile.url]);
+    expectErrorLines(retried, 3);
+    expect(retried.stderr).toMatch(/^uas: 429 on exists: .*; attempt 2 of 3 in /m);
   });
 });

@@ -1,5 +1,7 @@
+import ipaddr from 'ipaddr.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-server.js';
+import { internalRangeOf } from '../../src/check/internal-address.js';
 import { DEMO_MERCHANT, DEMO_TOKEN } from '../../src/demo-config.js';
 import { createEmulator } from '../../src/emulator.js';
 import { createDevApiClient, USER_BATCH } from '../../src/simulate/dev-api-client.js';
@@ -215,7 +217,7 @@ describe('runLive', () => {
     const [mode] = report.modes;
     expect(mode?.verdict).not.toContain('completed');
     if (mode?.shoppers.completed === 1)
-      expect(mode.verdict).toMatch(/^protected: 1 of the 1 sign-ins reached start \(100\.0%\)/);
+      expect(mode.verdict).toMatch(/^protected: 1 of the 1 sign-in reached start \(100\.0%\)/);
     expect(reportRows(report).body.map(([label]) => label)).toContain(
       'sign-ins that reached start',
     );
@@ -234,5 +236,49 @@ describe('runLive', () => {
     expect(sent.filter((entry) => entry.path.startsWith('/__uas/'))).toEqual([
       expect.objectContaining({ method: 'GET', path: '/__uas/health' }),
     ]);
+  });
+
+  it('gives live shoppers documentation addresses, which uas check does not take for internal', async () => {
+    const { fetch: spy, sent } = recording((entry) => {
+      if (entry.path.startsWith('/__uas/')) return new Response('no such thing', { status: 404 });
+      return Response.json(entry.path.includes('/exists') ? { exists: true, token_count: 1 } : {});
+    });
+    const scenario = resolveScenario({
+      duration: '1s',
+      shoppers: { count: 20, arrivalRate: '1000/s', thinkTime: '1ms' },
+      bot: { rate: '10/s' },
+      modes: ['per-caller'],
+    });
+    const report = await runAgainst(spy, scenario);
+    const callerOf = (entry: Sent) =>
+      entry.body === undefined
+        ? new URL(`http://x${entry.path}`).searchParams.get('caller_id')
+        : (JSON.parse(entry.body) as { caller_id?: string }).caller_id;
+    const shoppers = new Set(
+      sent
+        .filter((entry) => entry.path.startsWith('/v1/') && !entry.path.includes('probe-'))
+        .map(callerOf),
+    );
+    const bot = new Set(sent.filter((entry) => entry.path.includes('probe-')).map(callerOf));
+    expect(bot).toEqual(new Set(['203.0.113.66']));
+    expect(shoppers.size).toBe(report.modes[0]?.shoppers.arrived);
+    expect(shoppers.size).toBeGreaterThan(0);
+    const documentation = [
+      '192.0.2.0/24',
+      '198.51.100.0/24',
+      '203.0.113.0/24',
+      '2001:db8::/32',
+    ].map((cidr) => ipaddr.parseCIDR(cidr));
+    for (const caller of shoppers) {
+      const address = ipaddr.parse(caller as string);
+      expect(
+        documentation.some(
+          ([network, bits]) => network.kind() === address.kind() && address.match(network, bits),
+        ),
+        `${caller}`,
+      ).toBe(true);
+      expect(internalRangeOf(caller as string)).toBeUndefined();
+      expect(bot.has(caller as string)).toBe(false);
+    }
   });
 });

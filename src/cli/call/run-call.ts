@@ -47,7 +47,8 @@ export async function runCall(
   const timeoutMs = durationFlag('--timeout', flags.timeout, true);
   const maxResponseBytes = sizeFlag('--max-response', flags.maxResponse);
   const retry = flags.retry ? { maxAttempts: flags.maxAttempts, maxWaitMs } : (false as const);
-  const warn = (line: string) => io.stderr.write(`${line}\n`);
+  // Every line on stderr starts with "uas:", retry notices included; colour only after it.
+  const warn = (line: string) => io.stderr.write(`uas: ${line}\n`);
 
   const onRetry = (notice: RetryNotice) => {
     const wait = `${(notice.waitMs / 1000).toFixed(1)} s`;
@@ -264,13 +265,13 @@ function explain(
       if (result.gaveUp === 'wait-too-long' && result.retryAfter !== undefined) {
         warn(
           chalk.red(
-            `uas: rate limited${bucket}; ${describeRetryAfter(result.retryAfter)} is above --max-wait ${flags.maxWait}; not retrying`,
+            `rate limited${bucket}; ${describeRetryAfter(result.retryAfter)} is above --max-wait ${flags.maxWait}; not retrying`,
           ),
         );
       } else {
         warn(
           chalk.red(
-            `uas: still rate limited after ${result.attempts.length} attempt${result.attempts.length === 1 ? '' : 's'}${bucket}.`,
+            `still rate limited after ${result.attempts.length} attempt${result.attempts.length === 1 ? '' : 's'}${bucket}.`,
           ),
         );
       }
@@ -281,14 +282,14 @@ function explain(
     case 'network-error': {
       // A status came but the body did not: the server was reached, its answer was not whole.
       const answered = result.attempts[result.attempts.length - 1]?.status !== undefined;
-      warn(chalk.red(`uas: ${describeNoAnswer(base, safe(result.error), answered)}`));
+      warn(chalk.red(describeNoAnswer(base, safe(result.error), answered)));
       return;
     }
     case 'invalid-answer': {
       const hint = result.text === '' ? ' (raise the limit with --max-response)' : '';
       warn(
         chalk.red(
-          `uas: ${base} answered ${result.status} with something that is not an answer of the API: ${safe(result.error)}${hint}`,
+          `${base} answered ${result.status} with something that is not an answer of the API: ${safe(result.error)}${hint}`,
         ),
       );
       return;
@@ -297,7 +298,7 @@ function explain(
       if (result.status >= 300 && result.status < 400)
         warn(
           chalk.red(
-            `uas: ${base} answered ${result.status}, a redirect${result.location === undefined ? '' : ` to ${safe(result.location)}`}; uas call never follows redirects: check --url`,
+            `${base} answered ${result.status}, a redirect${result.location === undefined ? '' : ` to ${safe(result.location)}`}; uas call never follows redirects: check --url`,
           ),
         );
       return;

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import type { CallResult, Client, RetryNotice } from '../../client/client.js';
 import type { CallDeps } from '../call/run-call.js';
 import type { CommandContext } from '../program.js';
+import { CliError } from '../io.js';
 import { integerIn } from '../options.js';
 import { DEFAULT_PORT } from './serve.js';
 
@@ -20,6 +21,11 @@ interface CallFlags {
   maxResponse: string;
   json?: boolean;
   verbose?: boolean;
+  /**
+   * `-V` given to a call (a hidden flag): refused with a message, rather than taken for anything,
+   * since it is the version flag of `uas` itself, before any command.
+   */
+  V?: boolean;
   merchant?: string;
   email?: string;
   phone?: string;
@@ -68,7 +74,8 @@ function addTargetOptions(command: Command): Command {
       '--json',
       'print one JSON object, keys in snake_case (outcome, status, rate-limit state, body, attempts)',
     )
-    .option('-V, --verbose', 'also print the request and every response header');
+    .option('-v, --verbose', 'also print the request and every response header')
+    .addOption(new Option('-V').hideHelp());
 }
 
 /** Registers `uas call exists|start|verify|flow`; `deps` injects time and jitter (tests). */
@@ -100,6 +107,10 @@ Examples:
   $ uas call flow --email alice@example.com --forwarded-for "203.0.113.7, 10.0.0.2" --trusted-proxies 1`,
     );
   const run = (name: 'exists' | 'start' | 'verify' | 'flow') => async (flags: CallFlags) => {
+    if (flags.V)
+      throw new CliError(
+        `-V is the version of uas (uas -V, before any command); for the request and every header of uas call ${name}, use -v or --verbose`,
+      );
     const { runCall } = await import('../call/run-call.js');
     context.exitCode = await runCall(name, flags, context, deps);
   };

@@ -25,7 +25,8 @@ import {
 } from '../options.js';
 import type { LogMode } from '../request-log.js';
 import { isClockTime } from '../../core/time/clock.js';
-import { printBanner, type Banner } from '../serve/banner.js';
+import { pluralize } from '../../text/pluralize.js';
+import { bannerBehavior, printBanner, type Banner } from '../serve/banner.js';
 import {
   describeStoreStatus,
   openStore,
@@ -98,7 +99,7 @@ export function registerServe(program: Command, context: CommandContext): void {
       '--chaos-retry-after <seconds>',
       'Retry-After of the 429s --chaos injects: whole seconds, or a range drawn from, such as "1-5" (default)',
     )
-    .option('--latency <ms>', 'added latency, such as "100ms" or "50ms-200ms"')
+    .option('--latency <duration>', 'added latency, such as "100ms" or "50ms-200ms"')
     .option('--otp <mode>', 'one-time codes: random, or fixed:<digits> such as fixed:123456')
     .option('--otp-ttl <duration>', 'how long a code is valid, such as "10m"')
     .option('--otp-attempts <n>', 'wrong codes allowed before a code dies', integerIn(1, 1000))
@@ -344,8 +345,8 @@ async function serve(flags: ServeFlags, context: CommandContext, args: string[])
       merchants: client.merchants,
     })),
     limits: {
-      client: `${emulator.config.limits.client.burst} tokens at ${emulator.config.limits.client.rateText}`,
-      caller: `${emulator.config.limits.caller.burst} tokens at ${emulator.config.limits.caller.rateText}`,
+      client: `${pluralize(emulator.config.limits.client.burst, 'token')} at ${emulator.config.limits.client.rateText}`,
+      caller: `${pluralize(emulator.config.limits.caller.burst, 'token')} at ${emulator.config.limits.caller.rateText}`,
     },
     store:
       opened === undefined
@@ -358,6 +359,7 @@ async function serve(flags: ServeFlags, context: CommandContext, args: string[])
             on_error: opened.store.onError,
             joined: opened.store.joined,
           },
+    ...bannerBehavior(emulator.config),
     workers: role === undefined ? 1 : flags.workers,
     clock: { mode: flags.clock, now: new Date(emulator.clock.now()).toISOString() },
     dev_api: emulator.devApi.enabled ? `${running.url}/__uas` : null,

@@ -1,7 +1,35 @@
+import type { ResolvedConfig } from '../../core/config/config.js';
 import type { colorsFor } from '../io.js';
 
+/**
+ * What the emulator does that the real service would not, as the banner states it: fixed codes,
+ * added latency, injected 429s, shadow mode. Each changes what a client sees, so none is silent.
+ */
+export interface BannerBehavior {
+  /** `random`, or `fixed` with the one code every sign-in gets. */
+  codes: { mode: 'random' } | { mode: 'fixed'; code: string };
+  /** Milliseconds added to every answer; null when none. */
+  latency_ms: { min: number; max: number } | null;
+  /** Probability of a 429 injected at random (0: never). */
+  chaos: number;
+  /** Whether requests are counted but never refused. */
+  shadow: boolean;
+}
+
+/** The behaviour part of the banner, from the config the emulator runs. */
+export function bannerBehavior(config: Pick<ResolvedConfig, 'behavior' | 'otp'>): BannerBehavior {
+  const { latency, chaos, shadow } = config.behavior;
+  const fixed = config.otp.fixedCode;
+  return {
+    codes: fixed === undefined ? { mode: 'random' } : { mode: 'fixed', code: fixed },
+    latency_ms: latency.maxMs === 0 ? null : { min: latency.minMs, max: latency.maxMs },
+    chaos,
+    shadow,
+  };
+}
+
 /** What `uas serve` prints when it listens (as one JSON line with `--log json`). */
-export interface Banner {
+export interface Banner extends BannerBehavior {
   type: 'listening';
   url: string;
   engine: string;
@@ -44,6 +72,7 @@ export function printBanner(
       `  client    ${client.id}: token ${chalk.bold(client.token)}, merchants ${client.merchants.join(', ')}`,
     );
   write(`  limits    client ${banner.limits.client}; caller ${banner.limits.caller}`);
+  for (const line of behaviorLines(banner)) write(chalk.yellow(line));
   if (banner.store.kind === 'redis')
     write(
       `  store     Redis at ${banner.store.url}${banner.store.embedded ? ' (started for this server)' : ''}, prefix ${banner.store.prefix}, on error ${banner.store.on_error}${banner.store.joined ? '; joined the live state there' : ''}`,
@@ -59,4 +88,25 @@ export function printBanner(
   write(
     `  try       curl -H 'Authorization: Bearer ${banner.bundled ? banner.clients[0]?.token : '<token>'}' '${banner.url}/v1/users/exists?email=alice@example.com'`,
   );
+}
+
+/** One line for each way the emulator departs from the real service (none when it does not). */
+export function behaviorLines(behavior: BannerBehavior): string[] {
+  const lines: string[] = [];
+  if (behavior.codes.mode === 'fixed')
+    lines.push(`  codes     fixed: every one-time code is ${behavior.codes.code}`);
+  const latency = behavior.latency_ms;
+  if (latency !== null)
+    lines.push(
+      `  latency   ${latency.min === latency.max ? `${latency.max}ms` : `${latency.min}ms-${latency.max}ms`} added to every answer`,
+    );
+  if (behavior.chaos > 0)
+    lines.push(
+      `  chaos     429 injected at random on ${Number((behavior.chaos * 100).toFixed(2))}% of requests (no token taken)`,
+    );
+  if (behavior.shadow)
+    lines.push(
+      '  shadow    requests are counted, never refused (UAS-Shadow-Limited: true says which would be)',
+    );
+  return lines;
 }

@@ -21,6 +21,7 @@ import { importOptional } from '../optional-import.js';
 import { allowLiveScreen } from '../live-screen.js';
 import { isLoopbackHost, parseHttpUrl } from '../options.js';
 import { escapeControls } from '../safe-text.js';
+import { pluralize } from '../../text/pluralize.js';
 import type { CommandContext } from '../program.js';
 
 /** Where the bundled scenarios live. */
@@ -218,7 +219,7 @@ export async function runSimulate(flags: SimulateFlags, context: CommandContext)
   }
   const rate = Math.round(report.simulated_requests / Math.max(seconds, 1e-9));
   io.stderr.write(
-    `simulated ${report.simulated_requests} requests in ${seconds.toFixed(2)} s (${rate} requests/s of wall time)\n`,
+    `simulated ${pluralize(report.simulated_requests, 'request')} in ${seconds.toFixed(2)} s (${rate} requests/s of wall time)\n`,
   );
   return EXIT.ok;
 }

@@ -46,8 +46,8 @@ const faultSchema = checked(
       }),
     ),
     count: z.optional(whole(1, 1_000_000)),
-    retry_after: z.optional(whole(0, 86_400)),
-    latency_ms: z.optional(whole(0, 3_600_000)),
+    retry_after: z.optional(whole(0, 86_400, 'seconds')),
+    latency_ms: z.optional(whole(0, 3_600_000, 'milliseconds')),
   }),
   (fault) =>
     fault.status === undefined && fault.latency_ms === undefined

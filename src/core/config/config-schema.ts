@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { configIssue, type ConfigIssue } from './config-error.js';
-import { parseDuration } from './duration.js';
+import { missingUnit, parseDuration } from './duration.js';
 import { checked, durationText, got, list, text, whole } from './schema-kit.js';
 import { parseRate } from '../limits/rate.js';
 import { EMAIL_PATTERN } from '../service/input-rules.js';
@@ -101,6 +101,8 @@ export function parseSecondsRange(value: unknown): { min: number; max: number } 
 export const latencySchema = checked(
   z.union([z.number(), z.string()], { error: latencyMessage }),
   (value) => {
+    const unit = missingUnit(value);
+    if (unit !== undefined) return `${unit}; ${got(value)}`;
     const range = parseLatencyText(String(value));
     return range === undefined || range.maxMs > BOUNDS.latencyMs
       ? latencyMessage({ input: value })
@@ -239,7 +241,7 @@ function storeSchema() {
       text(/^[A-Za-z0-9_.-]{1,64}$/, 'expected 1 to 64 letters, digits, "_", "." or "-"', 64),
     ),
     onError: z.optional(z.enum(['open', 'closed'])),
-    timeoutMs: z.optional(whole(10, 60_000)),
+    timeoutMs: z.optional(whole(10, 60_000, 'milliseconds')),
   });
   // Said as such, rather than as a missing field: prefix, onError and timeoutMs need a url.
   return checked(store, (value) =>

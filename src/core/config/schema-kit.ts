@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { parseDuration } from './duration.js';
+import { missingUnit, parseDuration } from './duration.js';
 
 /** `got "value"`: how every config message ends. */
 export const got = (input: unknown) =>
@@ -22,12 +22,14 @@ export function checked<T extends z.ZodMiniType>(
   ) as T;
 }
 
-/** A duration (text such as "2s", or milliseconds) from 0 to `maxMs`. */
+/** A duration (text such as "2s"; a number only when 0) from 0 to `maxMs`. */
 export function durationText(maxMs: number, maxText: string) {
   const expected = (input: unknown) =>
     `expected a duration such as "500ms", "2s" or "10m"; ${got(input)}`;
   const either = z.union([z.number(), z.string()], { error: (issue) => expected(issue.input) });
   return checked(either, (input) => {
+    const unit = missingUnit(input);
+    if (unit !== undefined) return `${unit}; ${got(input)}`;
     const value = parseDuration(input);
     return value === undefined
       ? expected(input)
@@ -37,13 +39,24 @@ export function durationText(maxMs: number, maxText: string) {
   });
 }
 
-/** A whole number from `min` to `max`, with one message that says which. */
-export const whole = (min: number, max: number) =>
-  checked(z.number({ error: (issue) => `expected a number; ${got(issue.input)}` }), (value) =>
+/**
+ * A whole number from `min` to `max`, with one message that says which; `unit` ("seconds",
+ * "milliseconds"), for a number that is a time, is named in every message, a wrong type's too.
+ */
+export const whole = (min: number, max: number, unit?: string) => {
+  const what = unit === undefined ? 'a whole number' : `a whole number of ${unit}`;
+  const type =
+    unit === undefined
+      ? z.number({ error: (issue) => `expected a number; ${got(issue.input)}` })
+      : z.custom<number>((value) => typeof value === 'number', {
+          error: (issue) => `expected ${what}; ${got(issue.input)}`,
+        });
+  return checked(type, (value) =>
     !Number.isInteger(value) || value < min || value > max
-      ? `expected a whole number from ${min} to ${max}; ${got(value)}`
+      ? `expected ${what} from ${min} to ${max}; ${got(value)}`
       : undefined,
   );
+};
 
 /** Text that fits `pattern`, at most `max` characters long. */
 export const text = (pattern: RegExp, message: string, max = 10_000) =>

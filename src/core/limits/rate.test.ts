@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatRate, parseRate } from './rate.js';
-import { parseDuration } from '../config/duration.js';
+import { missingUnit, parseDuration } from '../config/duration.js';
 
 describe('parseRate', () => {
   it.each([
@@ -27,11 +27,32 @@ describe('parseRate', () => {
 });
 
 describe('parseDuration', () => {
-  it('reads units, bare milliseconds, and refuses junk', () => {
+  it('reads units, zero without one, and refuses junk', () => {
     expect(parseDuration('10m')).toBe(600_000);
-    expect(parseDuration('250')).toBe(250);
+    expect(parseDuration('250ms')).toBe(250);
     expect(parseDuration(0)).toBe(0);
+    expect(parseDuration('0')).toBe(0);
     expect(parseDuration('soon')).toBeUndefined();
     expect(parseDuration(-5)).toBeUndefined();
+  });
+
+  it('refuses a number without a unit, which could be seconds or milliseconds', () => {
+    expect(parseDuration('250')).toBeUndefined();
+    expect(parseDuration(250)).toBeUndefined();
+    expect(parseDuration('2.5')).toBeUndefined();
+  });
+});
+
+describe('missingUnit', () => {
+  it('says what to write instead of a number without a unit, for a duration or a range', () => {
+    expect(missingUnit('5')).toBe('give a unit, e.g. 5s or 5ms');
+    expect(missingUnit(600)).toBe('give a unit, e.g. 600s or 600ms');
+    expect(missingUnit('50-200')).toBe('give a unit, e.g. 50s-200s or 50ms-200ms');
+    expect(missingUnit('1s-8')).toBe('give a unit, e.g. 1s-8s or 1s-8ms');
+  });
+
+  it('says nothing of a duration with its unit, of zero, or of what is no number', () => {
+    for (const input of ['5s', '0', 0, '0-5s', 'soon', '-5', '1-2-3', ''])
+      expect(missingUnit(input)).toBeUndefined();
   });
 });
