@@ -36,7 +36,7 @@ describe('formatReportJunit', () => {
   it('fails only the findings at --fail-on or worse; one below it passes, told in system-out', () => {
     const lenient = formatReportJunit(report);
     expect(lenient).toContain(
-      '<testsuite name="uas check" tests="13" failures="2" errors="0" skipped="7">',
+      '<testsuite name="uas check" tests="14" failures="2" errors="0" skipped="8">',
     );
     expect(lenient).toMatch(/<failure type="error" message="1 request of 6 sent no caller_id/);
     expect(lenient).not.toContain('<failure type="warn"');
@@ -56,12 +56,12 @@ describe('formatReportJunit', () => {
     });
     const clean = checkIntegration(politeShoppers());
     const failed = formatReportJunit(clean, { command: exited(3) });
-    expect(failed).toContain('tests="14" failures="1"');
+    expect(failed).toContain('tests="15" failures="1"');
     expect(failed).toMatch(
       /<testcase classname="uas.check" name="command">\n\s+<failure type="command" message="the command exited 3">the command exited 3\nexit code: 3; signal: none; stopped by uas: no<\/failure>/,
     );
     const passed = formatReportJunit(clean, { command: exited(0) });
-    expect(passed).toContain('tests="14" failures="0"');
+    expect(passed).toContain('tests="15" failures="0"');
     expect(passed).toMatch(/name="command">\n\s+<system-out>the command exited 0\n/);
   });
 

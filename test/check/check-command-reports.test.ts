@@ -57,7 +57,7 @@ describe('uas check -- <command>: reports', () => {
       message: 'the command exited 3',
     });
     const xml = readFileSync(junit, 'utf8');
-    expect(xml).toContain('<testsuite name="uas check" tests="14" failures="2"');
+    expect(xml).toContain('<testsuite name="uas check" tests="15" failures="2"');
     expect(xml).toMatch(
       /<testcase classname="uas.check" name="command">\n\s+<failure type="command" message="the command exited 3">/,
     );
