@@ -3,13 +3,23 @@ import { junitXml, type JunitCase } from '../text/junit-xml.js';
 
 /**
  * The report as JUnit XML, for CI: one test case per rule, a `<failure>` (typed by severity)
- * when it failed, `<skipped>` when nothing exercised it. Every text is escaped for XML; control
- * characters, which XML 1.0 cannot hold at all, are written as `\xNN`.
+ * when it failed, `<skipped>` when nothing exercised it; and, when the report has warnings (requests
+ * it could not judge), one more case, `all-requests-judged`, failed as a warning. Every text is
+ * escaped for XML; control characters, which XML 1.0 cannot hold at all, are written as `\xNN`.
  */
 export function formatReportJunit(report: CheckReport): string {
-  return junitXml(
-    { title: 'uas check', name: 'uas check', classname: 'uas.check' },
-    report.rules.map((rule): JunitCase => {
+  const warnings = report.warnings ?? [];
+  const incomplete: JunitCase[] =
+    warnings.length === 0
+      ? []
+      : [
+          {
+            name: 'all-requests-judged',
+            failure: { message: warnings.join('; '), type: 'warn', lines: warnings },
+          },
+        ];
+  return junitXml({ title: 'uas check', name: 'uas check', classname: 'uas.check' }, [
+    ...report.rules.map((rule): JunitCase => {
       const finding = report.findings.find((entry) => entry.rule === rule.rule);
       if (rule.status === 'failed' && finding !== undefined)
         return { name: rule.rule, failure: failure(finding) };
@@ -20,7 +30,8 @@ export function formatReportJunit(report: CheckReport): string {
         };
       return { name: rule.rule };
     }),
-  );
+    ...incomplete,
+  ]);
 }
 
 function failure(finding: Finding): JunitCase['failure'] {

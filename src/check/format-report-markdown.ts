@@ -4,8 +4,8 @@ import { escapeControls } from '../text/escape-controls.js';
 import { markdownText as text } from '../text/markdown-text.js';
 
 /**
- * The report as Markdown, for a pull-request comment: a verdict, a table of every rule with its
- * status, then each finding with its evidence, spec rule and fix. Text from requests is escaped
+ * The report as Markdown, for a pull-request comment: a verdict, what it could not judge (its
+ * warnings), a table of every rule with its status, then each finding with its evidence, spec rule and fix. Text from requests is escaped
  * so that it cannot add links, images, HTML or table cells; values are shown as code.
  */
 export function formatReportMarkdown(report: CheckReport): string {
@@ -20,6 +20,7 @@ export function formatReportMarkdown(report: CheckReport): string {
     '',
     `${text(describeSummary(report.summary))}.`,
     '',
+    ...(report.warnings ?? []).flatMap((warning) => [`> ⚠️ **Incomplete:** ${text(warning)}`, '']),
     '| Rule | Severity | Status |',
     '| --- | --- | --- |',
     ...report.rules.map(

@@ -59,6 +59,11 @@ export interface CoreEmulatorOptions {
    * @default 32
    */
   maxEventReaders?: number;
+  /**
+   * More metric families for `GET /__uas/metrics`, in the Prometheus text format, each line
+   * ending in a newline: counters of what runs beside the emulator (`uas serve --record`'s).
+   */
+  moreMetrics?: (() => string) | undefined;
 }
 
 /**
@@ -263,8 +268,13 @@ function assemble(
   const { admin, hear } = createAdmin(state, clock, events, counters, initialConfig, (entry) =>
     completeRecord(entry, secrets),
   );
+  const { moreMetrics } = options;
   const emulator: AnyEmulator = {
     ...admin,
+    metrics:
+      moreMetrics === undefined
+        ? admin.metrics
+        : () => andThen(admin.metrics(), (text) => text + moreMetrics()),
     execute(call) {
       const now = clock.now();
       return andThen(executeCall(service, call, now, ''), (result) => {

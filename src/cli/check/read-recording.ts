@@ -1,10 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { isLossMarkerLine } from '../../check/recording-loss.js';
 import { readRequestRecord } from '../../check/record-schema.js';
 import type { RequestRecord } from '../../core/admin/records.js';
 import { readBoundedFile } from '../config-loader.js';
 import { CliError, EXIT } from '../io.js';
+import { createLossTally, type LossTally } from './recording-losses.js';
 
 /** The longest line of a recording: a record is a few KB at most. */
 const MAX_LINE = 1_048_576;
@@ -17,10 +19,13 @@ const MAX_LINE = 1_048_576;
  * One exception: a last line that is not JSON and has no newline after it is what a server
  * stopped in the middle of a write leaves (`--record` writes each line, newline included, in one
  * write, so only the last can be cut). It is left out, and `warn` says so with its line number.
+ * Loss markers (what `--record` could not write) go to `losses`; a line that is not JSON just
+ * before one is a line a failed write cut short, counted in that loss.
  */
 export async function readRecording(
   path: string,
   warn: (line: string) => void = () => {},
+  losses: LossTally = createLossTally(),
 ): Promise<RequestRecord[]> {
   const head = (
     await readBoundedFile(path, 'recording', 64 * 1_048_576).catch((error: unknown) => {
@@ -29,7 +34,7 @@ export async function readRecording(
       throw error;
     })
   )?.replace(/^\uFEFF/, '');
-  if (head !== undefined && /^\s*[[{]/.test(head) && !/^\s*\{"id":/.test(head)) {
+  if (head !== undefined && /^\s*[[{]/.test(head) && !/^\s*\{"(id|uas_recording)":/.test(head)) {
     let document: unknown;
     try {
       document = JSON.parse(head);
@@ -61,7 +66,8 @@ export async function readRecording(
   for await (const line of lines) {
     number++;
     if (line.trim() === '') continue;
-    if (unreadable !== undefined) throw notJson(unreadable);
+    if (unreadable !== undefined && !isLossMarkerLine(line)) throw notJson(unreadable);
+    unreadable = undefined;
     if (line.length > MAX_LINE)
       throw new CliError(
         `recording ${path}, line ${number}: longer than 1 MiB; not a request record`,
@@ -74,6 +80,7 @@ export async function readRecording(
       unreadable = number;
       continue;
     }
+    if (losses.take(value, path, `line ${number}`)) continue;
     records.push(checked(value, path, `line ${number}`));
   }
   if (unreadable !== undefined) {

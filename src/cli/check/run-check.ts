@@ -7,6 +7,8 @@ import { formatReportJunit } from '../../check/format-report-junit.js';
 import { formatReportMarkdown } from '../../check/format-report-markdown.js';
 import { formatReportText } from '../../check/format-report-text.js';
 import { readRequestRecord } from '../../check/record-schema.js';
+import { describeLosses } from '../../check/recording-loss.js';
+import { droppedWarning, withWarnings } from '../../check/report-warnings.js';
 import type { RequestRecord } from '../../core/admin/records.js';
 import { parseDuration } from '../../core/config/duration.js';
 import { escapeControls } from '../../text/escape-controls.js';
@@ -16,6 +18,7 @@ import { CliError, colorsFor, EXIT } from '../io.js';
 import { parseHttpUrl } from '../options.js';
 import type { CommandContext } from '../program.js';
 import { readRecording } from './read-recording.js';
+import { createLossTally } from './recording-losses.js';
 
 /** Small buckets that empty after a few requests, so an integration meets 429s. */
 const TIGHT_LIMITS = { client: { burst: 5, rate: '1/2s' }, caller: { burst: 3, rate: '1/2s' } };
@@ -34,26 +37,29 @@ export async function runCheck(
     );
   const warn = (line: string) => io.stderr.write(`uas: ${line}\n`);
   const journal = flags.journal === undefined ? undefined : resolvePath(io.cwd, flags.journal);
+  const losses = createLossTally();
   const { records, dropped, commandFailed } =
     flags.url !== undefined
       ? await fromServer(flags.url, flags.adminToken)
       : journal !== undefined
-        ? { records: await readRecording(journal, warn), dropped: 0 }
+        ? { records: await readRecording(journal, warn, losses), dropped: 0 }
         : await fromCommand(command, flags, context);
-  const report = checkIntegration(records);
-  const failing = report.findings.some(
-    (finding) => flags.failOn === 'warn' || finding.severity === 'error',
-  );
+  // What could not be judged is said in every report format, and on stderr.
+  const report = withWarnings(checkIntegration(records), [
+    droppedWarning(dropped),
+    describeLosses(losses.losses),
+  ]);
+  const failing =
+    report.findings.some((finding) => flags.failOn === 'warn' || finding.severity === 'error') ||
+    (flags.failOn === 'warn' && report.warnings !== undefined);
   const judged = report.summary.requests > 0;
   if (flags.json) io.stdout.write(`${JSON.stringify({ ...report, dropped })}\n`);
   // With nothing judged, a list of thirteen rules not exercised would only hide the one line below.
   else if (judged) io.stdout.write(`${formatReportText(report, colorsFor(io.stdout, io.env))}\n`);
   await writeReport(flags.junit, '--junit', () => formatReportJunit(report), io.cwd);
   await writeReport(flags.markdown, '--markdown', () => formatReportMarkdown(report), io.cwd);
-  if (dropped > 0)
-    warn(
-      `the journal had let ${dropped} older requests go; they are not judged (uas serve --journal-size unbounded keeps them all)`,
-    );
+  for (const warning of report.warnings ?? [])
+    warn(escapeControls(warning, { keepNewlines: false }));
   if (!judged) {
     warn(
       `nothing was judged: ${
