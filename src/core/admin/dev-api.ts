@@ -763,8 +763,9 @@ function listRequests({ emulator, params, path }: DevRequest): EmulatorResponse 
   const outcome = readChoice<Outcome>(params, 'outcome', OUTCOMES, path);
   if (isResponse(outcome)) return outcome;
   const callerId = params.get('caller_id');
-  const requests = emulator
-    .requests({
+  // One more than asked for tells whether the page was cut short.
+  const requests = emulator.requests(
+    {
       operation,
       outcome,
       status: params.has('status') ? status : undefined,
@@ -773,7 +774,14 @@ function listRequests({ emulator, params, path }: DevRequest): EmulatorResponse 
       clientId: params.get('client_id') ?? undefined,
       merchantId: params.get('merchant_id') ?? undefined,
       afterId: params.has('after_id') ? afterId : undefined,
-    })
-    .slice(0, limit);
-  return json(200, { requests, dropped: emulator.requestsDropped });
+    },
+    limit + 1,
+  );
+  const more = requests.length > limit;
+  if (more) requests.pop();
+  return json(200, {
+    requests,
+    dropped: emulator.requestsDropped,
+    next_after_id: more ? (requests.at(-1)?.id ?? null) : null,
+  });
 }
