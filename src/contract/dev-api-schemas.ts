@@ -183,6 +183,12 @@ export function devApiSchemas(): Record<string, JsonSchema> {
           },
         },
         dropped: { ...whole, description: 'Requests the journal let go: not judged.' },
+        warnings: {
+          type: 'array',
+          items: { type: 'string' },
+          description:
+            'What the report could not judge, one sentence each (requests the journal let go); absent when nothing was left out.',
+        },
       },
     },
     Fault: {

@@ -1,11 +1,18 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EmulatorHttpServer } from '../../src/adapters/http/http-server.js';
+import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-server.js';
 import type { CheckReport } from '../../src/check/check-report.js';
+import { DEMO_CONFIG, DEMO_TOKEN } from '../../src/demo-config.js';
+import { createEmulator } from '../../src/emulator.js';
 import { recordMaker } from '../helpers/check-records.js';
 import { runCli } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 type Report = CheckReport & { dropped: number };
+
+const EMAILS = ['ann@example.com', 'ben@example.com', 'cat@example.com', 'dan@example.com'];
 
 /** Clean requests of as many shoppers, each with their own address as caller_id. */
 function records(count: number) {
@@ -52,5 +59,29 @@ describe('uas check --url', () => {
     const result = await runCli(['check', '--url', `http://127.0.0.1:${port}`, '--json']);
     expect(result.stderr).toBe('');
     expect((JSON.parse(result.stdout) as Report).summary.requests).toBe(8);
+  });
+
+  it('says in every report format how many requests the journal let go', async () => {
+    const emulator = createEmulator({ config: { ...DEMO_CONFIG, journal: { size: 3 } } });
+    const running = await listen(emulator, 0, '127.0.0.1');
+    server = running;
+    for (const email of EMAILS)
+      await fetch(`${running.url}/v1/users/exists?email=${encodeURIComponent(email)}`, {
+        headers: { authorization: `Bearer ${DEMO_TOKEN}` },
+      });
+    const warning =
+      'the journal had let 1 older request go; they are not judged (uas serve --journal-size unbounded keeps them all)';
+    const json = await runCli(['check', '--url', running.url, '--json']);
+    const report = JSON.parse(json.stdout) as Report;
+    expect(report).toMatchObject({ dropped: 1, warnings: [warning] });
+    expect(report.summary.requests).toBe(3);
+    expect(json.stderr).toBe(`uas: ${warning}\n`);
+    const served = (await (await fetch(`${running.url}/__uas/check`)).json()) as Report;
+    expect(served.warnings).toEqual([warning]);
+
+    const markdown = join(tempDir('uas-check-url-'), 'report.md');
+    const text = await runCli(['check', '--url', running.url, '--markdown', markdown]);
+    expect(text.stdout).toContain(`\nincomplete: ${warning}\n`);
+    expect(readFileSync(markdown, 'utf8')).toContain(`> ⚠️ **Incomplete:** ${warning}`);
   });
 });

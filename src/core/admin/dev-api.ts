@@ -3,13 +3,18 @@ import type { BucketSort } from '../limits/bucket-view.js';
 import { isConfigError, type ConfigError } from '../config/config-error.js';
 import type { AnyEmulator } from '../emulator.js';
 import { andThen, recover, type MaybePromise } from '../store/maybe-promise.js';
-import { headerValue, type EmulatorRequest, type EmulatorResponse } from '../service/exchange.js';
+import {
+  headerValue,
+  type EmulatorRequest,
+  type EmulatorResponse,
+  type GiveWay,
+} from '../service/exchange.js';
 import { createProblem, type FieldError, type Problem } from '../service/problems.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../service/json-depth.js';
 import { constantTimeEqual } from '../signin/constant-time.js';
-import { checkIntegration } from '../../check/check-integration.js';
 import type { Operation } from '../config/config.js';
 import { CLOCK_RANGE, isClockTime, isKeptClock, isManualClock, type Clock } from '../time/clock.js';
+import { checkAnswer } from './check-answer.js';
 import type { FaultSpec } from './faults.js';
 import { OUTCOMES, type Outcome } from './records.js';
 import { redactSecret, redactUrlPassword } from './redact.js';
@@ -34,6 +39,8 @@ interface DevRequest {
   params: URLSearchParams;
   /** The part after the resource, decoded (a bucket key, an e-mail). */
   item: string | undefined;
+  /** The transport's, when it gave one: long work awaits it between steps. */
+  giveWay: GiveWay | undefined;
 }
 
 /** A route of the dev API: a method on a resource, with or without an item after it. */
@@ -166,8 +173,8 @@ const ROUTES: DevRoute[] = [
     resource: 'check',
     item: false,
     usage: '',
-    handle: ({ emulator }) =>
-      json(200, { ...checkIntegration(emulator.requests()), dropped: emulator.requestsDropped }),
+    handle: ({ emulator, giveWay }) =>
+      andThen(checkAnswer(emulator, giveWay), (answer) => json(200, answer)),
   },
   {
     method: 'POST',
@@ -319,6 +326,7 @@ export function handleDevApi(
   request: EmulatorRequest,
   path: string,
   query: string,
+  giveWay?: GiveWay,
 ): MaybePromise<EmulatorResponse> {
   const refusal = guard(emulator, request, path);
   if (refusal !== undefined) return refusal;
@@ -358,6 +366,7 @@ export function handleDevApi(
     path,
     params: new URLSearchParams(query),
     item,
+    giveWay,
   };
   if (route.body !== true) {
     // A write that reads no body still refuses one that is not JSON: a cross-site form or
