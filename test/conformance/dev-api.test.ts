@@ -445,6 +445,38 @@ describe.each(TRANSPORTS)('the test controls of the dev API over $name', (transp
     expect((await dev.requests()).map((record) => record.id)).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('shows no traffic to a web page of another origin: requests, journal, codes, events and the check refuse it', async () => {
+    const { api } = await start();
+    await api.exists(ALICE);
+    await api.start({ email: 'alice@example.com' });
+    const paths = [
+      '/requests',
+      '/journal',
+      '/check',
+      '/codes',
+      '/codes/alice%40example.com',
+      '/events',
+    ];
+    for (const path of paths)
+      for (const headers of [
+        { origin: 'http://evil.example' },
+        { 'sec-fetch-site': 'cross-site' },
+      ] as Array<Record<string, string>>) {
+        const refused = await api.dev(path, { headers });
+        expect(refused.status, `${path} ${JSON.stringify(headers)}`).toBe(403);
+        expect(refused.body.type).toBe('urn:uas:problem:cross-origin-refused');
+      }
+    // A page of the same origin (a browser sends no Origin on its own GETs), a tool, and reads
+    // that show no traffic go on.
+    expect((await api.dev('/check', { headers: { 'sec-fetch-site': 'same-origin' } })).status).toBe(
+      200,
+    );
+    expect((await api.dev('/requests')).status).toBe(200);
+    expect((await api.dev('/health', { headers: { origin: 'http://evil.example' } })).status).toBe(
+      200,
+    );
+  });
+
   it('applies scripted faults in order, to the operation named, without charging a bucket', async () => {
     const { api, dev } = await start();
     await dev.failNext({ operation: 'start', status: 503, count: 2, retryAfter: 7 });

@@ -52,6 +52,11 @@ interface DevRoute {
   usage: string;
   /** Whether it reads a JSON body (which must then be `application/json`). */
   body?: boolean;
+  /**
+   * Whether it shows traffic (requests, codes) or costs much to answer: then a read from a web
+   * page of another origin is refused too, as writes are.
+   */
+  showsTraffic?: boolean;
   handle(request: DevRequest, body: unknown): MaybePromise<EmulatorResponse>;
 }
 
@@ -135,6 +140,7 @@ const ROUTES: DevRoute[] = [
     method: 'GET',
     resource: 'codes',
     item: false,
+    showsTraffic: true,
     usage: '?email=E&merchant_id=M',
     handle: (request) => {
       const email = request.params.get('email');
@@ -147,6 +153,7 @@ const ROUTES: DevRoute[] = [
     method: 'GET',
     resource: 'codes',
     item: true,
+    showsTraffic: true,
     usage: '?merchant_id=M',
     handle: (request) => latestCode(request, request.item as string),
   },
@@ -154,6 +161,7 @@ const ROUTES: DevRoute[] = [
     method: 'GET',
     resource: 'journal',
     item: false,
+    showsTraffic: true,
     usage: '?limit=N',
     handle: ({ emulator, params, path }) => {
       const limit = readWhole(params, 'limit', 1, 100_000, 1000, path);
@@ -164,6 +172,7 @@ const ROUTES: DevRoute[] = [
     method: 'GET',
     resource: 'requests',
     item: false,
+    showsTraffic: true,
     usage:
       '?operation=&email=&caller_id=(empty: none)&status=&outcome=&client_id=&merchant_id=&after_id=&limit=',
     handle: listRequests,
@@ -172,6 +181,7 @@ const ROUTES: DevRoute[] = [
     method: 'GET',
     resource: 'check',
     item: false,
+    showsTraffic: true,
     usage: '',
     handle: ({ emulator, giveWay }) =>
       andThen(checkAnswer(emulator, giveWay), (answer) => json(200, answer)),
@@ -263,6 +273,7 @@ const ROUTES: DevRoute[] = [
     method: 'GET',
     resource: 'events',
     item: false,
+    showsTraffic: true,
     usage: '',
     handle: ({ emulator, path }) => {
       const stream = emulator.openEventStream();
@@ -317,6 +328,17 @@ export const DEV_API_ROUTES: readonly string[] = ROUTES.map(
 );
 
 /**
+ * The routes (`METHOD /__uas/...`, items as `{key}` or `{email}`) that refuse reads from a web
+ * page of another origin: they show traffic, or cost much to answer.
+ */
+export const TRAFFIC_ROUTES: readonly string[] = ROUTES.filter(
+  (route) => route.showsTraffic === true,
+).map(
+  (route) =>
+    `${route.method} ${DEV_API_PREFIX}/${route.resource}${route.item ? `/{${route.resource === 'codes' ? 'email' : 'key'}}` : ''}`,
+);
+
+/**
  * Answers a request under `/__uas`. Never rate limited. Guarded by the admin token when one is
  * set; writes from another origin (a web page the developer happens to visit) are refused, and a
  * body must be JSON, so a cross-site form or `text/plain` post cannot change anything.
@@ -359,6 +381,10 @@ export function handleDevApi(
       }),
       { allow },
     );
+  }
+  if (route.showsTraffic === true) {
+    const foreign = foreignOrigin(request);
+    if (foreign !== undefined) return crossOrigin(path, foreign, 'read');
   }
   const devRequest: DevRequest = {
     emulator,
@@ -425,16 +451,22 @@ function guard(
   }
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     const foreign = foreignOrigin(request);
-    if (foreign !== undefined)
-      return problem(
-        createProblem(
-          'cross-origin-refused',
-          `the dev API refuses changes sent by a web page of another origin (${foreign}); call it from a terminal, a test or a page on the same origin`,
-          { instance: path },
-        ),
-      );
+    if (foreign !== undefined) return crossOrigin(path, foreign, 'write');
   }
   return undefined;
+}
+
+/** The refusal of a write, or of a read of traffic, sent by a web page of another origin. */
+function crossOrigin(path: string, foreign: string, what: 'write' | 'read'): EmulatorResponse {
+  const refused =
+    what === 'write' ? 'changes sent by' : 'to show traffic (requests, codes, the check) to';
+  return problem(
+    createProblem(
+      'cross-origin-refused',
+      `the dev API refuses ${refused} a web page of another origin (${foreign}); call it from a terminal, a test or a page on the same origin`,
+      { instance: path },
+    ),
+  );
 }
 
 /**
