@@ -156,6 +156,18 @@ describe('createRecordWriter', () => {
     expect(writer.counts()).toEqual({ written: 2, lost: 1, buffered: 0 });
   });
 
+  it('closes its sink, and one still waiting to replace it, when it is closed', () => {
+    const { writer, target, turn } = setup();
+    writer.push(line(1), T0 + 1);
+    turn();
+    const next = fakeSink();
+    writer.replaceSink(next.sink, undefined);
+    writer.abandon('shutdown');
+    writer.close();
+    expect(target.closed()).toBe(true);
+    expect(next.closed()).toBe(true);
+  });
+
   it('settles once everything is written, and on shutdown counts what a stuck write holds as lost', async () => {
     const { writer, target, turn } = setup();
     writer.push(line(1), T0 + 1);

@@ -61,6 +61,8 @@ export interface RecordWriter {
   settled(): Promise<void>;
   /** Counts what is still buffered or being written as lost (shutdown with a stalled reader). */
   abandon(reason: string): void;
+  /** Closes its sink, and one waiting to replace it. */
+  close(): void;
   counts(): RecordCounts;
 }
 
@@ -83,6 +85,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     checkpoint: () => writer.checkpoint(),
     settled: () => writer.settled(),
     abandon: (reason) => writer.abandon(reason),
+    close: () => writer.close(),
     counts: () => writer.counts(),
   };
 }
@@ -172,6 +175,12 @@ class BatchWriter {
     this.#failure = reason;
     this.#abandoned = reason;
     this.#wake();
+  }
+
+  close(): void {
+    this.#sink.close();
+    this.#replacement?.sink.close();
+    this.#replacement = undefined;
   }
 
   counts(): RecordCounts {

@@ -55,10 +55,11 @@ export function openRecording(
   });
   let unsubscribe = () => {};
   let checking = false;
+  let stopped = false;
   const timer = setInterval(() => {
     if (checking) return;
     checking = true;
-    void lookAtPath(path, sink, writer, warn)
+    void lookAtPath(path, sink, writer, warn, () => stopped)
       .then((reopened) => (sink = reopened ?? sink))
       .finally(() => (checking = false));
   }, CHECK_EVERY_MS);
@@ -72,6 +73,7 @@ export function openRecording(
       });
     },
     async stop() {
+      stopped = true;
       unsubscribe();
       clearInterval(timer);
       writer.resume();
@@ -82,7 +84,7 @@ export function openRecording(
       ]);
       clearTimeout(wait);
       writer.abandon('shutdown');
-      sink.close();
+      writer.close();
       const { written, lost } = writer.counts();
       if (lost > 0)
         warn(
@@ -101,6 +103,7 @@ async function lookAtPath(
   sink: OpenedSink,
   writer: RecordWriter,
   warn: (line: string) => void,
+  stopped: () => boolean,
 ): Promise<OpenedSink | undefined> {
   const place = sink.kind === 'file' ? await sink.placeOf(path) : sink.broken ? 'gone' : 'same';
   if (place === 'same') {
@@ -115,6 +118,11 @@ async function lookAtPath(
     writer.pause(
       `reopen-failed: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
     );
+    return undefined;
+  }
+  // The server stopped while the file was being opened: nothing will write to it.
+  if (stopped()) {
+    reopened.close();
     return undefined;
   }
   if (place !== 'gone')
