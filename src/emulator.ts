@@ -40,5 +40,6 @@ function withDefaults(options: EmulatorOptions): CoreEmulatorOptions {
     version: options.version ?? VERSION,
     eventQueueBytes: options.eventQueueBytes,
     maxEventReaders: options.maxEventReaders,
+    moreMetrics: options.moreMetrics,
   };
 }

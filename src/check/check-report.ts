@@ -122,4 +122,9 @@ export interface CheckReport {
   findings: Finding[];
   /** Every rule, in catalog order. */
   rules: RuleResult[];
+  /**
+   * What the report could not judge, one sentence each: requests a recording lost, or that the
+   * journal let go. Absent when nothing was left out. Unescaped: it may quote a recording.
+   */
+  warnings?: string[];
 }

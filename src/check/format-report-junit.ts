@@ -7,10 +7,12 @@ import { junitXml, type JunitCase } from '../text/junit-xml.js';
 /**
  * The report as JUnit XML, for CI: one test case per rule, a `<failure>` (typed by severity)
  * when it failed at `failOn` or worse, `<system-out>` on a passed case for a finding below it,
- * `<skipped>` when nothing exercised it; and, for `uas check -- <command>`, a test case
- * `command` that fails when the command did. So the suite fails exactly when `uas check` exits 1
- * for them. Every text is escaped for XML; control characters, which XML 1.0 cannot hold at
- * all, are written as `\xNN`.
+ * `<skipped>` when nothing exercised it; for `uas check -- <command>`, a test case `command` that
+ * fails when the command did; and, when the report has warnings (requests it could not judge),
+ * a case `all-requests-judged`, failed at `--fail-on warn`, passed with the warnings in
+ * `<system-out>` otherwise. So the suite fails exactly when `uas check` exits 1 for them. Every
+ * text is escaped for XML; control characters, which XML 1.0 cannot hold at all, are written as
+ * `\xNN`.
  */
 export function formatReportJunit(report: CheckReport, context: ReportContext = {}): string {
   const cases = report.rules.map((rule): JunitCase => {
@@ -32,6 +34,16 @@ export function formatReportJunit(report: CheckReport, context: ReportContext = 
       };
     return { name: rule.rule };
   });
+  const warnings = report.warnings ?? [];
+  if (warnings.length > 0)
+    cases.push(
+      failsAt('warn', context.failOn)
+        ? {
+            name: 'all-requests-judged',
+            failure: { message: warnings.join('; '), type: 'warn', lines: warnings },
+          }
+        : { name: 'all-requests-judged', systemOut: ['warn: below --fail-on', ...warnings] },
+    );
   if (context.command !== undefined) cases.push(commandCase(context.command));
   return junitXml({ title: 'uas check', name: 'uas check', classname: 'uas.check' }, cases);
 }

@@ -7,9 +7,9 @@ import { markdownText as text } from '../text/markdown-text.js';
 
 /**
  * The report as Markdown, for a pull-request comment: a verdict (the command's failure in it,
- * when a command failed), a table of every rule with its status, then each finding with its
- * evidence, spec rule and fix. Text from requests is escaped so that it cannot add links, images,
- * HTML or table cells; values and requests are shown as code.
+ * when a command failed), what it could not judge (its warnings), a table of every rule with its
+ * status, then each finding with its evidence, spec rule and fix. Text from requests is escaped
+ * so that it cannot add links, images, HTML or table cells; values and requests are shown as code.
  */
 export function formatReportMarkdown(report: CheckReport, context: ReportContext = {}): string {
   const errors = report.findings.filter((finding) => finding.severity === 'error').length;
@@ -24,6 +24,7 @@ export function formatReportMarkdown(report: CheckReport, context: ReportContext
     '',
     `${text(describeSummary(report.summary))}${command === undefined ? '' : `; ${text(command.message)}`}.`,
     '',
+    ...(report.warnings ?? []).flatMap((warning) => [`> ⚠️ **Incomplete:** ${text(warning)}`, '']),
     '| Rule | Severity | Status |',
     '| --- | --- | --- |',
     ...report.rules.map(

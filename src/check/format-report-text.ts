@@ -10,8 +10,9 @@ const clean = (text: string) => escapeControls(text, { keepNewlines: false });
 
 /**
  * The report for a terminal: the findings grouped by rule, worst first, each with its evidence,
- * spec rule and fix; then the rules not exercised and those passed; a summary line last. Every
- * value from a request is escaped of control characters.
+ * spec rule and fix; then the rules not exercised and those passed; what it could not judge (the
+ * report's warnings); a summary line last. Every value from a request is escaped of control
+ * characters.
  */
 export function formatReportText(report: CheckReport, colors: ReportColors): string {
   const lines: string[] = [];
@@ -33,6 +34,8 @@ export function formatReportText(report: CheckReport, colors: ReportColors): str
   }
   const retries = retryLine(report.summary);
   if (retries !== undefined) lines.push(colors.dim(retries));
+  for (const warning of report.warnings ?? [])
+    lines.push(`${colors.yellow(colors.bold('incomplete:'))} ${clean(warning)}`);
   lines.push(summaryLine(report, colors));
   return lines.join('\n');
 }

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import ipaddr from 'ipaddr.js';
+import { describe, expect, it, vi } from 'vitest';
 import { internalRangeOf } from './internal-address.js';
 
 describe('internalRangeOf', () => {
@@ -22,6 +23,11 @@ describe('internalRangeOf', () => {
     ['fc12:3456::1', 'unique-local'],
     ['0.0.0.0', 'unspecified'],
     ['::', 'unspecified'],
+    ['0:0:0:0:0:0:0:1', 'loopback'],
+    ['FD00::1', 'unique-local'],
+    ['FE80::1', 'link-local'],
+    ['fec0::1', 'site-local'],
+    ['[fd12::1]:8443', 'unique-local'],
   ])('classifies %s as %s', (value, range) => {
     expect(internalRangeOf(value)).toBe(range);
   });
@@ -51,5 +57,32 @@ describe('internalRangeOf', () => {
     'x'.repeat(256),
   ])('takes %j for no address at all', (value) => {
     expect(internalRangeOf(value)).toBeUndefined();
+  });
+
+  it('never asks ipaddr.js about a value that cannot be internal: it tells a non-address by throwing, tens of µs each', () => {
+    const parsers = [
+      vi.spyOn(ipaddr, 'isValid'),
+      vi.spyOn(ipaddr, 'parse'),
+      vi.spyOn(ipaddr.IPv4, 'isValid'),
+      vi.spyOn(ipaddr.IPv4, 'parse'),
+      vi.spyOn(ipaddr.IPv6, 'isValid'),
+      vi.spyOn(ipaddr.IPv6, 'parse'),
+    ];
+    try {
+      for (const value of [
+        'sess_8f2c',
+        'c-1234',
+        'shopper@example.com',
+        '203.0.113.7',
+        '8.8.8.8:443',
+        '2a00:1450:4001:80b::200e',
+        '[2001:db8::1]:8080',
+        'x'.repeat(256),
+      ])
+        expect(internalRangeOf(value), value).toBeUndefined();
+      for (const parser of parsers) expect(parser).not.toHaveBeenCalled();
+    } finally {
+      for (const parser of parsers) parser.mockRestore();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { BUCKET_PAGE_MAX, DEV_API_ROUTES } from '../core/admin/dev-api.js';
+import { BUCKET_PAGE_MAX, DEV_API_ROUTES, TRAFFIC_ROUTES } from '../core/admin/dev-api.js';
 import { OUTCOMES } from '../core/admin/records.js';
 import type { ResolvedConfig } from '../core/config/config.js';
 import { PROBLEM_KINDS, type ProblemKind } from '../core/service/problems.js';
@@ -197,7 +197,7 @@ const ROUTE_DOCS: Record<string, RouteDoc> = {
 
 /** Problems any route of the dev API can answer with. */
 const EVERY_ROUTE: ProblemKind[] = ['admin-token-required', 'host-not-allowed', 'not-found'];
-/** Problems of the routes that change something. */
+/** Problems of the routes that change something, and of the reads that show traffic. */
 const WRITES: ProblemKind[] = ['cross-origin-refused'];
 /** Problems of the routes that read a JSON body. */
 const BODIES: ProblemKind[] = ['malformed-json', 'unsupported-media-type', 'payload-too-large'];
@@ -297,7 +297,7 @@ export function createDevApiDocument(
     const key = `${route.method} ${route.path}`;
     const doc = ROUTE_DOCS[key];
     if (doc === undefined) throw new Error(`the dev API route ${key} is not described`);
-    const write = route.method !== 'GET';
+    const write = route.method !== 'GET' || TRAFFIC_ROUTES.includes(key);
     const problems = [
       ...EVERY_ROUTE,
       ...(write ? WRITES : []),

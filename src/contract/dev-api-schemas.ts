@@ -139,6 +139,12 @@ export function devApiSchemas(): Record<string, JsonSchema> {
       properties: {
         requests: { type: 'array', maxItems: 1_000_000, items: schemaRef('Request') },
         dropped: { ...whole, description: 'Requests the journal let go to keep its size.' },
+        next_after_id: {
+          type: ['integer', 'null'],
+          minimum: 0,
+          description:
+            'The after_id of the next page when this one stopped at limit; null when it holds the newest request.',
+        },
       },
     },
     CheckReport: {
@@ -177,6 +183,12 @@ export function devApiSchemas(): Record<string, JsonSchema> {
           },
         },
         dropped: { ...whole, description: 'Requests the journal let go: not judged.' },
+        warnings: {
+          type: 'array',
+          items: { type: 'string' },
+          description:
+            'What the report could not judge, one sentence each (requests the journal let go); absent when nothing was left out.',
+        },
       },
     },
     Fault: {

@@ -10,7 +10,12 @@ import { ConfigError, configIssue } from './config/config-error.js';
 import { createState, type InstanceCounters } from './emulator-state.js';
 import { isStoreUnavailable, type EmulatorStore } from './store/emulator-store.js';
 import { createMemoryStore } from './store/memory-store.js';
-import { splitUrl, type EmulatorRequest, type EmulatorResponse } from './service/exchange.js';
+import {
+  splitUrl,
+  type EmulatorRequest,
+  type EmulatorResponse,
+  type GiveWay,
+} from './service/exchange.js';
 import { runServiceRequest, serviceContext, type PipelineContext } from './service/pipeline.js';
 import { createProblem } from './service/problems.js';
 import {
@@ -59,6 +64,11 @@ export interface CoreEmulatorOptions {
    * @default 32
    */
   maxEventReaders?: number;
+  /**
+   * More metric families for `GET /__uas/metrics`, in the Prometheus text format, each line
+   * ending in a newline: counters of what runs beside the emulator (`uas serve --record`'s).
+   */
+  moreMetrics?: (() => string) | undefined;
 }
 
 /**
@@ -68,6 +78,11 @@ export interface CoreEmulatorOptions {
 export interface Emulator<out M extends Answer = 'sync'> extends Admin<M> {
   /** Answers one request. Never throws (nor rejects) for any request. */
   handle(request: EmulatorRequest): Answered<M, EmulatorResponse>;
+  /**
+   * The same, for a transport: long dev-API work (`GET /__uas/check`) awaits `giveWay` between
+   * its steps, so other requests are answered meanwhile, and its answer then comes later.
+   */
+  handle(request: EmulatorRequest, giveWay: GiveWay): MaybePromise<EmulatorResponse>;
   /**
    * Runs an already authenticated and parsed call at the clock's time, without HTTP and without
    * journaling it: the fast path of the simulator.
@@ -271,8 +286,13 @@ function assemble(
   const { admin, hear } = createAdmin(state, clock, events, counters, initialConfig, (entry) =>
     completeRecord(entry, secrets),
   );
+  const { moreMetrics } = options;
   const emulator: AnyEmulator = {
     ...admin,
+    metrics:
+      moreMetrics === undefined
+        ? admin.metrics
+        : () => andThen(admin.metrics(), (text) => text + moreMetrics()),
     execute(call) {
       const now = clock.now();
       return andThen(executeCall(service, call, now, ''), (result) => {
@@ -282,7 +302,7 @@ function assemble(
         return result;
       });
     },
-    handle(request) {
+    handle(request: EmulatorRequest, giveWay?: GiveWay) {
       const now = clock.now();
       const { path, query } = splitUrl(request.url);
       const failed = (error: unknown) => failure(error, request.method, path, now);
@@ -290,7 +310,7 @@ function assemble(
         const tooLarge = oversized(request, path);
         if (tooLarge !== undefined) return tooLarge;
         if (isDevApiPath(path))
-          return recover(handleDevApi(emulator, request, path, query), failed);
+          return recover(handleDevApi(emulator, request, path, query, giveWay), failed);
         return recover(
           andThen(runServiceRequest(pipeline, service, request, path, query, now), (answer) => {
             // A record keeps its request's fields, parsed, until it is read: for a large query

@@ -203,3 +203,50 @@ describe('health()', () => {
     );
   });
 });
+
+describe('requests() and requestLog()', () => {
+  /** A journal of `total` requests served in pages of at most `page`, as GET /__uas/requests does. */
+  function pagedJournal(total: number, page: number, dropped = 0) {
+    const asked: string[] = [];
+    const fetch = async (input: string | URL | Request) => {
+      const url = new URL(String(input));
+      asked.push(`${url.pathname}${url.search}`);
+      const limit = Math.min(Number(url.searchParams.get('limit') ?? 100_000), page);
+      const after = Number(url.searchParams.get('after_id') ?? 0);
+      const ids = Array.from({ length: total }, (_, index) => index + 1).filter((id) => id > after);
+      const requests = ids.slice(0, limit).map((id) => ({ id }));
+      const more = ids.length > limit;
+      return json({ requests, dropped, next_after_id: more ? requests.at(-1)!.id : null });
+    };
+    return { client: createDevClient(URL_OF, { fetch }), asked };
+  }
+
+  it('reads every page of the journal, each after the last id of the one before', async () => {
+    const { client, asked } = pagedJournal(25, 10, 3);
+    const log = await client.requestLog({ operation: 'start' });
+    expect(log.requests.map((record) => record.id)).toEqual(
+      Array.from({ length: 25 }, (_, index) => index + 1),
+    );
+    expect(log.dropped).toBe(3);
+    expect(asked).toHaveLength(3);
+    expect(asked[1]).toMatch(/^\/__uas\/requests\?operation=start&limit=\d+&after_id=10$/);
+    expect((await client.requests({ afterId: 20 })).map((record) => record.id)).toEqual([
+      21, 22, 23, 24, 25,
+    ]);
+  });
+
+  it('refuses a server whose next page would not move forward, rather than asking forever', async () => {
+    for (const [requests, next] of [
+      [[{ id: 5 }], 5],
+      [[{ id: 9 }], 10],
+      [[], 6],
+    ] as const) {
+      const client = clientAnswering(() => json({ requests, dropped: 0, next_after_id: next }));
+      const error = await failure(client.requests({ afterId: 5 }));
+      expect(error.failure).toBe('bad-answer');
+      expect(error.message).toContain(
+        `next_after_id ${next} is not the id of the last request of the page, past 5`,
+      );
+    }
+  });
+});

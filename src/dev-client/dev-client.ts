@@ -28,6 +28,17 @@ export interface DevClientOptions {
   maxResponseBytes?: number | undefined;
 }
 
+/** Requests asked for per page of `GET /__uas/requests` (a few MB each). */
+const REQUEST_PAGE = 10_000;
+
+/** One page of `GET /__uas/requests`, as read (the server is checked, not trusted). */
+interface RequestPage {
+  requests: RequestRecord[];
+  dropped: number;
+  /** The `after_id` of the next page; null (or absent, from an older server) at the newest. */
+  next_after_id?: number | null;
+}
+
 /** Default of {@link DevClientOptions.maxResponseBytes}. */
 const MAX_RESPONSE_BYTES = 64 * 1_048_576;
 
@@ -87,9 +98,12 @@ export interface DevClient {
   /** The latest code issued for an e-mail (at one merchant), or undefined when none was. */
   latestCode(email: string, merchantId?: string): Promise<CodeRecord | undefined>;
   codes(): Promise<CodeRecord[]>;
-  /** Recorded requests matching `filter`, oldest first. */
+  /**
+   * Recorded requests matching `filter`, oldest first: every one the journal holds, read a page
+   * of 10,000 at a time.
+   */
   requests(filter?: RequestFilter): Promise<RequestRecord[]>;
-  /** The same, and how many requests the journal let go to keep its size. */
+  /** The same, and how many requests the journal let go to keep its size (those are not in it). */
   requestLog(filter?: RequestFilter): Promise<{ requests: RequestRecord[]; dropped: number }>;
   /** Requests, newest first. */
   journal(limit?: number): Promise<RequestRecord[]>;
@@ -235,8 +249,28 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
       set('outcome', filter.outcome);
       set('client_id', filter.clientId);
       set('merchant_id', filter.merchantId);
-      set('after_id', filter.afterId);
-      return read<{ requests: RequestRecord[]; dropped: number }>('GET', `/requests?${params}`);
+      set('limit', REQUEST_PAGE);
+      // A page at a time, each after the last id of the one before, until the newest.
+      const requests: RequestRecord[] = [];
+      let afterId = filter.afterId;
+      for (;;) {
+        set('after_id', afterId);
+        const where = `GET /__uas/requests?${params}`;
+        const page = await read<RequestPage>('GET', `/requests?${params}`);
+        if (!Array.isArray(page.requests))
+          throw DevApiError.badAnswer(where, 'the answer holds no list of requests');
+        for (const record of page.requests) requests.push(record);
+        const next = page.next_after_id;
+        if (typeof next !== 'number') return { requests, dropped: page.dropped };
+        // The id of its last record, past the page before: anything else would page forever.
+        const last = page.requests.at(-1)?.id;
+        if (next !== last || (afterId !== undefined && next <= afterId))
+          throw DevApiError.badAnswer(
+            where,
+            `next_after_id ${next} is not the id of the last request of the page, past ${afterId ?? 'none'}`,
+          );
+        afterId = next;
+      }
     },
     journal: async (limit = 1000) =>
       (await read<{ requests: RequestRecord[] }>('GET', `/journal?limit=${limit}`)).requests,

@@ -16,6 +16,7 @@ import {
   type TransportRequest,
 } from './incoming.js';
 import { answerSocket, pumpStream, writeResponse, type TransportResponse } from './outgoing.js';
+import { giveWay } from '../runtime/give-way.js';
 
 /**
  * How a request reaches the core: the msw engine turns it into a Fetch request for msw's
@@ -240,7 +241,7 @@ export function createHttpTransport(
     if (announced > limit) {
       // Refused at once, not after waiting for a body that may never come.
       request.bodyBytes = announced;
-      answerFromCore(emulator.handle(request), res);
+      answerFromCore(emulator.handle(request, giveWay), res);
       req.resume();
       return;
     }
@@ -267,7 +268,7 @@ export function createHttpTransport(
       !FETCH_METHOD.test(request.method) ||
       request.url.charCodeAt(0) !== 47 /* "/" */
     ) {
-      answerFromCore(emulator.handle(request), res);
+      answerFromCore(emulator.handle(request, giveWay), res);
       return;
     }
     const controller = track(res);

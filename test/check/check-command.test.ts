@@ -8,6 +8,7 @@ import type { CheckReport } from '../../src/check/check-report.js';
 import { DEMO_MERCHANT, DEMO_TOKEN } from '../../src/demo-config.js';
 import { createEmulator } from '../../src/emulator.js';
 import { recordMaker, type RecordSpec } from '../helpers/check-records.js';
+import { eventually } from '../helpers/eventually.js';
 import { runCli } from '../helpers/run-cli.js';
 import { spawnUas, waitForUrl } from '../helpers/spawn-uas.js';
 
@@ -131,6 +132,13 @@ describe('uas check --journal', () => {
       for (const email of EMAILS.slice(0, 3))
         expect((await exists(url, email, 'not-a-token')).status).toBe(401);
       expect(await fetch(`${url}/__uas/health`).then((answer) => answer.status)).toBe(200);
+      // Lines are written a moment after their answers (never blocking them): wait until the
+      // server says all eleven are out, then kill it.
+      await eventually(async () =>
+        /^uas_recording_written_records_total 11$/m.test(
+          await fetch(`${url}/__uas/metrics`).then((answer) => answer.text()),
+        ),
+      );
     } finally {
       serve.child.kill('SIGKILL');
       await serve.exited;

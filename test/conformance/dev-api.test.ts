@@ -458,6 +458,58 @@ describe.each(TRANSPORTS)('the test controls of the dev API over $name', (transp
     expect((await api.dev('/requests?status=9999')).status).toBe(400);
   });
 
+  it('pages the recorded requests: next_after_id says where the next page starts, null at the newest', async () => {
+    const { api, dev } = await start();
+    for (const name of ['ann', 'ben', 'cat', 'dan', 'eve'])
+      await api.exists(`email=${name}%40example.com`);
+    const ids = (reply: { body: Record<string, unknown> }) =>
+      (reply.body.requests as Array<{ id: number }>).map((record) => record.id);
+    const first = await api.dev('/requests?limit=2');
+    expect(ids(first)).toEqual([1, 2]);
+    expect(first.body).toMatchObject({ dropped: 0, next_after_id: 2 });
+    const second = await api.dev('/requests?limit=2&after_id=2');
+    expect(ids(second)).toEqual([3, 4]);
+    expect(second.body.next_after_id).toBe(4);
+    const last = await api.dev('/requests?limit=2&after_id=4');
+    expect(ids(last)).toEqual([5]);
+    expect(last.body.next_after_id).toBeNull();
+    expect((await api.dev('/requests?limit=5')).body.next_after_id).toBeNull();
+    // The dev client follows the pages to the newest.
+    expect((await dev.requests()).map((record) => record.id)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('shows no traffic to a web page of another origin: requests, journal, codes, events and the check refuse it', async () => {
+    const { api } = await start();
+    await api.exists(ALICE);
+    await api.start({ email: 'alice@example.com' });
+    const paths = [
+      '/requests',
+      '/journal',
+      '/check',
+      '/codes',
+      '/codes/alice%40example.com',
+      '/events',
+    ];
+    for (const path of paths)
+      for (const headers of [
+        { origin: 'http://evil.example' },
+        { 'sec-fetch-site': 'cross-site' },
+      ] as Array<Record<string, string>>) {
+        const refused = await api.dev(path, { headers });
+        expect(refused.status, `${path} ${JSON.stringify(headers)}`).toBe(403);
+        expect(refused.body.type).toBe('urn:uas:problem:cross-origin-refused');
+      }
+    // A page of the same origin (a browser sends no Origin on its own GETs), a tool, and reads
+    // that show no traffic go on.
+    expect((await api.dev('/check', { headers: { 'sec-fetch-site': 'same-origin' } })).status).toBe(
+      200,
+    );
+    expect((await api.dev('/requests')).status).toBe(200);
+    expect((await api.dev('/health', { headers: { origin: 'http://evil.example' } })).status).toBe(
+      200,
+    );
+  });
+
   it('applies scripted faults in order, to the operation named, without charging a bucket', async () => {
     const { api, dev } = await start();
     await dev.failNext({ operation: 'start', status: 503, count: 2, retryAfter: 7 });

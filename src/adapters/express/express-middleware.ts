@@ -13,6 +13,7 @@ import {
   type TransportRequest,
 } from '../../transport/incoming.js';
 import { pumpStream, writeResponse, type TransportResponse } from '../../transport/outgoing.js';
+import { giveWay } from '../../runtime/give-way.js';
 
 /** Options of {@link createMiddleware}: the emulator (or those of `createEmulator`), and who may reach the dev API by name. */
 export interface MiddlewareOptions extends EmulatorOptions, HostPolicy {
@@ -96,7 +97,7 @@ async function respond(
   request: TransportRequest,
   signal: AbortSignal,
 ): Promise<TransportResponse> {
-  const response = await Promise.resolve(emulator.handle(request)).catch(emulatorFailed);
+  const response = await Promise.resolve(emulator.handle(request, giveWay)).catch(emulatorFailed);
   await delayAnswer(emulator, response.delayMs, signal);
   return fromCore(response);
 }

@@ -4,6 +4,7 @@ import type { Engine } from '../../transport/http-transport.js';
 import type { TransportResponse } from '../../transport/outgoing.js';
 import { hostOrigin } from '../../contract/served-document.js';
 import { emulatorHandlers, toFetchResponse } from './msw-handlers.js';
+import { giveWay } from '../../runtime/give-way.js';
 
 /**
  * The msw engine of `uas serve`: each request becomes a Fetch request for msw's `getResponse`
@@ -29,7 +30,7 @@ export function createFetchEngine(emulator: AnyEmulator, all: RequestHandler[]):
       }
     } catch {
       return fromFetchResponse(
-        await toFetchResponse(emulator, emulator.handle(request), request.signal),
+        await toFetchResponse(emulator, emulator.handle(request, giveWay), request.signal),
       );
     }
     const withBody = request.method !== 'GET' && request.method !== 'HEAD';
@@ -47,7 +48,7 @@ export function createFetchEngine(emulator: AnyEmulator, all: RequestHandler[]):
     } catch {
       // What the Fetch API cannot carry (a header value it refuses) goes to the core as it is.
       return fromFetchResponse(
-        await toFetchResponse(emulator, emulator.handle(request), request.signal),
+        await toFetchResponse(emulator, emulator.handle(request, giveWay), request.signal),
       );
     }
     const response = await getResponse(all, fetchRequest);

@@ -5,6 +5,7 @@ import type { EmulatorRequest, EmulatorResponse } from '../../core/service/excha
 import { createEmulator, type EmulatorOptions } from '../../emulator.js';
 import { checkBaseUrl } from '../../transport/base-url.js';
 import { delayAnswer } from '../../transport/delay-answer.js';
+import { giveWay } from '../../runtime/give-way.js';
 
 /** Options of {@link createHandlers}. */
 export interface HandlersOptions extends EmulatorOptions {
@@ -46,7 +47,7 @@ export function emulatorHandlers(emulator: AnyEmulator, baseUrl: string): Reques
   const prefix = baseUrl === '' ? '' : new URL(baseUrl).pathname.replace(/\/+$/, '');
   const resolver = async ({ request }: { request: Request }) => {
     const input = await fromFetchRequest(request, (path) => emulator.bodyLimit(path), prefix);
-    return toFetchResponse(emulator, emulator.handle(input), request.signal);
+    return toFetchResponse(emulator, emulator.handle(input, giveWay), request.signal);
   };
   return [http.all(handledUrls(baseUrl), resolver)];
 }

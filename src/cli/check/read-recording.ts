@@ -4,6 +4,7 @@ import { describeFsError, describeJsonError } from '../config-loader.js';
 import { CliError, EXIT, isCliError } from '../io.js';
 import { RecordingLines } from './recording-lines.js';
 import { checkedRecord } from './checked-record.js';
+import { createLossTally, type LossTally } from './recording-losses.js';
 
 /** The largest recording read as one JSON document (a list of records); NDJSON has no limit. */
 const MAX_DOCUMENT_BYTES = 64 * 1_048_576;
@@ -28,10 +29,13 @@ export interface RecordingSource {
  * One exception: a last line that is not JSON and has no newline after it is what a server
  * stopped in the middle of a write leaves (`--record` writes each line, newline included, in one
  * write, so only the last can be cut). It is left out, and `warn` says so with its line number.
+ * Loss markers (what `--record` could not write) go to `losses`; a line that is not JSON just
+ * before one is a line a failed write cut short, counted in that loss.
  */
 export async function readRecording(
   source: RecordingSource,
   warn: (line: string) => void = () => {},
+  losses: LossTally = createLossTally(),
 ): Promise<RequestRecord[]> {
   const name = source.path === '-' ? 'on stdin' : source.path;
   let input: NodeJS.ReadableStream | undefined;
@@ -39,7 +43,7 @@ export async function readRecording(
   else if (source.stdin === undefined)
     throw new CliError('--journal -: there is no standard input to read', EXIT.usage);
   else input = source.stdin;
-  const reader = new RecordingReader(name, warn);
+  const reader = new RecordingReader(name, warn, losses);
   try {
     for await (const chunk of input) reader.push(toBuffer(chunk));
   } catch (error) {
@@ -73,8 +77,9 @@ class RecordingReader {
   constructor(
     private readonly name: string,
     warn: (line: string) => void,
+    losses: LossTally,
   ) {
-    this.lines = new RecordingLines(name, warn);
+    this.lines = new RecordingLines(name, warn, losses);
   }
 
   push(chunk: Buffer): void {
@@ -156,8 +161,8 @@ class RecordingReader {
   }
 }
 
-/** How `uas serve --record` starts every line. */
-const RECORD_OPENING = '{"id":';
+/** How `uas serve --record` starts every line: a record, or a loss marker. */
+const LINE_OPENINGS = ['{"id":', '{"uas_recording":'];
 
 /** JSON's white space: space, tab, line feed, carriage return. */
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
@@ -171,9 +176,9 @@ function formOf(head: Buffer, ended: boolean): 'document' | 'lines' | undefined 
   if (at === -1) return ended || head.length > MAX_UNDECIDED_BYTES ? 'lines' : undefined;
   if (head[at] === 0x5b /* [ */) return 'document';
   if (head[at] !== 0x7b /* { */) return 'lines';
-  if (head.length - at < RECORD_OPENING.length && !ended) return undefined;
-  const opening = head.subarray(at, at + RECORD_OPENING.length).toString('latin1');
-  return opening === RECORD_OPENING ? 'lines' : 'document';
+  const rest = head.subarray(at).toString('latin1');
+  if (LINE_OPENINGS.some((opening) => opening.startsWith(rest)) && !ended) return undefined;
+  return LINE_OPENINGS.some((opening) => rest.startsWith(opening)) ? 'lines' : 'document';
 }
 
 /** White space kept before a recording's form is told: beyond, it is read as NDJSON's blank lines. */

@@ -1,6 +1,8 @@
 import type { RequestRecord } from '../../core/admin/records.js';
 import { CliError, EXIT } from '../io.js';
 import { checkedRecord } from './checked-record.js';
+import { isLossMarkerLine } from '../../check/recording-loss.js';
+import type { LossTally } from './recording-losses.js';
 
 /** The longest line of a recording: a record is a few KB at most. */
 export const MAX_LINE_BYTES = 1_048_576;
@@ -10,7 +12,8 @@ export const MAX_LINE_BYTES = 1_048_576;
  * whole (a character split between chunks stays whole), and refused as soon as it grows past
  * {@link MAX_LINE_BYTES}, before the rest of it is read. Blank lines are skipped; a line that is
  * not JSON is refused by number, unless it is the last and has no newline after it (a write cut
- * short), which is left out with a warning.
+ * short), which is left out with a warning, or comes just before a loss marker (a line a failed
+ * write cut short, counted in that loss). Loss markers go to the tally, not to the records.
  */
 export class RecordingLines {
   private readonly records: RequestRecord[] = [];
@@ -24,6 +27,7 @@ export class RecordingLines {
   constructor(
     private readonly name: string,
     private readonly warn: (line: string) => void,
+    private readonly losses: LossTally,
   ) {}
 
   push(chunk: Buffer): void {
@@ -73,7 +77,9 @@ export class RecordingLines {
     this.number++;
     const text = bytes.toString('utf8');
     if (text.trim() === '') return;
-    if (this.unreadable !== undefined) throw this.notJson(this.unreadable);
+    if (this.unreadable !== undefined && !isLossMarkerLine(text))
+      throw this.notJson(this.unreadable);
+    this.unreadable = undefined;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -81,6 +87,7 @@ export class RecordingLines {
       this.unreadable = this.number;
       return;
     }
+    if (this.losses.take(value, this.name, `line ${this.number}`)) return;
     this.records.push(checkedRecord(value, this.name, `line ${this.number}`));
   }
 

@@ -8,6 +8,8 @@ import { formatReportMarkdown } from '../../check/format-report-markdown.js';
 import { formatReportText } from '../../check/format-report-text.js';
 import { readRequestRecord } from '../../check/record-schema.js';
 import { failsAt, type ReportContext } from '../../check/report-context.js';
+import { describeLosses } from '../../check/recording-loss.js';
+import { droppedWarning, withWarnings } from '../../check/report-warnings.js';
 import type { RequestRecord } from '../../core/admin/records.js';
 import { escapeControls } from '../../text/escape-controls.js';
 import { jsonText } from '../../text/json-text.js';
@@ -17,6 +19,7 @@ import { parseHttpUrl } from '../options.js';
 import type { CommandContext } from '../program.js';
 import { fromCommand } from './from-command.js';
 import { readRecording } from './read-recording.js';
+import { createLossTally } from './recording-losses.js';
 
 /** Runs `uas check` and returns its exit code. */
 export async function runCheck(
@@ -31,6 +34,7 @@ export async function runCheck(
     flags.journal === undefined || flags.journal === '-'
       ? flags.journal
       : resolvePath(io.cwd, flags.journal);
+  const losses = createLossTally();
   const {
     records,
     dropped,
@@ -38,11 +42,20 @@ export async function runCheck(
   } = flags.url !== undefined
     ? await fromServer(flags.url, flags.adminToken)
     : journal !== undefined
-      ? { records: await readRecording({ path: journal, stdin: io.stdin }, warn), dropped: 0 }
+      ? {
+          records: await readRecording({ path: journal, stdin: io.stdin }, warn, losses),
+          dropped: 0,
+        }
       : await fromCommand(command, flags, context);
-  const report = checkIntegration(records);
+  // What could not be judged is said in every report format, and on stderr.
+  const report = withWarnings(checkIntegration(records), [
+    droppedWarning(dropped),
+    describeLosses(losses.losses),
+  ]);
   const shown: ReportContext = { failOn: flags.failOn, command: ran };
-  const failing = report.findings.some((finding) => failsAt(finding.severity, flags.failOn));
+  const failing =
+    report.findings.some((finding) => failsAt(finding.severity, flags.failOn)) ||
+    (report.warnings !== undefined && failsAt('warn', flags.failOn));
   const judged = report.summary.requests > 0;
   if (flags.json) io.stdout.write(`${jsonText(jsonReport(report, dropped, ran))}\n`);
   // With nothing judged, a list of thirteen rules not exercised would only hide the one line below.
@@ -54,10 +67,8 @@ export async function runCheck(
     () => formatReportMarkdown(report, shown),
     io.cwd,
   );
-  if (dropped > 0)
-    warn(
-      `the journal had let ${dropped} older requests go; they are not judged (uas serve --journal-size unbounded keeps them all)`,
-    );
+  for (const warning of report.warnings ?? [])
+    warn(escapeControls(warning, { keepNewlines: false }));
   if (!judged) {
     warn(
       `nothing was judged: ${

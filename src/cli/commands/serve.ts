@@ -22,6 +22,7 @@ import {
   journalSize,
   numberIn,
   operationCosts,
+  sizeFlag,
 } from '../options.js';
 import type { LogMode } from '../request-log.js';
 import { isClockTime } from '../../core/time/clock.js';
@@ -34,6 +35,7 @@ import {
   storeSpec,
   type StoreSpec,
 } from '../serve/serve-store.js';
+import type { Recording } from '../serve/start-recording.js';
 import { reportListening, workerRole } from '../serve/workers.js';
 
 /** Options of `uas serve`, as commander parses them. */
@@ -58,6 +60,7 @@ interface ServeFlags {
   maxBuckets?: number;
   journalSize?: number | 'unbounded';
   record?: string;
+  recordBuffer: number;
   clock: 'system' | 'manual';
   clockStart?: number;
   cost?: Record<string, number>;
@@ -121,6 +124,12 @@ export function registerServe(program: Command, context: CommandContext): void {
     .option(
       '--record <file>',
       'append every request to this file as one JSON line (NDJSON), for uas check --journal',
+    )
+    .option(
+      '--record-buffer <size>',
+      'with --record: the most held while the file or its reader is slow; more is left out and counted',
+      (text: string) => sizeFlag('--record-buffer', text),
+      16 * 1_048_576,
     )
     .addOption(
       new Option(
@@ -280,6 +289,24 @@ async function serve(flags: ServeFlags, context: CommandContext, args: string[])
     enabled: loopback || flags.adminToken !== undefined,
     adminToken: flags.adminToken,
   };
+  // A file that cannot be opened stops the start before the server listens (exit 2).
+  let recording: Recording | undefined;
+  try {
+    recording =
+      flags.record === undefined
+        ? undefined
+        : (await import('../serve/start-recording.js')).openRecording(
+            flags.record,
+            io.cwd,
+            flags.recordBuffer,
+            (line) => io.stderr.write(`${line}\n`),
+          );
+  } catch (error) {
+    await opened?.close();
+    throw error;
+  }
+  const stopRecording = async () => recording?.stop();
+  const moreMetrics = recording?.metrics;
   let emulator: AnyEmulator;
   try {
     emulator =
@@ -288,37 +315,33 @@ async function serve(flags: ServeFlags, context: CommandContext, args: string[])
             clock: flags.clock === 'manual' ? createManualClock(clockStart) : undefined,
             config,
             devApi,
+            moreMetrics,
           })
-        : createSharedEmulator({ clock: opened.store.clock, config, devApi, store: opened.store });
+        : createSharedEmulator({
+            clock: opened.store.clock,
+            config,
+            devApi,
+            store: opened.store,
+            moreMetrics,
+          });
   } catch (error) {
+    await stopRecording();
     await opened?.close();
     throw configError(error);
   }
+  recording?.attach(emulator);
 
-  const engine =
-    flags.engine === 'msw' ? await mswEngine(emulator, flags.handlers, io.cwd) : undefined;
   const { listen } = await import('../../adapters/http/http-server.js');
   let running: EmulatorHttpServer;
-  // A file that cannot be opened stops the start before the server listens (exit 2).
-  let stopRecording: () => void;
   try {
-    stopRecording =
-      flags.record === undefined
-        ? () => {}
-        : await startRecording(emulator, flags.record, io.cwd, (line) =>
-            io.stderr.write(`${line}\n`),
-          );
-  } catch (error) {
-    await opened?.close();
-    throw error;
-  }
-  try {
+    const engine =
+      flags.engine === 'msw' ? await mswEngine(emulator, flags.handlers, io.cwd) : undefined;
     running = await listen(emulator, flags.port, flags.host, {
       engine,
       allowedHosts: flags.allowedHosts,
     });
   } catch (error) {
-    stopRecording();
+    await stopRecording();
     await opened?.close();
     throw listenError(error as NodeJS.ErrnoException, flags);
   }
@@ -377,7 +400,7 @@ async function serve(flags: ServeFlags, context: CommandContext, args: string[])
       screen.terminal,
     );
     await stopAll();
-    stopRecording();
+    await stopRecording();
     return EXIT.ok;
   }
 
@@ -392,7 +415,7 @@ async function serve(flags: ServeFlags, context: CommandContext, args: string[])
     io.stderr.write(`uas: ${stopped.reason}; stopping\n`);
     unsubscribe();
     await stopAll();
-    stopRecording();
+    await stopRecording();
     return EXIT.failure;
   }
   const signal = stopped;
@@ -405,7 +428,7 @@ async function serve(flags: ServeFlags, context: CommandContext, args: string[])
     );
   unsubscribe();
   await stopAll();
-  stopRecording();
+  await stopRecording();
   return EXIT.ok;
 }
 
@@ -498,50 +521,6 @@ function noteWriter(log: LogMode, io: CommandContext['io'], chalk: ReturnType<ty
     else if (log === 'pretty')
       io.stdout.write(`${state === 'up' ? chalk.green(message) : chalk.yellow(message)}\n`);
     else io.stderr.write(`uas: ${message}\n`);
-  };
-}
-
-/**
- * Appends every request to `file` as one JSON line. Each line is written to the file as the
- * request is answered (a synchronous write: a server killed at any moment loses at most the line
- * being written). A failing write (a full disk) stops the recording with one line on stderr; the
- * server goes on.
- */
-async function startRecording(
-  emulator: AnyEmulator,
-  file: string,
-  cwd: string,
-  warn: (line: string) => void,
-): Promise<() => void> {
-  const [{ openSync, writeSync, closeSync }, { resolve }] = await Promise.all([
-    import('node:fs'),
-    import('node:path'),
-  ]);
-  const path = resolve(cwd, file);
-  let fd: number;
-  try {
-    fd = openSync(path, 'a');
-  } catch (error) {
-    throw new CliError(
-      `cannot open --record ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      EXIT.usage,
-    );
-  }
-  let open = true;
-  const unsubscribe = emulator.subscribe((event) => {
-    if (!open || event.type !== 'request') return;
-    try {
-      writeSync(fd, `${JSON.stringify(event.request)}\n`);
-    } catch (error) {
-      open = false;
-      warn(
-        `uas: recording to ${path} stopped: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      );
-    }
-  });
-  return () => {
-    unsubscribe();
-    closeSync(fd);
   };
 }
 

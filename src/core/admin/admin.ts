@@ -57,10 +57,11 @@ export interface Admin<out M extends Answer = 'sync'> {
   /** Requests, newest first. */
   journal(limit?: number): RequestRecord[];
   /**
-   * The recorded requests that match `filter`, oldest first: what a test asserts on ("exactly one
-   * start for alice, with a caller_id"). Records hold the fields sent, but never the code.
+   * The recorded requests that match `filter`, oldest first, at most `limit` (the oldest that
+   * match): what a test asserts on ("exactly one start for alice, with a caller_id"). Records
+   * hold the fields sent, but never the code.
    */
-  requests(filter?: RequestFilter): RequestRecord[];
+  requests(filter?: RequestFilter, limit?: number): RequestRecord[];
   /** Requests the journal let go to keep its size (`journal.size`); 0 while it holds them all. */
   readonly requestsDropped: number;
   /**
@@ -188,10 +189,10 @@ export function createAdmin(
       });
     },
     journal: (limit) => state.journal.list(limit).map(release),
-    requests(filter = {}) {
+    requests(filter = {}, limit = Infinity) {
       const matching: RequestRecord[] = [];
       const all = state.journal.list();
-      for (let index = all.length - 1; index >= 0; index--) {
+      for (let index = all.length - 1; index >= 0 && matching.length < limit; index--) {
         const record = all[index] as RequestRecord;
         if (matchesFilter(record, filter)) matching.push(release(record));
       }

@@ -3,13 +3,18 @@ import type { BucketSort } from '../limits/bucket-view.js';
 import { isConfigError, type ConfigError } from '../config/config-error.js';
 import type { AnyEmulator } from '../emulator.js';
 import { andThen, recover, type MaybePromise } from '../store/maybe-promise.js';
-import { headerValue, type EmulatorRequest, type EmulatorResponse } from '../service/exchange.js';
+import {
+  headerValue,
+  type EmulatorRequest,
+  type EmulatorResponse,
+  type GiveWay,
+} from '../service/exchange.js';
 import { createProblem, type FieldError, type Problem } from '../service/problems.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../service/json-depth.js';
 import { constantTimeEqual } from '../signin/constant-time.js';
-import { checkIntegration } from '../../check/check-integration.js';
 import type { Operation } from '../config/config.js';
 import { CLOCK_RANGE, isClockTime, isKeptClock, isManualClock, type Clock } from '../time/clock.js';
+import { checkAnswer } from './check-answer.js';
 import { readFaultBody } from './faults.js';
 import { OUTCOMES, type Outcome } from './records.js';
 import { redactSecret, redactUrlPassword } from './redact.js';
@@ -34,6 +39,8 @@ interface DevRequest {
   params: URLSearchParams;
   /** The part after the resource, decoded (a bucket key, an e-mail). */
   item: string | undefined;
+  /** The transport's, when it gave one: long work awaits it between steps. */
+  giveWay: GiveWay | undefined;
 }
 
 /** A route of the dev API: a method on a resource, with or without an item after it. */
@@ -45,6 +52,11 @@ interface DevRoute {
   usage: string;
   /** Whether it reads a JSON body (which must then be `application/json`). */
   body?: boolean;
+  /**
+   * Whether it shows traffic (requests, codes) or costs much to answer: then a read from a web
+   * page of another origin is refused too, as writes are.
+   */
+  showsTraffic?: boolean;
   handle(request: DevRequest, body: unknown): MaybePromise<EmulatorResponse>;
 }
 
@@ -130,6 +142,7 @@ const ROUTES: DevRoute[] = [
     method: 'GET',
     resource: 'codes',
     item: false,
+    showsTraffic: true,
     usage: '?email=E&merchant_id=M',
     handle: (request) => {
       const email = readText(request.params, 'email', request.path);
@@ -143,6 +156,7 @@ const ROUTES: DevRoute[] = [
     method: 'GET',
     resource: 'codes',
     item: true,
+    showsTraffic: true,
     usage: '?merchant_id=M',
     handle: (request) => latestCode(request, request.item as string),
   },
@@ -150,6 +164,7 @@ const ROUTES: DevRoute[] = [
     method: 'GET',
     resource: 'journal',
     item: false,
+    showsTraffic: true,
     usage: '?limit=N',
     handle: ({ emulator, params, path }) => {
       const limit = readWhole(params, 'limit', 1, 100_000, 1000, path);
@@ -160,6 +175,7 @@ const ROUTES: DevRoute[] = [
     method: 'GET',
     resource: 'requests',
     item: false,
+    showsTraffic: true,
     usage:
       '?operation=&email=&caller_id=(empty: none)&status=&outcome=&client_id=&merchant_id=&after_id=&limit=',
     handle: listRequests,
@@ -168,9 +184,10 @@ const ROUTES: DevRoute[] = [
     method: 'GET',
     resource: 'check',
     item: false,
+    showsTraffic: true,
     usage: '',
-    handle: ({ emulator }) =>
-      json(200, { ...checkIntegration(emulator.requests()), dropped: emulator.requestsDropped }),
+    handle: ({ emulator, giveWay }) =>
+      andThen(checkAnswer(emulator, giveWay), (answer) => json(200, answer)),
   },
   {
     method: 'POST',
@@ -259,6 +276,7 @@ const ROUTES: DevRoute[] = [
     method: 'GET',
     resource: 'events',
     item: false,
+    showsTraffic: true,
     usage: '',
     handle: ({ emulator, path }) => {
       const stream = emulator.openEventStream();
@@ -313,6 +331,17 @@ export const DEV_API_ROUTES: readonly string[] = ROUTES.map(
 );
 
 /**
+ * The routes (`METHOD /__uas/...`, items as `{key}` or `{email}`) that refuse reads from a web
+ * page of another origin: they show traffic, or cost much to answer.
+ */
+export const TRAFFIC_ROUTES: readonly string[] = ROUTES.filter(
+  (route) => route.showsTraffic === true,
+).map(
+  (route) =>
+    `${route.method} ${DEV_API_PREFIX}/${route.resource}${route.item ? `/{${route.resource === 'codes' ? 'email' : 'key'}}` : ''}`,
+);
+
+/**
  * Answers a request under `/__uas`. Never rate limited. Guarded by the admin token when one is
  * set; writes from another origin (a web page the developer happens to visit) are refused, and a
  * body must be JSON, so a cross-site form or `text/plain` post cannot change anything.
@@ -322,6 +351,7 @@ export function handleDevApi(
   request: EmulatorRequest,
   path: string,
   query: string,
+  giveWay?: GiveWay,
 ): MaybePromise<EmulatorResponse> {
   const refusal = guard(emulator, request, path);
   if (refusal !== undefined) return refusal;
@@ -355,12 +385,17 @@ export function handleDevApi(
       { allow },
     );
   }
+  if (route.showsTraffic === true) {
+    const foreign = foreignOrigin(request);
+    if (foreign !== undefined) return crossOrigin(path, foreign, 'read');
+  }
   const devRequest: DevRequest = {
     emulator,
     request,
     path,
     params: new URLSearchParams(query),
     item,
+    giveWay,
   };
   if (route.body !== true) {
     // A write that reads no body still refuses one that is not JSON: a cross-site form or
@@ -419,16 +454,22 @@ function guard(
   }
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     const foreign = foreignOrigin(request);
-    if (foreign !== undefined)
-      return problem(
-        createProblem(
-          'cross-origin-refused',
-          `the dev API refuses changes sent by a web page of another origin (${foreign}); call it from a terminal, a test or a page on the same origin`,
-          { instance: path },
-        ),
-      );
+    if (foreign !== undefined) return crossOrigin(path, foreign, 'write');
   }
   return undefined;
+}
+
+/** The refusal of a write, or of a read of traffic, sent by a web page of another origin. */
+function crossOrigin(path: string, foreign: string, what: 'write' | 'read'): EmulatorResponse {
+  const refused =
+    what === 'write' ? 'changes sent by' : 'to show traffic (requests, codes, the check) to';
+  return problem(
+    createProblem(
+      'cross-origin-refused',
+      `the dev API refuses ${refused} a web page of another origin (${foreign}); call it from a terminal, a test or a page on the same origin`,
+      { instance: path },
+    ),
+  );
 }
 
 /**
@@ -773,8 +814,9 @@ function listRequests({ emulator, params, path }: DevRequest): EmulatorResponse 
     texts[name] = text;
   }
   const callerId = texts.caller_id;
-  const requests = emulator
-    .requests({
+  // One more than asked for tells whether the page was cut short.
+  const requests = emulator.requests(
+    {
       operation,
       outcome,
       status: params.has('status') ? status : undefined,
@@ -783,7 +825,14 @@ function listRequests({ emulator, params, path }: DevRequest): EmulatorResponse 
       clientId: texts.client_id,
       merchantId: texts.merchant_id,
       afterId: params.has('after_id') ? afterId : undefined,
-    })
-    .slice(0, limit);
-  return json(200, { requests, dropped: emulator.requestsDropped });
+    },
+    limit + 1,
+  );
+  const more = requests.length > limit;
+  if (more) requests.pop();
+  return json(200, {
+    requests,
+    dropped: emulator.requestsDropped,
+    next_after_id: more ? (requests.at(-1)?.id ?? null) : null,
+  });
 }

@@ -20,6 +20,13 @@ export interface EmulatorRequest {
   localOrigin?: string | undefined;
 }
 
+/**
+ * Gives way to other work: resolves on a later turn of the transport's event loop. A transport
+ * hands it to `handle` so that long dev-API work (`GET /__uas/check` on a large journal) does not
+ * hold every other request back meanwhile; the core has no timers of its own.
+ */
+export type GiveWay = () => Promise<void>;
+
 /** An answer of the core, translated into HTTP by the transport. */
 export interface EmulatorResponse {
   status: number;

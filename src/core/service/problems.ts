@@ -27,7 +27,10 @@ export const PROBLEM_KINDS = {
   unauthorized: { status: 401, title: 'Authentication is required' },
   'admin-token-required': { status: 401, title: 'The dev API needs the admin token' },
   'merchant-forbidden': { status: 403, title: 'The merchant belongs to another client' },
-  'cross-origin-refused': { status: 403, title: 'The dev API refuses writes from other origins' },
+  'cross-origin-refused': {
+    status: 403,
+    title: 'The dev API refuses writes, and reads of traffic, from other origins',
+  },
   'host-not-allowed': { status: 403, title: 'The dev API does not answer this host name' },
   'code-attempts-exhausted': { status: 403, title: 'Too many wrong codes' },
   'not-found': { status: 404, title: 'No such resource' },

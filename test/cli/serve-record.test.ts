@@ -1,0 +1,170 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CheckReport } from '../../src/check/check-report.js';
+import { DEMO_TOKEN } from '../../src/demo-config.js';
+import { eventually } from '../helpers/eventually.js';
+import { runCli } from '../helpers/run-cli.js';
+import { spawnUas, waitForUrl, type UasProcess } from '../helpers/spawn-uas.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const running: UasProcess[] = [];
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const uas of running.splice(0)) {
+    if (uas.child.exitCode === null) {
+      uas.child.kill('SIGKILL');
+      await uas.exited;
+    }
+  }
+});
+
+/** Limits no test can reach: every request is answered 200. */
+const NO_LIMITS = ['--client-burst', '1000000', '--client-rate', '1000000/s'];
+
+async function serve(args: string[]) {
+  const uas = spawnUas(['serve', '--port', '0', '--log', 'off', ...NO_LIMITS, ...args]);
+  running.push(uas);
+  return { uas, url: await waitForUrl(uas) };
+}
+
+/** One exists request; its status, within 10 s or the test fails. */
+async function exists(url: string, email: string): Promise<number> {
+  const answer = await fetch(`${url}/v1/users/exists?email=${encodeURIComponent(email)}`, {
+    headers: { authorization: `Bearer ${DEMO_TOKEN}` },
+    signal: AbortSignal.timeout(10_000),
+  });
+  await answer.arrayBuffer();
+  return answer.status;
+}
+
+/** `count` requests, eight at a time; their statuses. */
+async function many(url: string, count: number): Promise<number[]> {
+  const statuses: number[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < count) statuses.push(await exists(url, `shopper${next++}@example.com`));
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return statuses;
+}
+
+/** The recording's counters, from GET /__uas/metrics. */
+async function counters(url: string) {
+  const text = await (await fetch(`${url}/__uas/metrics`)).text();
+  const read = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
+  return {
+    written: read('uas_recording_written_records_total'),
+    lost: read('uas_recording_lost_records_total'),
+    buffered: read('uas_recording_buffered_records'),
+  };
+}
+
+const linesOf = (path: string) =>
+  existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : [];
+const emailsOf = (path: string) =>
+  linesOf(path).map((line) => (JSON.parse(line) as { email?: string }).email);
+
+describe.skipIf(process.platform === 'win32')('uas serve --record', () => {
+  it('keeps answering while the reader of its pipe has stopped reading, counts and says what it left out, and marks it in the recording', async () => {
+    const dir = tempDir('uas-record-');
+    const fifo = join(dir, 'requests.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // A reader that holds the pipe open and never reads from it.
+    const stalled = spawn('sh', ['-c', 'exec sleep 600 < "$0"', fifo], { stdio: 'ignore' });
+    children.push(stalled);
+    const { uas, url } = await serve(['--record', fifo, '--record-buffer', '64kb']);
+
+    // About 400 KB of records: the pipe holds 64 KiB, the buffer 64 KiB more.
+    const total = 1_000;
+    const statuses = await many(url, total);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(total);
+    const stuck = await counters(url);
+    expect(stuck.lost).toBeGreaterThan(0);
+    expect(stuck.written + stuck.lost + stuck.buffered).toBe(total);
+    expect(uas.stderr()).toContain(
+      `uas: recording to ${fifo} falls behind: its buffer (65536 bytes) is full, so requests are left out of it`,
+    );
+
+    // A reader that reads: what was held goes out, with a line that says what was lost.
+    const out = join(dir, 'requests.ndjson');
+    const reader = spawn('sh', ['-c', 'exec cat < "$0" > "$1"', fifo, out], { stdio: 'ignore' });
+    children.push(reader);
+    const readerDone = new Promise((resolve) => reader.on('exit', resolve));
+    stalled.kill('SIGKILL');
+    await eventually(async () => (await counters(url)).buffered === 0, 10_000);
+    expect(await counters(url)).toEqual({ ...stuck, written: total - stuck.lost, buffered: 0 });
+    uas.child.kill('SIGTERM');
+    expect(await uas.exited).toBe(0);
+    await readerDone;
+    expect(uas.stderr()).toContain(
+      `uas: recording to ${fifo} goes on; ${stuck.lost} requests lost so far (a loss line in it says when)`,
+    );
+
+    const check = await runCli(['check', '--journal', out, '--json']);
+    const report = JSON.parse(check.stdout) as CheckReport;
+    expect(report.summary.requests).toBe(total - stuck.lost);
+    expect(report.warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^the recording lost ${stuck.lost} requests between .+ \\(buffer-full; 1 loss marker\\); they are not judged$`,
+        ),
+      ),
+    ]);
+  });
+
+  it('keeps answering when the file cannot be written (a full disk): says once on stderr what failed, and counts every request lost', async () => {
+    const { uas, url } = await serve(['--record', '/dev/full']);
+    for (let index = 0; index < 5; index++)
+      expect(await exists(url, `shopper${index}@example.com`)).toBe(200);
+    await eventually(() => /failed: ENOSPC/.test(uas.stderr()));
+    expect(uas.stderr()).toMatch(
+      /^uas: recording to \/dev\/full failed: ENOSPC; [1-5] requests? lost so far\n/,
+    );
+    const { written, lost, buffered } = await counters(url);
+    expect(written).toBe(0);
+    expect(lost + buffered).toBe(5);
+    expect(lost).toBeGreaterThan(0);
+
+    uas.child.kill('SIGTERM');
+    expect(await uas.exited).toBe(0);
+    expect(uas.stderr().match(/failed: ENOSPC/g)).toHaveLength(1);
+    expect(uas.stderr()).toMatch(
+      /uas: recording to \/dev\/full: 5 requests lost in all, 0 written\n$/,
+    );
+  });
+
+  it('records at its path again after the file was moved away (logrotate) or deleted, and says so', async () => {
+    const path = join(tempDir('uas-record-'), 'requests.ndjson');
+    const { uas, url } = await serve(['--record', path]);
+    expect(await exists(url, 'ann@example.com')).toBe(200);
+    await eventually(() => linesOf(path).length === 1);
+
+    renameSync(path, `${path}.1`);
+    await eventually(() => uas.stderr().includes(`${path} was moved; recording to a new`));
+    expect(await exists(url, 'ben@example.com')).toBe(200);
+    await eventually(() => linesOf(path).length === 1);
+    expect(emailsOf(`${path}.1`)).toEqual(['ann@example.com']);
+    expect(emailsOf(path)).toEqual(['ben@example.com']);
+
+    rmSync(path);
+    await eventually(() => uas.stderr().includes(`${path} was deleted`));
+    expect(await exists(url, 'cat@example.com')).toBe(200);
+    await eventually(() => linesOf(path).some((line) => line.includes('cat@example.com')));
+    // What went to the deleted file since the last look (ben, or nothing) is counted, and marked.
+    const { written, lost } = await counters(url);
+    expect(written + lost).toBe(3);
+    const lines = linesOf(path);
+    expect(lines).toHaveLength(lost === 0 ? 1 : 2);
+    if (lost > 0)
+      expect(JSON.parse(lines[0]!)).toMatchObject({
+        uas_recording: 'loss',
+        lost: 1,
+        reason: 'file-deleted',
+      });
+    uas.child.kill('SIGTERM');
+    expect(await uas.exited).toBe(0);
+  });
+});
