@@ -70,20 +70,33 @@ describe('uas check --journal on a recording that lost requests', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`\nincomplete: ${warning}\nuas check: `);
     const xml = readFileSync(junit, 'utf8');
-    expect(xml).toContain('tests="14" failures="1"');
+    // Exit 0 (a warning, --fail-on error): no JUnit failure either; the warning is told.
+    expect(xml).toContain('tests="15" failures="0"');
     expect(xml).toMatch(
-      /<testcase classname="uas.check" name="all-requests-judged">\s+<failure type="warn" message="the recording lost 9 requests between /,
+      /<testcase classname="uas.check" name="all-requests-judged">\s+<system-out>warn: below --fail-on\nthe recording lost 9 requests between /,
     );
     expect(readFileSync(markdown, 'utf8')).toContain(`> ⚠️ **Incomplete:** ${warning}`);
 
     // A loss is a warning: --fail-on warn fails on it alone.
     writeFileSync(path, `${recordLines(1)[0]}\n${marker(1, 5, 5, 'buffer-full')}\n`);
-    const strict = await runCli(['check', '--journal', path, '--fail-on', 'warn', '--json']);
+    const strict = await runCli([
+      'check',
+      '--journal',
+      path,
+      '--fail-on',
+      'warn',
+      '--json',
+      '--junit',
+      junit,
+    ]);
     expect(JSON.parse(strict.stdout)).toMatchObject({
       findings: [],
       warnings: [expect.any(String)],
     });
     expect(strict.code).toBe(1);
+    expect(readFileSync(junit, 'utf8')).toMatch(
+      /<testcase classname="uas.check" name="all-requests-judged">\s+<failure type="warn" message="the recording lost 1 request /,
+    );
   });
 
   it('reads a recording that holds a loss marker and nothing else', async () => {
