@@ -37,6 +37,18 @@ export default tseslint.config(
     },
   },
   {
+    // Rooms stay small: a file over 400 lines or a function over 80 has found a second concept.
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+    rules: {
+      'max-lines': ['warn', { max: 400, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': [
+        'warn',
+        { max: 80, skipBlankLines: false, skipComments: false, IIFEs: true },
+      ],
+    },
+  },
+  {
     // The core, the integration check, the contract and text helpers are pure: no I/O, no
     // transports, no timers, no wall clock, no ambient randomness.
     files: ['src/core/**/*.ts', 'src/check/**/*.ts', 'src/text/**/*.ts', 'src/contract/**/*.ts'],
