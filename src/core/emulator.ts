@@ -22,9 +22,9 @@ import {
   andThen,
   recover,
   type Answer,
-  type Answered,
+  type SyncOrAsync,
   type MaybePromise,
-} from './store/maybe-promise.js';
+} from './async/maybe-promise.js';
 import { executeCall, type ServiceCall, type ServiceResult } from './service/service.js';
 import { problemResponse } from './service/service-response.js';
 import type { OtpCode } from './signin/otp-codes.js';
@@ -77,7 +77,7 @@ export interface CoreEmulatorOptions {
  */
 export interface Emulator<out M extends Answer = 'sync'> extends Admin<M> {
   /** Answers one request. Never throws (nor rejects) for any request. */
-  handle(request: EmulatorRequest): Answered<M, EmulatorResponse>;
+  handle(request: EmulatorRequest): SyncOrAsync<M, EmulatorResponse>;
   /**
    * The same, for a transport: long dev-API work (`GET /__uas/check`) awaits `giveWay` between
    * its steps, so other requests are answered meanwhile, and its answer then comes later.
@@ -87,7 +87,7 @@ export interface Emulator<out M extends Answer = 'sync'> extends Admin<M> {
    * Runs an already authenticated and parsed call at the clock's time, without HTTP and without
    * journaling it: the fast path of the simulator.
    */
-  execute(call: ServiceCall): Answered<M, ServiceResult>;
+  execute(call: ServiceCall): SyncOrAsync<M, ServiceResult>;
   /** Listens to this instance's requests, codes, resets and config changes; returns the function that stops listening. */
   subscribe(listener: (event: EmulatorEvent) => void): () => void;
   /**

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { isDevApiPath, refuseDevApi } from '../core/admin/dev-api.js';
 import type { AnyEmulator } from '../core/emulator.js';
-import { isPromise, type MaybePromise } from '../core/store/maybe-promise.js';
+import { isPromise, type MaybePromise } from '../core/async/maybe-promise.js';
 import type { EmulatorResponse } from '../core/service/exchange.js';
 import { createProblem } from '../core/service/problems.js';
 import { emulatorFailed, fromCore } from './core-answer.js';

@@ -1,6 +1,6 @@
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import type { AnyEmulator } from '../../core/emulator.js';
-import type { MaybePromise } from '../../core/store/maybe-promise.js';
+import type { MaybePromise } from '../../core/async/maybe-promise.js';
 import type { EmulatorRequest, EmulatorResponse } from '../../core/service/exchange.js';
 import { createEmulator, type EmulatorOptions } from '../../emulator.js';
 import { checkBaseUrl } from '../../transport/base-url.js';

@@ -12,7 +12,7 @@ import {
 } from '../emulator-state.js';
 import type { BucketView } from '../limits/bucket-view.js';
 import type { BucketCounts, BucketQuery, SharedChange } from '../store/emulator-store.js';
-import { andThen, recover, type Answer, type Answered } from '../store/maybe-promise.js';
+import { andThen, recover, type Answer, type SyncOrAsync } from '../async/maybe-promise.js';
 import type { OtpCode } from '../signin/otp-codes.js';
 import { isKeptClock, isManualClock, type Clock } from '../time/clock.js';
 import { faultBody, type Fault, type FaultSpec } from './faults.js';
@@ -39,21 +39,21 @@ export interface Admin<out M extends Answer = 'sync'> {
    * when it does not fit. With a shared store the change is kept there first: when it cannot be
    * (the store is unreachable), it rejects and nothing changes, here or elsewhere.
    */
-  configure(patch: unknown): Answered<M, ResolvedConfig>;
+  configure(patch: unknown): SyncOrAsync<M, ResolvedConfig>;
   /** One page of buckets in `sort` order, and how many match in all. */
-  listBuckets(query?: BucketQuery): Answered<M, { total: number; buckets: BucketView[] }>;
-  getBucket(key: string): Answered<M, BucketView | undefined>;
+  listBuckets(query?: BucketQuery): SyncOrAsync<M, { total: number; buckets: BucketView[] }>;
+  getBucket(key: string): SyncOrAsync<M, BucketView | undefined>;
   /** Resets one bucket (true when it existed) or, without a key, all of them. */
-  resetBuckets(key?: string): Answered<M, boolean>;
+  resetBuckets(key?: string): SyncOrAsync<M, boolean>;
   /** The latest code for an e-mail, at one merchant or at any. */
-  latestCode(email: string, merchantId?: string): Answered<M, CodeRecord | undefined>;
-  listCodes(): Answered<M, CodeRecord[]>;
+  latestCode(email: string, merchantId?: string): SyncOrAsync<M, CodeRecord | undefined>;
+  listCodes(): SyncOrAsync<M, CodeRecord[]>;
   /**
    * Adds users (or replaces those with the same e-mail); throws a ConfigError naming the bad
    * field and adds none when one does not fit. With a shared store, kept there first (as
    * {@link configure}).
    */
-  addUsers(users: unknown): Answered<M, { added: number; replaced: number }>;
+  addUsers(users: unknown): SyncOrAsync<M, { added: number; replaced: number }>;
   /** Requests, newest first. */
   journal(limit?: number): RequestRecord[];
   /**
@@ -77,9 +77,9 @@ export interface Admin<out M extends Answer = 'sync'> {
    * Returns the emulator to its state at creation: buckets, codes, journal, users, counters,
    * config, faults, and a manual clock to its start time.
    */
-  reset(): Answered<M, void>;
+  reset(): SyncOrAsync<M, void>;
   /** Prometheus text. */
-  metrics(): Answered<M, string>;
+  metrics(): SyncOrAsync<M, string>;
 }
 
 /**

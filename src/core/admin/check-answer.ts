@@ -3,7 +3,7 @@ import type { CheckReport } from '../../check/check-report.js';
 import { droppedWarning, withWarnings } from '../../check/report-warnings.js';
 import type { AnyEmulator } from '../emulator.js';
 import type { GiveWay } from '../service/exchange.js';
-import type { MaybePromise } from '../store/maybe-promise.js';
+import type { MaybePromise } from '../async/maybe-promise.js';
 import type { RequestRecord } from './records.js';
 
 /**

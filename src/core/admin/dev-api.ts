@@ -2,7 +2,7 @@ import type { Level } from '../limits/bucket-key.js';
 import type { BucketSort } from '../limits/bucket-view.js';
 import { isConfigError, type ConfigError } from '../config/config-error.js';
 import type { AnyEmulator } from '../emulator.js';
-import { andThen, recover, type MaybePromise } from '../store/maybe-promise.js';
+import { andThen, recover, type MaybePromise } from '../async/maybe-promise.js';
 import {
   headerValue,
   type EmulatorRequest,

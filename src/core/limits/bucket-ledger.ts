@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../store/maybe-promise.js';
+import type { MaybePromise } from '../async/maybe-promise.js';
 import type { Level } from './bucket-key.js';
 import {
   takeTokens,

@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from '../config/config.js';
 import type { Directory } from '../signin/directory.js';
 import type { OtpCode, OtpStore, VerifyOutcome } from '../signin/otp-codes.js';
-import { andThen, type MaybePromise } from '../store/maybe-promise.js';
+import { andThen, type MaybePromise } from '../async/maybe-promise.js';
 import { createProblem, type Problem } from './problems.js';
 import type { RandomSource } from '../time/random.js';
 import type { OperationInput } from './request-input.js';

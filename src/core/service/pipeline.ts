@@ -8,7 +8,7 @@ import {
   misplacedInHeaders,
 } from '../admin/request-facts.js';
 import type { EmulatorState } from '../emulator-state.js';
-import { andThen, type MaybePromise } from '../store/maybe-promise.js';
+import { andThen, type MaybePromise } from '../async/maybe-promise.js';
 import type { RandomSource } from '../time/random.js';
 import { authenticate } from './auth.js';
 import { headerValue, type EmulatorRequest, type EmulatorResponse } from './exchange.js';

@@ -1,6 +1,6 @@
 import { bucketKey, type Level } from '../limits/bucket-key.js';
 import type { BucketLedger } from '../limits/bucket-ledger.js';
-import { andThen, type MaybePromise } from '../store/maybe-promise.js';
+import { andThen, type MaybePromise } from '../async/maybe-promise.js';
 import type { Operation, ResolvedConfig } from '../config/config.js';
 import type { Directory } from '../signin/directory.js';
 import type { Fault } from '../admin/faults.js';

@@ -1,4 +1,4 @@
-import type { Answer, Answered } from '../store/maybe-promise.js';
+import type { Answer, SyncOrAsync } from '../async/maybe-promise.js';
 import { constantTimeEqual } from './constant-time.js';
 
 /** A one-time code issued for (merchant, email). */
@@ -34,16 +34,16 @@ export interface OtpStore<M extends Answer = Answer> {
     now: number,
     ttlMs: number,
     maxAttempts: number,
-  ): Answered<M, OtpCode>;
+  ): SyncOrAsync<M, OtpCode>;
   verify(
     merchantId: string,
     email: string,
     candidate: string,
     now: number,
-  ): Answered<M, VerifyOutcome>;
+  ): SyncOrAsync<M, VerifyOutcome>;
   /** The latest code for an e-mail, at one merchant or (without one) the most recently issued. */
-  latest(email: string, merchantId?: string): Answered<M, OtpCode | undefined>;
-  list(): Answered<M, OtpCode[]>;
+  latest(email: string, merchantId?: string): SyncOrAsync<M, OtpCode | undefined>;
+  list(): SyncOrAsync<M, OtpCode[]>;
 }
 
 const keyOf = (merchantId: string, email: string) =>

@@ -12,7 +12,7 @@ import {
 import { tokensAt } from '../limits/token-bucket.js';
 import type { OtpStore } from '../signin/otp-codes.js';
 import type { EmulatorEvent } from '../admin/records.js';
-import type { MaybePromise } from './maybe-promise.js';
+import type { MaybePromise } from '../async/maybe-promise.js';
 
 /** Which buckets to list, and one page of them. */
 export interface BucketQuery {

@@ -8,7 +8,7 @@ export type Answer = 'sync' | 'async';
  * A value answered as `M` says: `T`, `Promise<T>`, or (for `Answer`, distributed) either. So an
  * emulator that answers at once is one that answers either way, as transports take it.
  */
-export type Answered<M extends Answer, T> = M extends 'sync' ? T : Promise<T>;
+export type SyncOrAsync<M extends Answer, T> = M extends 'sync' ? T : Promise<T>;
 
 /** Whether a value is a promise (anything with a `then`). */
 export function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
