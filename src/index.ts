@@ -32,7 +32,7 @@ export {
 } from './core/service/problems.js';
 export type { Problem, ProblemKind, FieldError } from './core/service/problems.js';
 export type { EmulatorRequest, EmulatorResponse } from './core/service/exchange.js';
-export type { EmulatorEvent, RequestRecord, CodeRecord, Outcome } from './core/admin/records.js';
+export type { EmulatorEvent, RequestRecord, CodeRecord, Outcome } from './core/records/records.js';
 export type { BucketView, BucketSort } from './core/limits/bucket-view.js';
 export {
   DEMO_CONFIG,
@@ -90,7 +90,7 @@ export type {
 } from './dev-client/index.js';
 export type { FaultSpec, Fault } from './core/admin/faults.js';
 export type { RequestFilter } from './core/admin/request-filter.js';
-export type { MisplacedCallerId, CallerIdSource } from './core/admin/records.js';
+export type { MisplacedCallerId, CallerIdSource } from './core/records/records.js';
 export {
   checkIntegration,
   assertCleanIntegration,

@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../core/admin/records.js';
+import type { RequestRecord } from '../core/records/records.js';
 import { CheckFailedError } from './check-failed-error.js';
 import { checkIntegration } from './check-integration.js';
 import type { CheckOptions } from './check-options.js';

@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../core/admin/records.js';
+import type { RequestRecord } from '../core/records/records.js';
 
 /**
  * The caller_id a request sent where the service reads it; undefined when there was none (an

@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../core/admin/records.js';
+import type { RequestRecord } from '../core/records/records.js';
 import { resolveCheckOptions, type CheckOptions } from './check-options.js';
 import type { CheckReport, Finding, RuleResult } from './check-report.js';
 import type { CheckContext } from './check-rule.js';

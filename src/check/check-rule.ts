@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../core/admin/records.js';
+import type { RequestRecord } from '../core/records/records.js';
 import type { ResolvedCheckOptions } from './check-options.js';
 import type { Evidence, RuleId, Severity } from './check-report.js';
 import type { LogicalRequest } from './logical-requests.js';

@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../core/admin/records.js';
+import type { RequestRecord } from '../core/records/records.js';
 
 /**
  * The end-user behind a request, as far as a record tells: its e-mail (lower-cased), or the phone

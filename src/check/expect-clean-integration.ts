@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../core/admin/records.js';
+import type { RequestRecord } from '../core/records/records.js';
 import { assertCleanIntegration, type AssertCleanOptions } from './assert-clean-integration.js';
 import type { CheckReport } from './check-report.js';
 

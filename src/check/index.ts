@@ -13,6 +13,6 @@ export { formatReportMarkdown } from './format-report-markdown.js';
 export { NO_COLORS } from './report-colors.js';
 export type { ReportColors } from './report-colors.js';
 export type * from './check-report.js';
-export { readRequestRecord } from './record-schema.js';
+export { readRequestRecord } from '../core/records/record-schema.js';
 export type { ReportContext } from './report-context.js';
 export type { CommandOutcome } from './command-outcome.js';

@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../core/admin/records.js';
+import type { RequestRecord } from '../core/records/records.js';
 import { CHECK_DEFAULTS } from './check-options.js';
 
 /** Statuses that mean "the request did not run, try again later": the ones a client may resend. */

@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../core/admin/records.js';
+import type { RequestRecord } from '../core/records/records.js';
 import { callerKeyOf } from './caller-id-of.js';
 import type { CheckSummary } from './check-report.js';
 import { endUserOf } from './end-user.js';

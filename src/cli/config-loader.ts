@@ -3,7 +3,7 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatIssue, type ConfigError } from '../core/config/config-error.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../core/service/json-depth.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../core/config/json-depth.js';
 import { CliError, EXIT, isCliError } from './io.js';
 
 /** The config file bundled with uas: the demo clients, merchants and users. */

@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import type { EmulatorEvent } from '../core/admin/records.js';
+import type { EmulatorEvent } from '../core/records/records.js';
 import type { OutputStream } from './io.js';
 
 /** How `uas serve` logs requests and codes. */

@@ -1,5 +1,5 @@
 import { BUCKET_PAGE_MAX, DEV_API_ROUTES, TRAFFIC_ROUTES } from '../core/admin/dev-api.js';
-import { OUTCOMES } from '../core/admin/records.js';
+import { OUTCOMES } from '../core/records/records.js';
 import type { ResolvedConfig } from '../core/config/config.js';
 import { PROBLEM_KINDS, type ProblemKind } from '../core/service/problems.js';
 import { VERSION } from '../version.js';

@@ -1,4 +1,4 @@
-import { OUTCOMES } from '../core/admin/records.js';
+import { OUTCOMES } from '../core/records/records.js';
 import type { JsonSchema } from './openapi-types.js';
 import { schemaRef } from './problem-schemas.js';
 

@@ -1,6 +1,6 @@
 import { createFaultQueue, type FaultQueue } from './admin/faults.js';
-import { createJournal, type Journal } from './admin/journal.js';
-import type { RequestRecord } from './admin/records.js';
+import { createJournal, type Journal } from './records/journal.js';
+import type { RequestRecord } from './records/records.js';
 import type { ResolvedConfig } from './config/config.js';
 import { createInputRules, type InputRules } from './service/input-rules.js';
 import { createDirectory, type Directory } from './signin/directory.js';

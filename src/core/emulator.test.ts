@@ -7,7 +7,7 @@ import { createManualClock } from './time/clock.js';
 import { createEmulator } from './emulator.js';
 import type { EmulatorRequest } from './service/exchange.js';
 import { createSeededRandom } from './time/random.js';
-import type { EmulatorEvent } from './admin/records.js';
+import type { EmulatorEvent } from './records/records.js';
 
 const exists = (callerId?: string, token = DEMO_TOKEN): EmulatorRequest => ({
   method: 'GET',

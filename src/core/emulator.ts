@@ -3,7 +3,7 @@ import { handleDevApi, isDevApiPath } from './admin/dev-api.js';
 import { createEventHub } from './admin/event-hub.js';
 import { MAX_EVENT_READERS, openEventStream } from './admin/event-stream.js';
 import { countRequest } from './admin/metrics.js';
-import type { EmulatorEvent, RequestRecord } from './admin/records.js';
+import type { EmulatorEvent, RequestRecord } from './records/records.js';
 import { blankRecord, completeRecord } from './admin/request-facts.js';
 import { resolveConfig, type ResolvedConfig } from './config/config.js';
 import { ConfigError, configIssue } from './config/config-error.js';

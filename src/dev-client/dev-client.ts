@@ -1,6 +1,6 @@
 import type { Fault, FaultSpec } from '../core/admin/faults.js';
 import { faultBody } from '../core/admin/faults.js';
-import type { CodeRecord, RequestRecord } from '../core/admin/records.js';
+import type { CodeRecord, RequestRecord } from '../core/records/records.js';
 import type { RequestFilter } from '../core/admin/request-filter.js';
 import type { BucketSort, BucketView } from '../core/limits/bucket-view.js';
 import type { Level } from '../core/limits/bucket-key.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEMO_TOKEN } from '../demo-config.js';
 import type { AnyEmulator } from '../core/emulator.js';
-import type { EmulatorEvent } from '../core/admin/records.js';
+import type { EmulatorEvent } from '../core/records/records.js';
 import { createManualClock } from '../core/time/clock.js';
 import { TRANSPORTS, type Target } from '../../test/helpers/targets.js';
 import { delayAnswer } from './delay-answer.js';

@@ -1,12 +1,12 @@
 import { createParser } from 'eventsource-parser';
-import type { EmulatorEvent, RequestRecord } from '../core/admin/records.js';
+import type { EmulatorEvent, RequestRecord } from '../core/records/records.js';
 import type { Clock } from '../core/time/clock.js';
 import { describeNetworkError } from '../client/network-error.js';
 import { createDevClient, type DevClient } from '../dev-client/dev-client.js';
 import { DevApiError, isDevApiError } from '../dev-client/dev-api-error.js';
 import { systemClock } from '../runtime/system-clock.js';
 import { adminTokenProblem } from '../text/admin-token-problem.js';
-import { readEvent } from '../dev-client/read-event.js';
+import { readEvent } from '../core/records/read-event.js';
 import { createRequestFeed } from './request-feed.js';
 import type { FeedEvent, TuiSource } from './tui-source.js';
 

@@ -1,5 +1,5 @@
 import { Text } from 'ink';
-import type { CodeRecord } from '../core/admin/records.js';
+import type { CodeRecord } from '../core/records/records.js';
 import { screenText } from './screen-text.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { RequestRecord } from '../core/admin/records.js';
+import type { RequestRecord } from '../core/records/records.js';
 import { fit, fitMiddle, screenText } from './screen-text.js';
 
 function statusColor(status: number): string {

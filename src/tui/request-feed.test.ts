@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { codeRecord } from '../../test/helpers/code-record.js';
 import { requestRecord } from '../../test/helpers/request-record.js';
-import type { EmulatorEvent, RequestRecord } from '../core/admin/records.js';
+import type { EmulatorEvent, RequestRecord } from '../core/records/records.js';
 import { createRequestFeed, type FeedHistory } from './request-feed.js';
 import type { FeedEvent } from './tui-source.js';
 

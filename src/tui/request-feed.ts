@@ -1,4 +1,4 @@
-import type { EmulatorEvent, RequestRecord } from '../core/admin/records.js';
+import type { EmulatorEvent, RequestRecord } from '../core/records/records.js';
 import { SEED_LIMIT, seedFrom, type FeedEvent } from './tui-source.js';
 
 /** What a feed reads to catch up with the requests it did not hear on the event stream. */

@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import type { BucketView } from '../core/limits/bucket-view.js';
-import type { RequestRecord } from '../core/admin/records.js';
+import type { RequestRecord } from '../core/records/records.js';
 import type { TuiSource } from './tui-source.js';
 import { screenText } from './screen-text.js';
 import { shortDuration } from './sparkline.js';

@@ -1,6 +1,6 @@
 import type { AnyEmulator, BucketQuery } from '../core/emulator.js';
 import type { BucketView } from '../core/limits/bucket-view.js';
-import type { CodeRecord, RequestRecord } from '../core/admin/records.js';
+import type { CodeRecord, RequestRecord } from '../core/records/records.js';
 import type { Clock } from '../core/time/clock.js';
 import { systemClock } from '../runtime/system-clock.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bucketView } from '../../test/helpers/bucket-view.js';
 import { codeRecord } from '../../test/helpers/code-record.js';
 import { requestRecord } from '../../test/helpers/request-record.js';
-import type { RequestRecord } from '../core/admin/records.js';
+import type { RequestRecord } from '../core/records/records.js';
 import {
   completeSeconds,
   currentRates,

@@ -1,5 +1,5 @@
 import type { BucketSort, BucketView } from '../core/limits/bucket-view.js';
-import type { CodeRecord, RequestRecord } from '../core/admin/records.js';
+import type { CodeRecord, RequestRecord } from '../core/records/records.js';
 import { pluralize } from '../text/pluralize.js';
 
 /** Orders the bucket table cycles through with `s`. */

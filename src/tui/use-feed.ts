@@ -1,5 +1,5 @@
 import { useEffect, type Dispatch } from 'react';
-import type { RequestRecord } from '../core/admin/records.js';
+import type { RequestRecord } from '../core/records/records.js';
 import type { TuiAction } from './tui-state.js';
 import type { TuiSource } from './tui-source.js';
 

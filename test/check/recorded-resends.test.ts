@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkIntegration } from '../../src/check/check-integration.js';
-import { readRequestRecord } from '../../src/check/record-schema.js';
+import { readRequestRecord } from '../../src/core/records/record-schema.js';
 import { createManualClock } from '../../src/core/time/clock.js';
 import { createSeededRandom } from '../../src/core/time/random.js';
 import { DEMO_CONFIG, DEMO_TOKEN } from '../../src/demo-config.js';

@@ -1,5 +1,5 @@
 import type { Operation } from '../../src/core/config/config.js';
-import type { MisplacedCallerId, RequestRecord } from '../../src/core/admin/records.js';
+import type { MisplacedCallerId, RequestRecord } from '../../src/core/records/records.js';
 import { fingerprint } from '../../src/core/admin/request-facts.js';
 import { DEMO_MERCHANT } from '../../src/demo-config.js';
 import type { CheckReport, Finding, RuleId, RuleResult } from '../../src/check/check-report.js';

@@ -1,4 +1,4 @@
-import type { CodeRecord } from '../../src/core/admin/records.js';
+import type { CodeRecord } from '../../src/core/records/records.js';
 
 /** A one-time code record for tests: 123456 for alice@example.com, issued at noon, with `overrides`. */
 export function codeRecord(overrides: Partial<CodeRecord> = {}): CodeRecord {

@@ -1,5 +1,5 @@
 import { blankRecord } from '../../src/core/admin/request-facts.js';
-import type { RequestRecord } from '../../src/core/admin/records.js';
+import type { RequestRecord } from '../../src/core/records/records.js';
 
 /** A request record for tests: an allowed exists of client demo, with `overrides`. */
 export function requestRecord(overrides: Partial<RequestRecord> = {}): RequestRecord {

@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../../src/core/admin/records.js';
+import type { RequestRecord } from '../../src/core/records/records.js';
 import { recordMaker } from './check-records.js';
 
 /** One caller's retries: when it was first refused, and its backoffs beyond Retry-After. */

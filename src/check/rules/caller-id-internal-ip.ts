@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../../core/admin/records.js';
+import type { RequestRecord } from '../../core/records/records.js';
 import { callerIdOf } from '../caller-id-of.js';
 import { evidenceOf, plural, quoted, type CheckRule } from '../check-rule.js';
 import { groupBy } from '../group-by.js';

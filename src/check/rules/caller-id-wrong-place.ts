@@ -1,4 +1,4 @@
-import type { MisplacedCallerId } from '../../core/admin/records.js';
+import type { MisplacedCallerId } from '../../core/records/records.js';
 import { evidenceOf, plural, type CheckRule } from '../check-rule.js';
 
 /**

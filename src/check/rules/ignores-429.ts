@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../../core/admin/records.js';
+import type { RequestRecord } from '../../core/records/records.js';
 import { evidenceOf, plural, quoted, type CheckRule } from '../check-rule.js';
 import { endUserOf } from '../end-user.js';
 import { groupBy } from '../group-by.js';

@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../../core/admin/records.js';
+import type { RequestRecord } from '../../core/records/records.js';
 import { evidenceOf, plural, type CheckRule } from '../check-rule.js';
 import { endUserLabel } from '../end-user.js';
 import { certainRuns, RETRYABLE_STATUSES, type LogicalRequest } from '../logical-requests.js';

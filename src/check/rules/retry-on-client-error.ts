@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../../core/admin/records.js';
+import type { RequestRecord } from '../../core/records/records.js';
 import { evidenceOf, plural, type CheckRule } from '../check-rule.js';
 import { groupBy } from '../group-by.js';
 

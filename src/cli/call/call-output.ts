@@ -2,7 +2,7 @@ import type { ChalkInstance } from 'chalk';
 import type { AttemptRecord, CallResult } from '../../client/client.js';
 import { describeRateLimit, type RateLimitState } from '../../client/rate-limit-state.js';
 import type { RetryAfter } from '../../client/retry-after.js';
-import { redactAuthorization } from '../../core/admin/redact.js';
+import { redactAuthorization } from '../../core/records/redact.js';
 import { colorStatus } from '../request-log.js';
 import { escapeControls as safe } from '../safe-text.js';
 

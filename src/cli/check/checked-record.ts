@@ -1,5 +1,5 @@
-import { readRequestRecord } from '../../check/record-schema.js';
-import type { RequestRecord } from '../../core/admin/records.js';
+import { readRequestRecord } from '../../core/records/record-schema.js';
+import type { RequestRecord } from '../../core/records/records.js';
 import { escapeControls } from '../../text/escape-controls.js';
 import { escapeUnicodeControls } from '../../text/json-text.js';
 import { CliError, EXIT } from '../io.js';

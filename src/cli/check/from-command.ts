@@ -2,7 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { CommandOutcome } from '../../check/command-outcome.js';
-import type { RequestRecord } from '../../core/admin/records.js';
+import type { RequestRecord } from '../../core/records/records.js';
 import { parseDuration } from '../../core/config/duration.js';
 import type { CheckFlags } from '../commands/check.js';
 import { applyConfigFlags, configErrorToCli, loadConfigFile } from '../config-loader.js';

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import type { RequestRecord } from '../../core/admin/records.js';
+import type { RequestRecord } from '../../core/records/records.js';
 import { describeFsError, describeJsonError } from '../config-loader.js';
 import { CliError, EXIT, isCliError } from '../io.js';
 import { RecordingLines } from './recording-lines.js';

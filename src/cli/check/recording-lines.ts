@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../../core/admin/records.js';
+import type { RequestRecord } from '../../core/records/records.js';
 import { CliError, EXIT } from '../io.js';
 import { checkedRecord } from './checked-record.js';
 import { isLossMarkerLine } from '../../check/recording-loss.js';

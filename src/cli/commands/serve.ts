@@ -9,7 +9,7 @@ import {
   loadConfigFile,
   configFlagsOf,
 } from '../config-loader.js';
-import { redactSecret } from '../../core/admin/redact.js';
+import { redactSecret } from '../../core/records/redact.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
 import { allowLiveScreen } from '../live-screen.js';
 import { importOptional } from '../optional-import.js';

@@ -19,7 +19,7 @@ import { faultBody, type Fault, type FaultSpec } from './faults.js';
 import { matchesFilter, type RequestFilter } from './request-filter.js';
 import type { EventHub } from './event-hub.js';
 import { renderMetrics } from './metrics.js';
-import type { CodeRecord, EmulatorEvent, RequestRecord } from './records.js';
+import type { CodeRecord, EmulatorEvent, RequestRecord } from '../records/records.js';
 
 /** The most users an emulator holds (the config's own plus those added live). */
 export const MAX_USERS = 1_000_000;

@@ -4,7 +4,7 @@ import { droppedWarning, withWarnings } from '../../check/report-warnings.js';
 import type { AnyEmulator } from '../emulator.js';
 import type { GiveWay } from '../service/exchange.js';
 import type { MaybePromise } from '../async/maybe-promise.js';
-import type { RequestRecord } from './records.js';
+import type { RequestRecord } from '../records/records.js';
 
 /**
  * Records read from the journal per step of a paced check: a record read for the first time has

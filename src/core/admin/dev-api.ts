@@ -10,14 +10,14 @@ import {
   type GiveWay,
 } from '../service/exchange.js';
 import { createProblem, type FieldError, type Problem } from '../service/problems.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../service/json-depth.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../config/json-depth.js';
 import { constantTimeEqual } from '../signin/constant-time.js';
 import type { Operation } from '../config/config.js';
 import { CLOCK_RANGE, isClockTime, isKeptClock, isManualClock, type Clock } from '../time/clock.js';
 import { checkAnswer } from './check-answer.js';
 import { readFaultBody } from './faults.js';
-import { OUTCOMES, type Outcome } from './records.js';
-import { redactSecret, redactUrlPassword } from './redact.js';
+import { OUTCOMES, type Outcome } from '../records/records.js';
+import { redactSecret, redactUrlPassword } from '../records/redact.js';
 import { SERVED_DOCUMENTS, servedDocument } from '../../contract/served-document.js';
 
 /** Where the dev API lives. */

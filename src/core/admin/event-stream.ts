@@ -1,6 +1,6 @@
 import type { InstanceCounters } from '../emulator-state.js';
 import type { EventHub } from './event-hub.js';
-import type { EmulatorEvent } from './records.js';
+import type { EmulatorEvent } from '../records/records.js';
 import { formatServerSentEvent, SSE_PREAMBLE } from './server-sent-events.js';
 
 /** Bytes an event reader may have waiting before it is cut off, by default: 1 MiB. */

@@ -1,6 +1,6 @@
 import type { EmulatorRequest } from '../service/exchange.js';
-import { RECORD_TEXT_MAX, type MisplacedCallerId, type RequestRecord } from './records.js';
-import { scrubSecrets } from './redact.js';
+import { RECORD_TEXT_MAX, type MisplacedCallerId, type RequestRecord } from '../records/records.js';
+import { scrubSecrets } from '../records/redact.js';
 import { setOwnField } from '../service/own-field.js';
 
 /** What a record derives from its request's fields, kept aside until the record is read. */

@@ -1,5 +1,5 @@
 import type { Operation } from '../config/config.js';
-import type { Outcome, RequestRecord } from './records.js';
+import type { Outcome, RequestRecord } from '../records/records.js';
 
 /** Which recorded requests to return (every field optional; all given must match). */
 export interface RequestFilter {

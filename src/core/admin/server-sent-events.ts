@@ -1,4 +1,4 @@
-import type { EmulatorEvent } from './records.js';
+import type { EmulatorEvent } from '../records/records.js';
 
 /** The first bytes of an event stream: how long a client waits before reconnecting. */
 export const SSE_PREAMBLE = 'retry: 2000\n\n';

@@ -1,5 +1,5 @@
 import type { OtpCode } from '../signin/otp-codes.js';
-import type { RequestRecord } from '../admin/records.js';
+import type { RequestRecord } from '../records/records.js';
 import {
   blankRecord,
   clip,

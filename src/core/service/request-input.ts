@@ -1,7 +1,7 @@
 import type { Operation } from '../config/config.js';
 import { headerValue, type EmulatorRequest } from './exchange.js';
 import { fieldProblems, type FieldName, type InputRules } from './input-rules.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../config/json-depth.js';
 import { setOwnField } from './own-field.js';
 import { createProblem, type FieldError, type Problem } from './problems.js';
 

@@ -9,7 +9,7 @@ import { createProblem, type Problem } from './problems.js';
 import type { OtpCode, OtpStore } from '../signin/otp-codes.js';
 import type { RandomSource } from '../time/random.js';
 import { secondsUp } from '../limits/rate-limit-headers.js';
-import type { Outcome } from '../admin/records.js';
+import type { Outcome } from '../records/records.js';
 import type { InputResult } from './request-input.js';
 import type { BucketDecision } from '../limits/token-bucket.js';
 

@@ -11,7 +11,7 @@ import {
 } from '../limits/bucket-view.js';
 import { tokensAt } from '../limits/token-bucket.js';
 import type { OtpStore } from '../signin/otp-codes.js';
-import type { EmulatorEvent } from '../admin/records.js';
+import type { EmulatorEvent } from '../records/records.js';
 import type { MaybePromise } from '../async/maybe-promise.js';
 
 /** Which buckets to list, and one page of them. */

@@ -1,4 +1,4 @@
-import { redactUrlPassword } from '../../core/admin/redact.js';
+import { redactUrlPassword } from '../../core/records/redact.js';
 
 /** Where a Redis store connects: what ioredis takes, and how to name it in a log line. */
 export interface RedisTarget {

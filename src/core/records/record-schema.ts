@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { OUTCOMES, RECORD_TEXT_MAX, type RequestRecord } from '../core/admin/records.js';
-import { describeIssues } from '../core/config/config-schema.js';
-import { formatIssue } from '../core/config/config-error.js';
-import { MAX_JSON_DEPTH } from '../core/service/json-depth.js';
+import { OUTCOMES, RECORD_TEXT_MAX, type RequestRecord } from './records.js';
+import { describeIssues } from '../config/config-schema.js';
+import { formatIssue } from '../config/config-error.js';
+import { MAX_JSON_DEPTH } from '../config/json-depth.js';
 
 // Text a recording may hold: what the emulator writes is clipped to RECORD_TEXT_MAX characters;
 // a recording from elsewhere gets a little room, never an unbounded string.
