@@ -88,7 +88,7 @@ export type {
   Health,
   DevApiFailure,
 } from './dev-client/index.js';
-export type { FaultSpec, Fault } from './core/admin/faults.js';
+export type { FaultSpec, Fault } from './core/service/faults.js';
 export type { RequestFilter } from './core/admin/request-filter.js';
 export type { MisplacedCallerId, CallerIdSource } from './core/records/records.js';
 export {

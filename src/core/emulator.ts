@@ -4,10 +4,10 @@ import { createEventHub } from './admin/event-hub.js';
 import { MAX_EVENT_READERS, openEventStream } from './admin/event-stream.js';
 import { countRequest } from './admin/metrics.js';
 import type { EmulatorEvent, RequestRecord } from './records/records.js';
-import { blankRecord, completeRecord } from './admin/request-facts.js';
+import { blankRecord, completeRecord } from './service/request-facts.js';
 import { resolveConfig, type ResolvedConfig } from './config/config.js';
 import { ConfigError, configIssue } from './config/config-error.js';
-import { createState, type InstanceCounters } from './emulator-state.js';
+import { createState, type InstanceCounters } from './service/emulator-state.js';
 import { isStoreUnavailable, type EmulatorStore } from './store/emulator-store.js';
 import { createMemoryStore } from './store/memory-store.js';
 import {

@@ -1,5 +1,5 @@
-import type { Fault, FaultSpec } from '../core/admin/faults.js';
-import { faultBody } from '../core/admin/faults.js';
+import type { Fault, FaultSpec } from '../core/service/faults.js';
+import { faultBody } from '../core/service/faults.js';
 import type { CodeRecord, RequestRecord } from '../core/records/records.js';
 import type { RequestFilter } from '../core/admin/request-filter.js';
 import type { BucketSort, BucketView } from '../core/limits/bucket-view.js';

@@ -1,6 +1,6 @@
 import type { Operation } from '../../src/core/config/config.js';
 import type { MisplacedCallerId, RequestRecord } from '../../src/core/records/records.js';
-import { fingerprint } from '../../src/core/admin/request-facts.js';
+import { fingerprint } from '../../src/core/service/request-facts.js';
 import { DEMO_MERCHANT } from '../../src/demo-config.js';
 import type { CheckReport, Finding, RuleId, RuleResult } from '../../src/check/check-report.js';
 import { createSeededRandom } from '../../src/core/time/random.js';

@@ -1,4 +1,4 @@
-import { blankRecord } from '../../src/core/admin/request-facts.js';
+import { blankRecord } from '../../src/core/service/request-facts.js';
 import type { RequestRecord } from '../../src/core/records/records.js';
 
 /** A request record for tests: an allowed exists of client demo, with `overrides`. */

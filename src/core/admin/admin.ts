@@ -9,13 +9,13 @@ import {
   useConfig,
   type EmulatorState,
   type InstanceCounters,
-} from '../emulator-state.js';
+} from '../service/emulator-state.js';
 import type { BucketView } from '../limits/bucket-view.js';
 import type { BucketCounts, BucketQuery, SharedChange } from '../store/emulator-store.js';
 import { andThen, recover, type Answer, type SyncOrAsync } from '../async/maybe-promise.js';
 import type { OtpCode } from '../signin/otp-codes.js';
 import { isKeptClock, isManualClock, type Clock } from '../time/clock.js';
-import { faultBody, type Fault, type FaultSpec } from './faults.js';
+import { faultBody, type Fault, type FaultSpec } from '../service/faults.js';
 import { matchesFilter, type RequestFilter } from './request-filter.js';
 import type { EventHub } from './event-hub.js';
 import { renderMetrics } from './metrics.js';

@@ -15,7 +15,7 @@ import { constantTimeEqual } from '../signin/constant-time.js';
 import type { Operation } from '../config/config.js';
 import { CLOCK_RANGE, isClockTime, isKeptClock, isManualClock, type Clock } from '../time/clock.js';
 import { checkAnswer } from './check-answer.js';
-import { readFaultBody } from './faults.js';
+import { readFaultBody } from '../service/faults.js';
 import { OUTCOMES, type Outcome } from '../records/records.js';
 import { redactSecret, redactUrlPassword } from '../records/redact.js';
 import { SERVED_DOCUMENTS, servedDocument } from '../../contract/served-document.js';

@@ -1,4 +1,4 @@
-import type { InstanceCounters } from '../emulator-state.js';
+import type { InstanceCounters } from '../service/emulator-state.js';
 import type { EventHub } from './event-hub.js';
 import type { EmulatorEvent } from '../records/records.js';
 import { formatServerSentEvent, SSE_PREAMBLE } from './server-sent-events.js';

@@ -1,13 +1,7 @@
 import type { OtpCode } from '../signin/otp-codes.js';
 import type { RequestRecord } from '../records/records.js';
-import {
-  blankRecord,
-  clip,
-  clipString,
-  deferFacts,
-  misplacedInHeaders,
-} from '../admin/request-facts.js';
-import type { EmulatorState } from '../emulator-state.js';
+import { blankRecord, clip, clipString, deferFacts, misplacedInHeaders } from './request-facts.js';
+import type { EmulatorState } from './emulator-state.js';
 import { andThen, type MaybePromise } from '../async/maybe-promise.js';
 import type { RandomSource } from '../time/random.js';
 import { authenticate } from './auth.js';

@@ -3,7 +3,7 @@ import type { BucketLedger } from '../limits/bucket-ledger.js';
 import { andThen, type MaybePromise } from '../async/maybe-promise.js';
 import type { Operation, ResolvedConfig } from '../config/config.js';
 import type { Directory } from '../signin/directory.js';
-import type { Fault } from '../admin/faults.js';
+import type { Fault } from './faults.js';
 import { checkMerchant, runOperation } from './operations.js';
 import { createProblem, type Problem } from './problems.js';
 import type { OtpCode, OtpStore } from '../signin/otp-codes.js';

@@ -1,7 +1,7 @@
-import type { EmulatorRequest } from '../service/exchange.js';
+import type { EmulatorRequest } from './exchange.js';
 import { RECORD_TEXT_MAX, type MisplacedCallerId, type RequestRecord } from '../records/records.js';
 import { scrubSecrets } from '../records/redact.js';
-import { setOwnField } from '../service/own-field.js';
+import { setOwnField } from './own-field.js';
 
 /** What a record derives from its request's fields, kept aside until the record is read. */
 interface PendingFacts {

@@ -1,10 +1,10 @@
-import { createFaultQueue, type FaultQueue } from './admin/faults.js';
-import { createJournal, type Journal } from './records/journal.js';
-import type { RequestRecord } from './records/records.js';
-import type { ResolvedConfig } from './config/config.js';
-import { createInputRules, type InputRules } from './service/input-rules.js';
-import { createDirectory, type Directory } from './signin/directory.js';
-import type { EmulatorStore } from './store/emulator-store.js';
+import { createFaultQueue, type FaultQueue } from './faults.js';
+import { createJournal, type Journal } from '../records/journal.js';
+import type { RequestRecord } from '../records/records.js';
+import type { ResolvedConfig } from '../config/config.js';
+import { createInputRules, type InputRules } from './input-rules.js';
+import { createDirectory, type Directory } from '../signin/directory.js';
+import type { EmulatorStore } from '../store/emulator-store.js';
 
 /** Counters the metrics report; a reset zeroes them. */
 export interface Counters {
