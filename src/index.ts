@@ -20,9 +20,10 @@ export { ConfigError, isConfigError } from './core/config/config-error.js';
 export { bucketKey, parseBucketKey } from './core/limits/bucket-key.js';
 export type { Level, CallerScope, BucketKeyParts } from './core/limits/bucket-key.js';
 export { takeTokens, peekBucket, tokensAt } from './core/limits/token-bucket.js';
-export type { BucketPolicy, BucketState, BucketDecision } from './core/limits/token-bucket.js';
-export { parseRate, formatRate } from './core/limits/rate.js';
-export type { Rate } from './core/limits/rate.js';
+export type { BucketState, BucketDecision } from './core/limits/token-bucket.js';
+export type { BucketPolicy } from './core/config/bucket-policy.js';
+export { parseRate, formatRate } from './core/config/rate.js';
+export type { Rate } from './core/config/rate.js';
 export {
   createProblem,
   isProblem,

@@ -3,7 +3,7 @@ import { ConfigError, configIssue, type ConfigIssue } from '../core/config/confi
 import { describeIssues, limitsSchema, parseLatencyText } from '../core/config/config-schema.js';
 import { missingUnit, parseDuration } from '../core/config/duration.js';
 import { checked, got, list, whole } from '../core/config/schema-kit.js';
-import { parseRate, refillPerMs } from '../core/limits/rate.js';
+import { parseRate, refillPerMs } from '../core/config/rate.js';
 import { MAX_TIMER_MS } from '../client/sleep.js';
 import { botWindowWarnings } from './scenario-warnings.js';
 

@@ -1,4 +1,4 @@
-import { parseRate, refillPerMs } from '../core/limits/rate.js';
+import { parseRate, refillPerMs } from '../core/config/rate.js';
 import { pluralize } from '../text/pluralize.js';
 import type { FlowEnd, ModeReport } from './report.js';
 import type { Mode } from './scenario.js';

@@ -37,10 +37,7 @@ Exit codes: 0 printed, 1 no code was issued (or the dev API refused the call),
     .action(async (email: string, flags: CodeFlags) => {
       const { io } = context;
       const url = parseHttpUrl('--url', flags.url);
-      const [{ EMAIL_PATTERN }, { UUID }] = await Promise.all([
-        import('../../core/service/input-rules.js'),
-        import('../../core/config/config-schema.js'),
-      ]);
+      const { EMAIL_PATTERN, UUID } = await import('../../core/config/config-schema.js');
       // What the emulator would refuse at start is no e-mail or merchant a code was issued for.
       if (email.length > 254 || !EMAIL_PATTERN.test(email))
         throw new CliError(

@@ -1,5 +1,5 @@
 import { applyConfigPatch, type ResolvedConfig } from '../config/config.js';
-import { changeLimitsAt, pastPoliciesOf, withPastPolicies } from '../config/live-limits.js';
+import { changeLimitsAt, pastPoliciesOf, withPastPolicies } from './live-limits.js';
 import { NO_PAST, readPastPolicies, type PastPolicies } from '../limits/past-policies.js';
 import { ConfigError, configIssue } from '../config/config-error.js';
 import { describeIssues, userSchema, type ConfigFile } from '../config/config-schema.js';

@@ -2,8 +2,7 @@ import * as z from 'zod/mini';
 import { configIssue, type ConfigIssue } from './config-error.js';
 import { missingUnit, parseDuration } from './duration.js';
 import { checked, durationText, got, list, text, whole } from './schema-kit.js';
-import { parseRate } from '../limits/rate.js';
-import { EMAIL_PATTERN } from '../service/input-rules.js';
+import { parseRate } from './rate.js';
 
 /** Header styles for rate-limit state on every response. */
 export const HEADER_STYLES = ['draft-10', 'draft-7', 'draft-6', 'x-ratelimit', 'none'] as const;
@@ -29,6 +28,13 @@ export const BOUNDS = {
   otpAttempts: 1000,
   tokenCount: 1_000_000_000_000,
 } as const;
+
+/**
+ * The e-mail addresses accepted: a practical subset of RFC 5321 (the pattern zod and most form
+ * validators use), at most 254 characters.
+ */
+export const EMAIL_PATTERN =
+  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The most characters of a client id. */

@@ -9,11 +9,9 @@ import {
   type HeaderStyle,
   type LiveConfigPatch,
 } from './config-schema.js';
-import type { CallerScope, Level } from '../limits/bucket-key.js';
 import { parseDuration } from './duration.js';
-import { parseRate, refillPerMs, type Rate } from '../limits/rate.js';
-import type { BucketPolicy } from '../limits/token-bucket.js';
-import { NO_PAST } from '../limits/past-policies.js';
+import { parseRate, refillPerMs, type Rate } from './rate.js';
+import { NO_PAST, type BucketPolicy } from './bucket-policy.js';
 
 /** The three operations of the service. */
 export type Operation = 'exists' | 'start' | 'verify';
@@ -39,7 +37,7 @@ export interface ResolvedConfig {
     client: LevelLimits;
     caller: LevelLimits;
     cost: Record<Operation, number>;
-    callerScope: CallerScope;
+    callerScope: NonNullable<ConfigFile['limits']['callerScope']>;
     maxBuckets: number;
     keepFullBuckets: number;
     countInvalid: boolean;
@@ -217,7 +215,7 @@ function crossCheck(file: ConfigFile): ConfigIssue[] {
   return issues;
 }
 
-function levelLimits(file: ConfigFile, level: Level): LevelLimits {
+function levelLimits(file: ConfigFile, level: 'client' | 'caller'): LevelLimits {
   const { burst, rate: rateText } = file.limits[level];
   const rate = parseRate(rateText) as Rate;
   return { burst, rate, rateText, refillPerMs: refillPerMs(rate), past: NO_PAST };

@@ -1,12 +1,11 @@
 import type { Level } from './bucket-key.js';
-import type { BucketPolicy, PastPolicy } from './token-bucket.js';
+import { NO_PAST, type BucketPolicy, type PastPolicy } from '../config/bucket-policy.js';
 import { isDateTime } from '../time/clock.js';
 
 /** The policies each level followed before its live changes (see {@link BucketPolicy.past}). */
 export type PastPolicies = Record<Level, readonly PastPolicy[]>;
 
-/** No live change yet. */
-export const NO_PAST: readonly PastPolicy[] = Object.freeze([]);
+export { NO_PAST } from '../config/bucket-policy.js';
 
 /**
  * The most past policies a level keeps. Only changes made closer together than a bucket takes to

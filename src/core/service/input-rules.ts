@@ -1,3 +1,5 @@
+import { EMAIL_PATTERN } from '../config/config-schema.js';
+
 /**
  * The rules of the fields a request may carry, as data: the request path checks them, and the
  * OpenAPI document is written from them, so the two cannot drift. Each is a small subset of JSON
@@ -21,13 +23,6 @@ export type FieldName = 'email' | 'phone_number' | 'verification_code' | 'caller
 
 /** The rules of every field; caller_id's length comes from the config. */
 export type InputRules = Readonly<Record<FieldName, FieldRule>>;
-
-/**
- * The e-mail addresses accepted: a practical subset of RFC 5321 (the pattern zod and most form
- * validators use), at most 254 characters.
- */
-export const EMAIL_PATTERN =
-  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
 /** Builds the rules for a caller_id of at most `callerIdMaxLength` characters. */
 export function createInputRules(callerIdMaxLength: number): InputRules {

@@ -1,6 +1,6 @@
 import type { Level } from '../../core/limits/bucket-key.js';
 import { NO_PAST, readPastPolicies } from '../../core/limits/past-policies.js';
-import { parseRate, refillPerMs } from '../../core/limits/rate.js';
+import { parseRate, refillPerMs } from '../../core/config/rate.js';
 import type { PastPolicy } from '../../core/limits/token-bucket.js';
 import type { SharedChange } from '../../core/store/emulator-store.js';
 

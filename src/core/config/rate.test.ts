@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatRate, parseRate } from './rate.js';
-import { missingUnit, parseDuration } from '../config/duration.js';
+import { missingUnit, parseDuration } from './duration.js';
 
 describe('parseRate', () => {
   it.each([

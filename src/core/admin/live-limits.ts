@@ -1,4 +1,4 @@
-import type { ResolvedConfig } from './config.js';
+import type { ResolvedConfig } from '../config/config.js';
 import { NO_PAST, pastAfterChange, type PastPolicies } from '../limits/past-policies.js';
 
 /**

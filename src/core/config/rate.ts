@@ -1,4 +1,4 @@
-import { parseDuration } from '../config/duration.js';
+import { parseDuration } from './duration.js';
 
 /** A refill rate: `tokens` added evenly over `windowMs`. */
 export interface Rate {
