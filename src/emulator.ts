@@ -1,6 +1,9 @@
+import { checkAnswer } from './check/check-answer.js';
+import { servedDocument } from './contract/served-document.js';
+import type { DevApiProviders } from './core/admin/dev-api-providers.js';
 import {
-  createEmulator as createCoreEmulator,
-  createSharedEmulator as createCoreSharedEmulator,
+  createCoreEmulator,
+  createCoreSharedEmulator,
   type CoreEmulatorOptions,
   type Emulator,
   type SharedEmulator,
@@ -11,7 +14,19 @@ import { systemClock, systemRandom } from './runtime/system-clock.js';
 import { VERSION } from './version.js';
 
 /** Options of {@link createEmulator}; every field has a default. */
-export type EmulatorOptions = Partial<CoreEmulatorOptions>;
+export type EmulatorOptions = Partial<Omit<CoreEmulatorOptions, 'providers'>>;
+
+/** Options of {@link createSharedEmulator}: those of {@link createEmulator}, and the store. */
+export interface SharedEmulatorOptions extends EmulatorOptions {
+  /** A store shared with other instances, connected (see `uas/node`'s `connectRedisStore`). */
+  store: EmulatorStore;
+}
+
+/**
+ * What the core's dev API needs from above it: `uas check` on the journal for `GET /__uas/check`,
+ * and the OpenAPI documents of `GET /__uas/openapi.json`.
+ */
+const PROVIDERS: DevApiProviders = { checkReport: checkAnswer, servedDocument };
 
 /**
  * Creates an emulator. Defaults: the bundled demo config, the wall clock and Math.random.
@@ -25,9 +40,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
  * Creates an emulator over a store shared with other instances (`connectRedisStore` of
  * `uas/node`): they behave as one. Every answer is a promise. Defaults as {@link createEmulator}.
  */
-export function createSharedEmulator(
-  options: EmulatorOptions & { store: EmulatorStore },
-): SharedEmulator {
+export function createSharedEmulator(options: SharedEmulatorOptions): SharedEmulator {
   return createCoreSharedEmulator({ ...withDefaults(options), store: options.store });
 }
 
@@ -41,5 +54,6 @@ function withDefaults(options: EmulatorOptions): CoreEmulatorOptions {
     eventQueueBytes: options.eventQueueBytes,
     maxEventReaders: options.maxEventReaders,
     moreMetrics: options.moreMetrics,
+    providers: PROVIDERS,
   };
 }

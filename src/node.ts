@@ -19,4 +19,5 @@ export type {
   StoreStatus,
 } from './store/redis/redis-store.js';
 export { createSharedEmulator } from './emulator.js';
-export type { SharedEmulator, SharedEmulatorOptions } from './core/emulator.js';
+export type { SharedEmulatorOptions } from './emulator.js';
+export type { SharedEmulator } from './core/emulator.js';

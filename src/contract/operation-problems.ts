@@ -79,4 +79,6 @@ export const DEV_API_PROBLEMS: readonly ProblemKind[] = [
   'malformed-json',
   'unsupported-media-type',
   'payload-too-large',
+  'duplicate-parameter',
+  'not-implemented',
 ];

@@ -1,13 +1,8 @@
+import type { ServedDocument } from '../core/admin/dev-api-table.js';
 import type { ResolvedConfig } from '../core/config/config.js';
 import { createDevApiDocument } from './dev-api-document.js';
 import { createOpenApiDocument, DEFAULT_SERVER_URL } from './openapi-document.js';
 import type { OpenApiDocument } from './openapi-types.js';
-
-/** The documents `GET /__uas/openapi.json` serves, by its `document` parameter. */
-export const SERVED_DOCUMENTS = ['service', 'dev-api'] as const;
-
-/** A document `GET /__uas/openapi.json` serves. */
-export type ServedDocument = (typeof SERVED_DOCUMENTS)[number];
 
 /**
  * The origin a `Host` names, `http://<host>`, when it is a plain host name or address with an
@@ -34,7 +29,7 @@ export function servedDocument(
   config: ResolvedConfig,
   which: ServedDocument,
   host: string | undefined,
-  localOrigin?: string,
+  localOrigin: string | undefined,
 ): OpenApiDocument {
   const options = { serverUrl: serverUrlFor(host, localOrigin) };
   return which === 'dev-api'

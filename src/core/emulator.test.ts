@@ -4,7 +4,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { DEMO_CONFIG, DEMO_TOKEN } from '../demo-config.js';
 import { createManualClock } from './time/clock.js';
-import { createEmulator } from './emulator.js';
+import { createCoreEmulator } from './emulator.js';
 import type { EmulatorRequest } from './service/exchange.js';
 import { createSeededRandom } from './time/random.js';
 import type { EmulatorEvent } from './records/records.js';
@@ -17,7 +17,7 @@ const exists = (callerId?: string, token = DEMO_TOKEN): EmulatorRequest => ({
 
 const make = (overrides: Record<string, unknown> = {}, seed = 1) => {
   const clock = createManualClock(0);
-  const emulator = createEmulator({
+  const emulator = createCoreEmulator({
     config: { ...DEMO_CONFIG, ...overrides },
     clock,
     random: createSeededRandom(seed),
@@ -25,11 +25,11 @@ const make = (overrides: Record<string, unknown> = {}, seed = 1) => {
   return { clock, emulator };
 };
 
-describe('createEmulator', () => {
+describe('createCoreEmulator', () => {
   it('refuses an empty admin token, which every request would match', () => {
     for (const adminToken of ['', 'two words'])
       expect(() =>
-        createEmulator({
+        createCoreEmulator({
           config: DEMO_CONFIG,
           clock: createManualClock(0),
           random: createSeededRandom(1),
@@ -215,7 +215,7 @@ describe('Retry-After', () => {
             ...DEMO_CONFIG,
             limits: { ...DEMO_CONFIG.limits, caller: { burst, rate: `${tokens}/${window}` } },
           };
-          const emulator = createEmulator({ config, clock, random: createSeededRandom(1) });
+          const emulator = createCoreEmulator({ config, clock, random: createSeededRandom(1) });
           let limited = emulator.handle(exists('p'));
           for (let guard = 0; limited.status !== 429 && guard < 100; guard++)
             limited = emulator.handle(exists('p'));

@@ -1,7 +1,7 @@
 import { decideRetry, RETRY_DEFAULTS, type ResolvedRetryOptions } from '../client/retry-policy.js';
 import { createManualClock } from '../core/time/clock.js';
 import type { Operation } from '../core/config/config.js';
-import { createEmulator, type Emulator, type ServiceCall } from '../core/emulator.js';
+import { createCoreEmulator, type Emulator, type ServiceCall } from '../core/emulator.js';
 import { createSeededRandom } from '../core/time/random.js';
 import type { OperationInput } from '../core/service/request-input.js';
 import { binAt, createModeStats, type ModeStats } from './mode-stats.js';
@@ -51,7 +51,7 @@ export async function runVirtualMode(
   options: VirtualRunOptions = {},
 ): Promise<{ stats: ModeStats; requests: number }> {
   const clock = createManualClock(0);
-  const emulator = createEmulator({
+  const emulator = createCoreEmulator({
     config: simulationConfig(scenario, traffic.arrivals.length),
     clock,
     random: createSeededRandom(scenario.seed ^ 0x5eed),

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDevApiDocument } from '../../src/contract/dev-api-document.js';
 import { createOpenApiDocument } from '../../src/contract/openapi-document.js';
 import { createResponseValidator } from '../../src/contract/response-validator.js';
-import { DEV_API_ROUTES } from '../../src/core/admin/dev-api.js';
+import { DEV_API_ROUTES } from '../../src/core/admin/dev-api-table.js';
 import { DEMO_MERCHANT } from '../../src/demo-config.js';
 import { createApi } from '../helpers/api.js';
 import { destroySockets, rawRequest } from '../helpers/raw-http.js';

@@ -16,15 +16,13 @@ import { andThen, recover, type Answer, type SyncOrAsync } from '../async/maybe-
 import type { OtpCode } from '../signin/otp-codes.js';
 import { isKeptClock, isManualClock, type Clock } from '../time/clock.js';
 import { faultBody, type Fault, type FaultSpec } from '../service/faults.js';
+import { MAX_USERS, USERS_PER_REQUEST_MAX } from './dev-api-bounds.js';
 import { matchesFilter, type RequestFilter } from './request-filter.js';
 import type { EventHub } from './event-hub.js';
 import { renderMetrics } from './metrics.js';
 import type { CodeRecord, EmulatorEvent, RequestRecord } from '../records/records.js';
 
-/** The most users an emulator holds (the config's own plus those added live). */
-export const MAX_USERS = 1_000_000;
-
-const usersSchema = list(userSchema, 0, 100_000, 'users at once');
+const usersSchema = list(userSchema, 0, USERS_PER_REQUEST_MAX, 'users at once');
 
 /**
  * What the dev API (and tests) can see and change of a running emulator. `M` says how the

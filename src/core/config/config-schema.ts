@@ -27,6 +27,14 @@ export const BOUNDS = {
   maxBuckets: 100_000_000,
   otpAttempts: 1000,
   tokenCount: 1_000_000_000_000,
+  /** Clients of a config, merchants of a client, users of a config file. */
+  clients: 1000,
+  merchants: 1000,
+  users: 100_000,
+  /** Characters of an e-mail address, of a caller_id (`request.callerIdMaxLength`), of a rate. */
+  emailLength: 254,
+  callerIdLength: 4096,
+  rateLength: 64,
 } as const;
 
 /**
@@ -43,6 +51,8 @@ const ID = new RegExp(`^[A-Za-z0-9._-]{1,${CLIENT_ID_MAX_LENGTH}}$`);
 
 /** A rate within bounds, or the reason it is not one. */
 function rateProblem(text: string): string | undefined {
+  if (text.length > BOUNDS.rateLength)
+    return `expected a rate of at most ${BOUNDS.rateLength} characters, such as "10/s"; ${got(text)}`;
   const rate = parseRate(text);
   if (rate === undefined) return `expected a rate such as "10/s", "100/m" or "5/10s"; ${got(text)}`;
   if (rate.tokens > BOUNDS.tokens)
@@ -188,7 +198,12 @@ export const clientSchema = z.strictObject({
           ? undefined
           : 'expected a bearer token (letters, digits and -._~+/)',
   ),
-  merchants: list(text(UUID, 'expected a merchant id in UUID form'), 0, 1000, 'merchants'),
+  merchants: list(
+    text(UUID, 'expected a merchant id in UUID form'),
+    0,
+    BOUNDS.merchants,
+    'merchants',
+  ),
   name: z.optional(
     checked(z.string(), (value) =>
       value.length > 200 ? 'expected at most 200 characters' : undefined,
@@ -197,7 +212,7 @@ export const clientSchema = z.strictObject({
 });
 
 export const userSchema = z.strictObject({
-  email: text(EMAIL_PATTERN, 'expected an e-mail address', 254),
+  email: text(EMAIL_PATTERN, 'expected an e-mail address', BOUNDS.emailLength),
   phone_number: z.optional(
     text(/^\+[1-9]\d{6,14}$/, 'expected a phone number in E.164 form, such as +14155550123'),
   ),
@@ -207,8 +222,8 @@ export const userSchema = z.strictObject({
 /** The config file (JSON), as users write it. Unknown keys are refused at every level, to catch typos. */
 export const configFileSchema = z.strictObject({
   $schema: z.optional(z.string()),
-  clients: list(clientSchema, 1, 1000, 'clients'),
-  users: list(userSchema, 0, 100_000, 'users'),
+  clients: list(clientSchema, 1, BOUNDS.clients, 'clients'),
+  users: list(userSchema, 0, BOUNDS.users, 'users'),
   limits: limitsSchema,
   behavior: z.optional(behaviorSchema),
   otp: z.optional(otpSchema),
@@ -225,7 +240,7 @@ export const configFileSchema = z.strictObject({
   request: z.optional(
     z.strictObject({
       maxBodyBytes: z.optional(whole(1, 1_048_576)),
-      callerIdMaxLength: z.optional(whole(1, 4096)),
+      callerIdMaxLength: z.optional(whole(1, BOUNDS.callerIdLength)),
     }),
   ),
   store: z.optional(storeSchema()),

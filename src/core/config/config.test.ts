@@ -4,7 +4,7 @@ import { formatIssue, isConfigError } from './config-error.js';
 import { applyConfigPatch, resolveConfig } from './config.js';
 import { parseList } from 'structured-headers';
 import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
-import { createEmulator } from '../emulator.js';
+import { createCoreEmulator } from '../emulator.js';
 import { createManualClock } from '../time/clock.js';
 import { createSeededRandom } from '../time/random.js';
 
@@ -155,7 +155,7 @@ describe('the bounds of numbers and durations', () => {
   });
 
   it('keeps every header within structured-field integers at the largest allowed values', () => {
-    const emulator = createEmulator({
+    const emulator = createCoreEmulator({
       config: {
         ...DEMO_CONFIG,
         limits: {

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { Operation } from '../config/config.js';
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError, configIssue } from '../config/config-error.js';
 import { describeIssues } from '../config/config-schema.js';
 import { checked, whole } from '../config/schema-kit.js';
 
@@ -94,6 +94,9 @@ export function readFaultBody(body: unknown): FaultSpec {
   return { operation, status, count, retryAfter: retry_after, latencyMs: latency_ms };
 }
 
+/** The most faults scripted at once: one more is refused. */
+export const FAULTS_MAX = 1_000_000;
+
 /** The faults scripted on an emulator, applied in the order they were added. */
 export interface FaultQueue {
   /** Adds a fault given in the dev API's form ({@link faultBody}); throws a ConfigError naming the bad field. */
@@ -112,6 +115,13 @@ export function createFaultQueue(): FaultQueue {
     add(body) {
       const parsed = faultSchema.safeParse(body, { reportInput: true });
       if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, faultSchema));
+      if (faults.length >= FAULTS_MAX)
+        throw new ConfigError([
+          configIssue(
+            [],
+            `${FAULTS_MAX} faults are scripted already; clear them or let them apply`,
+          ),
+        ]);
       const { operation, status, count = 1, retry_after, latency_ms } = parsed.data;
       const fault: Fault = {
         id: nextId++,

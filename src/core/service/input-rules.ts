@@ -1,4 +1,4 @@
-import { EMAIL_PATTERN } from '../config/config-schema.js';
+import { BOUNDS, EMAIL_PATTERN } from '../config/config-schema.js';
 
 /**
  * The rules of the fields a request may carry, as data: the request path checks them, and the
@@ -31,7 +31,7 @@ export function createInputRules(callerIdMaxLength: number): InputRules {
       description: "The user's e-mail address, compared case-insensitively.",
       example: 'alice@example.com',
       format: 'email',
-      maxLength: 254,
+      maxLength: BOUNDS.emailLength,
       pattern: EMAIL_PATTERN,
       patternMessage: 'must be an e-mail address',
     },

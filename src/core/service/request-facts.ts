@@ -229,7 +229,7 @@ export function misplacedInFields(
 }
 
 /** Misplaced caller_ids kept in a record: enough to show the mistake, bounded whatever is sent. */
-const MISPLACED_MAX = 5;
+export const MISPLACED_MAX = 5;
 
 /** Joins lists of misplaced caller_ids (at most five), keeping the shared empty list when all are empty. */
 export function joinMisplaced(...lists: MisplacedCallerId[][]): MisplacedCallerId[] {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkIntegration } from '../../check/check-integration.js';
-import { CHECK_RULES } from '../../check/rule-catalog.js';
-import { DEMO_CONFIG, DEMO_TOKEN } from '../../demo-config.js';
+import { checkIntegration } from './check-integration.js';
+import { CHECK_RULES } from './rule-catalog.js';
+import { DEMO_CONFIG, DEMO_TOKEN } from '../demo-config.js';
 import { createEmulator } from '../emulator.js';
-import type { EmulatorResponse } from '../service/exchange.js';
-import { createManualClock } from '../time/clock.js';
-import { createSeededRandom } from '../time/random.js';
+import type { EmulatorResponse } from '../core/service/exchange.js';
+import { createManualClock } from '../core/time/clock.js';
+import { createSeededRandom } from '../core/time/random.js';
 
 const REQUESTS = 5_000;
 

@@ -1,0 +1,31 @@
+import { andThen, type MaybePromise } from '../../async/maybe-promise.js';
+import type { EmulatorResponse } from '../../service/exchange.js';
+import { json, refuse } from '../dev-api-answers.js';
+import type { DevHandlers } from '../dev-api-handler.js';
+import type { DevApiTarget } from '../dev-api-target.js';
+
+/** The routes of one-time codes: every live one, or the latest of a user. */
+export const codeHandlers = {
+  listCodes: ({ target, query, path }) =>
+    query.email === undefined
+      ? andThen(target.listCodes(), (codes) => json(200, { codes }))
+      : latestCode(target, query.email, query.merchant_id, path),
+  latestCode: ({ target, item, query, path }) => latestCode(target, item, query.merchant_id, path),
+} satisfies Pick<DevHandlers, 'listCodes' | 'latestCode'>;
+
+function latestCode(
+  target: DevApiTarget,
+  email: string,
+  merchantId: string | undefined,
+  path: string,
+): MaybePromise<EmulatorResponse> {
+  return andThen(target.latestCode(email, merchantId), (code) => {
+    if (code !== undefined) return json(200, code);
+    const where = merchantId === undefined ? '' : ` at merchant ${merchantId}`;
+    return refuse(
+      'code-not-found',
+      `no code was issued for ${email}${where}; call start first`,
+      path,
+    );
+  });
+}

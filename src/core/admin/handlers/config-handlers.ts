@@ -1,0 +1,27 @@
+import type { ResolvedConfig } from '../../config/config.js';
+import { redactSecret, redactUrlPassword } from '../../records/redact.js';
+import { configProblem, json, unlessInvalid } from '../dev-api-answers.js';
+import type { DevHandlers } from '../dev-api-handler.js';
+
+/** The routes of the running config: read it, and change it live. */
+export const configHandlers = {
+  getConfig: ({ target }) => json(200, publicConfig(target.config)),
+  changeConfig: ({ target, body, path }) =>
+    unlessInvalid(
+      () => target.configure(body),
+      () => json(200, publicConfig(target.config)),
+      (error) => configProblem('invalid-config', error, path, ''),
+    ),
+} satisfies Pick<DevHandlers, 'getConfig' | 'changeConfig'>;
+
+/** The running config without secrets: client tokens are redacted. */
+function publicConfig(config: ResolvedConfig): unknown {
+  const source = config.source;
+  return {
+    ...source,
+    clients: source.clients.map((client) => ({ ...client, token: redactSecret(client.token) })),
+    ...(source.store === undefined
+      ? {}
+      : { store: { ...source.store, url: redactUrlPassword(source.store.url ?? 'memory') } }),
+  };
+}

@@ -1,0 +1,119 @@
+import { codeRecord, createAdmin } from './admin/admin.js';
+import { handleDevApi, isDevApiPath } from './admin/dev-api.js';
+import { MAX_EVENT_READERS, openEventStream } from './admin/event-stream.js';
+import { answerRequest, type RequestContext } from './answer-request.js';
+import { andThen, type MaybePromise } from './async/maybe-promise.js';
+import type { ResolvedConfig } from './config/config.js';
+import { createEmulatorEvents } from './emulator-events.js';
+import { checkAdminToken, checkVersion } from './emulator-options.js';
+import type { AnyEmulator, CoreEmulatorOptions } from './emulator.js';
+import { createState, type InstanceCounters } from './service/emulator-state.js';
+import { serviceContext, type PipelineContext } from './service/pipeline.js';
+import { completeRecord } from './service/request-facts.js';
+import { executeCall } from './service/service.js';
+import { simulatedRecord } from './simulated-record.js';
+import type { EmulatorRequest, GiveWay } from './service/exchange.js';
+import type { EmulatorStore } from './store/emulator-store.js';
+
+/** The largest dev-API body: 100,000 users fit. */
+export const DEV_API_MAX_BODY_BYTES = 16 * 1_048_576;
+
+/** An emulator over a store, answering at once or later as the store does. */
+export function assembleEmulator(
+  options: CoreEmulatorOptions,
+  initialConfig: ResolvedConfig,
+  store: EmulatorStore,
+): AnyEmulator {
+  const { clock, random } = options;
+  const state = createState(initialConfig, store);
+  const counters: InstanceCounters = { readers: 0, dropped: 0, storeErrors: 0 };
+  const devApi = {
+    enabled: options.devApi?.enabled ?? true,
+    adminToken: checkAdminToken(options.devApi?.adminToken),
+  };
+  const version = checkVersion(options.version);
+  const secrets = [
+    ...initialConfig.clients.map((client) => client.token),
+    ...(devApi.adminToken === undefined ? [] : [devApi.adminToken]),
+  ];
+  const { local, readers, announcer } = createEmulatorEvents(store.channel);
+  const announce = announcer.all;
+  const pipeline: PipelineContext = {
+    state,
+    random,
+    onCode(code) {
+      state.counters.codesIssued++;
+      if (announce.active) announce.emit({ type: 'code', code: codeRecord(code) });
+    },
+  };
+  const service = serviceContext(pipeline);
+  const bodyLimit = (path: string) =>
+    isDevApiPath(path) ? DEV_API_MAX_BODY_BYTES : state.config.maxBodyBytes;
+  const { admin, hear } = createAdmin(state, clock, announcer, counters, initialConfig, (entry) =>
+    completeRecord(entry, secrets),
+  );
+  const requests: RequestContext = {
+    state,
+    clock,
+    pipeline,
+    service,
+    counters,
+    announce,
+    secrets,
+    bodyLimit,
+    devApi: (request, path, query, giveWay) =>
+      handleDevApi(emulator, options.providers, request, path, query, giveWay),
+  };
+  const emulator: AnyEmulator = {
+    ...admin,
+    metrics: withMoreMetrics(admin.metrics, options.moreMetrics),
+    execute(call) {
+      const now = clock.now();
+      return andThen(executeCall(service, call, now, ''), (result) => {
+        // Announced (for a watching screen) but not journaled: this is the simulator's fast path.
+        if (announce.active)
+          announce.emit({ type: 'request', request: simulatedRecord(call, result, now) });
+        return result;
+      });
+    },
+    handle: (request: EmulatorRequest, giveWay?: GiveWay) =>
+      answerRequest(requests, request, giveWay),
+    subscribe: (listener) => local.subscribe(listener),
+    openEventStream: () =>
+      counters.readers >= (options.maxEventReaders ?? MAX_EVENT_READERS)
+        ? undefined
+        : openEventStream(readers, counters, options.eventQueueBytes),
+    bodyLimit,
+    storeKind: store.kind,
+    get storeState() {
+      return store.health === undefined ? 'memory' : store.health().up ? 'up' : 'down';
+    },
+    storeHealth() {
+      const now = emulator.storeState;
+      return now !== 'up' || store.check === undefined ? now : store.check();
+    },
+    clock,
+    startedAt: clock.now(),
+    version,
+    devApi,
+  };
+  // Getters do not survive the spread above.
+  Object.defineProperty(emulator, 'config', { get: () => state.config, enumerable: true });
+  Object.defineProperty(emulator, 'requestsDropped', {
+    get: () => state.journal.dropped,
+    enumerable: true,
+  });
+  store.channel?.listen((change) => {
+    if (change.type === 'event') readers.emit(change.event);
+    else hear(change);
+  });
+  return emulator;
+}
+
+/** The metrics, and after them those of what runs beside the emulator (when there are any). */
+function withMoreMetrics(
+  metrics: () => MaybePromise<string>,
+  more: (() => string) | undefined,
+): () => MaybePromise<string> {
+  return more === undefined ? metrics : () => andThen(metrics(), (text) => text + more());
+}

@@ -1,0 +1,31 @@
+import type { Announcer } from './admin/admin.js';
+import { createEventHub, type EventHub } from './admin/event-hub.js';
+import type { EmulatorEvent } from './records/records.js';
+import type { StoreChannel } from './store/emulator-store.js';
+
+/** Who hears what an emulator does. */
+export interface EmulatorEvents {
+  /** This instance's listeners (its log, an in-process screen): they hear its own events. */
+  local: EventHub<EmulatorEvent>;
+  /** Event readers (`GET /__uas/events`): they hear those of every instance sharing the store. */
+  readers: EventHub<EmulatorEvent>;
+  /** Where the emulator announces what happens: `all` here and, through the store, elsewhere. */
+  announcer: Announcer;
+}
+
+/** The listeners and readers of an emulator whose store shares events on `channel`, if any. */
+export function createEmulatorEvents(channel: StoreChannel | undefined): EmulatorEvents {
+  const local = createEventHub<EmulatorEvent>();
+  const readers = createEventHub<EmulatorEvent>(undefined, (active) => channel?.watching(active));
+  const all: Announcer['all'] = {
+    get active() {
+      return local.active || readers.active || channel?.watched === true;
+    },
+    emit(event) {
+      local.emit(event);
+      readers.emit(event);
+      if (channel?.watched === true) void channel.send({ type: 'event', event });
+    },
+  };
+  return { local, readers, announcer: { all, here: local } };
+}
