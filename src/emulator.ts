@@ -1,13 +1,8 @@
 import { checkAnswer } from './check/check-answer.js';
 import { servedDocument } from './contract/served-document.js';
 import type { DevApiProviders } from './core/admin/dev-api-providers.js';
-import {
-  createCoreEmulator,
-  createCoreSharedEmulator,
-  type CoreEmulatorOptions,
-  type Emulator,
-  type SharedEmulator,
-} from './core/emulator.js';
+import { createCoreEmulator, createCoreSharedEmulator } from './core/create-core-emulator.js';
+import type { CoreEmulatorOptions, Emulator, SharedEmulator } from './core/emulator.js';
 import type { EmulatorStore } from './core/store/emulator-store.js';
 import { DEMO_CONFIG } from './demo-config.js';
 import { systemClock, systemRandom } from './runtime/system-clock.js';

@@ -4,7 +4,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { DEMO_CONFIG, DEMO_TOKEN } from '../demo-config.js';
 import { createManualClock } from './time/clock.js';
-import { createCoreEmulator } from './emulator.js';
+import { createCoreEmulator } from './create-core-emulator.js';
 import type { EmulatorRequest } from './service/exchange.js';
 import { createSeededRandom } from './time/random.js';
 import type { EmulatorEvent } from './records/records.js';

@@ -1,15 +1,11 @@
 import type { Admin } from './admin/admin.js';
 import type { DevApiProviders } from './admin/dev-api-providers.js';
 import type { EmulatorInfo } from './admin/dev-api-target.js';
-import { assembleEmulator } from './assemble-emulator.js';
 import type { Answer, MaybePromise, SyncOrAsync } from './async/maybe-promise.js';
-import { resolveConfig } from './config/config.js';
 import type { EmulatorEvent } from './records/records.js';
 import type { EmulatorRequest, EmulatorResponse, GiveWay } from './service/exchange.js';
 import type { ServiceCall, ServiceResult } from './service/service.js';
-import { toSharedEmulator } from './shared-emulator.js';
 import type { EmulatorStore } from './store/emulator-store.js';
-import { createMemoryStore } from './store/memory-store.js';
 import type { Clock } from './time/clock.js';
 import type { RandomSource } from './time/random.js';
 
@@ -28,7 +24,7 @@ export interface DevApiOptions {
   adminToken?: string | undefined;
 }
 
-/** Options of {@link createCoreEmulator}: everything it needs is injected. */
+/** Options of `createCoreEmulator`: everything it needs is injected. */
 export interface CoreEmulatorOptions {
   /** The config, in config-file form (see `fixtures/uas.config.json`). */
   config: unknown;
@@ -96,29 +92,8 @@ export type SharedEmulator = Emulator<'async'>;
 /** An emulator over any store, as transports take it. */
 export type AnyEmulator = Emulator<Answer>;
 
-/** Options of {@link createCoreSharedEmulator}: those of {@link createCoreEmulator}, and the store. */
+/** Options of `createCoreSharedEmulator`: those of `createCoreEmulator`, and the store. */
 export interface CoreSharedEmulatorOptions extends CoreEmulatorOptions {
   /** A store shared with other instances, connected (see `uas/node`'s `connectRedisStore`). */
   store: EmulatorStore;
-}
-
-/**
- * Creates the core of an emulator over the given config, clock and random source, its buckets
- * and codes in this process's memory. Throws a ConfigError for a bad config. (`createEmulator`
- * of `uas` gives it defaults and the providers of `/__uas/check` and `/__uas/openapi.json`.)
- */
-export function createCoreEmulator(options: CoreEmulatorOptions): Emulator {
-  const config = resolveConfig(options.config);
-  // The memory store answers every call at once: this emulator is synchronous throughout.
-  return assembleEmulator(options, config, createMemoryStore(config)) as Emulator;
-}
-
-/**
- * Creates the core of an emulator whose buckets and codes are in a store shared with other
- * instances: they behave as one emulator (buckets exact across them, a code verifies on any, a
- * config change or reset reaches all). Every answer is a promise. Throws a ConfigError for a bad
- * config.
- */
-export function createCoreSharedEmulator(options: CoreSharedEmulatorOptions): SharedEmulator {
-  return toSharedEmulator(assembleEmulator(options, resolveConfig(options.config), options.store));
 }

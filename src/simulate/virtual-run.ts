@@ -1,7 +1,8 @@
 import { decideRetry, RETRY_DEFAULTS, type ResolvedRetryOptions } from '../client/retry-policy.js';
 import { createManualClock } from '../core/time/clock.js';
 import type { Operation } from '../core/config/config.js';
-import { createCoreEmulator, type Emulator, type ServiceCall } from '../core/emulator.js';
+import { createCoreEmulator } from '../core/create-core-emulator.js';
+import type { Emulator, ServiceCall } from '../core/emulator.js';
 import { createSeededRandom } from '../core/time/random.js';
 import type { OperationInput } from '../core/service/request-input.js';
 import { binAt, createModeStats, type ModeStats } from './mode-stats.js';

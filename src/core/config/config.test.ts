@@ -4,7 +4,7 @@ import { formatIssue, isConfigError } from './config-error.js';
 import { applyConfigPatch, resolveConfig } from './config.js';
 import { parseList } from 'structured-headers';
 import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
-import { createCoreEmulator } from '../emulator.js';
+import { createCoreEmulator } from '../create-core-emulator.js';
 import { createManualClock } from '../time/clock.js';
 import { createSeededRandom } from '../time/random.js';
 
