@@ -1,19 +1,26 @@
-import { codeRecord, createAdmin } from './admin/admin.js';
+import { createAdmin, type Announcer } from './admin/admin.js';
+import { codeRecord } from './records/code-record.js';
 import { handleDevApi, isDevApiPath } from './admin/dev-api.js';
+import type { StoreHealth } from './admin/dev-api-target.js';
 import { MAX_EVENT_READERS, openEventStream } from './admin/event-stream.js';
 import { answerRequest, type RequestContext } from './answer-request.js';
 import { andThen, type MaybePromise } from './async/maybe-promise.js';
 import type { ResolvedConfig } from './config/config.js';
 import { createEmulatorEvents } from './emulator-events.js';
-import { checkAdminToken, checkVersion } from './emulator-options.js';
+import { checkVersion, devApiAccess } from './emulator-options.js';
 import type { AnyEmulator, CoreEmulatorOptions } from './emulator.js';
-import { createState, type InstanceCounters } from './service/emulator-state.js';
+import {
+  createState,
+  type EmulatorState,
+  type InstanceCounters,
+} from './service/emulator-state.js';
 import { serviceContext, type PipelineContext } from './service/pipeline.js';
 import { completeRecord } from './service/request-facts.js';
 import { executeCall } from './service/service.js';
 import { simulatedRecord } from './simulated-record.js';
 import type { EmulatorRequest, GiveWay } from './service/exchange.js';
 import type { EmulatorStore } from './store/emulator-store.js';
+import type { RandomSource } from './time/random.js';
 
 /** The largest dev-API body: 100,000 users fit. */
 export const DEV_API_MAX_BODY_BYTES = 16 * 1_048_576;
@@ -27,25 +34,16 @@ export function assembleEmulator(
   const { clock, random } = options;
   const state = createState(initialConfig, store);
   const counters: InstanceCounters = { readers: 0, dropped: 0, storeErrors: 0 };
-  const devApi = {
-    enabled: options.devApi?.enabled ?? true,
-    adminToken: checkAdminToken(options.devApi?.adminToken),
-  };
+  const devApi = devApiAccess(options.devApi);
   const version = checkVersion(options.version);
+  // Tokens a client may send where they do not belong; records never show them.
   const secrets = [
     ...initialConfig.clients.map((client) => client.token),
     ...(devApi.adminToken === undefined ? [] : [devApi.adminToken]),
   ];
   const { local, readers, announcer } = createEmulatorEvents(store.channel);
   const announce = announcer.all;
-  const pipeline: PipelineContext = {
-    state,
-    random,
-    onCode(code) {
-      state.counters.codesIssued++;
-      if (announce.active) announce.emit({ type: 'code', code: codeRecord(code) });
-    },
-  };
+  const pipeline = pipelineOf(state, random, announce);
   const service = serviceContext(pipeline);
   const bodyLimit = (path: string) =>
     isDevApiPath(path) ? DEV_API_MAX_BODY_BYTES : state.config.maxBodyBytes;
@@ -86,12 +84,9 @@ export function assembleEmulator(
     bodyLimit,
     storeKind: store.kind,
     get storeState() {
-      return store.health === undefined ? 'memory' : store.health().up ? 'up' : 'down';
+      return storeStateOf(store);
     },
-    storeHealth() {
-      const now = emulator.storeState;
-      return now !== 'up' || store.check === undefined ? now : store.check();
-    },
+    storeHealth: () => storeHealthOf(store),
     clock,
     startedAt: clock.now(),
     version,
@@ -108,6 +103,33 @@ export function assembleEmulator(
     else hear(change);
   });
   return emulator;
+}
+
+/** The pipeline's context: its state and randomness, and who hears of the codes it issues. */
+function pipelineOf(
+  state: EmulatorState,
+  random: RandomSource,
+  announce: Announcer['all'],
+): PipelineContext {
+  return {
+    state,
+    random,
+    onCode(code) {
+      state.counters.codesIssued++;
+      if (announce.active) announce.emit({ type: 'code', code: codeRecord(code) });
+    },
+  };
+}
+
+/** `memory`; or whether a shared store answered its last call (`up`) or not (`down`). */
+function storeStateOf(store: EmulatorStore): 'memory' | 'up' | 'down' {
+  return store.health === undefined ? 'memory' : store.health().up ? 'up' : 'down';
+}
+
+/** What `GET /__uas/health` says of a store: its state, or what a shared one says when asked. */
+function storeHealthOf(store: EmulatorStore): MaybePromise<StoreHealth> {
+  const state = storeStateOf(store);
+  return state !== 'up' || store.check === undefined ? state : store.check();
 }
 
 /** The metrics, and after them those of what runs beside the emulator (when there are any). */

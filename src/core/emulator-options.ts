@@ -1,11 +1,21 @@
 import { VERSION_MAX_LENGTH } from './admin/dev-api-bounds.js';
+import type { DevApiAccess } from './admin/dev-api-target.js';
 import { ConfigError, configIssue } from './config/config-error.js';
+import type { DevApiOptions } from './emulator.js';
+
+/** Who may use the dev API, with the defaults applied: open, without a token. */
+export function devApiAccess(options: DevApiOptions | undefined): DevApiAccess {
+  return {
+    enabled: options?.enabled ?? true,
+    adminToken: checkAdminToken(options?.adminToken),
+  };
+}
 
 /**
  * An admin token a client can send: an empty one would let every request through (an empty
  * header matches it), and one with a space could never be sent in a Bearer header.
  */
-export function checkAdminToken(token: string | undefined): string | undefined {
+function checkAdminToken(token: string | undefined): string | undefined {
   if (token === undefined || /^[\x21-\x7e]{1,512}$/.test(token)) return token;
   throw new ConfigError([
     configIssue(

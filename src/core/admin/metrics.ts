@@ -1,3 +1,7 @@
+import { andThen, recover, type MaybePromise } from '../async/maybe-promise.js';
+import type { EmulatorState, InstanceCounters } from '../service/emulator-state.js';
+import type { BucketCounts } from '../store/emulator-store.js';
+
 /** Counters of a running emulator, rendered in the Prometheus text format. */
 export interface MetricsSnapshot {
   /** Counts by operation, then by status. */
@@ -14,6 +18,31 @@ export interface MetricsSnapshot {
   storeErrors: number;
   /** A shared store's health; undefined for the memory store. */
   store: { up: boolean; failedOpen: number } | undefined;
+}
+
+/**
+ * The metrics of an emulator: its counters, and its store's bucket counts. The counters of this
+ * instance are worth reporting even when the store cannot be asked.
+ */
+export function emulatorMetrics(
+  state: EmulatorState,
+  streams: InstanceCounters,
+): MaybePromise<string> {
+  return andThen(
+    recover<BucketCounts | undefined>(state.store.counts(), () => undefined),
+    (counts) =>
+      renderMetrics({
+        requests: state.counters.requests,
+        buckets:
+          counts === undefined ? undefined : { client: counts.client, caller: counts.caller },
+        evictions: counts?.evictions ?? 0,
+        codesIssued: state.counters.codesIssued,
+        eventReaders: streams.readers,
+        eventReadersDropped: streams.dropped,
+        storeErrors: streams.storeErrors,
+        store: state.store.health?.(),
+      }),
+  );
 }
 
 /** Counts a request under its operation (or `none`) and status. */

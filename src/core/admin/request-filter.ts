@@ -33,3 +33,21 @@ export function matchesFilter(record: RequestRecord, filter: RequestFilter): boo
     (filter.afterId === undefined || record.id > filter.afterId)
   );
 }
+
+/**
+ * The records of `journal` (newest first) that match `filter`, oldest first, at most `limit` (the
+ * oldest that match), each completed by `release` as it leaves.
+ */
+export function matchingRequests(
+  journal: readonly RequestRecord[],
+  filter: RequestFilter,
+  limit: number,
+  release: (record: RequestRecord) => RequestRecord,
+): RequestRecord[] {
+  const matching: RequestRecord[] = [];
+  for (let index = journal.length - 1; index >= 0 && matching.length < limit; index--) {
+    const record = journal[index] as RequestRecord;
+    if (matchesFilter(record, filter)) matching.push(release(record));
+  }
+  return matching;
+}

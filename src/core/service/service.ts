@@ -70,9 +70,8 @@ export function executeCall(
   const bucket = bucketKey(clientId, callerId, config.limits.callerScope);
   const level: Level = callerId === undefined ? 'client' : 'caller';
   const scriptedError = fault?.status === 500 || fault?.status === 503;
-  const scripted429 = fault?.status === 429;
   const injected =
-    scripted429 ||
+    fault?.status === 429 ||
     (!scriptedError && config.behavior.chaos > 0 && random.next() < config.behavior.chaos);
   // Validation and the merchant are known before the bucket is asked: it is asked once.
   const refusal = !input.ok
@@ -92,81 +91,93 @@ export function executeCall(
     countInvalid: config.limits.countInvalid,
   });
   return andThen(taken, ({ verdict, state }): MaybePromise<ServiceResult> => {
-    const result = (
-      status: number,
-      outcome: Outcome,
-      resetSeconds: number,
-      body: unknown,
-      scripted?: ServiceResult['scripted'],
-      text?: string,
-    ) => serviceResult(bucket, level, state, status, outcome, resetSeconds, body, scripted, text);
+    const taking: Taking = { context, config, call, now, instance, bucket, level, state };
     switch (verdict) {
-      case 'peeked': {
-        const status = fault?.status === 500 ? 500 : 503;
-        const detail = `a ${status} scripted by failNext (POST /__uas/faults); the request did not run and the ${level} bucket was not charged`;
-        return result(
-          status,
-          'injected-fault',
-          secondsUp(state.nextTokenMs),
-          createProblem(status === 500 ? 'internal-error' : 'service-unavailable', detail, {
-            instance,
-          }),
-          { retryAfter: fault?.retry_after ?? undefined },
-        );
-      }
+      case 'peeked':
+        return scriptedFailure(taking);
       case 'injected':
-      case 'rejected': {
-        // A 429 chaos injects asks for a wait drawn in behavior.chaosRetryAfter (never less than
-        // the bucket's own), so a client that waits a fixed second instead of reading
-        // Retry-After is caught resending too early.
-        const empty = state.retryAfterMs > 0 ? secondsUp(state.retryAfterMs) : 0;
-        const wait = scripted429
-          ? (fault?.retry_after ?? 1)
-          : verdict === 'injected'
-            ? Math.max(empty, drawSeconds(config.behavior.chaosRetryAfter, random))
-            : Math.max(empty, 1);
-        return result(
-          429,
-          verdict === 'injected' ? 'injected-429' : 'rate-limited',
-          wait,
-          undefined,
-          scripted429 ? { retryAfter: wait } : undefined,
-        );
-      }
+      case 'rejected':
+        return tooMany(taking, verdict === 'injected');
       case 'refused':
-        return result(
-          (refusal as Problem).status,
-          'invalid',
-          secondsUp(state.nextTokenMs),
-          refusal,
-        );
+        return result(taking, (refusal as Problem).status, 'invalid', reset(state), refusal);
       case 'allowed':
-      case 'shadow-limited': {
-        if (!input.ok) throw new Error('unreachable: invalid input passed the refusal check');
-        const operationContext = {
-          config,
-          directory: context.directory,
-          otp: context.otp,
-          random,
-          now,
-          onCode: context.onCode,
-        };
-        const answered = runOperation(
-          input.input,
-          call.merchantId ?? '',
-          operationContext,
-          instance,
-        );
-        const outcome = verdict === 'allowed' ? 'allowed' : 'shadow-limited';
-        const reset = secondsUp(state.nextTokenMs);
-        return andThen(answered, (answer) =>
-          'problem' in answer
-            ? result(answer.problem.status, outcome, reset, answer.problem)
-            : result(answer.status, outcome, reset, answer.body, undefined, answer.text),
-        );
-      }
+      case 'shadow-limited':
+        return run(taking, verdict === 'allowed' ? 'allowed' : 'shadow-limited');
     }
   });
+}
+
+/** A call and what its bucket said. */
+interface Taking {
+  readonly context: ServiceContext;
+  /** The config when the call began (a live change may come while a shared store answers). */
+  readonly config: ResolvedConfig;
+  readonly call: ServiceCall;
+  readonly now: number;
+  readonly instance: string;
+  readonly bucket: string;
+  readonly level: Level;
+  /** The bucket after the call. */
+  readonly state: BucketDecision;
+}
+
+/** Seconds to the bucket's next token. */
+const reset = (state: BucketDecision) => secondsUp(state.nextTokenMs);
+
+/** A 500 or 503 scripted by a fault: the call did not run, and its bucket was not charged. */
+function scriptedFailure(taking: Taking): ServiceResult {
+  const { fault } = taking.call;
+  const status = fault?.status === 500 ? 500 : 503;
+  const detail = `a ${status} scripted by failNext (POST /__uas/faults); the request did not run and the ${taking.level} bucket was not charged`;
+  const problem = createProblem(status === 500 ? 'internal-error' : 'service-unavailable', detail, {
+    instance: taking.instance,
+  });
+  return result(taking, status, 'injected-fault', reset(taking.state), problem, {
+    retryAfter: fault?.retry_after ?? undefined,
+  });
+}
+
+/** A 429: the bucket is empty, or chaos or a fault injected one. */
+function tooMany(taking: Taking, injected: boolean): ServiceResult {
+  const { call, state, config } = taking;
+  const { random } = taking.context;
+  const scripted = call.fault?.status === 429;
+  // A 429 chaos injects asks for a wait drawn in behavior.chaosRetryAfter (never less than
+  // the bucket's own), so a client that waits a fixed second instead of reading
+  // Retry-After is caught resending too early.
+  const empty = state.retryAfterMs > 0 ? secondsUp(state.retryAfterMs) : 0;
+  const wait = scripted
+    ? (call.fault?.retry_after ?? 1)
+    : injected
+      ? Math.max(empty, drawSeconds(config.behavior.chaosRetryAfter, random))
+      : Math.max(empty, 1);
+  const outcome = injected ? 'injected-429' : 'rate-limited';
+  return result(taking, 429, outcome, wait, undefined, scripted ? { retryAfter: wait } : undefined);
+}
+
+/** The operation itself, once the bucket let the call through (or only shadow-limited it). */
+function run(taking: Taking, outcome: 'allowed' | 'shadow-limited'): MaybePromise<ServiceResult> {
+  const { context, config, call, now, instance, state } = taking;
+  if (!call.input.ok) throw new Error('unreachable: invalid input passed the refusal check');
+  const operationContext = {
+    config,
+    directory: context.directory,
+    otp: context.otp,
+    random: context.random,
+    now,
+    onCode: context.onCode,
+  };
+  const answered = runOperation(
+    call.input.input,
+    call.merchantId ?? '',
+    operationContext,
+    instance,
+  );
+  return andThen(answered, (answer) =>
+    'problem' in answer
+      ? result(taking, answer.problem.status, outcome, reset(state), answer.problem)
+      : result(taking, answer.status, outcome, reset(state), answer.body, undefined, answer.text),
+  );
 }
 
 /** Whole seconds from `min` to `max`, each as likely. */
@@ -178,16 +189,14 @@ function drawSeconds(range: { min: number; max: number }, random: RandomSource):
  * A result in one shape, written out: an object spread here cost more than the rest of the call
  * (V8 copies it on a slow path once the shapes it sees vary).
  */
-function serviceResult(
-  bucket: string,
-  level: Level,
-  state: BucketDecision,
+function result(
+  { bucket, level, state }: Taking,
   status: number,
   outcome: Outcome,
   resetSeconds: number,
   body: unknown,
-  scripted: ServiceResult['scripted'],
-  text: string | undefined,
+  scripted?: ServiceResult['scripted'],
+  text?: string,
 ): ServiceResult {
   return { status, outcome, bucket, level, state, resetSeconds, body, text, scripted };
 }

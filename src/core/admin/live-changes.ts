@@ -1,0 +1,173 @@
+import { andThen, type MaybePromise } from '../async/maybe-promise.js';
+import { applyConfigPatch, type ResolvedConfig } from '../config/config.js';
+import { ConfigError, configIssue } from '../config/config-error.js';
+import { describeIssues, userSchema, type ConfigFile } from '../config/config-schema.js';
+import { list } from '../config/schema-kit.js';
+import { NO_PAST, readPastPolicies, type PastPolicies } from '../limits/past-policies.js';
+import { createState, useConfig, type EmulatorState } from '../service/emulator-state.js';
+import type { SharedChange } from '../store/emulator-store.js';
+import { isKeptClock, isManualClock, type Clock } from '../time/clock.js';
+import type { Announcer } from './admin.js';
+import { MAX_USERS, USERS_PER_REQUEST_MAX } from './dev-api-bounds.js';
+import { changeLimitsAt, pastPoliciesOf, withPastPolicies } from './live-limits.js';
+
+const usersSchema = list(userSchema, 0, USERS_PER_REQUEST_MAX, 'users at once');
+
+/** Past limits of a change that came without them (or with some that do not fit): none. */
+const NO_PAST_AT_ALL: PastPolicies = { client: NO_PAST, caller: NO_PAST };
+
+/** What live changes act on. */
+interface ChangeContext {
+  readonly state: EmulatorState;
+  readonly clock: Clock;
+  readonly events: Announcer;
+  readonly initialConfig: ResolvedConfig;
+  /**
+   * Where a reset takes the clock: for a clock shared by instances, where it started for all (an
+   * instance that joined later would otherwise take the others back to its own start).
+   */
+  readonly startedAt: number;
+}
+
+/** The changes an emulator's admin surface makes, and applies from other instances. */
+export interface LiveChanges {
+  configure(patch: unknown): MaybePromise<ResolvedConfig>;
+  addUsers(users: unknown): MaybePromise<{ added: number; replaced: number }>;
+  reset(): MaybePromise<void>;
+  /** Applies a change another instance sharing the store made. */
+  hear(change: SharedChange): void;
+}
+
+/**
+ * The live changes of an emulator: a change made here is applied here first, then sent to the
+ * instances sharing its store (kept there first when the store holds it, so a change the store
+ * cannot keep is made nowhere).
+ */
+export function createLiveChanges(
+  state: EmulatorState,
+  clock: Clock,
+  events: Announcer,
+  initialConfig: ResolvedConfig,
+): LiveChanges {
+  const context: ChangeContext = {
+    state,
+    clock,
+    events,
+    initialConfig,
+    startedAt: isKeptClock(clock) ? clock.startMs : clock.now(),
+  };
+  return {
+    configure: (patch) => configure(context, patch),
+    addUsers: (users) => addUsers(context, users),
+    reset: () =>
+      andThen(state.store.clear(), () => {
+        restart(context);
+        send(context, { type: 'reset' });
+      }),
+    hear: (change) => hear(context, change),
+  };
+}
+
+const send = ({ state }: ChangeContext, change: SharedChange) => state.store.channel?.send(change);
+
+function configure(context: ChangeContext, patch: unknown): MaybePromise<ResolvedConfig> {
+  const { state, clock } = context;
+  const parsed = applyConfigPatch(state.config.source, patch);
+  // Dated by the store's clock, as bucket decisions are: buckets are settled at that moment.
+  return andThen(state.store.now?.() ?? clock.now(), (at) => {
+    const next = changeLimitsAt(state.config, parsed, at);
+    const change = { type: 'config', live: liveParts(next), past: pastPoliciesOf(next) } as const;
+    return andThen(send(context, change), () => {
+      applyConfig(context, next);
+      return next;
+    });
+  });
+}
+
+function addUsers(
+  context: ChangeContext,
+  users: unknown,
+): MaybePromise<{ added: number; replaced: number }> {
+  const parsed = usersSchema.safeParse(users, { reportInput: true });
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, usersSchema));
+  checkRoom(context.state, parsed.data);
+  return andThen(send(context, { type: 'users', users: parsed.data }), () => {
+    // Checked again: users another instance added meanwhile count too.
+    checkRoom(context.state, parsed.data);
+    return context.state.directory.addUsers(parsed.data);
+  });
+}
+
+/**
+ * Applies a change another instance made. What it sends was checked there; it is checked
+ * again here (the store is shared with whatever else can write to it), and what does not fit
+ * is left out rather than applied in part.
+ */
+function hear(context: ChangeContext, change: SharedChange): void {
+  const { state, events } = context;
+  switch (change.type) {
+    case 'config': {
+      const next = applyConfigPatch(state.config.source, change.live);
+      const past = readPastPolicies(change.past) ?? NO_PAST_AT_ALL;
+      applyConfig(context, withPastPolicies(next, past), events.here);
+      return;
+    }
+    case 'users': {
+      const parsed = usersSchema.safeParse(change.users);
+      if (parsed.success) {
+        checkRoom(state, parsed.data);
+        state.directory.addUsers(parsed.data);
+      }
+      return;
+    }
+    case 'reset':
+      restart(context, events.here);
+      return;
+    case 'event':
+      return; // the emulator hands these to its event readers
+  }
+}
+
+function applyConfig(
+  { state, events }: ChangeContext,
+  next: ResolvedConfig,
+  to = events.all,
+): void {
+  useConfig(state, next);
+  if (to.active)
+    to.emit({
+      type: 'config',
+      limits: next.source.limits,
+      behavior: next.source.behavior,
+      otp: next.source.otp,
+    });
+}
+
+/** Throws when users already checked would pass the most an emulator holds. */
+function checkRoom({ directory }: EmulatorState, users: ConfigFile['users']): void {
+  const fresh = new Set(
+    users.map((user) => user.email.toLowerCase()).filter((email) => !directory.hasUser(email)),
+  ).size;
+  if (directory.users + fresh > MAX_USERS)
+    throw new ConfigError([
+      configIssue(
+        [],
+        `the emulator holds at most ${MAX_USERS} users; it has ${directory.users}, and these would add ${fresh}`,
+      ),
+    ]);
+}
+
+/** Back to the start, but for the store (which the instance that was reset clears). */
+function restart(context: ChangeContext, to = context.events.all): void {
+  const { state, clock, initialConfig } = context;
+  Object.assign(state, createState(initialConfig, state.store));
+  state.store.useConfig(initialConfig);
+  if (isManualClock(clock)) clock.set(context.startedAt);
+  if (to.active) to.emit({ type: 'reset', bucket: undefined, emulator: true });
+}
+
+/** The parts of a config a live change can make, whole: what instances sharing a store send. */
+function liveParts(config: ResolvedConfig): Pick<ConfigFile, 'limits' | 'behavior' | 'otp'> {
+  const { limits, behavior, otp } = config.source;
+  return { limits, behavior, otp };
+}
