@@ -8,6 +8,8 @@ import { readBody } from '../client/response-body.js';
 import { checkBaseUrl } from '../transport/base-url.js';
 import { DevApiError } from './dev-api-error.js';
 import { readRefusal } from './refusal-body.js';
+import { readRequestLog } from './read-request-log.js';
+import { routeTarget } from './route-target.js';
 
 /** Options of {@link createDevClient}. */
 export interface DevClientOptions {
@@ -26,17 +28,6 @@ export interface DevClientOptions {
    * @default 67_108_864 (64 MiB: 100,000 recorded requests fit)
    */
   maxResponseBytes?: number | undefined;
-}
-
-/** Requests asked for per page of `GET /__uas/requests` (a few MB each). */
-const REQUEST_PAGE = 10_000;
-
-/** One page of `GET /__uas/requests`, as read (the server is checked, not trusted). */
-interface RequestPage {
-  requests: RequestRecord[];
-  dropped: number;
-  /** The `after_id` of the next page; null (or absent, from an older server) at the newest. */
-  next_after_id?: number | null;
 }
 
 /** Default of {@link DevClientOptions.maxResponseBytes}. */
@@ -202,14 +193,29 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
       throw DevApiError.badAnswer(where, 'the answer is not JSON');
     }
   };
-  const read = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
-    parse<T>((await call(method, path, body))!, `${method} /__uas${path}`);
+  /** Calls a route of the dev API, as its table declares it, and reads its JSON answer. */
+  const read = async <T>(target: { method: string; path: string }, body?: unknown): Promise<T> =>
+    parse<T>(
+      (await call(target.method, target.path, body))!,
+      `${target.method} /__uas${target.path}`,
+    );
+  /** Calls a route that answers 404 `none` when there is nothing: undefined then. */
+  const readOrNone = async <T>(
+    target: { method: string; path: string },
+    none: 'code-not-found' | 'bucket-not-found',
+  ): Promise<T | undefined> => {
+    const answer = await call(target.method, target.path, undefined, none);
+    return answer === undefined
+      ? undefined
+      : parse<T>(answer, `${target.method} /__uas${target.path}`);
+  };
 
   return {
     url: base,
     async health() {
-      const where = 'GET /__uas/health';
-      const answer = (await call('GET', '/health'))!;
+      const { method, path } = routeTarget('health');
+      const where = `${method} /__uas${path}`;
+      const answer = (await call(method, path))!;
       const body = await text(answer, where);
       let value: unknown;
       try {
@@ -226,87 +232,52 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
         );
       return value;
     },
-    async latestCode(email, merchantId) {
-      const query =
-        merchantId === undefined ? '' : `?merchant_id=${encodeURIComponent(merchantId)}`;
-      const path = `/codes/${encodeURIComponent(email)}${query}`;
-      const answer = await call('GET', path, undefined, 'code-not-found');
-      return answer === undefined ? undefined : parse<CodeRecord>(answer, `GET /__uas${path}`);
-    },
-    codes: async () => (await read<{ codes: CodeRecord[] }>('GET', '/codes')).codes,
+    latestCode: (email, merchantId) =>
+      readOrNone<CodeRecord>(
+        routeTarget('latestCode', { item: email, query: { merchant_id: merchantId } }),
+        'code-not-found',
+      ),
+    codes: async () => (await read<{ codes: CodeRecord[] }>(routeTarget('listCodes'))).codes,
     async requests(filter = {}) {
       return (await this.requestLog(filter)).requests;
     },
-    async requestLog(filter = {}) {
-      const params = new URLSearchParams();
-      const set = (name: string, value: string | number | undefined) => {
-        if (value !== undefined) params.set(name, String(value));
-      };
-      set('operation', filter.operation);
-      set('email', filter.email);
-      set('caller_id', filter.callerId === null ? '' : filter.callerId);
-      set('status', filter.status);
-      set('outcome', filter.outcome);
-      set('client_id', filter.clientId);
-      set('merchant_id', filter.merchantId);
-      set('limit', REQUEST_PAGE);
-      // A page at a time, each after the last id of the one before, until the newest.
-      const requests: RequestRecord[] = [];
-      let afterId = filter.afterId;
-      for (;;) {
-        set('after_id', afterId);
-        const where = `GET /__uas/requests?${params}`;
-        const page = await read<RequestPage>('GET', `/requests?${params}`);
-        if (!Array.isArray(page.requests))
-          throw DevApiError.badAnswer(where, 'the answer holds no list of requests');
-        for (const record of page.requests) requests.push(record);
-        const next = page.next_after_id;
-        if (typeof next !== 'number') return { requests, dropped: page.dropped };
-        // The id of its last record, past the page before: anything else would page forever.
-        const last = page.requests.at(-1)?.id;
-        if (next !== last || (afterId !== undefined && next <= afterId))
-          throw DevApiError.badAnswer(
-            where,
-            `next_after_id ${next} is not the id of the last request of the page, past ${afterId ?? 'none'}`,
-          );
-        afterId = next;
-      }
-    },
+    requestLog: (filter = {}) => readRequestLog(read, filter),
     journal: async (limit = 1000) =>
-      (await read<{ requests: RequestRecord[] }>('GET', `/journal?limit=${limit}`)).requests,
-    buckets(query = {}) {
-      const params = new URLSearchParams();
-      for (const [name, value] of Object.entries(query))
-        if (value !== undefined) params.set(name, String(value));
-      return read<BucketPage>('GET', `/buckets?${params}`);
-    },
-    async bucket(key) {
-      const path = `/buckets/${encodeURIComponent(key)}`;
-      const answer = await call('GET', path, undefined, 'bucket-not-found');
-      return answer === undefined ? undefined : parse<BucketView>(answer, `GET /__uas${path}`);
-    },
+      (await read<{ requests: RequestRecord[] }>(routeTarget('journal', { query: { limit } })))
+        .requests,
+    buckets: (query = {}) => read<BucketPage>(routeTarget('listBuckets', { query })),
+    bucket: (key) =>
+      readOrNone<BucketView>(routeTarget('getBucket', { item: key }), 'bucket-not-found'),
     async resetBuckets(key) {
-      await call('DELETE', key === undefined ? '/buckets' : `/buckets/${encodeURIComponent(key)}`);
+      const target =
+        key === undefined ? routeTarget('resetBuckets') : routeTarget('resetBucket', { item: key });
+      await call(target.method, target.path);
     },
     async reset() {
-      await call('POST', '/reset');
+      const { method, path } = routeTarget('reset');
+      await call(method, path);
     },
-    configure: (patch) => read('PATCH', '/config', patch),
-    config: () => read('GET', '/config'),
-    addUsers: (users) => read<{ added: number; replaced: number }>('POST', '/users', { users }),
+    configure: (patch) => read(routeTarget('changeConfig'), patch),
+    config: () => read(routeTarget('getConfig')),
+    addUsers: (users) =>
+      read<{ added: number; replaced: number }>(routeTarget('addUsers'), { users }),
     failNext: async (fault) =>
-      (await read<{ fault: Fault }>('POST', '/faults', faultBody(fault))).fault,
-    faults: async () => (await read<{ faults: Fault[] }>('GET', '/faults')).faults,
+      (await read<{ fault: Fault }>(routeTarget('failNext'), faultBody(fault))).fault,
+    faults: async () => (await read<{ faults: Fault[] }>(routeTarget('listFaults'))).faults,
     async clearFaults() {
-      await call('DELETE', '/faults');
+      const { method, path } = routeTarget('clearFaults');
+      await call(method, path);
     },
-    clock: () => read<ClockView>('GET', '/clock'),
-    advanceClock: (ms) => read<ClockView>('POST', '/clock', { advance_ms: ms }),
+    clock: () => read<ClockView>(routeTarget('getClock')),
+    advanceClock: (ms) => read<ClockView>(routeTarget('moveClock'), { advance_ms: ms }),
     setClock: (time) =>
-      read<ClockView>('POST', '/clock', {
+      read<ClockView>(routeTarget('moveClock'), {
         set: time instanceof Date ? time.toISOString() : time,
       }),
-    metrics: async () => text((await call('GET', '/metrics'))!, 'GET /__uas/metrics'),
+    async metrics() {
+      const { method, path } = routeTarget('metrics');
+      return text((await call(method, path))!, `${method} /__uas${path}`);
+    },
   };
 }
 
