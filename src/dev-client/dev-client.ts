@@ -1,15 +1,14 @@
 import type { Fault, FaultSpec } from '../core/service/faults.js';
-import { faultBody } from '../core/service/faults.js';
 import type { CodeRecord, RequestRecord } from '../core/records/records.js';
 import type { RequestFilter } from '../core/admin/request-filter.js';
 import type { BucketSort, BucketView } from '../core/limits/bucket-view.js';
 import type { Level } from '../core/limits/bucket-key.js';
-import { readBody } from '../client/response-body.js';
 import { checkBaseUrl } from '../transport/base-url.js';
 import { DevApiError } from './dev-api-error.js';
 import { readRefusal } from './refusal-body.js';
-import { readRequestLog } from './read-request-log.js';
-import { routeTarget } from './route-target.js';
+import { createAnswerReader } from './answer-reader.js';
+import { devClientMethods } from './dev-client-methods.js';
+import type { Health } from './dev-health.js';
 
 /** Options of {@link createDevClient}. */
 export interface DevClientOptions {
@@ -46,35 +45,6 @@ export interface ClockView {
   mode: 'manual' | 'system';
   now: string;
   now_ms: number;
-}
-
-/** What `GET /__uas/health` says. */
-export interface Health {
-  status: 'ok';
-  version: string;
-  started_at: string;
-  uptime_ms: number;
-}
-
-/**
- * Whether `value` is what the health route of a uas dev API answers: an object with status "ok",
- * and version, started_at and uptime_ms of their types. Those three may be missing (a stand-in dev
- * API of a test may answer `{"status":"ok"}` alone), never of another type.
- */
-function isHealth(value: unknown): value is Health {
-  if (typeof value !== 'object' || value === null) return false;
-  const health = value as Partial<Record<keyof Health, unknown>>;
-  const absentOr = (field: unknown, fits: (field: unknown) => boolean) =>
-    field === undefined || fits(field);
-  return (
-    health.status === 'ok' &&
-    absentOr(health.version, (version) => typeof version === 'string') &&
-    absentOr(
-      health.started_at,
-      (startedAt) => typeof startedAt === 'string' && !Number.isNaN(Date.parse(startedAt)),
-    ) &&
-    absentOr(health.uptime_ms, (uptime) => typeof uptime === 'number' && Number.isFinite(uptime))
-  );
 }
 
 /** A typed client of a running emulator's dev API (`/__uas`), for tests in any runner. */
@@ -178,107 +148,7 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
     }
     throw await DevApiError.refused(where, answer, options.adminToken !== undefined);
   }
-  const text = async (answer: Response, where: string): Promise<string> => {
-    const reading = await readBody(answer, maxBytes);
-    if (reading.kind === 'too-large')
-      throw DevApiError.badAnswer(where, `${reading.error} (maxResponseBytes)`);
-    if (reading.kind !== 'complete') throw DevApiError.badAnswer(where, reading.error);
-    return reading.text;
-  };
-  const parse = async <T>(answer: Response, where: string): Promise<T> => {
-    const body = await text(answer, where);
-    try {
-      return JSON.parse(body) as T;
-    } catch {
-      throw DevApiError.badAnswer(where, 'the answer is not JSON');
-    }
-  };
-  /** Calls a route of the dev API, as its table declares it, and reads its JSON answer. */
-  const read = async <T>(target: { method: string; path: string }, body?: unknown): Promise<T> =>
-    parse<T>(
-      (await call(target.method, target.path, body))!,
-      `${target.method} /__uas${target.path}`,
-    );
-  /** Calls a route that answers 404 `none` when there is nothing: undefined then. */
-  const readOrNone = async <T>(
-    target: { method: string; path: string },
-    none: 'code-not-found' | 'bucket-not-found',
-  ): Promise<T | undefined> => {
-    const answer = await call(target.method, target.path, undefined, none);
-    return answer === undefined
-      ? undefined
-      : parse<T>(answer, `${target.method} /__uas${target.path}`);
-  };
-
-  return {
-    url: base,
-    async health() {
-      const { method, path } = routeTarget('health');
-      const where = `${method} /__uas${path}`;
-      const answer = (await call(method, path))!;
-      const body = await text(answer, where);
-      let value: unknown;
-      try {
-        value = JSON.parse(body);
-      } catch {
-        throw DevApiError.notDevApi(where, answer.status, 'its answer is not JSON', body);
-      }
-      if (!isHealth(value))
-        throw DevApiError.notDevApi(
-          where,
-          answer.status,
-          'its answer is not { status: "ok", version, started_at, uptime_ms }',
-          body,
-        );
-      return value;
-    },
-    latestCode: (email, merchantId) =>
-      readOrNone<CodeRecord>(
-        routeTarget('latestCode', { item: email, query: { merchant_id: merchantId } }),
-        'code-not-found',
-      ),
-    codes: async () => (await read<{ codes: CodeRecord[] }>(routeTarget('listCodes'))).codes,
-    async requests(filter = {}) {
-      return (await this.requestLog(filter)).requests;
-    },
-    requestLog: (filter = {}) => readRequestLog(read, filter),
-    journal: async (limit = 1000) =>
-      (await read<{ requests: RequestRecord[] }>(routeTarget('journal', { query: { limit } })))
-        .requests,
-    buckets: (query = {}) => read<BucketPage>(routeTarget('listBuckets', { query })),
-    bucket: (key) =>
-      readOrNone<BucketView>(routeTarget('getBucket', { item: key }), 'bucket-not-found'),
-    async resetBuckets(key) {
-      const target =
-        key === undefined ? routeTarget('resetBuckets') : routeTarget('resetBucket', { item: key });
-      await call(target.method, target.path);
-    },
-    async reset() {
-      const { method, path } = routeTarget('reset');
-      await call(method, path);
-    },
-    configure: (patch) => read(routeTarget('changeConfig'), patch),
-    config: () => read(routeTarget('getConfig')),
-    addUsers: (users) =>
-      read<{ added: number; replaced: number }>(routeTarget('addUsers'), { users }),
-    failNext: async (fault) =>
-      (await read<{ fault: Fault }>(routeTarget('failNext'), faultBody(fault))).fault,
-    faults: async () => (await read<{ faults: Fault[] }>(routeTarget('listFaults'))).faults,
-    async clearFaults() {
-      const { method, path } = routeTarget('clearFaults');
-      await call(method, path);
-    },
-    clock: () => read<ClockView>(routeTarget('getClock')),
-    advanceClock: (ms) => read<ClockView>(routeTarget('moveClock'), { advance_ms: ms }),
-    setClock: (time) =>
-      read<ClockView>(routeTarget('moveClock'), {
-        set: time instanceof Date ? time.toISOString() : time,
-      }),
-    async metrics() {
-      const { method, path } = routeTarget('metrics');
-      return text((await call(method, path))!, `${method} /__uas${path}`);
-    },
-  };
+  return devClientMethods(base, createAnswerReader(call, maxBytes));
 }
 
 /** The `type` of a problem+json text; undefined when it is not one. */
