@@ -38,6 +38,18 @@ describe('createCoreEmulator', () => {
       ).toThrow(/devApi\.adminToken/);
   });
 
+  it('refuses a version health could not report as written: too long, or with spaces', () => {
+    for (const version of ['1'.repeat(65), '1.0 beta', ''])
+      expect(() =>
+        createCoreEmulator({
+          config: DEMO_CONFIG,
+          clock: createManualClock(0),
+          random: createSeededRandom(1),
+          version,
+        }),
+      ).toThrow(/version: expected 1 to 64 printable ASCII characters/);
+  });
+
   it('writes the exists answer as JSON.stringify writes its body', () => {
     const { emulator } = make();
     for (const email of ['alice%40example.com', 'nobody%40example.com']) {

@@ -154,6 +154,17 @@ describe('the bounds of numbers and durations', () => {
     );
   });
 
+  it('refuses a rate written in more characters than a bucket view shows', () => {
+    const rate = `10/${' '.repeat(70)}s`;
+    const config = {
+      ...DEMO_CONFIG,
+      limits: { ...DEMO_CONFIG.limits, client: { burst: 5, rate } },
+    };
+    expect(issuesOf(config)[0]).toContain(
+      'limits.client.rate: expected a rate of at most 64 characters, such as "10/s"',
+    );
+  });
+
   it('keeps every header within structured-field integers at the largest allowed values', () => {
     const emulator = createCoreEmulator({
       config: {

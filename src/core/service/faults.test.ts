@@ -22,4 +22,16 @@ describe('createFaultQueue', () => {
       'expected a whole number of milliseconds; got "5s"',
     ]);
   });
+
+  it('refuses a fault past the most it holds at once, naming the bound, and keeps the others', () => {
+    const queue = createFaultQueue(2);
+    queue.add({ status: 503 });
+    queue.add({ status: 500 });
+    expect(() => queue.add({ status: 429 })).toThrow(
+      '2 faults are scripted already; clear them or let them apply',
+    );
+    expect(queue.list().map((fault) => fault.status)).toEqual([503, 500]);
+    queue.take('start');
+    expect(queue.add({ status: 429 }).status).toBe(429);
+  });
 });

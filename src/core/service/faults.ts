@@ -107,20 +107,17 @@ export interface FaultQueue {
   clear(): void;
 }
 
-/** Creates an empty fault queue. */
-export function createFaultQueue(): FaultQueue {
+/** Creates an empty fault queue that holds at most `max` faults at once. */
+export function createFaultQueue(max = FAULTS_MAX): FaultQueue {
   let faults: Fault[] = [];
   let nextId = 1;
   return {
     add(body) {
       const parsed = faultSchema.safeParse(body, { reportInput: true });
       if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, faultSchema));
-      if (faults.length >= FAULTS_MAX)
+      if (faults.length >= max)
         throw new ConfigError([
-          configIssue(
-            [],
-            `${FAULTS_MAX} faults are scripted already; clear them or let them apply`,
-          ),
+          configIssue([], `${max} faults are scripted already; clear them or let them apply`),
         ]);
       const { operation, status, count = 1, retry_after, latency_ms } = parsed.data;
       const fault: Fault = {

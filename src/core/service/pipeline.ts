@@ -120,7 +120,7 @@ function newRecord(
   now: number,
 ): RequestRecord {
   const { headers } = request;
-  const record = blankRecord(state.nextRequestId++, now, request.method, clip(path));
+  const record = blankRecord(state.nextRequestId++, now, clip(request.method), clip(path));
   record.caller_id_misplaced = misplacedInHeaders(headers);
   record.user_agent = clipString(headerValue(headers, 'user-agent'));
   record.idempotency_key = clipString(headerValue(headers, 'idempotency-key'));
