@@ -1,7 +1,7 @@
 import type { RequestRecord } from '../core/records/records.js';
 import { resolveCheckOptions, type CheckOptions } from './check-options.js';
 import type { CheckReport, Finding, RuleResult } from './check-report.js';
-import type { CheckContext } from './check-rule.js';
+import type { RuleContext } from './check-rule.js';
 import { groupLogicalRequests } from './logical-requests.js';
 import { evidenceRequests } from './evidence-requests.js';
 import { CHECK_RULES } from './rule-catalog.js';
@@ -52,7 +52,7 @@ function* checkSteps(
     .filter((record) => record.operation !== undefined)
     .sort((a, b) => a.at - b.at || a.id - b.id);
   yield;
-  const context: CheckContext = {
+  const context: RuleContext = {
     requests,
     authenticated: requests.filter((record) => record.client_id !== undefined),
     logical: groupLogicalRequests(

@@ -4,7 +4,7 @@ import type { Evidence, RuleId, Severity } from './check-report.js';
 import type { LogicalRequest } from './logical-requests.js';
 
 /** What every rule sees: the service requests oldest first, grouped, and the options. */
-export interface CheckContext {
+export interface RuleContext {
   /** Service requests (with an operation), oldest first. */
   readonly requests: readonly RequestRecord[];
   /** Requests that got past authentication (they have a client): the ones whose fields were read. */
@@ -27,7 +27,7 @@ export interface CheckRule {
   /** The spec rule it comes from, quoting the section. */
   spec: string;
   fix: string;
-  evaluate(context: CheckContext): RuleVerdict;
+  evaluate(context: RuleContext): RuleVerdict;
 }
 
 /** Most request ids and values an {@link Evidence} lists. */

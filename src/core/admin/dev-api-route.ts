@@ -94,7 +94,7 @@ export interface DevRoute {
 }
 
 /** A whole-number query parameter; its type says whether it has a fallback. */
-export const whole = <F extends number | undefined = undefined>(
+export const wholeParam = <F extends number | undefined = undefined>(
   min: number,
   max: number,
   description: string,
@@ -108,13 +108,13 @@ export const whole = <F extends number | undefined = undefined>(
 });
 
 /** A query parameter that takes one of `choices`. */
-export const choice = <const C extends readonly string[]>(
+export const choiceParam = <const C extends readonly string[]>(
   choices: C,
   description: string,
 ): ChoiceParam<C> => ({ kind: 'choice', choices, description });
 
 /** A free-text query parameter. */
-export const text = (maxLength: number, description: string, usage?: string): TextParam => ({
+export const textParam = (maxLength: number, description: string, usage?: string): TextParam => ({
   kind: 'text',
   maxLength,
   description,

@@ -7,7 +7,13 @@ import {
   MERCHANT_ID_LENGTH,
   REQUEST_PAGE_MAX,
 } from './dev-api-bounds.js';
-import { choice, text, whole, type DevRoute, type QueryParam } from './dev-api-route.js';
+import {
+  choiceParam,
+  textParam,
+  wholeParam,
+  type DevRoute,
+  type QueryParam,
+} from './dev-api-route.js';
 
 /** The documents `GET /__uas/openapi.json` serves, by its `document` parameter. */
 export const SERVED_DOCUMENTS = ['service', 'dev-api'] as const;
@@ -20,11 +26,11 @@ const BUCKET_KEY = {
   description: 'A bucket key, percent-encoded: `caller%3Ademo%3A203.0.113.7`.',
 };
 const EMAIL = { maxLength: BOUNDS.emailLength, description: 'An e-mail address, percent-encoded.' };
-const MERCHANT = text(MERCHANT_ID_LENGTH, 'A merchant id.', 'M');
+const MERCHANT = textParam(MERCHANT_ID_LENGTH, 'A merchant id.', 'M');
 
 /** A filter on a text a record holds: records cut texts to 256 characters, so no longer one matches. */
 const recordFilter = (description: string, usage?: string) =>
-  text(RECORD_TEXT_MAX, description, usage);
+  textParam(RECORD_TEXT_MAX, description, usage);
 
 /**
  * The routes of the dev API under `/__uas`, by operation id, each declared once: the router
@@ -56,15 +62,19 @@ export const DEV_API_TABLE = {
     admin: 'listBuckets',
     store: true,
     query: {
-      level: choice(['client', 'caller'], 'Only the buckets of this level.'),
-      sort: choice(
+      level: choiceParam(['client', 'caller'], 'Only the buckets of this level.'),
+      sort: choiceParam(
         ['pressure', 'recent', 'key', 'rejected'],
         'The order: the emptiest first (default), the latest used, by key, the most rejected.',
       ),
-      limit: whole(1, BUCKET_PAGE_MAX, 'Buckets per page.', 100),
-      offset: whole(0, COUNT_MAX, 'Skip this many.', 0),
-      client: text(CLIENT_ID_MAX_LENGTH, 'Only the buckets of this client id.', 'ID'),
-      search: text(BUCKET_KEY_MAX_LENGTH, 'Only the buckets whose key contains this text.', 'TEXT'),
+      limit: wholeParam(1, BUCKET_PAGE_MAX, 'Buckets per page.', 100),
+      offset: wholeParam(0, COUNT_MAX, 'Skip this many.', 0),
+      client: textParam(CLIENT_ID_MAX_LENGTH, 'Only the buckets of this client id.', 'ID'),
+      search: textParam(
+        BUCKET_KEY_MAX_LENGTH,
+        'Only the buckets whose key contains this text.',
+        'TEXT',
+      ),
     },
   },
   resetBuckets: {
@@ -108,7 +118,7 @@ export const DEV_API_TABLE = {
     store: true,
     showsTraffic: true,
     query: {
-      email: text(BOUNDS.emailLength, 'An e-mail (compared case-insensitively).', 'E'),
+      email: textParam(BOUNDS.emailLength, 'An e-mail (compared case-insensitively).', 'E'),
       merchant_id: MERCHANT,
     },
     problems: ['code-not-found'],
@@ -134,7 +144,7 @@ export const DEV_API_TABLE = {
     answer: 'RequestList',
     admin: 'journal',
     showsTraffic: true,
-    query: { limit: whole(1, REQUEST_PAGE_MAX, 'At most this many.', 1000) },
+    query: { limit: wholeParam(1, REQUEST_PAGE_MAX, 'At most this many.', 1000) },
   },
   listRequests: {
     method: 'GET',
@@ -145,11 +155,11 @@ export const DEV_API_TABLE = {
     admin: 'requests',
     showsTraffic: true,
     query: {
-      limit: whole(1, REQUEST_PAGE_MAX, 'At most this many.', REQUEST_PAGE_MAX),
-      status: whole(100, 599, 'An HTTP status.'),
-      after_id: whole(0, COUNT_MAX, 'Only requests after this id.'),
-      operation: choice(['exists', 'start', 'verify'], 'An operation.'),
-      outcome: choice(OUTCOMES, 'How the limiter treated the request.'),
+      limit: wholeParam(1, REQUEST_PAGE_MAX, 'At most this many.', REQUEST_PAGE_MAX),
+      status: wholeParam(100, 599, 'An HTTP status.'),
+      after_id: wholeParam(0, COUNT_MAX, 'Only requests after this id.'),
+      operation: choiceParam(['exists', 'start', 'verify'], 'An operation.'),
+      outcome: choiceParam(OUTCOMES, 'How the limiter treated the request.'),
       email: recordFilter('An e-mail (compared case-insensitively).'),
       caller_id: recordFilter(
         'A caller_id; empty for the requests sent without one.',
@@ -273,7 +283,10 @@ export const DEV_API_TABLE = {
     tag: 'server',
     answer: 'Document',
     query: {
-      document: choice(SERVED_DOCUMENTS, 'Which document: the service (default) or the dev API.'),
+      document: choiceParam(
+        SERVED_DOCUMENTS,
+        'Which document: the service (default) or the dev API.',
+      ),
     },
   },
 } as const satisfies Record<string, DevRoute>;
