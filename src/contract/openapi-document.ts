@@ -25,7 +25,7 @@ import {
 } from './problem-schemas.js';
 import { describeLimits, rateLimitHeaders, type BucketStage } from './rate-limit-header-docs.js';
 import { renderExample } from './response-examples.js';
-import { operationPath, SERVICE_PATHS } from './service-paths.js';
+import { operationPath, SERVICE_PATHS } from '../core/service/service-routes.js';
 import { operationSchemas } from './success-schemas.js';
 import { bucketKeyMaxLength, FIELD_INTEGER_MAX, wholeNumber } from './value-bounds.js';
 import { BOUNDS } from '../core/config/config-schema.js';
