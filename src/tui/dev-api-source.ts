@@ -1,7 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import type { EmulatorEvent, RequestRecord } from '../core/admin/records.js';
 import type { Clock } from '../core/time/clock.js';
-import { describeNetworkError } from '../client/network-error.js';
+import { describeNetworkError } from '../http/network-error.js';
 import { createDevClient, type DevClient } from '../dev-client/dev-client.js';
 import { DevApiError, isDevApiError } from '../dev-client/dev-api-error.js';
 import { systemClock } from '../runtime/system-clock.js';

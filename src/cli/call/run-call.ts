@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { callerIdFromForwardedFor, compileRanges } from '../../client/caller-id.js';
-import { describeNoAnswer } from '../../client/network-error.js';
+import { describeNoAnswer } from '../../http/network-error.js';
 import {
   createClient,
   type CallResult,

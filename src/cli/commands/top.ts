@@ -82,7 +82,7 @@ async function snapshotFailure(
 ): Promise<CliError> {
   const [{ isDevApiError }, { describeNetworkError }, { adminTokenProblem }] = await Promise.all([
     import('../../dev-client/dev-api-error.js'),
-    import('../../client/network-error.js'),
+    import('../../http/network-error.js'),
     import('../../text/admin-token-problem.js'),
   ]);
   const where = `cannot read the dev API of ${origin}`;

@@ -1,6 +1,6 @@
-import { describeNetworkError, describeNoAnswer } from '../../client/network-error.js';
+import { describeNetworkError, describeNoAnswer } from '../../http/network-error.js';
 import { adminTokenProblem } from '../../text/admin-token-problem.js';
-import { readBody } from '../../client/response-body.js';
+import { readBody } from '../../http/response-body.js';
 
 /** A request of the suite, before it is sent. */
 export interface ConformRequest {

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { describeNetworkError } from '../../client/network-error.js';
+import { describeNetworkError } from '../../http/network-error.js';
 import { isConfigError } from '../../core/config/config-error.js';
 import { formatMarkdown, formatReport } from '../../simulate/report-format.js';
 import type { SimulationReport } from '../../simulate/report.js';

@@ -1,13 +1,14 @@
-import { describeNetworkError } from './network-error.js';
-
-/** Default of `maxResponseBytes`: 1 MiB, far above any answer of the API (a few hundred bytes). */
-export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+import {
+  classifyNetworkError,
+  describeNetworkError,
+  type NetworkErrorKind,
+} from './network-error.js';
 
 /** What reading a body gave: the whole text, or why there is none. */
 export type BodyReading =
   | { kind: 'complete'; text: string; bytes: number }
   /** The body ended early (connection closed or reset, a timeout): the answer is not whole. */
-  | { kind: 'cut-short'; bytes: number; error: string }
+  | { kind: 'cut-short'; bytes: number; error: string; reason: NetworkErrorKind }
   /** The body is, or says it is, longer than the limit; it was not read any further. */
   | { kind: 'too-large'; bytes: number; announced: number | undefined; error: string };
 
@@ -59,6 +60,7 @@ export async function readBody(
     return {
       kind: 'cut-short',
       bytes,
+      reason: classifyNetworkError(failure),
       error: `the answer was cut short after ${bytes}${of} bytes of body (${describe(failure)})`,
     };
   }
