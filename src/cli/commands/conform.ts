@@ -78,6 +78,6 @@ Examples:
     )
     .action(async (flags: ConformFlags) => {
       const { runConform } = await import('../conform/run-conform.js');
-      context.exitCode = await runConform(flags, context, deps);
+      context.exitCode = await runConform(flags, context.io, deps);
     });
 }

@@ -1,25 +1,18 @@
-import type { ConformRequest } from './conform-sender.js';
-
-/** Who and what the suite asks about: from the flags, with the run's own caller_ids. */
-export interface SuiteTarget {
-  /** A user the target knows (`--email`), for start and the known-user check. */
-  email: string | undefined;
-  /** A merchant of the token's client (`--merchant-id`), for start and verify. */
-  merchantId: string | undefined;
-  /** Short text unique to this run: caller_ids and the probe address are made from it. */
-  runId: string;
-}
+import { operationPath, SERVICE_METHODS } from '../core/service/service-routes.js';
+import type { ConformRequest } from './conform-request.js';
+import type { ConformTarget } from './conform-options.js';
 
 /** A caller_id of this run, so every request lands in a bucket no one else uses. */
-export const callerOf = (target: SuiteTarget, name: string): string =>
+export const callerOf = (target: ConformTarget, name: string): string =>
   `uas-conform-${target.runId}-${name}`;
 
 /** An address no user has: `uas-conform-<run>@example.com` (RFC 2606 keeps example.com unused). */
-export const probeEmail = (target: SuiteTarget): string =>
+export const probeEmail = (target: ConformTarget): string =>
   `uas-conform-${target.runId}@example.com`;
 
 /** A made-up token of valid syntax, which no server should know. */
-export const inventedToken = (target: SuiteTarget): string => `uas-conform-invalid-${target.runId}`;
+export const inventedToken = (target: ConformTarget): string =>
+  `uas-conform-invalid-${target.runId}`;
 
 /** The code sent to verify on purpose wrong: of a code's usual shape. */
 export const WRONG_CODE = '000000';
@@ -34,7 +27,11 @@ export function existsRequest(
     email,
     ...(callerId === undefined ? {} : { caller_id: callerId }),
   });
-  return { method: 'GET', path: `/v1/users/exists?${query.toString()}`, auth };
+  return {
+    method: SERVICE_METHODS.exists,
+    path: `${operationPath('exists')}?${query.toString()}`,
+    auth,
+  };
 }
 
 /** `POST /v1/merchants/{merchant_id}/users/passwordless/{start|verify}` with a JSON body. */
@@ -44,8 +41,8 @@ export function passwordlessRequest(
   body: Record<string, unknown>,
 ): ConformRequest {
   return {
-    method: 'POST',
-    path: `/v1/merchants/${encodeURIComponent(merchantId)}/users/passwordless/${action}`,
+    method: SERVICE_METHODS[action],
+    path: operationPath(action, merchantId),
     auth: 'token',
     body,
   };
