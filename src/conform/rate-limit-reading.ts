@@ -1,4 +1,5 @@
-import { judgeRateLimitFields, type RateLimitReading } from '../contract/rate-limit-fields.js';
+import { judgeRateLimitFields } from '../contract/rate-limit-fields.js';
+import type { RateLimitReading } from '../contract/rate-limit-judgement.js';
 import type { ProbeExchange } from './conform-sender.js';
 import type { ProbeContext } from './probe.js';
 
