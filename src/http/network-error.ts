@@ -37,6 +37,12 @@ const REFUSED = 'ECONNREFUSED';
 const DNS = 'ENOTFOUND|EAI_AGAIN|EAI_FAIL';
 const UNREACHABLE = 'EHOSTUNREACH|ENETUNREACH';
 
+/**
+ * What a server's malformed answer is called: the HTTP parser's errors (`HPE_*`), or, by newer
+ * versions of Node's fetch, a body length that disagrees with its Content-Length headers.
+ */
+const MALFORMED = /^(?:HPE_|UND_ERR_RES_CONTENT_LENGTH_MISMATCH)/;
+
 const KINDS: ReadonlyArray<[NetworkErrorKind, RegExp]> = [
   ['refused', new RegExp(`^${REFUSED}$`)],
   ['reset', /^(?:ECONNRESET|EPIPE|ECONNABORTED|UND_ERR_SOCKET|UND_ERR_CLOSED)$/],
@@ -50,7 +56,7 @@ const KINDS: ReadonlyArray<[NetworkErrorKind, RegExp]> = [
     /^(?:ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT)$/,
   ],
   ['unreachable', new RegExp(`^(?:${UNREACHABLE})$`)],
-  ['malformed', /^(?:HPE_|UND_ERR_RES_CONTENT_LENGTH_MISMATCH$)/],
+  ['malformed', MALFORMED],
 ];
 
 /** Sorts a fetch failure (or a body read's) into a {@link NetworkErrorKind}, by its system error code. */
@@ -70,14 +76,8 @@ export function wasNeverSent(kind: NetworkErrorKind): boolean {
   return kind === 'refused' || kind === 'dns' || kind === 'unreachable';
 }
 
-/**
- * What a server's malformed answer is called: the HTTP parser's errors (`HPE_*`), or, by newer
- * versions of Node's fetch, a body length that disagrees with its Content-Length headers.
- */
-const MALFORMED = /^(?:HPE_|UND_ERR_RES_CONTENT_LENGTH_MISMATCH)/;
-
 /** Connection errors where the request never left, in the words of {@link describeNetworkError}. */
-export const NOT_SENT = new RegExp(`${REFUSED}|${DNS}|${UNREACHABLE}`);
+const NOT_SENT = new RegExp(`${REFUSED}|${DNS}|${UNREACHABLE}`);
 
 /**
  * Says for people why `base` gave no whole answer, from the error of the last attempt (as
