@@ -1,6 +1,6 @@
 import type { Operation } from '../core/config/config.js';
 import { describeNetworkError } from '../http/network-error.js';
-import { exchangeHttp, type HttpOutcome } from '../http/http-exchange.js';
+import { exchangeHttp, type HttpOutcome } from '../http/exchange-http.js';
 import { readAnswer, type Answers } from './answers.js';
 import type { AttemptRecord, CallRequest, CallResult } from './call-result.js';
 import type { ClientSettings } from './client-options.js';

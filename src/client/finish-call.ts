@@ -1,5 +1,5 @@
 import { isProblem } from '../core/service/problems.js';
-import { redirectTarget, type HttpOutcome } from '../http/http-exchange.js';
+import { redirectTarget, type HttpOutcome } from '../http/exchange-http.js';
 import type { AttemptRecord, CallRequest, CallResult, GaveUp } from './call-result.js';
 
 /** A 2xx body read as the operation's answer, or what is wrong with it; undefined for others. */

@@ -1,4 +1,4 @@
-import { exchangeHttp } from '../http/http-exchange.js';
+import { exchangeHttp } from '../http/exchange-http.js';
 import { joinUrl } from '../http/join-url.js';
 import { describeNoAnswer } from '../http/network-error.js';
 import { adminTokenProblem } from '../text/admin-token-problem.js';

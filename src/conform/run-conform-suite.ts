@@ -2,7 +2,7 @@ import type { OpenApiDocument } from '../contract/openapi-types.js';
 import type { ConformOptions } from './conform-options.js';
 import type { ConformReport, ProbeResult } from './conform-report.js';
 import type { ConformSender } from './conform-sender.js';
-import { createConformValidator } from './contract-validator.js';
+import { createConformValidator } from './conform-validator.js';
 import type { Probe, ProbeContext, ServiceAnswer } from './probe.js';
 import { CONFORM_PROBES } from './probe-catalog.js';
 import { AdminTokenError, BudgetSpentError, UnreachableError } from './sender-errors.js';

@@ -5,7 +5,7 @@ import type { RequestFilter } from '../core/admin/request-filter.js';
 import type { BucketSort, BucketView } from '../core/limits/bucket-view.js';
 import type { Level } from '../core/limits/bucket-key.js';
 import { joinUrl } from '../http/join-url.js';
-import { readBody } from '../http/response-body.js';
+import { readResponseBody } from '../http/read-response-body.js';
 import { sendRequest } from '../http/send-request.js';
 import { checkBaseUrl } from '../transport/base-url.js';
 import { DevApiError } from './dev-api-error.js';
@@ -189,7 +189,7 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
     throw await DevApiError.refused(where, answer, options.adminToken !== undefined);
   }
   const text = async (answer: Response, where: string): Promise<string> => {
-    const reading = await readBody(answer, maxBytes);
+    const reading = await readResponseBody(answer, maxBytes);
     if (reading.kind === 'too-large')
       throw DevApiError.badAnswer(where, `${reading.error} (maxResponseBytes)`);
     if (reading.kind !== 'complete') throw DevApiError.badAnswer(where, reading.error);

@@ -1,5 +1,5 @@
 import type { NetworkErrorKind } from './network-error.js';
-import { readBody } from './response-body.js';
+import { readResponseBody } from './read-response-body.js';
 import { sendRequest, type HttpRequest, type NoAnswer, type SendOptions } from './send-request.js';
 
 /** How one exchange is made: {@link SendOptions}, and the longest body read. */
@@ -48,7 +48,7 @@ export async function exchangeHttp(
   const sent = await sendRequest(request, options);
   if (sent.kind === 'no-answer') return sent;
   const { status, headers } = sent.response;
-  const body = await readBody(sent.response, options.maxResponseBytes, options.describe);
+  const body = await readResponseBody(sent.response, options.maxResponseBytes, options.describe);
   if (body.kind === 'complete') return { kind: 'answer', status, headers, text: body.text };
   if (body.kind === 'cut-short')
     return { kind: 'cut-short', status, headers, error: body.error, reason: body.reason };

@@ -7,7 +7,7 @@ import {
   trickle,
   useHostileServers,
 } from '../../test/helpers/hostile-server.js';
-import { exchangeHttp, redirectTarget, type ExchangeOptions } from './http-exchange.js';
+import { exchangeHttp, redirectTarget, type ExchangeOptions } from './exchange-http.js';
 import type { HttpRequest } from './send-request.js';
 
 const hostile = useHostileServers();

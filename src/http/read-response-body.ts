@@ -19,7 +19,7 @@ export type BodyReading =
  * server closed before `Content-Length` bytes, a reset, the attempt's timeout) is `cut-short`,
  * never a complete answer; `describe` words what broke it.
  */
-export async function readBody(
+export async function readResponseBody(
   response: Response,
   maxBytes: number,
   describe: (failure: unknown) => string = describeNetworkError,
