@@ -13,10 +13,10 @@ import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
 import { createDevClient } from '../../dev-client/dev-client.js';
 import { isDevApiError } from '../../dev-client/dev-api-error.js';
 import { adminTokenProblem } from '../../text/admin-token-problem.js';
-import type { CallFlags } from '../commands/call.js';
+import type { CallFlags } from './call-flags.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
 import { durationFlag, parseHttpUrl, resolveAccessToken, sizeFlag } from '../options.js';
-import type { CommandContext } from '../program.js';
+import type { CommandContext } from '../command-context.js';
 import { escapeControls as safe, toSafeJson } from '../safe-text.js';
 import { callToJson, describeBucket, describeRetryAfter, formatCall } from './call-output.js';
 

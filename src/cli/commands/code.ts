@@ -1,8 +1,8 @@
 import { Option, type Command } from 'commander';
-import type { CommandContext } from '../program.js';
+import type { CommandContext } from '../command-context.js';
 import { CliError, EXIT } from '../io.js';
 import { parseHttpUrl } from '../options.js';
-import { DEFAULT_URL } from './call.js';
+import { DEFAULT_URL } from '../defaults.js';
 
 interface CodeFlags {
   url: string;

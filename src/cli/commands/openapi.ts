@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandContext } from '../program.js';
+import type { CommandContext } from '../command-context.js';
 import {
   applyConfigFlags,
   configErrorToCli,

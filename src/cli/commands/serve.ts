@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import type { EmulatorHttpServer } from '../../adapters/http/http-server.js';
 import type { AnyEmulator } from '../../core/emulator.js';
 import type { Engine } from '../../transport/http-transport.js';
-import type { CommandContext } from '../program.js';
+import type { CommandContext } from '../command-context.js';
 import {
   applyConfigFlags,
   configErrorToCli,
@@ -10,6 +10,7 @@ import {
   configFlagsOf,
 } from '../config-loader.js';
 import { redactSecret } from '../../core/admin/redact.js';
+import { DEFAULT_PORT } from '../defaults.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
 import { allowLiveScreen } from '../live-screen.js';
 import { importOptional } from '../optional-import.js';
@@ -75,9 +76,6 @@ interface ServeFlags {
   onStoreError?: 'open' | 'closed';
   workers: number;
 }
-
-/** Default port of `uas serve`, and of the target of `uas call`. */
-export const DEFAULT_PORT = 4010;
 
 /** Registers `uas serve`. */
 export function registerServe(program: Command, context: CommandContext): void {

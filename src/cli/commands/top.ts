@@ -1,10 +1,10 @@
 import { Option, type Command } from 'commander';
-import type { CommandContext } from '../program.js';
+import type { CommandContext } from '../command-context.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
 import { allowLiveScreen } from '../live-screen.js';
 import { importOptional } from '../optional-import.js';
 import { parseHttpUrl } from '../options.js';
-import { DEFAULT_URL } from './call.js';
+import { DEFAULT_URL } from '../defaults.js';
 
 interface TopFlags {
   url: string;

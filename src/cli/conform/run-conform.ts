@@ -6,7 +6,7 @@ import { sleep } from '../../client/sleep.js';
 import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
 import { CliError, colorsFor, EXIT, type CliIO } from '../io.js';
 import { durationFlag, parseHttpUrl, resolveAccessToken, sizeFlag } from '../options.js';
-import type { CommandContext } from '../program.js';
+import type { CommandContext } from '../command-context.js';
 import { escapeControls, toSafeJson } from '../safe-text.js';
 import type { SuiteOptions } from './conform-check.js';
 import {

@@ -8,7 +8,7 @@ import { resolveScenario, type Scenario } from '../../simulate/scenario.js';
 import { shortenedBotWarning } from '../../simulate/scenario-warnings.js';
 import { simulate } from '../../simulate/simulation.js';
 import type { PlaybackSummary } from '../../tui/playback.js';
-import type { SimulateFlags } from '../commands/simulate.js';
+import type { SimulateFlags } from './simulate-flags.js';
 import {
   applyConfigFlags,
   configErrorToCli,
@@ -22,7 +22,7 @@ import { allowLiveScreen } from '../live-screen.js';
 import { isLoopbackHost, parseHttpUrl } from '../options.js';
 import { escapeControls } from '../safe-text.js';
 import { pluralize } from '../../text/pluralize.js';
-import type { CommandContext } from '../program.js';
+import type { CommandContext } from '../command-context.js';
 
 /** Where the bundled scenarios live. */
 export const PRESETS_DIR = fileURLToPath(new URL('../../../fixtures/scenarios/', import.meta.url));
