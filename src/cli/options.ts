@@ -203,6 +203,17 @@ export function isoTime(text: string): number {
   return value;
 }
 
+/** The flags {@link addLimitOptions} adds, as commander parses them. */
+export interface LimitFlags {
+  clientBurst?: number;
+  clientRate?: string;
+  callerBurst?: number;
+  callerRate?: string;
+  callerScope?: string;
+  retryAfter?: string;
+  headers?: string;
+}
+
 /**
  * The bucket and header flags `uas serve` and `uas openapi` share (what each does with them is
  * read by `configFlagsOf`): the same names, parsers and help in both.

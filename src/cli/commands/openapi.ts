@@ -6,18 +6,17 @@ import {
   loadConfigFile,
   configFlagsOf,
 } from '../config-loader.js';
-import { addLimitOptions, integerIn, operationCosts, parseHttpUrl } from '../options.js';
+import {
+  addLimitOptions,
+  integerIn,
+  operationCosts,
+  parseHttpUrl,
+  type LimitFlags,
+} from '../options.js';
 
 /** Options of `uas openapi`, as commander parses them. */
-interface OpenApiFlags {
+interface OpenApiFlags extends LimitFlags {
   config?: string;
-  clientBurst?: number;
-  clientRate?: string;
-  callerBurst?: number;
-  callerRate?: string;
-  callerScope?: string;
-  retryAfter?: string;
-  headers?: string;
   cost?: Record<string, number>;
   otpTtl?: string;
   otpAttempts?: number;
