@@ -14,7 +14,8 @@ import {
   type ModeStats,
 } from './mode-stats.js';
 import { pluralize } from '../text/pluralize.js';
-import { buildReport, type SimulationReport } from './report.js';
+import { buildReport } from './build-report.js';
+import type { SimulationReport } from './simulation-report.js';
 import type { Mode, Scenario } from './scenario.js';
 import { botDueMs, botRequest, shopperOf, thinkAfter } from './shopper-flow.js';
 import { shopperEmail, victimEmail, VICTIMS } from './simulation-config.js';

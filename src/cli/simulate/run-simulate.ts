@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describeNetworkError } from '../../client/network-error.js';
 import { isConfigError } from '../../core/config/config-error.js';
 import { formatMarkdown, formatReport } from '../../simulate/report-format.js';
-import type { SimulationReport } from '../../simulate/report.js';
+import type { SimulationReport } from '../../simulate/simulation-report.js';
 import { resolveScenario, type Scenario } from '../../simulate/scenario.js';
 import { shortenedBotWarning } from '../../simulate/scenario-warnings.js';
 import { simulate } from '../../simulate/simulation.js';
