@@ -50,26 +50,13 @@ export async function runCall(
   // Every line on stderr starts with "uas:", retry notices included; colour only after it.
   const warn = (line: string) => io.stderr.write(`uas: ${line}\n`);
 
-  const onRetry = (notice: RetryNotice) => {
-    const wait = `${(notice.waitMs / 1000).toFixed(1)} s`;
-    const next = `attempt ${notice.attempt + 1} of ${notice.maxAttempts} in ${wait}`;
-    if (notice.status === 429 && notice.error === undefined) {
-      const state = notice.rateLimit;
-      const bucket = state === undefined ? 'rate limited' : describeBucket(state);
-      warn(err.yellow(`429 on ${notice.operation}: ${bucket}; ${next}`));
-    } else {
-      // A body cut short has a status too: the error says more than the status.
-      const what = notice.error === undefined ? String(notice.status) : safe(notice.error);
-      warn(err.yellow(`${what} on ${notice.operation}; ${next}`));
-    }
-  };
   const client = createClient({
     baseUrl: base,
     token,
     retry,
     timeoutMs,
     maxResponseBytes,
-    onRetry,
+    onRetry: (notice) => warn(err.yellow(describeRetry(notice))),
     ...(deps.clock === undefined ? {} : { clock: deps.clock }),
     ...(deps.random === undefined ? {} : { random: deps.random }),
   });
@@ -121,6 +108,20 @@ export async function runCall(
         report,
       );
   }
+}
+
+/** What the line before a retry says: why the attempt failed, and when the next one comes. */
+function describeRetry(notice: RetryNotice): string {
+  const wait = `${(notice.waitMs / 1000).toFixed(1)} s`;
+  const next = `attempt ${notice.attempt + 1} of ${notice.maxAttempts} in ${wait}`;
+  if (notice.status === 429 && notice.error === undefined) {
+    const state = notice.rateLimit;
+    const bucket = state === undefined ? 'rate limited' : describeBucket(state);
+    return `429 on ${notice.operation}: ${bucket}; ${next}`;
+  }
+  // A body cut short has a status too: the error says more than the status.
+  const what = notice.error === undefined ? String(notice.status) : safe(notice.error);
+  return `${what} on ${notice.operation}; ${next}`;
 }
 
 /** Where the code of `flow` came from. */
