@@ -2,7 +2,7 @@ import { SingleBar } from 'cli-progress';
 import { createClient, type Client } from '../client/client.js';
 import type { Operation } from '../core/config/config.js';
 import { RETRY_DEFAULTS } from '../client/retry-policy.js';
-import { createDevApiClient, type DevApiClient } from './dev-api-client.js';
+import { createLiveDevApi, type LiveDevApi } from './live-dev-api.js';
 import { isLiveRunError, LiveRunError } from './live-run-error.js';
 import {
   countBotAnswer,
@@ -52,7 +52,7 @@ export const NOT_AN_EMULATOR =
  */
 export async function runLive(scenario: Scenario, options: LiveOptions): Promise<SimulationReport> {
   const base = options.target.replace(/\/+$/, '');
-  const devApi = createDevApiClient({ base, adminToken: options.adminToken, fetch: options.fetch });
+  const devApi = createLiveDevApi({ base, adminToken: options.adminToken, fetch: options.fetch });
   const traffic = generateTraffic(scenario);
   const emulator = await devApi.isEmulator();
   if (emulator) {
@@ -94,7 +94,7 @@ interface LiveMode {
   mode: Mode;
   options: LiveOptions & { fetch: typeof fetch };
   /** The target's dev API; undefined for a server that is not uas (codes cannot be read). */
-  devApi: DevApiClient | undefined;
+  devApi: LiveDevApi | undefined;
   stats: ModeStats;
   startedAt: number;
   deadline: number;
@@ -140,7 +140,7 @@ function startLiveMode(
   traffic: Traffic,
   mode: Mode,
   base: string,
-  devApi: DevApiClient | undefined,
+  devApi: LiveDevApi | undefined,
   options: LiveOptions & { fetch: typeof fetch },
 ): LiveMode {
   const counting: typeof fetch = async (input, init) => {
