@@ -1,21 +1,16 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { CommandContext } from '../command-context.js';
 import type { CodeFlags } from '../code/run-code.js';
-import { DEFAULT_URL } from '../defaults.js';
+import { addEmulatorOptions } from '../options.js';
 
 /** Registers `uas code <email>`. */
 export function registerCode(program: Command, context: CommandContext): void {
-  program
-    .command('code')
-    .description('print the latest one-time code an emulator issued for an e-mail')
-    .argument('<email>', "the user's e-mail")
-    .addOption(new Option('--url <url>', 'the emulator').env('UAS_URL').default(DEFAULT_URL))
-    .addOption(
-      new Option(
-        '--admin-token <token>',
-        'the dev API admin token, when the emulator requires one',
-      ).env('UAS_ADMIN_TOKEN'),
-    )
+  addEmulatorOptions(
+    program
+      .command('code')
+      .description('print the latest one-time code an emulator issued for an e-mail')
+      .argument('<email>', "the user's e-mail"),
+  )
     .option('--merchant <id>', 'the merchant the code was issued at (default: any, the latest)')
     .option('--json', 'print the code with its merchant, expiry, attempts left and use')
     .addHelpText(
