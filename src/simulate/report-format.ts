@@ -4,7 +4,7 @@ import Table from 'cli-table3';
 import { escapeControls } from '../text/escape-controls.js';
 import { markdownText } from '../text/markdown-text.js';
 import { pluralize } from '../text/pluralize.js';
-import type { ModeReport, SimulationReport } from './report.js';
+import type { ModeReport, SimulationReport } from './simulation-report.js';
 import { shareStrips } from './share-strips.js';
 import { formatShare } from './share.js';
 

@@ -6,8 +6,8 @@ import { LiveRunError } from './live-run-error.js';
 /** Users registered per `POST /__uas/users` (about 200 KB of JSON). */
 export const USER_BATCH = 5000;
 
-/** Options of {@link createDevApiClient}. */
-export interface DevApiClientOptions {
+/** Options of {@link createLiveDevApi}. */
+export interface LiveDevApiOptions {
   /** Base URL of the target, without a trailing slash. */
   base: string;
   /** The target's dev API admin token (`uas serve --admin-token`), when it has one. */
@@ -17,7 +17,7 @@ export interface DevApiClientOptions {
 }
 
 /** The calls a live run makes to a uas emulator's dev API. */
-export interface DevApiClient {
+export interface LiveDevApi {
   /** Whether the target is a uas emulator whose dev API answers. */
   isEmulator(): Promise<boolean>;
   /** Registers users by e-mail, {@link USER_BATCH} per request. */
@@ -35,7 +35,7 @@ export interface DevApiClient {
  * {@link LiveRunError} of one line that names the call: never a stack trace, never a silent
  * guess.
  */
-export function createDevApiClient(options: DevApiClientOptions): DevApiClient {
+export function createLiveDevApi(options: LiveDevApiOptions): LiveDevApi {
   const dev = createDevClient(options.base, {
     adminToken: options.adminToken,
     fetch: options.fetch,
