@@ -5,14 +5,11 @@ import { createEmulator, type EmulatorOptions } from '../../emulator.js';
 import { emulatorFailed, fromCore } from '../../transport/core-answer.js';
 import { delayAnswer } from '../../transport/delay-answer.js';
 import { checkDevApiHost, type HostPolicy } from '../../transport/host-guard.js';
-import {
-  hasBody,
-  localOrigin,
-  readBody,
-  requestTarget,
-  type TransportRequest,
-} from '../../transport/incoming.js';
-import { pumpStream, writeResponse, type TransportResponse } from '../../transport/outgoing.js';
+import { writeResponse } from '../../transport/answer-writer.js';
+import { hasBody, readRequestBody } from '../../transport/request-body.js';
+import { localOrigin, requestTarget } from '../../transport/request-target.js';
+import { pumpStream } from '../../transport/stream-pump.js';
+import type { TransportRequest, TransportResponse } from '../../transport/transport-exchange.js';
 import { giveWay } from '../../runtime/give-way.js';
 
 /** Options of {@link createMiddleware}: the emulator (or those of `createEmulator`), and who may reach the dev API by name. */
@@ -80,7 +77,7 @@ export function createMiddleware(
       request.bodyBytes = Buffer.byteLength(parsed);
       answer();
     } else if (hasBody(req) && !req.readableEnded) {
-      readBody(req, emulator.bodyLimit(path), (body, bytes) => {
+      readRequestBody(req, emulator.bodyLimit(path), (body, bytes) => {
         request.body = body;
         request.bodyBytes = bytes;
         answer();
