@@ -1,11 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import type { EmulatorRequest } from '../core/service/exchange.js';
-
-/** A request as the transport hands it to an engine. */
-export interface TransportRequest extends EmulatorRequest {
-  /** Aborted when the client goes away or the server shuts down: a delayed answer stops waiting. */
-  signal: AbortSignal | undefined;
-}
 
 /**
  * The target of a request in origin form (`/path?query`) and the host it names. An absolute-form
@@ -45,6 +38,12 @@ export function normalizePath(target: string): string {
   }
 }
 
+/** The path of a target: what comes before its query. */
+export function pathOf(url: string): string {
+  const mark = url.indexOf('?');
+  return mark === -1 ? url : url.slice(0, mark);
+}
+
 /**
  * The origin of the server a socket reached, from the address and port it was accepted on:
  * `http://127.0.0.1:4010`, `http://[::1]:4010` (an IPv4 address mapped into IPv6 is written as
@@ -59,47 +58,4 @@ export function localOrigin(socket: {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   const host = mapped !== null ? mapped[1] : address.includes(':') ? `[${address}]` : address;
   return `http://${host}:${port}`;
-}
-
-/**
- * Reads a request body of at most `limit` bytes. Past the limit it stops reading at once (the
- * rest is discarded as it arrives, and the connection is closed after the answer): a client
- * cannot make the server hold a large body. `bytes` then tells how much was seen.
- */
-export function readBody(
-  req: IncomingMessage,
-  limit: number,
-  done: (body: string, bytes: number) => void,
-): void {
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  let finished = false;
-  const finish = () => {
-    if (finished) return;
-    finished = true;
-    done(
-      chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'),
-      bytes,
-    );
-  };
-  req.on('data', (chunk: Buffer) => {
-    bytes += chunk.length;
-    if (bytes > limit) {
-      req.removeAllListeners('data');
-      req.resume();
-      finish();
-      return;
-    }
-    chunks.push(chunk);
-  });
-  req.on('end', finish);
-  req.on('error', () => {
-    finished = true;
-  });
-}
-
-/** Whether a request announces a body (Content-Length above 0, or chunked). */
-export function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
