@@ -16,7 +16,7 @@ import {
   type StoreChannel,
 } from '../../core/store/emulator-store.js';
 import { isDateTime, type ManualClock } from '../../core/time/clock.js';
-import { readEvent } from '../../dev-client/read-event.js';
+import { readEvent } from '../../core/admin/read-event.js';
 import { createSharedClock } from './shared-clock.js';
 import {
   CLOCK_ADD_SCRIPT,
