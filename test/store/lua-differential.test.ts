@@ -5,11 +5,13 @@ import {
   type BucketTaken,
 } from '../../src/core/limits/bucket-ledger.js';
 import type { BucketState } from '../../src/core/limits/token-bucket.js';
+import { constantTimeEqual } from '../../src/core/signin/constant-time.js';
 import { decideVerify, verifyOutcome } from '../../src/core/signin/decide-verify.js';
 import type { OtpCode } from '../../src/core/signin/otp-codes.js';
 import { createSeededRandom } from '../../src/core/time/random.js';
 import { DEMO_CONFIG } from '../../src/demo-config.js';
 import { createRedisKeys } from '../../src/store/redis/redis-keys.js';
+import { SAME_TEXT, VERIFY_SCRIPT } from '../../src/store/redis/redis-scripts.js';
 import { connectRedisStore, type RedisStore } from '../../src/store/redis/redis-store.js';
 import {
   CASE_EMAIL,
@@ -153,6 +155,47 @@ describe.skipIf(!HAS_REDIS)('the Redis scripts decide as the core does', () => {
     }
     expect(after).toEqual(codeFields(core.kept as OtpCode));
     expect({ attemptsLeft: Number(after.a), used: after.used === '1' }).toEqual(row.expected.after);
+  });
+
+  it('compares codes as constantTimeEqual does, byte for byte, whatever the lengths', async () => {
+    const texts = [
+      '123456',
+      '123457',
+      '023456',
+      '12345',
+      '1234567',
+      '',
+      '\u0000',
+      'é',
+      'e',
+      '١٢٣٤٥٦',
+    ];
+    const random = createSeededRandom(7);
+    const digits = () =>
+      Array.from({ length: 1 + Math.floor(random.next() * 8) }, () =>
+        String(Math.floor(random.next() * 3)),
+      ).join('');
+    const pairs: Array<[string, string]> = texts.flatMap((kept) =>
+      texts.map((tried): [string, string] => [kept, tried]),
+    );
+    for (let index = 0; index < 200; index++) pairs.push([digits(), digits()]);
+    const compare = `${SAME_TEXT}\nif same(ARGV[1], ARGV[2]) then return 1 else return 0 end`;
+    for (const [kept, tried] of pairs) {
+      const answer = await redis.inspect.eval(compare, 0, kept, tried);
+      expect(answer === 1, JSON.stringify([kept, tried])).toBe(constantTimeEqual(kept, tried));
+    }
+  });
+});
+
+describe('the verify script', () => {
+  it('compares the code tried with the code kept without an early exit (no == on the code)', () => {
+    expect(VERIFY_SCRIPT).toContain('same(f[3], ARGV[3])');
+    expect(VERIFY_SCRIPT).not.toMatch(
+      /f\[3\]\s*[=~]=|[=~]=\s*f\[3\]|ARGV\[3\]\s*[=~]=|[=~]=\s*ARGV\[3\]/,
+    );
+    // The comparison reads every byte tried, and the answer once at the end.
+    expect(SAME_TEXT).toMatch(/for i = 1, #tried do/);
+    expect(SAME_TEXT.match(/\breturn\b/g)).toHaveLength(1);
   });
 });
 
