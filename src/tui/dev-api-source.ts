@@ -6,7 +6,7 @@ import { createDevClient, type DevClient } from '../dev-client/dev-client.js';
 import { DevApiError, isDevApiError } from '../dev-client/dev-api-error.js';
 import { systemClock } from '../runtime/system-clock.js';
 import { adminTokenProblem } from '../text/admin-token-problem.js';
-import { readEvent } from '../dev-client/read-event.js';
+import { readEvent } from '../core/admin/read-event.js';
 import { createRequestFeed } from './request-feed.js';
 import type { FeedEvent, TuiSource } from './tui-source.js';
 

@@ -1,5 +1,5 @@
-import type { CodeRecord, EmulatorEvent } from '../core/admin/records.js';
-import { readRequestRecord } from '../check/record-schema.js';
+import type { CodeRecord, EmulatorEvent } from './records.js';
+import { readRequestRecord } from '../../check/record-schema.js';
 
 /** The latest time a Date holds, in milliseconds since the epoch. */
 const LATEST_DATE_MS = 8.64e15;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestRecord } from '../../test/helpers/request-record.js';
+import { requestRecord } from '../../../test/helpers/request-record.js';
 import { readEvent } from './read-event.js';
 
 const CODE = {
