@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isStoreUnavailable } from '../../core/store/emulator-store.js';
-import { createRedisHealth, type StoreStatus } from './redis-health.js';
+import { createRedisHealth } from './redis-health.js';
+import type { StoreStatus } from './store-modes.js';
 
 const DISPLAY = 'redis://127.0.0.1:6379/0';
 

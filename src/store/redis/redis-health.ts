@@ -1,8 +1,6 @@
 import { StoreUnavailableError } from '../../core/store/emulator-store.js';
 import { classifyFailure, errorLine, isNotConnected, type RedisFailure } from './redis-failure.js';
-
-/** Redis went away (`down`), or is back (`up`). */
-export type StoreStatus = { state: 'down'; error: string } | { state: 'up' };
+import type { StoreStatus } from './store-modes.js';
 
 /** What the store knows of Redis's health: explicit, one record. */
 export interface HealthState {

@@ -6,9 +6,7 @@ import type { RedisKeys } from './redis-keys.js';
 import type { RedisListing } from './redis-listing.js';
 import { pastArguments, refilledLevels, type LiveChange } from './live-change.js';
 import type { ScriptedRedis, ScriptTime } from './scripted-redis.js';
-
-/** What a store does with a bucket decision while Redis cannot be reached. */
-export type StoreErrorMode = 'open' | 'closed';
+import type { StoreErrorMode } from './store-modes.js';
 
 /** How long a bucket key lives at least after a take: a screen still sees a bucket just refilled. */
 const BUCKET_LEAST_TTL_MS = 60_000;

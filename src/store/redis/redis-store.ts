@@ -14,14 +14,14 @@ import { createRedisChannel, type RedisChannel } from './redis-channel.js';
 import { connectSharedClock } from './redis-clock.js';
 import { createRedisCodes } from './redis-codes.js';
 import { keepRedisTime, openConnections } from './redis-connection.js';
-import { createRedisHealth, type RedisHealth, type StoreStatus } from './redis-health.js';
+import { createRedisHealth, type RedisHealth } from './redis-health.js';
+import type { StoreErrorMode, StoreStatus } from './store-modes.js';
 import { createRedisKeys, type RedisKeys } from './redis-keys.js';
 import {
   bucketTtls,
   createRedisLedger,
   keepBucketsRefilling,
   type BucketTtls,
-  type StoreErrorMode,
 } from './redis-ledger.js';
 import { createRedisListing, type RedisListing } from './redis-listing.js';
 import {
@@ -35,8 +35,7 @@ import type { SharedClock } from './shared-clock.js';
 import { parseRedisUrl, type RedisTarget } from './store-url.js';
 import type { Redis } from 'ioredis';
 
-export type { StoreErrorMode } from './redis-ledger.js';
-export type { StoreStatus } from './redis-health.js';
+export type { StoreErrorMode, StoreStatus } from './store-modes.js';
 
 /** Options of {@link connectRedisStore}. */
 export interface RedisStoreOptions {
