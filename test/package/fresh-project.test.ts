@@ -74,10 +74,12 @@ afterAll(() => {
 });
 
 describe('the packed package', () => {
-  it('ships no source maps, a LICENSE, and no prepare script; publint and attw find nothing', () => {
+  it('ships no source maps, a LICENSE, docs/, and no prepare script; publint and attw find nothing', () => {
     const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
     expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
     expect(files).toContain('package/LICENSE');
+    // A finding links to its rule in docs/check-rules.md: the page ships with the package.
+    expect(files).toContain('package/docs/check-rules.md');
     expect(files.some((file) => file.startsWith('package/test/'))).toBe(false);
     const manifest = JSON.parse(
       execFileSync('tar', ['xzf', tarball, '-O', 'package/package.json'], { encoding: 'utf8' }),
