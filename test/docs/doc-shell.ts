@@ -233,7 +233,7 @@ export function createDocShell(dir: string): DocShell {
     },
     run(script, { serveFlags = [], traffic = false, redisUrl } = {}) {
       return shell.withEmulator(serveFlags, async (url, env) => {
-        if (traffic) sendTraffic(url);
+        if (traffic) await sendTraffic(url);
         // Examples run at once: each its own log of statuses.
         const statusLog = join(dir, `.statuses-${++runs}`);
         writeFileSync(statusLog, '');
@@ -249,20 +249,27 @@ export function createDocShell(dir: string): DocShell {
 }
 
 /** A correct integration's sign-ins, sent to the emulator at `url`. */
-function sendTraffic(url: string): void {
-  const sent = spawnSync(process.execPath, [CORRECT], {
-    encoding: 'utf8',
-    env: { ...process.env, UAS_URL: url, UAS_TOKEN: DEMO_TOKEN, UAS_MERCHANT_ID: DEMO_MERCHANT },
-  });
-  if (sent.status !== 0) throw new Error(`the correct integration failed:\n${sent.stderr}`);
+async function sendTraffic(url: string): Promise<void> {
+  const env = {
+    ...process.env,
+    UAS_URL: url,
+    UAS_TOKEN: DEMO_TOKEN,
+    UAS_MERCHANT_ID: DEMO_MERCHANT,
+  };
+  const sent = await runCommand(process.execPath, [CORRECT], ROOT, env);
+  if (sent.code !== 0) throw new Error(`the correct integration failed:\n${sent.stderr}`);
 }
 
-function runBash(
-  script: string,
+const runBash = (script: string, cwd: string, env: NodeJS.ProcessEnv) =>
+  runCommand('bash', ['-c', script], cwd, env);
+
+function runCommand(
+  command: string,
+  args: string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('bash', ['-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

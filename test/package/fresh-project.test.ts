@@ -69,9 +69,10 @@ beforeAll(() => {
   tarball = join(work, packed.split('\n').at(-1) as string);
 }, 120_000);
 
+// Several projects' node_modules and a global prefix: removing them takes a while on a busy machine.
 afterAll(() => {
   if (work !== '') rmSync(work, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe('the packed package', () => {
   it('ships no source maps, a LICENSE, docs/, and no prepare script; publint and attw find nothing', () => {
