@@ -31,7 +31,7 @@ await runShoppers(shoppers, (shopper, random) => {
 `;
 }
 
-/** The files an example may name, made once per workspace. */
+/** The files an example may name, made once per workspace (the recording when first named). */
 function stageFiles(dir: string): void {
   copyFileSync(join(ROOT, 'fixtures/uas.config.json'), join(dir, 'my-uas.json'));
   copyFileSync(join(ROOT, 'fixtures/scenarios/code-bombing.json'), join(dir, 'my-scenario.json'));
@@ -49,12 +49,6 @@ function stageFiles(dir: string): void {
       },
     }),
   );
-  const record = spawnSync(
-    process.execPath,
-    [UAS_BIN, 'check', '--chaos', '0', '--record', 'requests.ndjson', '--', 'npm', 'test'],
-    { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
-  );
-  if (record.status !== 0) throw new Error(`cannot record requests.ndjson:\n${record.stderr}`);
 }
 
 /** `uas` (this repository's bin/uas.js) and a `curl` that logs each final status it got. */
@@ -214,6 +208,7 @@ export function createDocShell(dir: string): DocShell {
   stageTools(bin);
   stageFiles(dir);
   let runs = 0;
+  let recording: Promise<void> | undefined;
   const shell: DocShell = {
     dir,
     async withEmulator(serveFlags, use) {
@@ -233,6 +228,7 @@ export function createDocShell(dir: string): DocShell {
     },
     run(script, { serveFlags = [], traffic = false, redisUrl } = {}) {
       return shell.withEmulator(serveFlags, async (url, env) => {
+        if (script.includes('requests.ndjson')) await (recording ??= record(dir));
         if (traffic) await sendTraffic(url);
         // Examples run at once: each its own log of statuses.
         const statusLog = join(dir, `.statuses-${++runs}`);
@@ -246,6 +242,19 @@ export function createDocShell(dir: string): DocShell {
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
   return shell;
+}
+
+/** requests.ndjson: what a correct integration sent, as `uas serve --record` writes it. */
+async function record(dir: string): Promise<void> {
+  const args = [UAS_BIN, 'check', '--chaos', '0', '--record', 'requests.ndjson', '--'];
+  const env = { ...process.env, NO_COLOR: '1' };
+  const run = await runCommand(
+    process.execPath,
+    [...args, process.execPath, 'my-checkout-test.mjs'],
+    dir,
+    env,
+  );
+  if (run.code !== 0) throw new Error(`cannot record requests.ndjson:\n${run.stderr}`);
 }
 
 /** A correct integration's sign-ins, sent to the emulator at `url`. */
