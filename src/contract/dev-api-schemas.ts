@@ -158,12 +158,17 @@ export function devApiSchemas(): Record<string, JsonSchema> {
           type: 'array',
           items: {
             type: 'object',
-            required: ['rule', 'severity', 'message', 'spec', 'fix', 'evidence'],
+            required: ['rule', 'severity', 'message', 'spec', 'docs', 'fix', 'evidence'],
             properties: {
               rule: { type: 'string' },
               severity: { enum: ['error', 'warn'] },
               message: { type: 'string' },
               spec: { type: 'string' },
+              docs: {
+                type: 'string',
+                description:
+                  "Where the rule is explained, the spec's text quoted: docs/check-rules.md#<rule id>, in the uas package and repository.",
+              },
               fix: { type: 'string' },
               evidence: { type: 'object' },
             },
@@ -267,8 +272,7 @@ export function devApiSchemas(): Record<string, JsonSchema> {
     },
     Config: {
       type: 'object',
-      description:
-        'The running config in file form, client tokens redacted (see README, "Config file").',
+      description: 'The running config in file form, client tokens redacted (see docs/config.md).',
       required: ['clients', 'users', 'limits'],
       properties: {
         clients: { type: 'array', maxItems: 1000, items: { type: 'object' } },

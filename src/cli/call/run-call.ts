@@ -321,7 +321,7 @@ function persistent429Advice(result: CallResult<unknown>): string {
   return `uas: the last 429 was injected by the emulator (--chaos, or a fault scripted with POST /__uas/faults), not caused by an empty bucket${tokens}; it says nothing about your caller_id.`;
 }
 
-/** The exit code of a call; README and `uas call --help` list them. */
+/** The exit code of a call; docs/call.md and `uas call --help` list them. */
 function exitCodeOf(result: CallResult<unknown>): number {
   switch (result.outcome) {
     case 'success':

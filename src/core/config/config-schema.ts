@@ -12,7 +12,7 @@ export type HeaderStyle = (typeof HEADER_STYLES)[number];
 /**
  * The bounds of every number and duration a config can hold. Each keeps what it bounds within
  * what HTTP headers (structured-field integers have at most 15 digits), timers (at most 2^31-1
- * ms) and dates can carry; README lists them.
+ * ms) and dates can carry; docs/config.md lists them.
  */
 export const BOUNDS = {
   /** Tokens of a bucket, and of a rate's count. */
@@ -226,7 +226,7 @@ export const configFileSchema = z.strictObject({
 });
 
 /**
- * Where `uas serve` keeps buckets and codes (README, "Several instances on one Redis"): read by
+ * Where `uas serve` keeps buckets and codes (docs/redis.md): read by
  * the server, not by the core, which takes a store already connected.
  */
 function storeSchema() {

@@ -5,32 +5,23 @@ import { describe, expect, it } from 'vitest';
 import { UAS_BIN } from '../helpers/spawn-uas.js';
 import { FIXTURE_CASES, FIXTURES } from './fixture-cases.js';
 
-// The README section on uas check shows code, output and a table of the fixtures: each is held
-// to what it shows.
+// docs/check.md shows code, output and a table of the fixtures: each is held to what it shows.
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const read = (path: string) => readFileSync(`${ROOT}${path}`, 'utf8');
-const readme = read('README.md');
-const section = readme.slice(
-  readme.indexOf('## uas check: is my integration right?'),
-  readme.indexOf('## `uas simulate`'),
-);
+const section = read('docs/check.md');
 
-/** The fenced blocks of the section, in order, with their language. */
+/** The fenced blocks of the page, in order, with their language. */
 const blocks = [...section.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map(([, lang, body]) => ({
   lang,
   body: body!,
 }));
 
-describe('the README section on uas check', () => {
-  it('sits right after uas call and its subsections', () => {
-    const headings = [...readme.matchAll(/^## .*$/gm)].map(([heading]) => heading);
-    const at = headings.indexOf('## uas check: is my integration right?');
-    expect(headings.slice(at - 1, at + 2)).toEqual([
-      '## `uas call`',
-      '## uas check: is my integration right?',
-      '## `uas simulate`',
-    ]);
+describe('docs/check.md', () => {
+  it('is the page on uas check, linked from README and from the index of docs/', () => {
+    expect(section.split('\n')[0]).toBe('# uas check: is my integration right?');
+    expect(read('README.md')).toContain('](docs/check.md');
+    expect(read('docs/README.md')).toContain('](check.md)');
   });
 
   it('shows the test-suite recipe as it is in test/check/recipes', () => {
@@ -41,9 +32,11 @@ describe('the README section on uas check', () => {
     const excerpt = blocks.find((block) => block.lang === 'js')!.body;
     expect(read('fixtures/integrations/proxy-address-caller-id.mjs')).toContain(excerpt);
 
-    const command = blocks.find((block) => block.body.startsWith('node bin/uas.js check'))!.body;
+    const command = blocks.find(
+      (block) => block.lang === 'sh' && block.body.includes('-- node fixtures/integrations/'),
+    )!.body;
     const shown = blocks[blocks.findIndex((block) => block.body === command) + 1]!.body;
-    const args = command.trim().split(/\s+/).slice(2);
+    const args = command.trim().split(/\s+/).slice(1);
     const run = spawnSync(process.execPath, [UAS_BIN, ...args], {
       cwd: ROOT,
       env: { ...process.env, NO_COLOR: '1' },
