@@ -46,7 +46,9 @@ describe('the terminal UI examples', () => {
         const line = substitute(command, url).replace(/^uas serve\b/, 'uas serve --port 0');
         const exports = ['PATH', 'UAS_URL', 'NO_COLOR']
           .map((name) => `${name}=${JSON.stringify(env[name] ?? '')}`)
-          .join(' ');
+          .join(' ')
+          // As in CI, where CI=true is set: a live screen must draw there too.
+          .concat(' CI=true');
         try {
           tmux.start(
             `cd ${JSON.stringify(shell.dir)} && env ${exports} ${line}; echo $? > ${exitFile}`,

@@ -58,6 +58,8 @@ async function serve(flags: ServeFlags, io: CliIO, args: string[]): Promise<numb
   }
   // The screen is checked before anything listens: without a terminal, or without ink, the
   // command stops with its one-line error and nothing else.
+  // Ink decides whether to draw live when it is imported: the CI variables are neutralised first.
+  if (flags.tui) allowLiveScreen();
   const screen = flags.tui ? await loadScreen(io) : undefined;
   const spec = storeSpec(config);
   const role = workerRole(io.env);
@@ -79,7 +81,6 @@ async function serve(flags: ServeFlags, io: CliIO, args: string[]): Promise<numb
   const { emulator, server, parts } = started;
   if (screen !== undefined) {
     announce(flags, role, out, started, loaded);
-    allowLiveScreen();
     await screen.runTui(
       screen.createLocalSource(emulator, server.url),
       'uas serve',
