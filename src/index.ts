@@ -77,7 +77,7 @@ export {
   MAX_RETRY_AFTER_SECONDS,
 } from './client/retry-after.js';
 export type { RetryAfter } from './client/retry-after.js';
-export { DEFAULT_MAX_RESPONSE_BYTES } from './client/response-body.js';
+export { DEFAULT_MAX_RESPONSE_BYTES } from './client/client.js';
 export type { RateLimitState } from './client/rate-limit-state.js';
 
 export { createDevClient, DevApiError, isDevApiError } from './dev-client/index.js';

@@ -5,6 +5,7 @@ import type { RuleContext } from './check-rule.js';
 import { groupLogicalRequests } from './logical-requests.js';
 import { evidenceRequests } from './evidence-requests.js';
 import { CHECK_RULES } from './rule-catalog.js';
+import { ruleDocsLink } from './rule-docs.js';
 import { summarizeRequests } from './summarize-requests.js';
 
 /**
@@ -76,6 +77,7 @@ function* checkSteps(
         severity,
         message,
         spec: rule.spec,
+        docs: ruleDocsLink(id),
         fix: rule.fix,
         evidence: { ...evidence, requests: evidenceRequests(evidence.examples, requests) },
       });

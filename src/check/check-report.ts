@@ -62,6 +62,8 @@ export interface Finding {
   message: string;
   /** The spec rule it comes from, quoting the section. */
   spec: string;
+  /** Where the rule is explained, the spec's text quoted: `docs/check-rules.md#<rule id>`. */
+  docs: string;
   /** How to fix it. */
   fix: string;
   evidence: FindingEvidence;

@@ -57,6 +57,7 @@ function lines(finding: Finding): string[] {
     ...Object.entries(evidence.figures).map(([name, value]) => `  ${name}: ${value}`),
     ...evidence.requests.map((request) => `  ${describeEvidenceRequest(request)}`),
     `spec: ${finding.spec}`,
+    `docs: ${finding.docs}`,
     `fix: ${finding.fix}`,
   ];
 }

@@ -61,6 +61,7 @@ function findingLines(finding: Finding): string[] {
     ...evidence.values.map((value) => `  - ${code(value)}`),
     ...evidence.requests.map((request) => `  - ${code(describeEvidenceRequest(request))}`),
     `- **Spec:** ${text(finding.spec)}`,
+    `- **Docs:** ${code(finding.docs)}`,
     `- **Fix:** ${text(finding.fix)}`,
   ];
   return lines;

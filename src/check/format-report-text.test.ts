@@ -17,7 +17,7 @@ describe('formatReportText', () => {
   const report = checkIntegration(hostileRecords());
   const text = formatReportText(report, NO_COLORS);
 
-  it('lists findings worst first, each with its message, evidence, spec and fix', () => {
+  it('lists findings worst first, each with its message, evidence, spec, link to its rule and fix', () => {
     const headings = [
       'error caller-id-missing',
       'error caller-id-shared',
@@ -32,6 +32,7 @@ describe('formatReportText', () => {
         '    exists: 1\n' +
         '    #1 2026-01-01T00:00:00.000Z GET /v1/users/exists 200 {"email":"victim@example.com"}\n' +
         '  spec: §1 (no caller_id: the client-level bucket, shared by all end-users of the client) and §4 rule 1\n' +
+        '  docs: docs/check-rules.md#caller-id-missing\n' +
         '  fix: Send caller_id on every request',
     );
     expect(text).toContain('    127.0.0.1 (loopback)');

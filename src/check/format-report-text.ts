@@ -60,6 +60,7 @@ function findingLines(finding: Finding, colors: ReportColors): string[] {
   for (const request of evidence.requests)
     lines.push(colors.dim(`    ${clean(describeEvidenceRequest(request))}`));
   lines.push(`  ${colors.dim('spec:')} ${clean(finding.spec)}`);
+  lines.push(`  ${colors.dim('docs:')} ${clean(finding.docs)}`);
   lines.push(`  ${colors.dim('fix:')} ${clean(finding.fix)}`);
   return lines;
 }

@@ -25,7 +25,7 @@ export interface CliIO {
   onSignal(handler: (signal: string) => void): () => void;
 }
 
-/** Exit codes of every command (README lists them). */
+/** Exit codes of every command (docs/exit-codes.md lists them). */
 export const EXIT = {
   ok: 0,
   /** The request was answered with an HTTP error, or the command failed at run time. */

@@ -4,6 +4,7 @@ import { resolve as resolvePath } from 'node:path';
 import { MAX_TIMER_MS } from '../client/sleep.js';
 import { missingUnit, parseDuration } from '../core/config/duration.js';
 import { DEMO_TOKEN } from '../demo-config.js';
+import { DEFAULT_URL } from './defaults.js';
 import { CliError } from './io.js';
 
 /** Commander parser for a whole number within bounds. */
@@ -203,6 +204,17 @@ export function isoTime(text: string): number {
   return value;
 }
 
+/** The flags {@link addLimitOptions} adds, as commander parses them. */
+export interface LimitFlags {
+  clientBurst?: number;
+  clientRate?: string;
+  callerBurst?: number;
+  callerRate?: string;
+  callerScope?: string;
+  retryAfter?: string;
+  headers?: string;
+}
+
 /**
  * The bucket and header flags `uas serve` and `uas openapi` share (what each does with them is
  * read by `configFlagsOf`): the same names, parsers and help in both.
@@ -228,5 +240,17 @@ export function addLimitOptions(command: Command): Command {
         'x-ratelimit',
         'none',
       ]),
+    );
+}
+
+/** The emulator a command reads through its dev API (`uas code`, `uas top`): its URL and token. */
+export function addEmulatorOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--url <url>', 'the emulator').env('UAS_URL').default(DEFAULT_URL))
+    .addOption(
+      new Option(
+        '--admin-token <token>',
+        'the dev API admin token, when the emulator requires one',
+      ).env('UAS_ADMIN_TOKEN'),
     );
 }

@@ -8,18 +8,8 @@ import { registerOpenApi } from './commands/openapi.js';
 import { registerServe } from './commands/serve.js';
 import { registerSimulate } from './commands/simulate.js';
 import { registerTop } from './commands/top.js';
+import type { CommandContext } from './command-context.js';
 import { EXIT, isCliError, processIO, type CliIO } from './io.js';
-
-/** What a command receives: the I/O, and where to put its exit code. */
-export interface CommandContext {
-  io: CliIO;
-  exitCode: number;
-  /** The command line as given (node, script, then the arguments). */
-  argv: readonly string[];
-  /** Help commander wrote for a mistake, and the command it was for: `run` words it. */
-  errorHelp?: string | undefined;
-  errorHelpOf?: Command | undefined;
-}
 
 /** Builds the `uas` program over the given I/O. Commands load their heavy modules lazily. */
 export function createProgram(context: CommandContext): Command {

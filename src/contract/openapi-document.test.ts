@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../core/config/config.js';
-import { matchServiceRoute } from '../core/service/service-routes.js';
 import { PROBLEM_KINDS, type ProblemKind } from '../core/service/problems.js';
 import { DEMO_CONFIG, DEMO_MERCHANT, DEMO_TOKEN, OTHER_TOKEN } from '../demo-config.js';
 import { createOpenApiDocument } from './openapi-document.js';
 import { DEV_API_PROBLEMS, OPERATION_PROBLEMS, TRANSPORT_PROBLEMS } from './operation-problems.js';
-import { operationPath, SERVICE_METHODS, SERVICE_PATHS } from './service-paths.js';
+import {
+  matchServiceRoute,
+  operationPath,
+  SERVICE_METHODS,
+  SERVICE_PATHS,
+} from '../core/service/service-routes.js';
 
 const config = (extra: Record<string, unknown> = {}) => resolveConfig({ ...DEMO_CONFIG, ...extra });
 

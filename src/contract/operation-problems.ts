@@ -2,7 +2,7 @@ import type { Operation } from '../core/config/config.js';
 import type { ProblemKind } from '../core/service/problems.js';
 
 /**
- * What can refuse a request, in the order the request path meets it (README, "Each request
+ * What can refuse a request, in the order the request path meets it (docs/service.md, "Each request
  * passes through"): `before-bucket` problems are answered before a bucket is chosen, so they
  * carry no rate-limit fields; `bucket` problems are answered after, with the bucket's state.
  */

@@ -38,14 +38,8 @@ function refusal(
   return input.problem;
 }
 
-/**
- * An example body of a problem of `kind` answered to `request`. Refusals of the input are made by
- * the request path itself (`readExistsInput`, `readBodyInput`, `authenticate`), so their wording
- * and field errors are the emulator's; the rest are written in the words the emulator uses.
- */
-export function problemExample(kind: ProblemKind, request: ExampleRequest): Problem {
-  const { path: instance, merchantId, config } = request;
-  const email = request.rules.email.example;
+/** The refusals the request path makes itself: their example is its own answer. */
+function refusalExample(kind: ProblemKind, request: ExampleRequest): Problem | undefined {
   switch (kind) {
     case 'invalid-request':
       return request.operation === 'exists'
@@ -62,80 +56,72 @@ export function problemExample(kind: ProblemKind, request: ExampleRequest): Prob
       });
     case 'unauthorized': {
       const auth = authenticate(undefined, createDirectory({ clients: [], users: [] }));
-      return createProblem(kind, auth.ok ? '' : auth.detail, { instance });
+      return createProblem(kind, auth.ok ? '' : auth.detail, { instance: request.path });
     }
-    case 'merchant-forbidden':
-      return createProblem(
-        kind,
-        `merchant ${merchantId} does not belong to the client of this access token`,
-        { instance, merchant_id: merchantId },
-      );
-    case 'merchant-not-found':
-      return createProblem(kind, `no merchant has the id ${JSON.stringify(merchantId)}`, {
-        instance,
-        merchant_id: merchantId,
-      });
-    case 'user-not-found':
-      return createProblem(
-        kind,
-        `no user has the e-mail ${email}; add it to the users of the config`,
-        {
-          instance,
-        },
-      );
-    case 'code-not-found':
-      return createProblem(
-        kind,
-        `no sign-in was started for ${email} at this merchant; call start first`,
-        { instance },
-      );
-    case 'code-used':
-      return createProblem(kind, 'the code was already used; call start for a new one', {
-        instance,
-      });
-    case 'code-expired':
-      return createProblem(kind, 'the code has expired; call start for a new one', { instance });
-    case 'code-attempts-exhausted':
-      return createProblem(kind, 'too many wrong codes were tried; call start for a new one', {
-        instance,
-        attempts_remaining: 0,
-      });
-    case 'code-invalid': {
-      const left = Math.max(0, config.otp.maxAttempts - 1);
-      return createProblem(
-        kind,
-        `the code is wrong; ${left} attempt${left === 1 ? '' : 's'} remain`,
-        {
-          instance,
-          attempts_remaining: left,
-        },
-      );
-    }
-    case 'payload-too-large':
-      return createProblem(
-        kind,
-        `the body has ${config.maxBodyBytes + 1} bytes or more; at most ${config.maxBodyBytes} are accepted`,
-        { instance },
-      );
-    case 'request-timeout':
-      return createProblem(kind, 'the request was not sent in time');
-    case 'header-fields-too-large':
-      return createProblem(kind, 'the header block is over 16384 bytes');
-    case 'internal-error':
-      return createProblem(kind, 'the emulator failed on this request: <what failed>', {
-        instance,
-      });
-    case 'service-unavailable':
-      return createProblem(
-        kind,
-        'a 503 scripted by failNext (POST /__uas/faults); the request did not run and the caller bucket was not charged',
-        { instance },
-      );
-    case 'store-unavailable':
-      return createProblem(kind, 'the shared store did not answer: <why>; nothing was changed', {
-        instance,
-      });
     default:
-      return createProblem(kind, `${kind} (an example)`, { instance });
+      return undefined;
   }
+}
+
+/** The detail of a problem in the emulator's words, and its members besides `instance`. */
+type Written = (request: ExampleRequest) => [detail: string, members?: Record<string, unknown>];
+
+/** The other problems, as the emulator words them. */
+const WRITTEN: Partial<Record<ProblemKind, Written>> = {
+  'merchant-forbidden': ({ merchantId }) => [
+    `merchant ${merchantId} does not belong to the client of this access token`,
+    { merchant_id: merchantId },
+  ],
+  'merchant-not-found': ({ merchantId }) => [
+    `no merchant has the id ${JSON.stringify(merchantId)}`,
+    { merchant_id: merchantId },
+  ],
+  'user-not-found': ({ rules }) => [
+    `no user has the e-mail ${rules.email.example}; add it to the users of the config`,
+  ],
+  'code-not-found': ({ rules }) => [
+    `no sign-in was started for ${rules.email.example} at this merchant; call start first`,
+  ],
+  'code-used': () => ['the code was already used; call start for a new one'],
+  'code-expired': () => ['the code has expired; call start for a new one'],
+  'code-attempts-exhausted': () => [
+    'too many wrong codes were tried; call start for a new one',
+    { attempts_remaining: 0 },
+  ],
+  'code-invalid': ({ config }) => {
+    const left = Math.max(0, config.otp.maxAttempts - 1);
+    return [
+      `the code is wrong; ${left} attempt${left === 1 ? '' : 's'} remain`,
+      { attempts_remaining: left },
+    ];
+  },
+  'payload-too-large': ({ config }) => [
+    `the body has ${config.maxBodyBytes + 1} bytes or more; at most ${config.maxBodyBytes} are accepted`,
+  ],
+  'request-timeout': () => ['the request was not sent in time'],
+  'header-fields-too-large': () => ['the header block is over 16384 bytes'],
+  'internal-error': () => ['the emulator failed on this request: <what failed>'],
+  'service-unavailable': () => [
+    'a 503 scripted by failNext (POST /__uas/faults); the request did not run and the caller bucket was not charged',
+  ],
+  'store-unavailable': () => ['the shared store did not answer: <why>; nothing was changed'],
+};
+
+/** Problems answered before a request has a path to name: no `instance`. */
+const WITHOUT_INSTANCE: ReadonlySet<ProblemKind> = new Set([
+  'request-timeout',
+  'header-fields-too-large',
+]);
+
+/**
+ * An example body of a problem of `kind` answered to `request`. Refusals of the input are made by
+ * the request path itself (`readExistsInput`, `readBodyInput`, `authenticate`), so their wording
+ * and field errors are the emulator's; the rest are written in the words the emulator uses.
+ */
+export function problemExample(kind: ProblemKind, request: ExampleRequest): Problem {
+  const refused = refusalExample(kind, request);
+  if (refused !== undefined) return refused;
+  const [detail, members = {}] = WRITTEN[kind]?.(request) ?? [`${kind} (an example)`];
+  if (WITHOUT_INSTANCE.has(kind)) return createProblem(kind, detail);
+  return createProblem(kind, detail, { instance: request.path, ...members });
 }

@@ -66,16 +66,9 @@ const EXTENSIONS: Partial<Record<ProblemKind, { required: string[]; properties: 
   },
 };
 
-/**
- * The schemas of problem bodies (RFC 9457): `Problem`, `FieldError`, one schema per kind of
- * {@link PROBLEM_KINDS} given (its `type` and `status` fixed) and, when `quotaExceeded` says how
- * long a bucket key can be, the 429 body.
- */
-export function problemSchemas(
-  kinds: readonly ProblemKind[],
-  quotaExceeded: { bucketMaxLength: number } | false,
-): Record<string, JsonSchema> {
-  const schemas: Record<string, JsonSchema> = {
+/** `Problem` (RFC 9457, with its members as the emulator bounds them) and `FieldError`. */
+function commonProblemSchemas(): Record<string, JsonSchema> {
+  return {
     Problem: {
       type: 'object',
       description:
@@ -123,27 +116,32 @@ export function problemSchemas(
       },
     },
   };
-  for (const kind of kinds) {
-    const { status, title } = PROBLEM_KINDS[kind];
-    const extension = EXTENSIONS[kind];
-    schemas[problemSchemaName(kind)] = {
-      description: `${title} (${status}).`,
-      allOf: [
-        schemaRef('Problem'),
-        {
-          type: 'object',
-          required: extension?.required ?? [],
-          properties: {
-            type: { const: problemType(kind) },
-            status: { const: status },
-            ...extension?.properties,
-          },
+}
+
+/** The schema of one kind of problem: `Problem` with its `type` and `status` fixed. */
+function kindSchema(kind: ProblemKind): JsonSchema {
+  const { status, title } = PROBLEM_KINDS[kind];
+  const extension = EXTENSIONS[kind];
+  return {
+    description: `${title} (${status}).`,
+    allOf: [
+      schemaRef('Problem'),
+      {
+        type: 'object',
+        required: extension?.required ?? [],
+        properties: {
+          type: { const: problemType(kind) },
+          status: { const: status },
+          ...extension?.properties,
         },
-      ],
-    };
-  }
-  if (quotaExceeded === false) return schemas;
-  schemas[QUOTA_EXCEEDED_SCHEMA] = {
+      },
+    ],
+  };
+}
+
+/** The 429 body: the quota-exceeded problem type, with the bucket that refused the request. */
+function quotaExceededSchema(bucketMaxLength: number): JsonSchema {
+  return {
     description:
       'The bucket is empty (or a 429 was injected): the quota-exceeded problem type registered by the IETF RateLimit draft, with the bucket that refused the request.',
     allOf: [
@@ -165,7 +163,7 @@ export function problemSchemas(
             type: 'string',
             description: 'The bucket key: `client:<clientId>` or `caller:<clientId>:<caller_id>`.',
             pattern: '^(client|caller):',
-            maxLength: quotaExceeded.bucketMaxLength,
+            maxLength: bucketMaxLength,
           },
           level: { enum: ['client', 'caller'], description: 'The level of the bucket.' },
           retry_after: {
@@ -183,5 +181,20 @@ export function problemSchemas(
       },
     ],
   };
+}
+
+/**
+ * The schemas of problem bodies (RFC 9457): `Problem`, `FieldError`, one schema per kind of
+ * {@link PROBLEM_KINDS} given (its `type` and `status` fixed) and, when `quotaExceeded` says how
+ * long a bucket key can be, the 429 body.
+ */
+export function problemSchemas(
+  kinds: readonly ProblemKind[],
+  quotaExceeded: { bucketMaxLength: number } | false,
+): Record<string, JsonSchema> {
+  const schemas = commonProblemSchemas();
+  for (const kind of kinds) schemas[problemSchemaName(kind)] = kindSchema(kind);
+  if (quotaExceeded !== false)
+    schemas[QUOTA_EXCEEDED_SCHEMA] = quotaExceededSchema(quotaExceeded.bucketMaxLength);
   return schemas;
 }

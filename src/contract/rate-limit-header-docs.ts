@@ -138,3 +138,15 @@ export function rateLimitHeaders(
   }
   return headers;
 }
+
+/** `UAS-Shadow-Limited`: sent in shadow mode on an answer that would have been 429. */
+export function shadowHeader(): Record<string, HeaderObject> {
+  return {
+    'UAS-Shadow-Limited': {
+      description:
+        'In shadow mode (`behavior.shadow`), `true` on an answer that would have been 429: the bucket was empty but the request ran.',
+      required: false,
+      schema: { const: 'true' },
+    },
+  };
+}

@@ -40,14 +40,14 @@ const OPENAPI_SCHEMA_KEYWORDS = ['discriminator', 'xml', 'externalDocs', 'exampl
 /** JSON pointer escaping of one path segment. */
 const segment = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
 
+/** The compiled schema at a JSON pointer of the document. */
+type SchemaAt = (pointer: string) => ValidateFunction;
+
 /**
- * A validator of answers against `document`, with ajv in the JSON Schema 2020-12 dialect that
- * OpenAPI 3.1 uses (formats from ajv-formats). Schemas are compiled once, when first needed.
+ * The document's schemas, with ajv in the JSON Schema 2020-12 dialect that OpenAPI 3.1 uses
+ * (formats from ajv-formats), each compiled once, when first needed.
  */
-export function createResponseValidator(
-  document: OpenApiDocument,
-  options: ResponseValidatorOptions = {},
-): ResponseValidator {
+function compileDocument(document: OpenApiDocument): SchemaAt {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false });
   addFormatsModule.default(ajv);
   // The OpenAPI 3.1 dialect adds these keywords to schemas; the document's own members are not
@@ -55,7 +55,7 @@ export function createResponseValidator(
   ajv.addVocabulary([...OPENAPI_SCHEMA_KEYWORDS, ...Object.keys(document)]);
   ajv.addSchema({ ...document, $id: DOCUMENT_ID } as object);
   const compiled = new Map<string, ValidateFunction>();
-  const validatorAt = (pointer: string): ValidateFunction => {
+  return (pointer) => {
     let validate = compiled.get(pointer);
     if (validate === undefined) {
       validate = ajv.getSchema(`${DOCUMENT_ID}#${pointer}`);
@@ -64,11 +64,17 @@ export function createResponseValidator(
     }
     return validate;
   };
+}
 
-  const operations = new Map<
-    string,
-    { pointer: string; responses: Record<string, ResponseObject> }
-  >();
+/** An operation of the document: where it is, and its responses by status. */
+interface DocumentedOperation {
+  pointer: string;
+  responses: Record<string, ResponseObject>;
+}
+
+/** The operations of the document by operationId. */
+function indexOperations(document: OpenApiDocument): Map<string, DocumentedOperation> {
+  const operations = new Map<string, DocumentedOperation>();
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(methods)) {
       operations.set(operation.operationId, {
@@ -77,13 +83,82 @@ export function createResponseValidator(
       });
     }
   }
+  return operations;
+}
+
+/** Each header of `response` that is missing where required, or does not fit its schema. */
+function headerDifferences(
+  response: ResponseObject,
+  read: (name: string) => string | undefined,
+  pointer: string,
+  schemaAt: SchemaAt,
+  skip: (name: string) => boolean,
+): string[] {
+  const differences: string[] = [];
+  for (const [name, header] of Object.entries(response.headers ?? {}) as Array<
+    [string, HeaderObject]
+  >) {
+    if (skip(name.toLowerCase())) continue;
+    const value = read(name);
+    if (value === undefined) {
+      if (header.required === true) differences.push(`header ${name} is missing`);
+      continue;
+    }
+    const problem = checkHeader(
+      value,
+      header,
+      schemaAt(`${pointer}/headers/${segment(name)}/schema`),
+    );
+    if (problem !== undefined)
+      differences.push(`header ${name} ${JSON.stringify(value)} ${problem}`);
+  }
+  return differences;
+}
+
+/** How the content type and body differ from those of `response` (a JSON body: its schema). */
+function bodyDifferences(
+  response: ResponseObject,
+  answer: AnswerToCheck,
+  read: (name: string) => string | undefined,
+  pointer: string,
+  schemaAt: SchemaAt,
+): string[] {
+  const types = Object.keys(response.content ?? {});
+  if (types.length === 0) return [];
+  const contentType = read('content-type');
+  const essence = (contentType?.split(';')[0] ?? '').trim().toLowerCase();
+  if (!types.includes(essence))
+    return [
+      `content type ${contentType === undefined ? '(none)' : JSON.stringify(contentType)} is not ${types.join(' or ')}`,
+    ];
+  // A text body (events, metrics) has no schema beyond being text.
+  if (essence !== 'application/json' && !essence.endsWith('+json')) return [];
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.body);
+  } catch {
+    return [`the body is not JSON: ${JSON.stringify(answer.body.slice(0, 80))}`];
+  }
+  const validate = schemaAt(`${pointer}/content/${segment(essence)}/schema`);
+  return validate(body) ? [] : describeErrors(validate.errors ?? [], 'body');
+}
+
+/**
+ * A validator of answers against `document`, with ajv in the JSON Schema 2020-12 dialect that
+ * OpenAPI 3.1 uses (formats from ajv-formats). Schemas are compiled once, when first needed.
+ */
+export function createResponseValidator(
+  document: OpenApiDocument,
+  options: ResponseValidatorOptions = {},
+): ResponseValidator {
+  const schemaAt = compileDocument(document);
+  const operations = indexOperations(document);
   const find = (operationId: string) => {
     const found = operations.get(operationId);
     if (found === undefined) throw new Error(`the document has no operation ${operationId}`);
     return found;
   };
   const skip = options.skipHeaders ?? (() => false);
-
   return {
     statuses: (operationId) => Object.keys(find(operationId).responses).map(Number),
     check(operationId, answer) {
@@ -96,48 +171,11 @@ export function createResponseValidator(
         ];
       }
       const pointer = `${operation.pointer}/responses/${answer.status}`;
-      const differences: string[] = [];
       const read = headerReader(answer.headers);
-      for (const [name, header] of Object.entries(response.headers ?? {}) as Array<
-        [string, HeaderObject]
-      >) {
-        if (skip(name.toLowerCase())) continue;
-        const value = read(name);
-        if (value === undefined) {
-          if (header.required === true) differences.push(`header ${name} is missing`);
-          continue;
-        }
-        const problem = checkHeader(
-          value,
-          header,
-          validatorAt(`${pointer}/headers/${segment(name)}/schema`),
-        );
-        if (problem !== undefined)
-          differences.push(`header ${name} ${JSON.stringify(value)} ${problem}`);
-      }
-      const content = response.content ?? {};
-      const types = Object.keys(content);
-      if (types.length === 0) return differences;
-      const contentType = read('content-type');
-      const essence = (contentType?.split(';')[0] ?? '').trim().toLowerCase();
-      if (!types.includes(essence)) {
-        differences.push(
-          `content type ${contentType === undefined ? '(none)' : JSON.stringify(contentType)} is not ${types.join(' or ')}`,
-        );
-        return differences;
-      }
-      // A text body (events, metrics) has no schema beyond being text.
-      if (essence !== 'application/json' && !essence.endsWith('+json')) return differences;
-      let body: unknown;
-      try {
-        body = JSON.parse(answer.body);
-      } catch {
-        differences.push(`the body is not JSON: ${JSON.stringify(answer.body.slice(0, 80))}`);
-        return differences;
-      }
-      const validate = validatorAt(`${pointer}/content/${segment(essence)}/schema`);
-      if (!validate(body)) differences.push(...describeErrors(validate.errors ?? [], 'body'));
-      return differences;
+      return [
+        ...headerDifferences(response, read, pointer, schemaAt, skip),
+        ...bodyDifferences(response, answer, read, pointer, schemaAt),
+      ];
     },
   };
 }

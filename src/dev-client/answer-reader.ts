@@ -1,4 +1,4 @@
-import { readBody } from '../client/response-body.js';
+import { readResponseBody } from '../http/read-response-body.js';
 import { DevApiError } from './dev-api-error.js';
 
 /** The call of a route: its answer, or undefined when it is the 404 `none` says means none. */
@@ -32,7 +32,7 @@ export interface AnswerReader {
 /** Reads the answers of `call`, each at most `maxBytes`, as text or JSON. */
 export function createAnswerReader(call: DevApiCall, maxBytes: number): AnswerReader {
   const text = async (answer: Response, where: string): Promise<string> => {
-    const reading = await readBody(answer, maxBytes);
+    const reading = await readResponseBody(answer, maxBytes);
     if (reading.kind === 'too-large')
       throw DevApiError.badAnswer(where, `${reading.error} (maxResponseBytes)`);
     if (reading.kind !== 'complete') throw DevApiError.badAnswer(where, reading.error);

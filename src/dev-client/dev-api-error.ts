@@ -1,4 +1,4 @@
-import { describeNetworkError } from '../client/network-error.js';
+import { describeNetworkError } from '../http/network-error.js';
 import { isProblem, type Problem } from '../core/service/problems.js';
 import { escapeControls } from '../text/escape-controls.js';
 import { readRefusal } from './refusal-body.js';

@@ -3,6 +3,8 @@ import type { CodeRecord, RequestRecord } from '../core/records/records.js';
 import type { RequestFilter } from '../core/admin/request-filter.js';
 import type { BucketSort, BucketView } from '../core/limits/bucket-view.js';
 import type { Level } from '../core/limits/bucket-key.js';
+import { joinUrl } from '../http/join-url.js';
+import { sendRequest } from '../http/send-request.js';
 import { checkBaseUrl } from '../transport/base-url.js';
 import { DevApiError } from './dev-api-error.js';
 import { readRefusal } from './refusal-body.js';
@@ -125,18 +127,17 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
     none?: 'code-not-found' | 'bucket-not-found',
   ): Promise<Response | undefined> {
     const where = `${method} /__uas${path}`;
-    let answer: Response;
-    try {
-      answer = await doFetch(`${base}/__uas${path}`, {
+    const sent = await sendRequest(
+      {
         method,
+        url: joinUrl(base, `/__uas${path}`),
         headers: body === undefined ? auth : { ...auth, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-      });
-    } catch (error) {
-      throw DevApiError.network(where, base, error);
-    }
+      },
+      { fetch: doFetch, timeoutMs: options.timeoutMs ?? 10_000 },
+    );
+    if (sent.kind === 'no-answer') throw DevApiError.network(where, base, sent.cause);
+    const answer = sent.response;
     if (answer.ok) return answer;
     if (answer.status === 404 && none !== undefined) {
       // Read, not cancelled: msw's interceptor settles a cancel only once the body is consumed.

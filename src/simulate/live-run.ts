@@ -1,15 +1,25 @@
 import { SingleBar } from 'cli-progress';
 import { createClient, type Client } from '../client/client.js';
+import type { Operation } from '../core/config/config.js';
 import { RETRY_DEFAULTS } from '../client/retry-policy.js';
-import { createDevApiClient, type DevApiClient } from './dev-api-client.js';
+import { createLiveDevApi, type LiveDevApi } from './live-dev-api.js';
 import { isLiveRunError, LiveRunError } from './live-run-error.js';
-import { binAt, createModeStats, type ModeStats } from './mode-stats.js';
+import {
+  countBotAnswer,
+  countFlowEnd,
+  countRetry,
+  countShopperAnswer,
+  countUnfinished,
+  createModeStats,
+  type ModeStats,
+} from './mode-stats.js';
 import { pluralize } from '../text/pluralize.js';
-import { buildReport, type SimulationReport } from './report.js';
+import { buildReport } from './build-report.js';
+import type { SimulationReport } from './simulation-report.js';
 import type { Mode, Scenario } from './scenario.js';
+import { botDueMs, botRequest, shopperOf, thinkAfter } from './shopper-flow.js';
 import { shopperEmail, victimEmail, VICTIMS } from './simulation-config.js';
-import { BOT_ADDRESS, generateTraffic, rotatingAddress, shopperAddress } from './traffic.js';
-import { TIMELINE_BINS } from './virtual-run.js';
+import { generateTraffic, type Traffic } from './traffic.js';
 
 /** Options of {@link runLive}. */
 export interface LiveOptions {
@@ -42,7 +52,7 @@ export const NOT_AN_EMULATOR =
  */
 export async function runLive(scenario: Scenario, options: LiveOptions): Promise<SimulationReport> {
   const base = options.target.replace(/\/+$/, '');
-  const devApi = createDevApiClient({ base, adminToken: options.adminToken, fetch: options.fetch });
+  const devApi = createLiveDevApi({ base, adminToken: options.adminToken, fetch: options.fetch });
   const traffic = generateTraffic(scenario);
   const emulator = await devApi.isEmulator();
   if (emulator) {
@@ -57,10 +67,12 @@ export async function runLive(scenario: Scenario, options: LiveOptions): Promise
   let requests = 0;
   for (const mode of scenario.modes) {
     if (emulator) await devApi.resetBuckets();
-    const run = await runLiveMode(scenario, traffic, mode, base, emulator ? devApi : undefined, {
-      ...options,
-      fetch: options.fetch ?? fetch,
-    });
+    const run = await runLiveMode(
+      startLiveMode(scenario, traffic, mode, base, emulator ? devApi : undefined, {
+        ...options,
+        fetch: options.fetch ?? fetch,
+      }),
+    );
     results.push(run.stats);
     requests += run.requests;
   }
@@ -75,206 +87,196 @@ export async function runLive(scenario: Scenario, options: LiveOptions): Promise
   );
 }
 
-async function runLiveMode(
-  scenario: Scenario,
-  traffic: ReturnType<typeof generateTraffic>,
-  mode: Mode,
-  base: string,
-  devApi: DevApiClient | undefined,
-  options: LiveOptions & { fetch: typeof fetch },
-): Promise<{ stats: ModeStats; requests: number }> {
-  const stats = createModeStats(mode, TIMELINE_BINS);
-  const startedAt = Date.now();
-  const elapsed = () => Date.now() - startedAt;
-  const deadline = startedAt + scenario.durationMs;
-  let requests = 0;
-  let inFlight = 0;
-  let skipped = 0;
-  const counting =
-    (fetchImpl: typeof fetch): typeof fetch =>
-    async (input, init) => {
-      requests++;
-      inFlight++;
-      try {
-        return await fetchImpl(input, init);
-      } finally {
-        inFlight--;
-      }
-    };
-  const client: Client = createClient({
-    baseUrl: base,
-    token: options.token,
-    fetch: counting(options.fetch),
-    retry: {
-      ...RETRY_DEFAULTS,
-      maxAttempts: scenario.retry.maxAttempts,
-      maxWaitMs: scenario.retry.maxWaitMs,
-    },
-    onRetry: (notice) => {
-      const bin = binAt(stats, elapsed(), scenario.durationMs);
-      bin.requests++;
-      if (notice.status === 429) bin.refused++;
-      stats.legit.retries++;
-      stats.legit.waitedMs += notice.waitMs;
-    },
-  });
-  const bot = createClient({
-    baseUrl: base,
-    token: options.token,
-    fetch: counting(options.fetch),
-    retry: false,
-  });
-  const bar = progressBar(options.progress, mode, scenario.durationMs);
+/** One mode's live run: its clients, and where it stands. */
+interface LiveMode {
+  scenario: Scenario;
+  traffic: Traffic;
+  mode: Mode;
+  options: LiveOptions & { fetch: typeof fetch };
+  /** The target's dev API; undefined for a server that is not uas (codes cannot be read). */
+  devApi: LiveDevApi | undefined;
+  stats: ModeStats;
+  startedAt: number;
+  deadline: number;
+  /** Requests sent, and in flight now. */
+  requests: number;
+  inFlight: number;
+  /** Bot requests not sent: more than `concurrency` were in flight. */
+  skipped: number;
+  /** The first failure of the dev API: the run stops there and runLive throws it. */
+  fatal: LiveRunError | undefined;
+  client: Client;
+  bot: Client;
+  bar: SingleBar | undefined;
+}
 
-  const end = (
-    completed: boolean,
-    step: 'exists' | 'start' | 'verify',
-    arrival: number,
-    status?: number,
-  ) => {
-    const now = elapsed();
-    const bin = binAt(stats, now, scenario.durationMs);
-    if (completed) {
-      stats.shoppers.completed++;
-      stats.flowTimes.push(now - arrival);
-      bin.completed++;
-    } else {
-      stats.shoppers.failed++;
-      if (status === 429) stats.shoppers.rateLimited++;
-      stats.shoppers.failedAt[step]++;
-      bin.failed++;
-    }
-  };
-  const count = (result: {
-    status: number | undefined;
-    attempts: Array<{ status: number | undefined }>;
-  }) => {
-    stats.legit.requests += result.attempts.length;
-    stats.legit.rejected += result.attempts.filter((attempt) => attempt.status === 429).length;
-    // Earlier attempts were counted in their bins as they were retried (onRetry).
-    const bin = binAt(stats, elapsed(), scenario.durationMs);
-    bin.requests++;
-    if (result.status === 429) bin.refused++;
-  };
-
-  // The first failure of the dev API: the run stops there and runLive throws it.
-  let fatal: LiveRunError | undefined;
-  // A pause that ends at the deadline: flows still running then are reported as unfinished.
-  const pause = async (ms: number) => {
-    await sleep(Math.max(0, Math.min(ms, deadline - Date.now())));
-    return Date.now() < deadline && fatal === undefined;
-  };
-
-  const shopper = async (index: number) => {
-    const arrival = traffic.arrivals[index] as number;
-    const [thinkStart, thinkVerify] = traffic.thinks[index] as [number, number];
-    const email = shopperEmail(index);
-    const callerId =
-      mode === 'shared'
-        ? undefined
-        : mode === 'static'
-          ? 'checkout-backend'
-          : shopperAddress(index);
-    const exists = await client.exists({ email, callerId });
-    count(exists);
-    if (!exists.ok) return end(false, 'exists', arrival, exists.status);
-    if (!(await pause(thinkStart))) return;
-    const started = await client.start({ merchantId: options.merchantId, email, callerId });
-    count(started);
-    if (!started.ok) return end(false, 'start', arrival, started.status);
-    if (devApi === undefined) return end(true, 'start', arrival);
-    if (!(await pause(thinkVerify))) return;
-    const code = await devApi.latestCode(email, options.merchantId);
-    if (fatal !== undefined) return;
-    const verified = await client.verify({
-      merchantId: options.merchantId,
-      email,
-      code: code ?? '0',
-      callerId,
-    });
-    count(verified);
-    end(verified.ok, 'verify', arrival, verified.status);
-  };
-
+/** Runs one mode live, until its deadline; throws the first failure of the dev API. */
+async function runLiveMode(run: LiveMode): Promise<{ stats: ModeStats; requests: number }> {
+  const { options, mode } = run;
+  const { durationMs } = run.scenario;
   const flows: Array<Promise<void>> = [];
-  const arrivals = (async () => {
-    for (let index = 0; index < traffic.arrivals.length; index++) {
-      const wait = (traffic.arrivals[index] as number) - elapsed();
-      if (wait > 0) await sleep(wait);
-      if (Date.now() >= deadline || fatal !== undefined) break;
-      stats.shoppers.arrived++;
-      flows.push(
-        shopper(index).catch((error: unknown) => {
-          fatal ??= isLiveRunError(error)
-            ? error
-            : new LiveRunError(`the live run failed: ${String(error)}`, 'refused');
-        }),
-      );
-    }
-  })();
-
-  const botLoop = (async () => {
-    const { bot: spec } = scenario;
-    let sent = 0;
-    const interval = 1 / spec.perMs;
-    const pending: Array<Promise<void>> = [];
-    for (;;) {
-      const due = spec.startMs + sent * interval;
-      if (due >= spec.stopMs || startedAt + due >= deadline || fatal !== undefined) break;
-      const wait = due - elapsed();
-      if (wait > 0) await sleep(wait);
-      bar?.update(Math.min(elapsed(), scenario.durationMs));
-      const index = sent++;
-      if (inFlight >= options.concurrency) {
-        skipped++;
-        continue;
-      }
-      const callerId =
-        mode === 'shared'
-          ? undefined
-          : mode === 'static'
-            ? 'checkout-backend'
-            : mode === 'rotating'
-              ? rotatingAddress(index)
-              : BOT_ADDRESS;
-      const request =
-        spec.target === 'exists'
-          ? bot.exists({ email: `probe-${index}@example.net`, callerId })
-          : bot.start({ merchantId: options.merchantId, email: victimEmail(index), callerId });
-      pending.push(
-        request.then((result) => {
-          const bin = binAt(stats, elapsed(), scenario.durationMs);
-          stats.bot.requests++;
-          bin.botRequests++;
-          if (result.status === 429) stats.bot.rejected++;
-          else if (result.ok) {
-            stats.bot.allowed++;
-            bin.botAllowed++;
-          }
-        }),
-      );
-    }
-    await Promise.all(pending);
-  })();
-
-  const ticker = setInterval(() => bar?.update(Math.min(elapsed(), scenario.durationMs)), 250);
-  await Promise.all([arrivals, botLoop]);
+  const ticker = setInterval(() => run.bar?.update(Math.min(elapsed(run), durationMs)), 250);
+  await Promise.all([admitShoppers(run, flows), runBot(run)]);
   // Wait out the mode (in short steps, so a failure ends it at once).
-  while (fatal === undefined && Date.now() < deadline)
-    await sleep(Math.min(100, deadline - Date.now()));
+  while (run.fatal === undefined && Date.now() < run.deadline)
+    await sleep(Math.min(100, run.deadline - Date.now()));
   clearInterval(ticker);
   // Flows still running stop at their next step (see `pause`); wait for their last answers.
   await Promise.all(flows);
-  if (fatal === undefined) bar?.update(scenario.durationMs);
-  bar?.stop();
-  if (fatal !== undefined) throw fatal;
-  stats.shoppers.unfinished =
-    stats.shoppers.arrived - stats.shoppers.completed - stats.shoppers.failed;
-  if (skipped > 0)
+  if (run.fatal === undefined) run.bar?.update(durationMs);
+  run.bar?.stop();
+  if (run.fatal !== undefined) throw run.fatal;
+  countUnfinished(run.stats);
+  if (run.skipped > 0)
     options.progress?.write(
-      `${mode}: ${pluralize(skipped, 'bot request')} skipped (more than ${options.concurrency} in flight)\n`,
+      `${mode}: ${pluralize(run.skipped, 'bot request')} skipped (more than ${options.concurrency} in flight)\n`,
     );
-  return { stats, requests };
+  return { stats: run.stats, requests: run.requests };
+}
+
+/** A mode about to run live: its clients count what they send (and what is in flight). */
+function startLiveMode(
+  scenario: Scenario,
+  traffic: Traffic,
+  mode: Mode,
+  base: string,
+  devApi: LiveDevApi | undefined,
+  options: LiveOptions & { fetch: typeof fetch },
+): LiveMode {
+  const counting: typeof fetch = async (input, init) => {
+    run.requests++;
+    run.inFlight++;
+    try {
+      return await options.fetch(input, init);
+    } finally {
+      run.inFlight--;
+    }
+  };
+  const startedAt = Date.now();
+  const run: LiveMode = {
+    scenario,
+    traffic,
+    mode,
+    options,
+    devApi,
+    stats: createModeStats(mode),
+    startedAt,
+    deadline: startedAt + scenario.durationMs,
+    requests: 0,
+    inFlight: 0,
+    skipped: 0,
+    fatal: undefined,
+    client: createClient({
+      baseUrl: base,
+      token: options.token,
+      fetch: counting,
+      retry: {
+        ...RETRY_DEFAULTS,
+        maxAttempts: scenario.retry.maxAttempts,
+        maxWaitMs: scenario.retry.maxWaitMs,
+      },
+      // Each attempt is counted in the bin of its answer: those retried here, the last one
+      // where the flow reads the result.
+      onRetry: (notice) => {
+        countShopperAnswer(run.stats, elapsed(run), scenario.durationMs, notice.status === 429);
+        countRetry(run.stats, notice.waitMs);
+      },
+    }),
+    bot: createClient({ baseUrl: base, token: options.token, fetch: counting, retry: false }),
+    bar: progressBar(options.progress, mode, scenario.durationMs),
+  };
+  return run;
+}
+
+const elapsed = (run: LiveMode) => Date.now() - run.startedAt;
+
+/** A pause that ends at the deadline: false when the flow is to stop there (unfinished). */
+async function pause(run: LiveMode, ms: number): Promise<boolean> {
+  await sleep(Math.max(0, Math.min(ms, run.deadline - Date.now())));
+  return Date.now() < run.deadline && run.fatal === undefined;
+}
+
+/** Starts each shopper's flow when it arrives, until the deadline. */
+async function admitShoppers(run: LiveMode, flows: Array<Promise<void>>): Promise<void> {
+  for (let index = 0; index < run.traffic.arrivals.length; index++) {
+    const wait = (run.traffic.arrivals[index] as number) - elapsed(run);
+    if (wait > 0) await sleep(wait);
+    if (Date.now() >= run.deadline || run.fatal !== undefined) break;
+    run.stats.shoppers.arrived++;
+    flows.push(
+      runShopper(run, index).catch((error: unknown) => {
+        run.fatal ??= isLiveRunError(error)
+          ? error
+          : new LiveRunError(`the live run failed: ${String(error)}`, 'refused');
+      }),
+    );
+  }
+}
+
+/** Shopper `index`'s sign-in: exists, think, start, think, read the code, verify. */
+async function runShopper(run: LiveMode, index: number): Promise<void> {
+  const { client, devApi, options, traffic } = run;
+  const { merchantId } = options;
+  const { email, callerId } = shopperOf(run.mode, index);
+  const count = (result: { status: number | undefined }) =>
+    countShopperAnswer(run.stats, elapsed(run), run.scenario.durationMs, result.status === 429);
+  const end = (step: Operation, result: { ok: boolean; status: number | undefined }) =>
+    countFlowEnd(
+      run.stats,
+      elapsed(run),
+      run.scenario.durationMs,
+      traffic.arrivals[index] as number,
+      result.ok
+        ? { completed: true }
+        : { completed: false, step, rateLimited: result.status === 429 },
+    );
+  const exists = await client.exists({ email, callerId });
+  count(exists);
+  if (!exists.ok) return end('exists', exists);
+  if (!(await pause(run, thinkAfter(traffic, index, 0)))) return;
+  const started = await client.start({ merchantId, email, callerId });
+  count(started);
+  if (!started.ok || devApi === undefined) return end('start', started);
+  if (!(await pause(run, thinkAfter(traffic, index, 1)))) return;
+  const code = await devApi.latestCode(email, merchantId);
+  if (run.fatal !== undefined) return;
+  const verified = await client.verify({ merchantId, email, code: code ?? '0', callerId });
+  count(verified);
+  end('verify', verified);
+}
+
+/** The bot: its requests at its rate, none retried, skipped beyond `concurrency` in flight. */
+async function runBot(run: LiveMode): Promise<void> {
+  const { bot: spec, durationMs } = run.scenario;
+  const pending: Array<Promise<void>> = [];
+  for (let sent = 0; ;) {
+    const due = botDueMs(spec, sent);
+    if (due >= spec.stopMs || run.startedAt + due >= run.deadline || run.fatal !== undefined) break;
+    const wait = due - elapsed(run);
+    if (wait > 0) await sleep(wait);
+    run.bar?.update(Math.min(elapsed(run), durationMs));
+    const index = sent++;
+    if (run.inFlight >= run.options.concurrency) {
+      run.skipped++;
+      continue;
+    }
+    const { email, callerId } = botRequest(spec, run.mode, index);
+    const request =
+      spec.target === 'exists'
+        ? run.bot.exists({ email, callerId })
+        : run.bot.start({ merchantId: run.options.merchantId, email, callerId });
+    pending.push(
+      request.then((result) =>
+        countBotAnswer(
+          run.stats,
+          elapsed(run),
+          durationMs,
+          result.status === 429 ? 'refused' : result.ok ? 'allowed' : 'other',
+        ),
+      ),
+    );
+  }
+  await Promise.all(pending);
 }
 
 function progressBar(

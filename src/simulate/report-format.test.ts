@@ -1,7 +1,7 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { createModeStats, type ModeStats } from './mode-stats.js';
-import { buildReport } from './report.js';
+import { buildReport } from './build-report.js';
 import {
   chart,
   formatMarkdown,

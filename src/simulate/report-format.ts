@@ -4,7 +4,7 @@ import Table from 'cli-table3';
 import { escapeControls } from '../text/escape-controls.js';
 import { markdownText } from '../text/markdown-text.js';
 import { pluralize } from '../text/pluralize.js';
-import type { ModeReport, SimulationReport } from './report.js';
+import type { ModeReport, SimulationReport } from './simulation-report.js';
 import { shareStrips } from './share-strips.js';
 import { formatShare } from './share.js';
 
@@ -138,7 +138,7 @@ export function chart(report: SimulationReport, chalk: ChalkInstance, width = 80
 /**
  * The share of sign-ins that succeeded in each bin of a mode's timeline, 0 to 1, as the charts
  * draw it: a bin where no sign-in ended repeats the share before it (the first known share before
- * any), so the line stays continuous. README says so beside the chart.
+ * any), so the line stays continuous. docs/simulate.md says so beside the chart.
  */
 export function successShares(mode: Pick<ModeReport, 'timeline'>): number[] {
   let last = mode.timeline.find((bin) => bin.success_rate !== null)?.success_rate ?? 1;

@@ -1,4 +1,4 @@
-import type { SimulationReport } from './report.js';
+import type { SimulationReport } from './simulation-report.js';
 import { reportRows, reportHeadline, successShares } from './report-format.js';
 
 const COLORS = ['#d62728', '#2ca02c', '#ff7f0e', '#9467bd'];

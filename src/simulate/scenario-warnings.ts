@@ -1,4 +1,8 @@
-import type { Scenario } from './scenario.js';
+/** What the warnings read of a scenario: how long it runs, and when its bot does. */
+interface BotWindow {
+  durationMs: number;
+  bot: { startMs: number; stopMs: number };
+}
 
 const seconds = (ms: number) => `${Math.round(ms) / 1000} s`;
 
@@ -23,7 +27,7 @@ export function botWindowWarnings(
 }
 
 /** The share of a run, in whole percent, in which its bot sends requests. */
-const botShare = (scenario: Scenario) =>
+const botShare = (scenario: BotWindow) =>
   Math.round((100 * Math.max(0, scenario.bot.stopMs - scenario.bot.startMs)) / scenario.durationMs);
 
 /**
@@ -33,8 +37,8 @@ const botShare = (scenario: Scenario) =>
  * Undefined when the share did not shrink, or when the bot is gone (see {@link botWindowWarnings}).
  */
 export function shortenedBotWarning(
-  asWritten: Scenario,
-  run: Scenario,
+  asWritten: BotWindow,
+  run: BotWindow,
   change: string,
 ): string | undefined {
   if (run.bot.startMs >= run.durationMs) return undefined;

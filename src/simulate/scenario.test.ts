@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { parseLatencyText } from '../core/config/config-schema.js';
 import { resolveScenario, SCENARIO_DEFAULTS } from './scenario.js';
 
-/** The JSON block that follows the scenario-file heading of README.md's `uas simulate` section. */
-function readmeDefaults(): string {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('## `uas simulate`'));
-  const heading = section.indexOf('**Scenario file**');
-  const block = /```json\n([\s\S]*?)```/.exec(section.slice(heading));
-  if (heading === -1 || block === null) throw new Error('README.md has no scenario file block');
+/** The JSON block that follows the scenario-file heading of docs/simulate.md. */
+function documentedDefaults(): string {
+  const page = readFileSync(new URL('../../docs/simulate.md', import.meta.url), 'utf8');
+  const heading = page.indexOf('## Scenario file');
+  const block = /```json\n([\s\S]*?)```/.exec(page.slice(heading));
+  if (heading === -1 || block === null)
+    throw new Error('docs/simulate.md has no scenario file block');
   return block[1] as string;
 }
 
@@ -31,9 +31,9 @@ describe('resolveScenario', () => {
   );
 });
 
-describe('the scenario defaults in README.md', () => {
+describe('the scenario defaults in docs/simulate.md', () => {
   it('are valid JSON that the resolver accepts unchanged, and are the defaults', () => {
-    const text = readmeDefaults();
+    const text = documentedDefaults();
     const parsed: unknown = JSON.parse(text);
     expect(resolveScenario(parsed)).toEqual(resolveScenario({}));
     expect(parsed).toEqual(SCENARIO_DEFAULTS);

@@ -111,7 +111,7 @@ export interface Scenario {
   warnings: string[];
 }
 
-/** Defaults of a scenario, in one place (README lists them). */
+/** Defaults of a scenario, in one place (docs/simulate.md lists them). */
 export const SCENARIO_DEFAULTS = {
   name: 'custom',
   duration: '10m',

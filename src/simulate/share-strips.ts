@@ -1,4 +1,4 @@
-import type { ModeReport } from './report.js';
+import type { ModeReport } from './simulation-report.js';
 
 /** Eight heights, lowest first: `▁` is no sign-in succeeded, `█` all of them. */
 const HEIGHTS = '▁▂▃▄▅▆▇█';

@@ -1,5 +1,6 @@
 import type { ModeStats } from './mode-stats.js';
-import { buildReport, type SimulationReport } from './report.js';
+import { buildReport } from './build-report.js';
+import type { SimulationReport } from './simulation-report.js';
 import type { Scenario } from './scenario.js';
 import { generateTraffic } from './traffic.js';
 import { runVirtualMode, type VirtualRunOptions } from './virtual-run.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createModeStats, type ModeStats, type TimeBin } from './mode-stats.js';
-import { buildReport, type FlowEnd } from './report.js';
+import { buildReport } from './build-report.js';
+import type { FlowEnd } from './simulation-report.js';
 import { resolveScenario, type Mode } from './scenario.js';
 
 interface Run {

@@ -1,6 +1,6 @@
 import { parseRate, refillPerMs } from '../core/config/rate.js';
 import { pluralize } from '../text/pluralize.js';
-import type { FlowEnd, ModeReport } from './report.js';
+import type { FlowEnd, ModeReport } from './simulation-report.js';
 import type { Mode } from './scenario.js';
 import { formatShare } from './share.js';
 

@@ -1,27 +1,24 @@
 import { decideRetry, RETRY_DEFAULTS, type ResolvedRetryOptions } from '../client/retry-policy.js';
-import { createManualClock } from '../core/time/clock.js';
 import type { Operation } from '../core/config/config.js';
 import { createCoreEmulator } from '../core/create-core-emulator.js';
-import type { Emulator, ServiceCall } from '../core/emulator.js';
-import { createSeededRandom } from '../core/time/random.js';
+import type { Emulator } from '../core/emulator.js';
 import type { OperationInput } from '../core/service/request-input.js';
-import { binAt, createModeStats, type ModeStats } from './mode-stats.js';
-import type { Mode, Scenario } from './scenario.js';
-import {
-  simulationConfig,
-  SIM_CLIENT,
-  SIM_MERCHANT,
-  shopperEmail,
-  victimEmail,
-} from './simulation-config.js';
-import { BOT_ADDRESS, rotatingAddress, shopperAddress, type Traffic } from './traffic.js';
+import { createManualClock, type ManualClock } from '../core/time/clock.js';
+import { createSeededRandom, type RandomSource } from '../core/time/random.js';
 import { EventQueue } from './event-queue.js';
-
-/** Timeline bins of every report. */
-export const TIMELINE_BINS = 24;
-
-const STEPS: Operation[] = ['exists', 'start', 'verify'];
-const STATIC_CALLER = 'checkout-backend';
+import {
+  countBotAnswer,
+  countFlowEnd,
+  countRetry,
+  countShopperAnswer,
+  countUnfinished,
+  createModeStats,
+  type ModeStats,
+} from './mode-stats.js';
+import type { Mode, Scenario } from './scenario.js';
+import { FLOW_STEPS, botDueMs, botRequest, shopperOf, thinkAfter } from './shopper-flow.js';
+import { simulationConfig, SIM_CLIENT, SIM_MERCHANT } from './simulation-config.js';
+import type { Traffic } from './traffic.js';
 
 interface ShopperState {
   index: number;
@@ -40,6 +37,23 @@ export interface VirtualRunOptions {
   stepMs?: number;
 }
 
+/** One mode's run in virtual time: the emulator it drives, and where it stands. */
+interface VirtualRun {
+  scenario: Scenario;
+  traffic: Traffic;
+  mode: Mode;
+  clock: ManualClock;
+  emulator: Emulator;
+  stats: ModeStats;
+  /** Shoppers' next steps, by time. */
+  queue: EventQueue<ShopperState>;
+  retry: ResolvedRetryOptions;
+  jitter: RandomSource;
+  requests: number;
+  /** Bot requests sent so far. */
+  botCount: number;
+}
+
 /**
  * Runs one mode of a scenario over the emulator core on a manual clock: deterministic for a
  * seed, and as fast as the core answers. Shoppers follow the spec's retry policy; the bot does
@@ -51,179 +65,172 @@ export async function runVirtualMode(
   mode: Mode,
   options: VirtualRunOptions = {},
 ): Promise<{ stats: ModeStats; requests: number }> {
-  const clock = createManualClock(0);
-  const emulator = createCoreEmulator({
-    config: simulationConfig(scenario, traffic.arrivals.length),
-    clock,
-    random: createSeededRandom(scenario.seed ^ 0x5eed),
-  });
-  const jitter = createSeededRandom(scenario.seed ^ 0x717);
-  const retry: ResolvedRetryOptions = {
-    ...RETRY_DEFAULTS,
-    maxAttempts: scenario.retry.maxAttempts,
-    maxWaitMs: scenario.retry.maxWaitMs,
-  };
-  const stats = createModeStats(mode, TIMELINE_BINS);
-  const queue = new EventQueue<ShopperState>();
-  traffic.arrivals.forEach((time, index) => queue.push(time, { index, step: 0, attempt: 1 }));
-  stats.shoppers.arrived = traffic.arrivals.length;
-
+  const run = startVirtualRun(scenario, traffic, mode);
   const { bot } = scenario;
-  const botInterval = 1 / bot.perMs;
-  let botCount = 0;
-  let nextBot = bot.startMs;
-  let requests = 0;
-  const stepMs = options.stepMs ?? Infinity;
-  const { onTick } = options;
+  const ticker = createTicker(run, options);
+  for (;;) {
+    const shopperTime = run.queue.peekTime();
+    const nextBot = botDueMs(bot, run.botCount);
+    const now = Math.min(shopperTime, nextBot < bot.stopMs ? nextBot : Infinity);
+    if (now >= scenario.durationMs || now === Infinity) break;
+    if (ticker.due(now)) await ticker.until(now);
+    run.clock.set(now);
+    if (nextBot <= shopperTime && nextBot < bot.stopMs) sendBotRequest(run, now);
+    else stepShopper(run, now, run.queue.pop()!.item);
+  }
+  // The quiet end of the run is played too, up to its last moment.
+  await ticker.end();
+  countUnfinished(run.stats);
+  return { stats: run.stats, requests: run.requests };
+}
+
+function startVirtualRun(scenario: Scenario, traffic: Traffic, mode: Mode): VirtualRun {
+  const clock = createManualClock(0);
+  const run: VirtualRun = {
+    scenario,
+    traffic,
+    mode,
+    clock,
+    emulator: createCoreEmulator({
+      config: simulationConfig(scenario, traffic.arrivals.length),
+      clock,
+      random: createSeededRandom(scenario.seed ^ 0x5eed),
+    }),
+    jitter: createSeededRandom(scenario.seed ^ 0x717),
+    retry: {
+      ...RETRY_DEFAULTS,
+      maxAttempts: scenario.retry.maxAttempts,
+      maxWaitMs: scenario.retry.maxWaitMs,
+    },
+    stats: createModeStats(mode),
+    queue: new EventQueue<ShopperState>(),
+    requests: 0,
+    botCount: 0,
+  };
+  traffic.arrivals.forEach((time, index) => run.queue.push(time, { index, step: 0, attempt: 1 }));
+  run.stats.shoppers.arrived = traffic.arrivals.length;
+  return run;
+}
+
+/**
+ * Tells `onTick` of every step of simulated time: `until(time)` before what happens at `time`,
+ * `end()` up to the run's last moment.
+ */
+function createTicker(run: VirtualRun, { onTick, stepMs = Infinity }: VirtualRunOptions) {
   let nextTick = onTick === undefined ? Infinity : 0;
-  /** Tells onTick every step of simulated time up to `time`, before what happens at `time`. */
-  const tickUntil = async (time: number) => {
+  const until = async (time: number) => {
     if (onTick === undefined) return;
     while (nextTick <= time) {
-      clock.set(nextTick);
-      await onTick(nextTick, emulator, stats);
+      run.clock.set(nextTick);
+      await onTick(nextTick, run.emulator, run.stats);
       nextTick += stepMs;
     }
   };
-
-  const call = (
-    operation: Operation,
-    callerId: string | undefined,
-    input: OperationInput,
-  ): number => {
-    const serviceCall: ServiceCall = {
-      operation,
-      clientId: SIM_CLIENT,
-      callerId,
-      merchantId: operation === 'exists' ? undefined : SIM_MERCHANT,
-      input: { ok: true, input, callerId, fields: undefined },
-    };
-    requests++;
-    const result = emulator.execute(serviceCall);
-    return result.status === 429 ? -result.resetSeconds : result.status;
-  };
-
-  const shopperCaller = (index: number): string | undefined =>
-    mode === 'shared' ? undefined : mode === 'static' ? STATIC_CALLER : shopperAddress(index);
-  const botCaller = (): string | undefined =>
-    mode === 'shared'
-      ? undefined
-      : mode === 'static'
-        ? STATIC_CALLER
-        : mode === 'rotating'
-          ? rotatingAddress(botCount)
-          : BOT_ADDRESS;
-
-  const end = (
-    index: number,
-    now: number,
-    completed: boolean,
-    step: number,
-    rateLimited = false,
-  ) => {
-    const bin = binAt(stats, now, scenario.durationMs);
-    if (completed) {
-      stats.shoppers.completed++;
-      stats.flowTimes.push(now - (traffic.arrivals[index] as number));
-      bin.completed++;
-    } else {
-      stats.shoppers.failed++;
-      if (rateLimited) stats.shoppers.rateLimited++;
-      stats.shoppers.failedAt[STEPS[step] as Operation]++;
-      bin.failed++;
-    }
-  };
-
-  for (;;) {
-    const shopperTime = queue.peekTime();
-    const now = Math.min(shopperTime, nextBot < bot.stopMs ? nextBot : Infinity);
-    if (now >= scenario.durationMs || now === Infinity) break;
-    if (now >= nextTick) await tickUntil(now);
-    clock.set(now);
-    if (nextBot <= shopperTime && nextBot < bot.stopMs) {
-      const email =
-        bot.target === 'exists' ? `probe-${botCount}@example.net` : victimEmail(botCount);
-      const status = call(
-        bot.target,
-        botCaller(),
-        bot.target === 'exists'
-          ? { operation: 'exists', email, phone_number: undefined, caller_id: undefined }
-          : { operation: 'start', email, caller_id: undefined },
-      );
-      const bin = binAt(stats, now, scenario.durationMs);
-      stats.bot.requests++;
-      bin.botRequests++;
-      if (status < 0) stats.bot.rejected++;
-      else {
-        stats.bot.allowed++;
-        bin.botAllowed++;
+  const { durationMs } = run.scenario;
+  return {
+    /** Whether a tick falls at or before `time`. */
+    due: (time: number) => nextTick <= time,
+    until,
+    async end() {
+      await until(durationMs);
+      if (onTick !== undefined && nextTick - stepMs < durationMs) {
+        run.clock.set(durationMs);
+        await onTick(durationMs, run.emulator, run.stats);
       }
-      botCount++;
-      nextBot = bot.startMs + botCount * botInterval;
-      continue;
-    }
-    const event = queue.pop()!;
-    const shopper = event.item;
-    const { index } = shopper;
-    const email = shopperEmail(index);
-    const callerId = shopperCaller(index);
-    const operation = STEPS[shopper.step] as Operation;
-    let input: OperationInput;
-    if (operation === 'exists')
-      input = { operation, email, phone_number: undefined, caller_id: callerId };
-    else if (operation === 'start') input = { operation, email, caller_id: callerId };
-    else
-      input = {
-        operation,
-        email,
-        verification_code: emulator.latestCode(email, SIM_MERCHANT)?.code ?? '0',
-        caller_id: callerId,
-      };
-    const status = call(operation, callerId, input);
-    const bin = binAt(stats, now, scenario.durationMs);
-    stats.legit.requests++;
-    bin.requests++;
-    if (status < 0) {
-      stats.legit.rejected++;
-      bin.refused++;
-      const decision = decideRetry(
-        { kind: 'status', status: 429, retryAfterMs: -status * 1000 },
-        shopper.attempt,
-        operation === 'exists',
-        retry,
-        jitter,
-      );
-      if (decision.retry) {
-        stats.legit.retries++;
-        stats.legit.waitedMs += decision.delayMs;
-        queue.push(now + decision.delayMs, {
-          index,
-          step: shopper.step,
-          attempt: shopper.attempt + 1,
-        });
-      } else {
-        end(index, now, false, shopper.step, true);
-      }
-      continue;
-    }
-    if (status >= 400) {
-      end(index, now, false, shopper.step);
-      continue;
-    }
-    if (shopper.step === 2) {
-      end(index, now, true, 2);
-      continue;
-    }
-    const think = (traffic.thinks[index] as [number, number])[shopper.step] as number;
-    queue.push(now + think, { index, step: shopper.step + 1, attempt: 1 });
-  }
-  // The quiet end of the run is played too, up to its last moment.
-  await tickUntil(scenario.durationMs);
-  if (onTick !== undefined && nextTick - stepMs < scenario.durationMs) {
-    clock.set(scenario.durationMs);
-    await onTick(scenario.durationMs, emulator, stats);
-  }
-  stats.shoppers.unfinished =
-    stats.shoppers.arrived - stats.shoppers.completed - stats.shoppers.failed;
-  return { stats, requests };
+    },
+  };
+}
+
+/** Asks the emulator; the status, or minus the seconds until the bucket resets for a 429. */
+function call(
+  run: VirtualRun,
+  operation: Operation,
+  callerId: string | undefined,
+  input: OperationInput,
+): number {
+  run.requests++;
+  const result = run.emulator.execute({
+    operation,
+    clientId: SIM_CLIENT,
+    callerId,
+    merchantId: operation === 'exists' ? undefined : SIM_MERCHANT,
+    input: { ok: true, input, callerId, fields: undefined },
+  });
+  return result.status === 429 ? -result.resetSeconds : result.status;
+}
+
+/** The bot's next request, sent at `now`. */
+function sendBotRequest(run: VirtualRun, now: number): void {
+  const { target } = run.scenario.bot;
+  const { email, callerId } = botRequest(run.scenario.bot, run.mode, run.botCount);
+  const status = call(
+    run,
+    target,
+    callerId,
+    target === 'exists'
+      ? { operation: 'exists', email, phone_number: undefined, caller_id: undefined }
+      : { operation: 'start', email, caller_id: undefined },
+  );
+  countBotAnswer(run.stats, now, run.scenario.durationMs, status < 0 ? 'refused' : 'allowed');
+  run.botCount++;
+}
+
+/** A shopper's step at `now`: the request, then a retry, the next step, or the end of the flow. */
+function stepShopper(run: VirtualRun, now: number, shopper: ShopperState): void {
+  const { index, step } = shopper;
+  const { durationMs } = run.scenario;
+  const arrival = run.traffic.arrivals[index] as number;
+  const operation = FLOW_STEPS[step] as Operation;
+  const { email, callerId } = shopperOf(run.mode, index);
+  const status = call(run, operation, callerId, stepInput(run, operation, email, callerId));
+  countShopperAnswer(run.stats, now, durationMs, status < 0);
+  if (status < 0) {
+    const decision = decideRetry(
+      { kind: 'status', status: 429, retryAfterMs: -status * 1000 },
+      shopper.attempt,
+      operation === 'exists',
+      run.retry,
+      run.jitter,
+    );
+    if (decision.retry) {
+      countRetry(run.stats, decision.delayMs);
+      run.queue.push(now + decision.delayMs, { index, step, attempt: shopper.attempt + 1 });
+    } else
+      countFlowEnd(run.stats, now, durationMs, arrival, {
+        completed: false,
+        step: operation,
+        rateLimited: true,
+      });
+  } else if (status >= 400)
+    countFlowEnd(run.stats, now, durationMs, arrival, {
+      completed: false,
+      step: operation,
+      rateLimited: false,
+    });
+  else if (step === FLOW_STEPS.length - 1)
+    countFlowEnd(run.stats, now, durationMs, arrival, { completed: true });
+  else
+    run.queue.push(now + thinkAfter(run.traffic, index, step), {
+      index,
+      step: step + 1,
+      attempt: 1,
+    });
+}
+
+/** What a shopper sends at `operation`: verify carries the latest code the emulator issued. */
+function stepInput(
+  run: VirtualRun,
+  operation: Operation,
+  email: string,
+  callerId: string | undefined,
+): OperationInput {
+  if (operation === 'exists')
+    return { operation, email, phone_number: undefined, caller_id: callerId };
+  if (operation === 'start') return { operation, email, caller_id: callerId };
+  return {
+    operation,
+    email,
+    verification_code: run.emulator.latestCode(email, SIM_MERCHANT)?.code ?? '0',
+    caller_id: callerId,
+  };
 }

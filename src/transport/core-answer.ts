@@ -1,6 +1,6 @@
 import type { EmulatorResponse } from '../core/service/exchange.js';
-import { createProblem } from '../core/service/problems.js';
-import type { TransportResponse } from './outgoing.js';
+import { createProblem, type Problem } from '../core/service/problems.js';
+import type { TransportResponse } from './transport-exchange.js';
 
 /** The core's answer as a transport writes it: a JSON body serialised, a text or stream as is. */
 export function fromCore(response: EmulatorResponse): TransportResponse {
@@ -20,5 +20,19 @@ export function emulatorFailed(error: unknown): EmulatorResponse {
     headers: { 'content-type': 'application/problem+json' },
     body: createProblem('internal-error', `the emulator failed: ${(error as Error).message}`),
     delayMs: 0,
+  };
+}
+
+/**
+ * A refusal by the transport itself, as the core would answer it: problem+json, never cached,
+ * sent at once; `close` ends the connection after it (a request whose body is left unread).
+ */
+export function problemAnswer(problem: Problem, close: boolean): EmulatorResponse {
+  return {
+    status: problem.status,
+    headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store' },
+    body: problem,
+    delayMs: 0,
+    close,
   };
 }

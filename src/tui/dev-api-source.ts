@@ -1,7 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import type { EmulatorEvent, RequestRecord } from '../core/records/records.js';
 import type { Clock } from '../core/time/clock.js';
-import { describeNetworkError } from '../client/network-error.js';
+import { describeNetworkError } from '../http/network-error.js';
 import { createDevClient, type DevClient } from '../dev-client/dev-client.js';
 import { DevApiError, isDevApiError } from '../dev-client/dev-api-error.js';
 import { systemClock } from '../runtime/system-clock.js';
@@ -42,63 +42,11 @@ export function createDevApiSource(options: DevApiSourceOptions): TuiSource {
   const headers: Record<string, string> = tokenSent
     ? { authorization: `Bearer ${options.adminToken}` }
     : {};
-  const lost = (error: unknown): FeedEvent =>
-    isDevApiError(error) && error.failure === 'admin-token'
-      ? { type: 'lost', problem: adminTokenProblem(tokenSent), needsAdminToken: true }
-      : {
-          type: 'lost',
-          problem: isDevApiError(error) ? error.message : describeNetworkError(error),
-        };
-
   return {
     label: base,
     clock: options.clock ?? systemClock,
-    follow(listener) {
-      let stopped = false;
-      let controller: AbortController | undefined;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let wake: (() => void) | undefined;
-      // A read still in flight when the screen stops must not reach it.
-      const tell = (event: FeedEvent) => {
-        if (!stopped) listener(event);
-      };
-      const feed = createRequestFeed(
-        { journal: (limit) => dev.journal(limit), after: (afterId) => allAfter(dev, afterId) },
-        tell,
-      );
-      const connect = async () => {
-        while (!stopped) {
-          controller = new AbortController();
-          try {
-            const body = await openEventStream(base, headers, tokenSent, controller.signal);
-            tell({ type: 'connected' });
-            const reading = readEvents(body, (event) => feed.event(event));
-            // Read to the end below; a failure while catching up must not go unhandled meanwhile.
-            reading.catch(() => {});
-            await feed.catchUp();
-            await reading;
-            tell({ type: 'lost', problem: 'the emulator closed the event stream' });
-          } catch (error) {
-            controller.abort();
-            tell(lost(error));
-          } finally {
-            feed.close();
-          }
-          if (!stopped)
-            await new Promise<void>((resolve) => {
-              wake = resolve;
-              timer = setTimeout(resolve, options.retryMs ?? 1000);
-            });
-        }
-      };
-      void connect();
-      return () => {
-        stopped = true;
-        controller?.abort();
-        clearTimeout(timer);
-        wake?.();
-      };
-    },
+    follow: (listener) =>
+      followEvents(dev, { base, headers, tokenSent, retryMs: options.retryMs ?? 1000 }, listener),
     listBuckets: async (query) => {
       const page = await dev.buckets({
         sort: query.sort,
@@ -119,6 +67,80 @@ export function createDevApiSource(options: DevApiSourceOptions): TuiSource {
   };
 }
 
+/** Where the event stream is, and how often to try it again once it dropped. */
+interface EventStreamTarget {
+  base: string;
+  headers: Record<string, string>;
+  tokenSent: boolean;
+  retryMs: number;
+}
+
+/**
+ * Follows the event stream: tells `listener` of the connection, of every request (catching up
+ * from the journal after each connect), and of its loss, and reconnects after `retryMs`.
+ * Returns the function that stops it.
+ */
+function followEvents(
+  dev: DevClient,
+  target: EventStreamTarget,
+  listener: (event: FeedEvent) => void,
+): () => void {
+  let stopped = false;
+  let controller: AbortController | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let wake: (() => void) | undefined;
+  // A read still in flight when the screen stops must not reach it.
+  const tell = (event: FeedEvent) => {
+    if (!stopped) listener(event);
+  };
+  const feed = createRequestFeed(
+    { journal: (limit) => dev.journal(limit), after: (afterId) => allAfter(dev, afterId) },
+    tell,
+  );
+  const connect = async () => {
+    while (!stopped) {
+      controller = new AbortController();
+      try {
+        const body = await openEventStream(target, controller.signal);
+        tell({ type: 'connected' });
+        const reading = readEvents(body, (event) => feed.event(event));
+        // Read to the end below; a failure while catching up must not go unhandled meanwhile.
+        reading.catch(() => {});
+        await feed.catchUp();
+        await reading;
+        tell({ type: 'lost', problem: 'the emulator closed the event stream' });
+      } catch (error) {
+        controller.abort();
+        tell(lostEvent(error, target.tokenSent));
+      } finally {
+        feed.close();
+      }
+      if (!stopped)
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          timer = setTimeout(resolve, target.retryMs);
+        });
+    }
+  };
+  void connect();
+  return () => {
+    stopped = true;
+    controller?.abort();
+    clearTimeout(timer);
+    wake?.();
+  };
+}
+
+/** The connection lost, in the screen's words: a missing admin token said as such. */
+function lostEvent(error: unknown, tokenSent: boolean): FeedEvent {
+  return isDevApiError(error) && error.failure === 'admin-token'
+    ? { type: 'lost', problem: adminTokenProblem(tokenSent), needsAdminToken: true }
+    : {
+        type: 'lost',
+        problem: isDevApiError(error) ? error.message : describeNetworkError(error),
+      };
+}
+
 /** Every request after `afterId` the journal holds, a page at a time. */
 async function allAfter(dev: DevClient, afterId: number): Promise<RequestRecord[]> {
   const all: RequestRecord[] = [];
@@ -137,9 +159,7 @@ async function allAfter(dev: DevClient, afterId: number): Promise<RequestRecord[
  * records is on the stream. A refusal is a {@link DevApiError} (an admin token missing, ...).
  */
 async function openEventStream(
-  base: string,
-  headers: Record<string, string>,
-  tokenSent: boolean,
+  { base, headers, tokenSent }: EventStreamTarget,
   signal: AbortSignal,
 ): Promise<ReadableStream<Uint8Array>> {
   const answer = await fetch(`${base}/__uas/events`, { headers, signal, redirect: 'manual' });

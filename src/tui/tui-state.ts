@@ -151,7 +151,42 @@ export function reduce(state: TuiState, action: TuiAction): TuiState {
     : { ...next, noticeTicks: next.noticeTicks + 1 };
 }
 
+/** What the keys do: the screen's own controls, over no data. */
+type ControlAction = Extract<
+  TuiAction,
+  {
+    type:
+      | 'move'
+      | 'sort'
+      | 'pause'
+      | 'help'
+      | 'filter-start'
+      | 'filter-type'
+      | 'filter-erase'
+      | 'filter-end'
+      | 'notice';
+  }
+>;
+
 function step(state: TuiState, action: TuiAction): TuiState {
+  switch (action.type) {
+    case 'move':
+    case 'sort':
+    case 'pause':
+    case 'help':
+    case 'filter-start':
+    case 'filter-type':
+    case 'filter-erase':
+    case 'filter-end':
+    case 'notice':
+      return stepControl(state, action);
+    default:
+      return stepFeed(state, action);
+  }
+}
+
+/** What the emulator tells: connection, buckets, requests, time, a reset, a code. */
+function stepFeed(state: TuiState, action: Exclude<TuiAction, ControlAction>): TuiState {
   switch (action.type) {
     case 'connected':
       return { ...state, connection: 'connected', problem: undefined, needsAdminToken: false };
@@ -208,6 +243,12 @@ function step(state: TuiState, action: TuiAction): TuiState {
       };
     case 'code':
       return { ...state, code: action.code };
+  }
+}
+
+/** What the keys ask: select, sort, pause, help, filter, and notices. */
+function stepControl(state: TuiState, action: ControlAction): TuiState {
+  switch (action.type) {
     case 'move':
       return { ...state, selected: clamp(state.selected + action.by, state.buckets.length) };
     case 'sort':

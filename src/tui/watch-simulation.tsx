@@ -2,7 +2,7 @@ import { render, type Instance } from 'ink';
 import type { Emulator } from '../core/emulator.js';
 import type { Clock } from '../core/time/clock.js';
 import { systemClock } from '../runtime/system-clock.js';
-import type { SimulationReport } from '../simulate/report.js';
+import type { SimulationReport } from '../simulate/simulation-report.js';
 import type { Scenario } from '../simulate/scenario.js';
 import { simulate } from '../simulate/simulation.js';
 import { App } from './app.js';

@@ -4,7 +4,7 @@ import type { RuleId } from '../../src/check/check-report.js';
 // The fixture integrations under fixtures/integrations, with the flags that make the rules each
 // raises independent of luck: `--chaos 0` where only caller_ids are judged (no 429 at all, so no
 // retry is timed), `--chaos 1` where retries are judged (every request is refused, with a
-// Retry-After of 1 to 5 s, so every shopper retries), `--limits tight` where a bucket must empty. Randomness of the fixtures themselves (jitter) is seeded per shopper. README shows this
+// Retry-After of 1 to 5 s, so every shopper retries), `--limits tight` where a bucket must empty. Randomness of the fixtures themselves (jitter) is seeded per shopper. docs/check.md shows this
 // list as a table, and a test holds the two together.
 
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/integrations/', import.meta.url));

@@ -90,9 +90,14 @@ describe.skipIf(process.platform === 'win32')('uas serve --record', () => {
 
     // A reader that reads: what was held goes out, with a line that says what was lost.
     const out = join(dir, 'requests.ndjson');
-    const reader = spawn('sh', ['-c', 'exec cat < "$0" > "$1"', fifo, out], { stdio: 'ignore' });
+    // It says when it holds the pipe open: the stalled reader is stopped only then, as a pipe
+    // with no reader at all would throw away what it holds.
+    const reader = spawn('sh', ['-c', 'exec 3< "$0"; echo open; exec cat <&3 > "$1"', fifo, out], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     children.push(reader);
     const readerDone = new Promise((resolve) => reader.on('exit', resolve));
+    await new Promise((resolve) => reader.stdout.once('data', resolve));
     stalled.kill('SIGKILL');
     await eventually(async () => (await counters(url)).buffered === 0, 10_000);
     expect(await counters(url)).toEqual({ ...stuck, written: total - stuck.lost, buffered: 0 });

@@ -81,7 +81,7 @@ describe('uas simulate', () => {
     expect(first.stderr).toMatch(/simulated \d+ requests in [\d.]+ s/);
   });
 
-  it('names every key of --json in snake_case, nested ones too, as README shows them', async () => {
+  it('names every key of --json in snake_case, nested ones too, as docs/simulate.md shows them', async () => {
     const result = await runCli([
       'simulate',
       ...['--duration', '2m', '--shoppers', '20', '--modes', 'per-caller', '--json'],
@@ -92,9 +92,9 @@ describe('uas simulate', () => {
     expect(
       keys.filter((key) => !/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(key.split('.').at(-1)!)),
     ).toEqual([]);
-    // README's example is this very run, with one of its timeline spans (the fourth).
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('**`--json`** is byte-identical'));
+    // docs/simulate.md's example is this very run, with one of its timeline spans (the fourth).
+    const page = readFileSync(new URL('../../docs/simulate.md', import.meta.url), 'utf8');
+    const section = page.slice(page.indexOf('## `--json`'));
     const example = JSON.parse(/```json\n([\s\S]*?)```/.exec(section)?.[1] ?? 'null');
     report.modes[0].timeline = [report.modes[0].timeline[3]];
     expect(example).toEqual(report);
@@ -151,9 +151,9 @@ describe('uas simulate', () => {
     expect(text.stdout).toContain('warning: the bot would start at 60 s, but the run ends at 60 s');
   });
 
-  it("runs README's scenario defaults as a scenario file, unchanged", async () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('**Scenario file**'));
+  it('runs the scenario defaults of docs/simulate.md as a scenario file, unchanged', async () => {
+    const page = readFileSync(new URL('../../docs/simulate.md', import.meta.url), 'utf8');
+    const section = page.slice(page.indexOf('## Scenario file'));
     const block = /```json\n([\s\S]*?)```/.exec(section)?.[1];
     expect(block).toBeDefined();
     const file = join(tempDir('uas-scenario-'), 'defaults.json');

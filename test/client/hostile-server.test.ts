@@ -1,28 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, type ClientOptions } from '../../src/client/client.js';
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../../src/client/response-body.js';
+import { describe, expect, it } from 'vitest';
+import {
+  createClient,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type ClientOptions,
+} from '../../src/client/client.js';
 import { DEMO_MERCHANT, DEMO_TOKEN } from '../../src/demo-config.js';
 import { createTestClock, TEST_NOW } from '../helpers/client-clock.js';
 import {
   answer,
   head,
-  startHostileServer,
   stream,
   trickle,
+  useHostileServers,
   type HostileServer,
   type Misbehaviour,
 } from '../helpers/hostile-server.js';
 
-const servers: HostileServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function hostile(misbehave: Misbehaviour): Promise<HostileServer> {
-  const server = await startHostileServer(misbehave);
-  servers.push(server);
-  return server;
-}
+const hostile = useHostileServers();
 
 /** A client of `server` on a virtual clock: retries never wait for real. */
 function clientOf(server: HostileServer, options: Partial<ClientOptions> = {}) {

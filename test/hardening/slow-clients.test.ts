@@ -69,8 +69,11 @@ describe('slow and oversized clients', () => {
 
   it('finishes in-flight requests on shutdown and refuses new ones', async () => {
     const { url } = await start({}, { ...DEMO_CONFIG, behavior: { latency: '300ms' } });
+    // In flight once the server has read it (a fixed sleep races a busy machine: the connection
+    // may not even be accepted before the shutdown, which then resets it).
+    const received = new Promise((resolve) => running!.server.once('request', resolve));
     const inFlight = createApi(url).exists('email=alice%40example.com');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await received;
     const started = Date.now();
     const closing = running!.close(3_000);
     const answer = await inFlight;

@@ -1,4 +1,5 @@
 import { createServer, type Socket } from 'node:net';
+import { afterEach } from 'vitest';
 
 /** A request as the hostile server read it. */
 export interface RawRequest {
@@ -74,6 +75,22 @@ export async function startHostileServer(misbehave: Misbehaviour): Promise<Hosti
     written,
     close,
     [Symbol.asyncDispose]: close,
+  };
+}
+
+/**
+ * For the tests of a file: a function that starts a hostile server (as {@link startHostileServer}),
+ * each one closed after the test that started it.
+ */
+export function useHostileServers(): (misbehave: Misbehaviour) => Promise<HostileServer> {
+  const servers: HostileServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return async (misbehave) => {
+    const server = await startHostileServer(misbehave);
+    servers.push(server);
+    return server;
   };
 }
 

@@ -1,13 +1,22 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The packed tarball, installed in fresh projects as a user would (from the npm registry for
 // everything else), beside each supported major of msw (msw 3 needs Node 22.12 or later), with
-// each README recipe run there unchanged.
+// each recipe of docs/testing.md run there unchanged, and README's install from the tarball.
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RECIPES = join(ROOT, 'test/recipes');
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
@@ -60,15 +69,18 @@ beforeAll(() => {
   tarball = join(work, packed.split('\n').at(-1) as string);
 }, 120_000);
 
+// Several projects' node_modules and a global prefix: removing them takes a while on a busy machine.
 afterAll(() => {
   if (work !== '') rmSync(work, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe('the packed package', () => {
-  it('ships no source maps, a LICENSE, and no prepare script; publint and attw find nothing', () => {
+  it('ships no source maps, a LICENSE, docs/, and no prepare script; publint and attw find nothing', () => {
     const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
     expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
     expect(files).toContain('package/LICENSE');
+    // A finding links to its rule in docs/check-rules.md: the page ships with the package.
+    expect(files).toContain('package/docs/check-rules.md');
     expect(files.some((file) => file.startsWith('package/test/'))).toBe(false);
     const manifest = JSON.parse(
       execFileSync('tar', ['xzf', tarball, '-O', 'package/package.json'], { encoding: 'utf8' }),
@@ -260,5 +272,78 @@ createServer((req, res) => uas(req, res, () => res.writeHead(404).end()));
         expect.stringMatching(/^uas: .*\bioredis\b.*: npm install --save-dev ioredis@5$/),
       ]);
     }, 60_000);
+  });
+  describe('installed as README and docs/testing.md say', () => {
+    /** The commands of the first sh block after `heading` in a page, comments left out. */
+    const commands = (page: string, heading: string): string[][] => {
+      const text = readFileSync(join(ROOT, page), 'utf8');
+      const block = /```sh\n([\s\S]*?)```/.exec(text.slice(text.indexOf(heading)))?.[1] ?? '';
+      return block
+        .split('\n')
+        .map((line) => line.replace(/\s+#\s.*$/, '').trim())
+        .filter(Boolean)
+        .map((line) => line.split(/\s+/));
+    };
+
+    it('names the tarball npm pack writes, in README and in docs/testing.md', () => {
+      const name = basename(tarball);
+      expect(name).toBe(
+        `uas-${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}.tgz`,
+      );
+      expect(commands('README.md', 'or from its tarball')).toEqual([
+        ['npm', 'pack'],
+        ['npm', 'install', '-g', `./${name}`],
+        ['npm', 'install', '--save-dev', `./${name}`, 'msw'],
+      ]);
+      // What the fresh projects above install: the tarball, beside the msw of each.
+      expect(commands('docs/testing.md', 'install it from its tarball')).toEqual([
+        ['npm', 'install', '--save-dev', `./${name}`, 'msw'],
+      ]);
+    });
+
+    it('puts uas on PATH with npm install -g, where it serves and checks an integration', async () => {
+      const [install] = commands('README.md', 'or from its tarball').filter((line) =>
+        line.includes('-g'),
+      );
+      const prefix = join(work, 'global');
+      // README's command, run where npm pack wrote the tarball, into a prefix of its own.
+      npm([...install!.slice(1), '--prefix', prefix], work);
+      const env = { PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}` };
+      const version = run('uas', ['--version'], work, env);
+      expect(version.out.trim()).toBe(
+        JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version,
+      );
+      const serve = spawn('uas', ['serve', '--port', '0'], {
+        cwd: work,
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        serve.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (/listening on http:\/\/127\.0\.0\.1:\d+/.test(out)) resolve();
+        });
+        serve.on('exit', () => reject(new Error(`uas serve exited: ${out}`)));
+      });
+      const stopped = once(serve, 'exit');
+      serve.kill('SIGINT');
+      await stopped;
+      const check = run(
+        'uas',
+        [
+          'check',
+          '--chaos',
+          '0',
+          '--',
+          process.execPath,
+          join(ROOT, 'fixtures/integrations/correct.mjs'),
+        ],
+        work,
+        env,
+      );
+      expect(check.code, check.out).toBe(0);
+      expect(check.out).toMatch(/uas check: 0 errors, 0 warnings/);
+    }, 240_000);
   });
 });

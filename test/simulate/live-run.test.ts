@@ -4,7 +4,7 @@ import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-se
 import { internalRangeOf } from '../../src/check/internal-address.js';
 import { DEMO_MERCHANT, DEMO_TOKEN } from '../../src/demo-config.js';
 import { createEmulator } from '../../src/emulator.js';
-import { createDevApiClient, USER_BATCH } from '../../src/simulate/dev-api-client.js';
+import { createLiveDevApi, USER_BATCH } from '../../src/simulate/live-dev-api.js';
 import { NOT_AN_EMULATOR, runLive } from '../../src/simulate/live-run.js';
 import { isLiveRunError, type LiveRunError } from '../../src/simulate/live-run-error.js';
 import { reportRows } from '../../src/simulate/report-format.js';
@@ -66,7 +66,7 @@ describe('the dev API client of live runs', () => {
   it('registers users in batches of 5,000, each sent as JSON, so that any number fits', async () => {
     running = await listen(createEmulator(), 0, '127.0.0.1');
     const { fetch: spy, sent } = recording();
-    const devApi = createDevApiClient({ base: running.url, fetch: spy });
+    const devApi = createLiveDevApi({ base: running.url, fetch: spy });
     const emails = Array.from({ length: 12_050 }, (_, index) => `batch-${index}@example.com`);
     await devApi.addUsers(emails);
     expect(sent.map((entry) => `${entry.method} ${entry.path} ${entry.contentType}`)).toEqual(
@@ -86,7 +86,7 @@ describe('the dev API client of live runs', () => {
   it('sends bodies as application/json, which the dev API requires', async () => {
     running = await listen(createEmulator(), 0, '127.0.0.1');
     const { fetch: spy, sent } = recording();
-    const devApi = createDevApiClient({ base: running.url, fetch: spy });
+    const devApi = createLiveDevApi({ base: running.url, fetch: spy });
     await devApi.configure({ limits: { caller: { burst: 7, rate: '1/s' } } });
     await devApi.resetBuckets();
     expect(sent.map((entry) => [entry.method, entry.contentType])).toEqual([
@@ -106,7 +106,7 @@ describe('the dev API client of live runs', () => {
       ),
     };
     const { fetch: spy } = recording((sent) => answers[sent.path]?.clone());
-    const devApi = createDevApiClient({ base: 'http://127.0.0.1:9', fetch: spy });
+    const devApi = createLiveDevApi({ base: 'http://127.0.0.1:9', fetch: spy });
     const users = await caught(devApi.addUsers(['a@example.com']));
     expect(users.message).toBe(
       "the target's dev API refused POST /__uas/users: 500 Internal error at addUsers (dev-api.js:1:1)",
@@ -122,7 +122,7 @@ describe('the dev API client of live runs', () => {
     const { fetch: spy } = recording(() => {
       throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET', message: 'reset' } });
     });
-    const devApi = createDevApiClient({ base: 'http://127.0.0.1:9', fetch: spy });
+    const devApi = createLiveDevApi({ base: 'http://127.0.0.1:9', fetch: spy });
     const error = await caught(devApi.resetBuckets());
     expect(error.message).toBe(
       "the target's dev API did not answer DELETE /__uas/buckets: ECONNRESET: reset",
@@ -136,18 +136,18 @@ describe('the dev API client of live runs', () => {
       0,
       '127.0.0.1',
     );
-    const without = await caught(createDevApiClient({ base: running.url }).isEmulator());
+    const without = await caught(createLiveDevApi({ base: running.url }).isEmulator());
     expect(without.message).toBe(
       "cannot use the target's dev API (GET /__uas/health): the dev API needs an admin token: pass --admin-token or set UAS_ADMIN_TOKEN",
     );
     expect(without.reason).toBe('admin-token');
     const wrong = await caught(
-      createDevApiClient({ base: running.url, adminToken: 'wrong' }).isEmulator(),
+      createLiveDevApi({ base: running.url, adminToken: 'wrong' }).isEmulator(),
     );
     expect(wrong.message).toBe(
       "cannot use the target's dev API (GET /__uas/health): the dev API refused the admin token: check --admin-token or UAS_ADMIN_TOKEN",
     );
-    const devApi = createDevApiClient({ base: running.url, adminToken: 'sesame' });
+    const devApi = createLiveDevApi({ base: running.url, adminToken: 'sesame' });
     expect(await devApi.isEmulator()).toBe(true);
     await devApi.addUsers(['guarded@example.com']);
   });
@@ -161,7 +161,7 @@ describe('the dev API client of live runs', () => {
           )
         : new Response('not here', { status: 404 }),
     );
-    const devApi = createDevApiClient({ base: 'http://127.0.0.1:9', fetch: spy });
+    const devApi = createLiveDevApi({ base: 'http://127.0.0.1:9', fetch: spy });
     expect(await devApi.isEmulator()).toBe(false);
     expect(await devApi.latestCode('a@example.com', DEMO_MERCHANT)).toBeUndefined();
   });

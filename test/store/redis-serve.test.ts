@@ -435,14 +435,14 @@ describe.skipIf(!HAS_REDIS)('uas serve instances on one Redis', () => {
   });
 });
 
-describe.skipIf(!HAS_REDIS)("README's uas/node example", () => {
+describe.skipIf(!HAS_REDIS)('the uas/node example of docs/redis.md', () => {
   it('runs as written, on a real redis-server', async () => {
     const redis = await startRedis();
     const work = mkdtempSync(join(tmpdir(), 'uas-readme-redis-'));
     try {
-      const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-      const block = /In code, `uas\/node` gives[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
-      if (block === undefined) throw new Error('the example is not in README');
+      const page = readFileSync(new URL('../../docs/redis.md', import.meta.url), 'utf8');
+      const block = /## From code[\s\S]*?```ts\n([\s\S]*?)```/.exec(page)?.[1];
+      if (block === undefined) throw new Error('the example is not in docs/redis.md');
       expect(block).toContain("url: 'redis://127.0.0.1:6379/0'");
       const script = `${block
         .replace('redis://127.0.0.1:6379/0', redis.url)

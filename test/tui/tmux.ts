@@ -41,7 +41,7 @@ export function createTmux(name: string) {
     resize: (columns: number, rows: number) =>
       tmux('resize-window', '-t', session, '-x', String(columns), '-y', String(rows)),
     /** Whether the session still runs (its command has not exited). */
-    running: () => spawnSync('tmux', ['-L', socket, 'has-session', '-t', session]).status === 0,
+    running: () => spawnSync('tmux', ['-S', socket, 'has-session', '-t', session]).status === 0,
     /** Ends the window's server and whatever still runs in it. */
     stop() {
       if (socket !== '') spawnSync('tmux', ['-S', socket, 'kill-server']);

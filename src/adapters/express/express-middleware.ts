@@ -1,18 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isDevApiPath } from '../../core/admin/dev-api.js';
 import type { AnyEmulator } from '../../core/emulator.js';
+import type { MaybePromise } from '../../core/async/maybe-promise.js';
+import type { EmulatorResponse } from '../../core/service/exchange.js';
 import { createEmulator, type EmulatorOptions } from '../../emulator.js';
+import { admitRequest } from '../../transport/admit-request.js';
+import { writeResponse } from '../../transport/answer-writer.js';
 import { emulatorFailed, fromCore } from '../../transport/core-answer.js';
 import { delayAnswer } from '../../transport/delay-answer.js';
-import { checkDevApiHost, type HostPolicy } from '../../transport/host-guard.js';
-import {
-  hasBody,
-  localOrigin,
-  readBody,
-  requestTarget,
-  type TransportRequest,
-} from '../../transport/incoming.js';
-import { pumpStream, writeResponse, type TransportResponse } from '../../transport/outgoing.js';
+import type { HostPolicy } from '../../transport/host-guard.js';
+import { readRequestBody } from '../../transport/request-body.js';
+import { pathOf, requestTarget } from '../../transport/request-target.js';
+import { pumpStream } from '../../transport/stream-pump.js';
+import type { TransportResponse } from '../../transport/transport-exchange.js';
 import { giveWay } from '../../runtime/give-way.js';
 
 /** Options of {@link createMiddleware}: the emulator (or those of `createEmulator`), and who may reach the dev API by name. */
@@ -31,73 +30,56 @@ const EMULATED_PATH = /^\/(?:v1|__uas)(?:\/|$)/i;
  * Connect-style middleware (Express 4 and 5, or a bare `node:http` server) that answers like
  * `uas serve`, to mount in an existing app: `app.use('/uas', createMiddleware())`. It answers
  * `/v1/*` and `/__uas/*` under the mount and hands every other request to `next()`; add or
- * override endpoints with routes of your own before it. Typed with `node:http` types only and
- * calling the emulator directly, so it needs neither Express types nor msw.
+ * override endpoints with routes of your own before it. It admits requests as `uas serve` does
+ * (the same refusals, with the same problem+json). Typed with `node:http` types only and calling
+ * the emulator directly, so it needs neither Express types nor msw.
  */
 export function createMiddleware(
   options: MiddlewareOptions = {},
 ): (req: MiddlewareRequest, res: ServerResponse, next: (error?: unknown) => void) => void {
   const emulator = options.emulator ?? createEmulator(options);
   return (req, res, next) => {
-    const { url, host } = requestTarget(req);
-    const path = url.split('?', 1)[0] ?? url;
-    if (!EMULATED_PATH.test(path)) {
+    const target = requestTarget(req);
+    if (!EMULATED_PATH.test(pathOf(target.url))) {
       next();
       return;
     }
-    if (isDevApiPath(path) && emulator.devApi.adminToken === undefined) {
-      const refusal = checkDevApiHost(host, options, path);
-      if (refusal !== undefined) {
-        writeResponse(
-          res,
-          {
-            status: refusal.status,
-            headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store' },
-            body: JSON.stringify(refusal),
-          },
-          false,
-        );
-        return;
-      }
-    }
-    const request: TransportRequest = {
-      method: req.method ?? 'GET',
-      url,
-      headers: req.headers,
-      body: undefined,
-      bodyBytes: 0,
-      signal: undefined,
-      localOrigin: isDevApiPath(path) ? localOrigin(req.socket) : undefined,
-    };
     const controller = new AbortController();
     res.on('close', () => controller.abort());
-    const answer = () => {
-      void respond(emulator, request, controller.signal).then((response) => send(res, response));
+    const answer = (pending: MaybePromise<EmulatorResponse>) => {
+      void respond(emulator, pending, controller.signal).then((response) => send(res, response));
     };
+    const admission = admitRequest(emulator, options, req, target);
+    if (admission.answer !== undefined) {
+      answer(admission.answer);
+      req.resume();
+      return;
+    }
+    const { request, bodyLimit } = admission;
     const parsed = parsedBody(req);
     if (parsed !== undefined) {
       request.body = parsed;
       request.bodyBytes = Buffer.byteLength(parsed);
-      answer();
-    } else if (hasBody(req) && !req.readableEnded) {
-      readBody(req, emulator.bodyLimit(path), (body, bytes) => {
+      answer(emulator.handle(request, giveWay));
+    } else if (bodyLimit !== undefined && !req.readableEnded) {
+      readRequestBody(req, bodyLimit, (body, bytes) => {
         request.body = body;
         request.bodyBytes = bytes;
-        answer();
+        answer(emulator.handle(request, giveWay));
       });
     } else {
-      answer();
+      answer(emulator.handle(request, giveWay));
     }
   };
 }
 
-/** The core's answer to a request, after its delay (cut short when the client goes, or by a reset). */
+/** The core's answer, after its delay (cut short when the client goes, or by a reset). */
 async function respond(
   emulator: AnyEmulator,
-  request: TransportRequest,
+  pending: MaybePromise<EmulatorResponse>,
   signal: AbortSignal,
 ): Promise<TransportResponse> {
-  const response = await Promise.resolve(emulator.handle(request, giveWay)).catch(emulatorFailed);
+  const response = await Promise.resolve(pending).catch(emulatorFailed);
   await delayAnswer(emulator, response.delayMs, signal);
   return fromCore(response);
 }
@@ -111,7 +93,7 @@ function parsedBody(req: MiddlewareRequest): string | undefined {
 }
 
 function send(res: ServerResponse, response: TransportResponse): void {
-  if (response.stream === undefined) writeResponse(res, response, false);
+  if (response.stream === undefined) writeResponse(res, response, response.close === true);
   // An event stream for a client already gone is let go, or it would hold a reader's place.
   else if (res.destroyed) response.stream.cancel().catch(() => {});
   else

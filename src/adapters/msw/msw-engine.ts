@@ -1,7 +1,6 @@
 import { getResponse, type RequestHandler } from 'msw';
 import type { AnyEmulator } from '../../core/emulator.js';
-import type { Engine } from '../../transport/http-transport.js';
-import type { TransportResponse } from '../../transport/outgoing.js';
+import type { Engine, TransportResponse } from '../../transport/transport-exchange.js';
 import { hostOrigin } from '../../contract/served-document.js';
 import { emulatorHandlers, toFetchResponse } from './msw-handlers.js';
 import { giveWay } from '../../runtime/give-way.js';

@@ -8,7 +8,7 @@ import { escapeControls as safe } from '../safe-text.js';
 
 /**
  * The machine-readable form of a call, printed by `--json`: every key in snake_case, like the
- * service's own wire format; README shows the shape.
+ * service's own wire format; docs/call.md shows the shape.
  */
 export function callToJson(
   operation: string,

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { callerIdFromForwardedFor, compileRanges } from '../../client/caller-id.js';
-import { describeNoAnswer } from '../../client/network-error.js';
+import { describeNoAnswer } from '../../http/network-error.js';
 import {
   createClient,
   type CallResult,
@@ -13,10 +13,10 @@ import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
 import { createDevClient } from '../../dev-client/dev-client.js';
 import { isDevApiError } from '../../dev-client/dev-api-error.js';
 import { adminTokenProblem } from '../../text/admin-token-problem.js';
-import type { CallFlags } from '../commands/call.js';
+import type { CallFlags } from './call-flags.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
 import { durationFlag, parseHttpUrl, resolveAccessToken, sizeFlag } from '../options.js';
-import type { CommandContext } from '../program.js';
+import type { CommandContext } from '../command-context.js';
 import { escapeControls as safe, toSafeJson } from '../safe-text.js';
 import { callToJson, describeBucket, describeRetryAfter, formatCall } from './call-output.js';
 
@@ -50,26 +50,13 @@ export async function runCall(
   // Every line on stderr starts with "uas:", retry notices included; colour only after it.
   const warn = (line: string) => io.stderr.write(`uas: ${line}\n`);
 
-  const onRetry = (notice: RetryNotice) => {
-    const wait = `${(notice.waitMs / 1000).toFixed(1)} s`;
-    const next = `attempt ${notice.attempt + 1} of ${notice.maxAttempts} in ${wait}`;
-    if (notice.status === 429 && notice.error === undefined) {
-      const state = notice.rateLimit;
-      const bucket = state === undefined ? 'rate limited' : describeBucket(state);
-      warn(err.yellow(`429 on ${notice.operation}: ${bucket}; ${next}`));
-    } else {
-      // A body cut short has a status too: the error says more than the status.
-      const what = notice.error === undefined ? String(notice.status) : safe(notice.error);
-      warn(err.yellow(`${what} on ${notice.operation}; ${next}`));
-    }
-  };
   const client = createClient({
     baseUrl: base,
     token,
     retry,
     timeoutMs,
     maxResponseBytes,
-    onRetry,
+    onRetry: (notice) => warn(err.yellow(describeRetry(notice))),
     ...(deps.clock === undefined ? {} : { clock: deps.clock }),
     ...(deps.random === undefined ? {} : { random: deps.random }),
   });
@@ -121,6 +108,20 @@ export async function runCall(
         report,
       );
   }
+}
+
+/** What the line before a retry says: why the attempt failed, and when the next one comes. */
+function describeRetry(notice: RetryNotice): string {
+  const wait = `${(notice.waitMs / 1000).toFixed(1)} s`;
+  const next = `attempt ${notice.attempt + 1} of ${notice.maxAttempts} in ${wait}`;
+  if (notice.status === 429 && notice.error === undefined) {
+    const state = notice.rateLimit;
+    const bucket = state === undefined ? 'rate limited' : describeBucket(state);
+    return `429 on ${notice.operation}: ${bucket}; ${next}`;
+  }
+  // A body cut short has a status too: the error says more than the status.
+  const what = notice.error === undefined ? String(notice.status) : safe(notice.error);
+  return `${what} on ${notice.operation}; ${next}`;
 }
 
 /** Where the code of `flow` came from. */
@@ -320,7 +321,7 @@ function persistent429Advice(result: CallResult<unknown>): string {
   return `uas: the last 429 was injected by the emulator (--chaos, or a fault scripted with POST /__uas/faults), not caused by an empty bucket${tokens}; it says nothing about your caller_id.`;
 }
 
-/** The exit code of a call; README and `uas call --help` list them. */
+/** The exit code of a call; docs/call.md and `uas call --help` list them. */
 function exitCodeOf(result: CallResult<unknown>): number {
   switch (result.outcome) {
     case 'success':

@@ -4,10 +4,10 @@ import { resolve as resolvePath } from 'node:path';
 import type { CommandOutcome } from '../../check/command-outcome.js';
 import type { RequestRecord } from '../../core/records/records.js';
 import { parseDuration } from '../../core/config/duration.js';
-import type { CheckFlags } from '../commands/check.js';
+import type { CheckFlags } from './check-flags.js';
 import { applyConfigFlags, configErrorToCli, loadConfigFile } from '../config-loader.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
-import type { CommandContext } from '../program.js';
+import type { CommandContext } from '../command-context.js';
 import { runCommand, type CommandEnd } from './run-command.js';
 
 /** Small buckets that empty after a few requests, so an integration meets 429s. */

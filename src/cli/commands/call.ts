@@ -1,40 +1,10 @@
 import { Command, Option } from 'commander';
-import type { CallResult, Client, RetryNotice } from '../../client/client.js';
+import type { CallFlags } from '../call/call-flags.js';
 import type { CallDeps } from '../call/run-call.js';
-import type { CommandContext } from '../program.js';
+import type { CommandContext } from '../command-context.js';
 import { CliError } from '../io.js';
 import { integerIn } from '../options.js';
-import { DEFAULT_PORT } from './serve.js';
-
-/** Options shared by every `uas call` command. */
-interface CallFlags {
-  url: string;
-  token?: string;
-  tokenFile?: string;
-  callerId?: string;
-  forwardedFor?: string;
-  trustedProxies?: string;
-  maxAttempts: number;
-  retry: boolean;
-  maxWait: string;
-  timeout: string;
-  maxResponse: string;
-  json?: boolean;
-  verbose?: boolean;
-  /**
-   * `-V` given to a call (a hidden flag): refused with a message, rather than taken for anything,
-   * since it is the version flag of `uas` itself, before any command.
-   */
-  V?: boolean;
-  merchant?: string;
-  email?: string;
-  phone?: string;
-  code?: string;
-  adminToken?: string;
-}
-
-/** The default target: the local emulator. */
-export const DEFAULT_URL = `http://127.0.0.1:${DEFAULT_PORT}`;
+import { DEFAULT_URL } from '../defaults.js';
 
 function addTargetOptions(command: Command): Command {
   return command
@@ -143,6 +113,3 @@ Examples:
     )
     .action(run('flow'));
 }
-
-export type { CallFlags };
-export type { CallResult, Client, RetryNotice };

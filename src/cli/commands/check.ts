@@ -1,23 +1,7 @@
 import { Option, type Command } from 'commander';
-import type { CommandContext } from '../program.js';
+import type { CheckFlags } from '../check/check-flags.js';
+import type { CommandContext } from '../command-context.js';
 import { integerIn, numberIn } from '../options.js';
-
-/** Options of `uas check`, as commander parses them. */
-export interface CheckFlags {
-  url?: string;
-  adminToken?: string;
-  journal?: string;
-  config?: string;
-  chaos: number;
-  limits: 'config' | 'tight';
-  timeout: string;
-  json?: boolean;
-  junit?: string;
-  markdown?: string;
-  failOn: 'error' | 'warn';
-  port?: number;
-  record?: string;
-}
 
 /** Registers `uas check`. */
 export function registerCheck(program: Command, context: CommandContext): void {

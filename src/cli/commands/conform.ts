@@ -1,8 +1,8 @@
 import { Option, type Command } from 'commander';
 import type { ConformDeps, ConformFlags } from '../conform/run-conform.js';
-import type { CommandContext } from '../program.js';
+import type { CommandContext } from '../command-context.js';
 import { integerIn } from '../options.js';
-import { DEFAULT_URL } from './call.js';
+import { DEFAULT_URL } from '../defaults.js';
 
 /** Default of `--max-requests`: enough for every check, --exhaust included, at the default limits. */
 export const DEFAULT_MAX_REQUESTS = 25;
@@ -78,6 +78,6 @@ Examples:
     )
     .action(async (flags: ConformFlags) => {
       const { runConform } = await import('../conform/run-conform.js');
-      context.exitCode = await runConform(flags, context, deps);
+      context.exitCode = await runConform(flags, context.io, deps);
     });
 }

@@ -1,30 +1,7 @@
 import type { Command } from 'commander';
-import type { CommandContext } from '../program.js';
-import {
-  applyConfigFlags,
-  configErrorToCli,
-  loadConfigFile,
-  configFlagsOf,
-} from '../config-loader.js';
-import { addLimitOptions, integerIn, operationCosts, parseHttpUrl } from '../options.js';
-
-/** Options of `uas openapi`, as commander parses them. */
-interface OpenApiFlags {
-  config?: string;
-  clientBurst?: number;
-  clientRate?: string;
-  callerBurst?: number;
-  callerRate?: string;
-  callerScope?: string;
-  retryAfter?: string;
-  headers?: string;
-  cost?: Record<string, number>;
-  otpTtl?: string;
-  otpAttempts?: number;
-  devApi?: boolean;
-  serverUrl?: string;
-  yaml?: boolean;
-}
+import type { CommandContext } from '../command-context.js';
+import type { OpenApiFlags } from '../openapi/run-openapi.js';
+import { addLimitOptions, integerIn, operationCosts } from '../options.js';
 
 /** Registers `uas openapi`. */
 export function registerOpenApi(program: Command, context: CommandContext): void {
@@ -56,37 +33,7 @@ Examples:
   $ uas openapi --dev-api --yaml`,
     )
     .action(async (flags: OpenApiFlags) => {
-      context.exitCode = await printDocument(flags, context);
+      const { runOpenApi } = await import('../openapi/run-openapi.js');
+      context.exitCode = await runOpenApi(flags, context);
     });
-}
-
-async function printDocument(flags: OpenApiFlags, context: CommandContext): Promise<number> {
-  const { io } = context;
-  const serverUrl = parseHttpUrl('--server-url', flags.serverUrl ?? '').href.replace(/\/+$/, '');
-  const loaded = await loadConfigFile(flags.config, io.cwd);
-  const overrides = configFlagsOf(flags);
-  const [{ resolveConfig }, { isConfigError }] = await Promise.all([
-    import('../../core/config/config.js'),
-    import('../../core/config/config-error.js'),
-  ]);
-  let config: ReturnType<typeof resolveConfig>;
-  try {
-    config = resolveConfig(applyConfigFlags(loaded.config, overrides));
-  } catch (error) {
-    if (!isConfigError(error)) throw error;
-    throw configErrorToCli(error, overrides, `config in ${loaded.path}`);
-  }
-  const { createOpenApiDocument } = await import('../../contract/openapi-document.js');
-  const document = flags.devApi
-    ? (await import('../../contract/dev-api-document.js')).createDevApiDocument(config, {
-        serverUrl,
-      })
-    : createOpenApiDocument(config, { serverUrl });
-  if (flags.yaml) {
-    const { stringify } = await import('yaml');
-    io.stdout.write(stringify(document, { lineWidth: 0, aliasDuplicateObjects: false }));
-  } else {
-    io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
-  }
-  return 0;
 }

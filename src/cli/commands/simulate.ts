@@ -1,44 +1,38 @@
 import { Option, type Command } from 'commander';
-import type { CommandContext } from '../program.js';
+import type { CommandContext } from '../command-context.js';
+import type { SimulateFlags } from '../simulate/simulate-flags.js';
 import { integerIn } from '../options.js';
-
-/** Options of `uas simulate`, as commander parses them. */
-export interface SimulateFlags {
-  preset?: string;
-  scenario?: string;
-  listPresets?: boolean;
-  duration?: string;
-  seed?: number;
-  shoppers?: number;
-  arrivalRate?: string;
-  thinkTime?: string;
-  botRate?: string;
-  botTarget?: string;
-  botStart?: string;
-  botStop?: string;
-  modes?: string;
-  clientBurst?: number;
-  clientRate?: string;
-  callerBurst?: number;
-  callerRate?: string;
-  maxAttempts?: number;
-  json?: boolean;
-  markdown?: boolean;
-  html?: string;
-  target?: string;
-  token?: string;
-  merchant?: string;
-  adminToken?: string;
-  concurrency: number;
-  watch?: boolean;
-  speed: number;
-}
 
 /** Registers `uas simulate`. */
 export function registerSimulate(program: Command, context: CommandContext): void {
-  program
+  const command = program
     .command('simulate')
-    .description('show, with numbers, a shared bucket emptied by a bot against per-caller buckets')
+    .description('show, with numbers, a shared bucket emptied by a bot against per-caller buckets');
+  addRunOptions(addScenarioOptions(command))
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ uas simulate --preset user-enumeration
+  $ uas simulate --duration 1h --shoppers 1000 --bot-rate 200/s --json > report.json
+  $ uas simulate --preset code-bombing --markdown > report.md
+  $ uas simulate --preset user-enumeration --modes shared,per-caller --duration 15s \\
+      --think-time 1s-2s --target http://127.0.0.1:4010   # live: 2 modes x 15 s
+  $ uas simulate --watch --preset code-bombing --speed 30
+
+Keys with --watch: q quit, p pause the simulation (no request is sent, simulated time stops)
+and p again to go on, ↑↓ select, / filter, s sort, ? help. r and R (reset) are off: a reset
+would change the simulation's results.`,
+    )
+    .action(async (flags: SimulateFlags) => {
+      const { runSimulate } = await import('../simulate/run-simulate.js');
+      context.exitCode = await runSimulate(flags, context);
+    });
+}
+
+/** The scenario and what the flags change of it. */
+function addScenarioOptions(command: Command): Command {
+  return command
     .option(
       '--preset <name>',
       'a scenario from fixtures/scenarios (checkout-rush, user-enumeration, code-bombing)',
@@ -68,7 +62,12 @@ export function registerSimulate(program: Command, context: CommandContext): voi
     .option('--client-rate <rate>', 'client bucket refill')
     .option('--caller-burst <n>', 'caller bucket size', integerIn(1, 1_000_000_000))
     .option('--caller-rate <rate>', 'caller bucket refill')
-    .option('--max-attempts <n>', 'attempts a shopper makes per step on 429', integerIn(1, 10))
+    .option('--max-attempts <n>', 'attempts a shopper makes per step on 429', integerIn(1, 10));
+}
+
+/** How the run is shown (report formats, the live screen) and where it runs (live options). */
+function addRunOptions(command: Command): Command {
+  return command
     .option('--json', 'print the report as JSON (byte-identical for the same seed)')
     .option('--markdown', 'print the report as Markdown')
     .option('--html <file>', 'also write the report as a self-contained HTML page')
@@ -97,24 +96,5 @@ export function registerSimulate(program: Command, context: CommandContext): voi
       integerIn(1, 10_000),
       30,
     )
-    .option('--concurrency <n>', 'live: most requests in flight at once', integerIn(1, 1000), 64)
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ uas simulate --preset user-enumeration
-  $ uas simulate --duration 1h --shoppers 1000 --bot-rate 200/s --json > report.json
-  $ uas simulate --preset code-bombing --markdown > report.md
-  $ uas simulate --preset user-enumeration --modes shared,per-caller --duration 15s \\
-      --think-time 1s-2s --target http://127.0.0.1:4010   # live: 2 modes x 15 s
-  $ uas simulate --watch --preset code-bombing --speed 30
-
-Keys with --watch: q quit, p pause the simulation (no request is sent, simulated time stops)
-and p again to go on, ↑↓ select, / filter, s sort, ? help. r and R (reset) are off: a reset
-would change the simulation's results.`,
-    )
-    .action(async (flags: SimulateFlags) => {
-      const { runSimulate } = await import('../simulate/run-simulate.js');
-      context.exitCode = await runSimulate(flags, context);
-    });
+    .option('--concurrency <n>', 'live: most requests in flight at once', integerIn(1, 1000), 64);
 }

@@ -1,10 +1,9 @@
-import { Option, type Command } from 'commander';
-import type { CommandContext } from '../program.js';
+import type { Command } from 'commander';
+import type { CommandContext } from '../command-context.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
 import { allowLiveScreen } from '../live-screen.js';
 import { importOptional } from '../optional-import.js';
-import { parseHttpUrl } from '../options.js';
-import { DEFAULT_URL } from './call.js';
+import { addEmulatorOptions, parseHttpUrl } from '../options.js';
 
 interface TopFlags {
   url: string;
@@ -15,16 +14,11 @@ interface TopFlags {
 
 /** Registers `uas top`. */
 export function registerTop(program: Command, context: CommandContext): void {
-  program
-    .command('top')
-    .description('watch the buckets of a running emulator fill and drain (through its dev API)')
-    .addOption(new Option('--url <url>', 'the emulator').env('UAS_URL').default(DEFAULT_URL))
-    .addOption(
-      new Option(
-        '--admin-token <token>',
-        'the dev API admin token, when the emulator requires one',
-      ).env('UAS_ADMIN_TOKEN'),
-    )
+  addEmulatorOptions(
+    program
+      .command('top')
+      .description('watch the buckets of a running emulator fill and drain (through its dev API)'),
+  )
     .option(
       '--once',
       'print one snapshot instead of the live screen (the default without a terminal)',
@@ -82,7 +76,7 @@ async function snapshotFailure(
 ): Promise<CliError> {
   const [{ isDevApiError }, { describeNetworkError }, { adminTokenProblem }] = await Promise.all([
     import('../../dev-client/dev-api-error.js'),
-    import('../../client/network-error.js'),
+    import('../../http/network-error.js'),
     import('../../text/admin-token-problem.js'),
   ]);
   const where = `cannot read the dev API of ${origin}`;

@@ -2,22 +2,23 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { HeaderStyle } from '../../core/config/config-schema.js';
+import { resolveConfig } from '../../core/config/config.js';
 import { sleep } from '../../client/sleep.js';
-import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
+import { createOpenApiDocument } from '../../contract/openapi-document.js';
+import { trimBaseUrl } from '../../http/join-url.js';
+import type { ConformOptions } from '../../conform/conform-options.js';
+import { conformPlanToJson, formatConformPlan, planConform } from '../../conform/conform-plan.js';
+import { createRedactor, redactValues } from '../../conform/conform-redaction.js';
+import { conformReportToJson } from '../../conform/conform-report-json.js';
+import type { ConformHeading, ConformReport } from '../../conform/conform-report.js';
+import { createConformSender } from '../../conform/conform-sender.js';
+import { formatConformJunit } from '../../conform/format-conform-junit.js';
+import { formatConformText } from '../../conform/format-conform-text.js';
+import { runConformSuite, type ConformClock } from '../../conform/run-conform-suite.js';
+import { DEMO_CONFIG, DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
 import { CliError, colorsFor, EXIT, type CliIO } from '../io.js';
 import { durationFlag, parseHttpUrl, resolveAccessToken, sizeFlag } from '../options.js';
-import type { CommandContext } from '../program.js';
 import { escapeControls, toSafeJson } from '../safe-text.js';
-import type { SuiteOptions } from './conform-check.js';
-import {
-  formatReportJunit,
-  formatReportText,
-  reportToJson,
-  type ReportHeading,
-} from './conform-report.js';
-import { createRedactor, redactValues } from './conform-redaction.js';
-import { createSender, describeRequest } from './conform-sender.js';
-import { CHECKS, runSuite, type SuiteClock } from './conform-suite.js';
 
 /** The flags of `uas conform`, as commander parses them. */
 export interface ConformFlags {
@@ -42,14 +43,14 @@ export interface ConformFlags {
 /** What `uas conform` takes from outside besides its I/O, injected by tests. */
 export interface ConformDeps {
   /** @default the wall clock and setTimeout */
-  clock?: SuiteClock;
+  clock?: ConformClock;
   /** @default global fetch */
   fetch?: typeof fetch;
   /** Makes the run's caller_ids. @default 8 random hex digits */
   runId?: string;
 }
 
-const SYSTEM_CLOCK: SuiteClock = { now: () => Date.now(), sleep };
+const SYSTEM_CLOCK: ConformClock = { now: () => Date.now(), sleep };
 
 /**
  * Runs `uas conform` and returns its exit code. The token never reaches an output: every value
@@ -57,18 +58,32 @@ const SYSTEM_CLOCK: SuiteClock = { now: () => Date.now(), sleep };
  */
 export async function runConform(
   flags: ConformFlags,
-  context: CommandContext,
+  io: CliIO,
   deps: ConformDeps = {},
 ): Promise<number> {
   const base = parseHttpUrl('--url', flags.url);
-  const token = await resolveAccessToken(flags, base, context.io.cwd);
+  const token = await resolveAccessToken(flags, base, io.cwd);
   const redact = createRedactor([token, flags.adminToken]);
   try {
-    return await conform(flags, token, base, context.io, deps);
+    return await conform(flags, token, base, io, deps);
   } catch (error) {
     if (error instanceof CliError) throw new CliError(redact(error.message), error.exitCode);
     throw new Error(redact((error as Error).message));
   }
+}
+
+/** The suite's options from the flags; the demo token implies the demo user and merchant. */
+function optionsOf(flags: ConformFlags, token: string, deps: ConformDeps): ConformOptions {
+  const demo = token === DEMO_TOKEN;
+  return {
+    email: flags.email ?? (demo ? 'alice@example.com' : undefined),
+    merchantId: flags.merchantId ?? (demo ? DEMO_MERCHANT : undefined),
+    runId: deps.runId ?? randomBytes(4).toString('hex'),
+    exhaust: flags.exhaust === true,
+    devApi: flags.devApi === true,
+    style: flags.headers,
+    maxWaitMs: durationFlag('--max-wait', flags.maxWait),
+  };
 }
 
 async function conform(
@@ -78,35 +93,26 @@ async function conform(
   io: CliIO,
   deps: ConformDeps,
 ): Promise<number> {
-  const baseUrl = base.href.replace(/\/+$/, '');
-  const demo = token === DEMO_TOKEN;
-  const options: SuiteOptions = {
-    email: flags.email ?? (demo ? 'alice@example.com' : undefined),
-    merchantId: flags.merchantId ?? (demo ? DEMO_MERCHANT : undefined),
-    runId: deps.runId ?? randomBytes(4).toString('hex'),
-    exhaust: flags.exhaust === true,
-    devApi: flags.devApi === true,
-    style: flags.headers,
-    maxWaitMs: durationFlag('--max-wait', flags.maxWait),
-  };
+  const baseUrl = trimBaseUrl(base.href);
+  const options = optionsOf(flags, token, deps);
   const timeoutMs = durationFlag('--timeout', flags.timeout, true);
   const maxResponseBytes = sizeFlag('--max-response', flags.maxResponse);
   const redact = createRedactor([token, flags.adminToken]);
-  const heading: ReportHeading = redactValues(
+  const heading: ConformHeading = redactValues(
     { target: baseUrl, style: flags.headers, maxRequests: flags.maxRequests },
     redact,
   );
-
+  const adminToken = flags.adminToken !== undefined;
   if (flags.dryRun) {
+    const plan = planConform(redactValues(options, redact));
     io.stdout.write(
-      formatPlan(redactValues(options, redact), heading, {
-        json: flags.json === true,
-        adminToken: flags.adminToken !== undefined,
-      }),
+      flags.json
+        ? `${toSafeJson(conformPlanToJson(plan, heading, adminToken))}\n`
+        : formatConformPlan(plan, heading, adminToken),
     );
     return EXIT.ok;
   }
-  const sender = createSender({
+  const sender = createConformSender({
     baseUrl,
     token,
     adminToken: flags.adminToken,
@@ -115,22 +121,41 @@ async function conform(
     maxResponseBytes,
     ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
   });
+  // The contract `uas serve` gives for the bundled config in the expected rate-limit style.
+  const contract = createOpenApiDocument(
+    resolveConfig({ ...DEMO_CONFIG, behavior: { headers: options.style } }),
+  );
+  const clock = deps.clock ?? SYSTEM_CLOCK;
   // Server text can hold the token (a server that echoes the request): each value that does is
   // redacted before any output is formatted, so no format's own text or escaping can meet it.
-  const report = redactValues(await runSuite(options, sender, deps.clock ?? SYSTEM_CLOCK), redact);
-  if (flags.json) io.stdout.write(`${toSafeJson(reportToJson(report, heading))}\n`);
+  const report = redactValues(await runConformSuite({ options, sender, clock, contract }), redact);
+  await writeReports(report, heading, flags, io);
+  return exitCodeOf(report, io);
+}
+
+/** Prints the report (text or JSON) and writes the JUnit file, if asked. */
+async function writeReports(
+  report: ConformReport,
+  heading: ConformHeading,
+  flags: ConformFlags,
+  io: CliIO,
+): Promise<void> {
+  if (flags.json) io.stdout.write(`${toSafeJson(conformReportToJson(report, heading))}\n`);
   else
     io.stdout.write(
-      formatReportText(report, heading, colorsFor(io.stdout, io.env), io.stdout.columns ?? 100),
+      formatConformText(report, heading, colorsFor(io.stdout, io.env), io.stdout.columns ?? 100),
     );
-  if (flags.junit !== undefined) {
-    const file = resolvePath(io.cwd, flags.junit);
-    try {
-      await writeFile(file, formatReportJunit(report, heading));
-    } catch (error) {
-      throw new CliError(`cannot write --junit ${file}: ${(error as Error).message}`, EXIT.failure);
-    }
+  if (flags.junit === undefined) return;
+  const file = resolvePath(io.cwd, flags.junit);
+  try {
+    await writeFile(file, formatConformJunit(report, heading));
+  } catch (error) {
+    throw new CliError(`cannot write --junit ${file}: ${(error as Error).message}`, EXIT.failure);
   }
+}
+
+/** The exit code: the target unreachable, a dev API token wanted, a failure, or none. */
+function exitCodeOf(report: ConformReport, io: CliIO): number {
   if (report.unreachable !== undefined) {
     io.stderr.write(`uas: ${escapeControls(report.unreachable, { keepNewlines: false })}\n`);
     return EXIT.network;
@@ -140,61 +165,4 @@ async function conform(
     return EXIT.usage;
   }
   return report.checks.some((check) => check.status === 'fail') ? EXIT.failure : EXIT.ok;
-}
-
-/** What --dry-run prints: every check, and the requests it would send. Nothing is sent. */
-function formatPlan(
-  options: SuiteOptions,
-  heading: ReportHeading,
-  { json, adminToken }: { json: boolean; adminToken: boolean },
-): string {
-  const checks = CHECKS.map((check) => {
-    const unavailable = check.unavailable(options);
-    return {
-      id: check.id,
-      title: check.title,
-      skipped: unavailable ?? null,
-      requests: unavailable !== undefined ? [] : check.plan(options),
-    };
-  });
-  if (json)
-    return `${toSafeJson({
-      dry_run: true,
-      target: heading.target,
-      max_requests: heading.maxRequests,
-      checks: checks.map((check) => ({
-        ...check,
-        requests: check.requests.map(({ request, repeat }) => ({
-          method: request.method,
-          path: request.path,
-          authorization:
-            request.auth === 'token'
-              ? '<access token>'
-              : request.auth === 'admin'
-                ? adminToken
-                  ? '<admin token>'
-                  : null
-                : request.auth === 'none'
-                  ? null
-                  : request.auth.authorization,
-          body: request.body ?? null,
-          repeat: repeat ?? null,
-        })),
-      })),
-    })}\n`;
-  const lines = [
-    `uas conform --dry-run: nothing is sent. ${heading.target}, at most ${heading.maxRequests} requests:`,
-  ];
-  for (const check of checks) {
-    lines.push('', `${check.id}: ${check.title}`);
-    if (check.skipped !== null) lines.push(`  skipped: ${check.skipped}`);
-    for (const { request, repeat } of check.requests)
-      lines.push(
-        ...describeRequest(request, adminToken).map((line) => `  ${line}`),
-        ...(repeat === undefined ? [] : [`    (${repeat})`]),
-      );
-    if (check.skipped === null && check.requests.length === 0)
-      lines.push('  no request: judges the answers of the checks above');
-  }
-  return `${escapeControls(lines.join('\n'))}\n`;
 }

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { plural } from '../../check/check-rule.js';
 import type { AnyEmulator } from '../../core/emulator.js';
-import { CliError, EXIT } from '../io.js';
+import { CliError, EXIT, type CliIO } from '../io.js';
 import { openSinkSync, reopenSink, type OpenedSink } from './record-sink.js';
 import { createRecordWriter, type RecordWriter, type RecordWriterNews } from './record-writer.js';
 
@@ -25,13 +25,28 @@ export interface Recording {
 }
 
 /**
+ * Starts the recording of `uas serve --record FILE` (undefined without the flag), telling on
+ * stderr what it loses. A file that cannot be opened is a CliError (exit 2): the server then
+ * stops before it listens.
+ */
+export function startRecording(
+  flags: { record?: string | undefined; recordBuffer: number },
+  io: CliIO,
+): Recording | undefined {
+  if (flags.record === undefined) return undefined;
+  return openRecording(flags.record, io.cwd, flags.recordBuffer, (line) =>
+    io.stderr.write(`${line}\n`),
+  );
+}
+
+/**
  * Opens `file` for `uas serve --record`: every request is appended as one JSON line, in batches
  * (one write at a time, each carrying what came meanwhile), holding at most `bufferBytes` while
  * the file or its reader is slow. What does not fit, or a write that fails, is counted (metrics,
  * stderr once, and a loss line in the file); a moved or deleted file is reopened at its path.
  * Throws a CliError (exit 2) when the file cannot be opened.
  */
-export function openRecording(
+function openRecording(
   file: string,
   cwd: string,
   bufferBytes: number,

@@ -109,12 +109,17 @@ export const CHECK_REPORT_SCHEMAS = {
     type: 'object',
     description: 'One broken rule, with what it rests on.',
     additionalProperties: false,
-    required: ['rule', 'severity', 'message', 'spec', 'fix', 'evidence'],
+    required: ['rule', 'severity', 'message', 'spec', 'docs', 'fix', 'evidence'],
     properties: {
       rule: ruleId,
       severity,
       message: checkText,
       spec: checkText,
+      docs: {
+        ...checkText,
+        description:
+          "Where the rule is explained, the spec's text quoted: docs/check-rules.md#<rule id>, in the uas package and repository.",
+      },
       fix: checkText,
       evidence: schemaLink('Evidence'),
     },

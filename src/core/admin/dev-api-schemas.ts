@@ -269,8 +269,7 @@ export const DEV_API_SCHEMAS = {
   },
   Config: {
     type: 'object',
-    description:
-      'The running config in file form, client tokens redacted (see README, "Config file").',
+    description: 'The running config in file form, client tokens redacted (see docs/config.md).',
     required: ['clients', 'users', 'limits'],
     properties: {
       clients: array(BOUNDS.clients, { type: 'object' }),

@@ -64,7 +64,7 @@ export interface ResolvedConfig {
  */
 export const MAX_REFILL_SECONDS = 1_000_000_000_000;
 
-/** Every default, in one place. README lists them. */
+/** Every default, in one place. docs/config.md lists them. */
 export const DEFAULTS = {
   limits: {
     client: { burst: 20, rate: '10/s' },

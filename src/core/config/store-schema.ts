@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { checked, text, whole } from './schema-kit.js';
 
 /**
- * Where `uas serve` keeps buckets and codes (README, "Several instances on one Redis"): read by
+ * Where `uas serve` keeps buckets and codes (docs/redis.md): read by
  * the server, not by the core, which takes a store already connected.
  */
 export function storeSchema() {

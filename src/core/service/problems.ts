@@ -18,7 +18,7 @@ export interface Problem {
   [extension: string]: unknown;
 }
 
-/** The problem types the emulator answers with; README lists them. */
+/** The problem types the emulator answers with; docs/service.md lists them. */
 export const PROBLEM_KINDS = {
   'invalid-request': { status: 400, title: 'The request is not valid' },
   'malformed-http': { status: 400, title: 'The request is not valid HTTP' },

@@ -1,39 +1,74 @@
 import type { Operation } from '../config/config.js';
 
+/**
+ * The path template of each operation (spec section 4): the one source of the service's paths.
+ * The router below, the OpenAPI document, the client and `uas conform` are derived from it.
+ */
+export const SERVICE_PATHS = {
+  exists: '/v1/users/exists',
+  start: '/v1/merchants/{merchant_id}/users/passwordless/start',
+  verify: '/v1/merchants/{merchant_id}/users/passwordless/verify',
+} as const satisfies Record<Operation, string>;
+
+/** The method of each operation. */
+export const SERVICE_METHODS = {
+  exists: 'GET',
+  start: 'POST',
+  verify: 'POST',
+} as const satisfies Record<Operation, 'GET' | 'POST'>;
+
+/** The path of an operation with its merchant filled in (percent-encoded). */
+export function operationPath(operation: Operation, merchantId = ''): string {
+  return SERVICE_PATHS[operation].replace('{merchant_id}', encodeURIComponent(merchantId));
+}
+
 /** Where a service request goes. */
 export type ServiceRoute =
   | { kind: 'operation'; operation: Operation; merchantId: string | undefined }
   | { kind: 'method-not-allowed'; allow: string }
   | { kind: 'not-found' };
 
-const EXISTS_PATH = '/v1/users/exists';
-const MERCHANT_PREFIX = '/v1/merchants/';
-const PASSWORDLESS = '/users/passwordless/';
+/** A path template cut at its parameter: the text before and after it (none: no parameter). */
+interface Template {
+  operation: Operation;
+  method: string;
+  prefix: string;
+  suffix: string | undefined;
+}
+
+const TEMPLATES: readonly Template[] = (Object.keys(SERVICE_PATHS) as Operation[]).map(
+  (operation) => {
+    const [prefix = '', suffix] = SERVICE_PATHS[operation].split('{merchant_id}');
+    return { operation, method: SERVICE_METHODS[operation], prefix, suffix };
+  },
+);
+
+/**
+ * The merchant of `path` under `template`: the one non-empty path segment between its prefix
+ * and suffix, percent-decoded; null when the path is not of the template. An operation without
+ * a parameter matches its path exactly, with undefined.
+ */
+function merchantOf(template: Template, path: string): string | undefined | null {
+  const { prefix, suffix } = template;
+  if (suffix === undefined) return path === prefix ? undefined : null;
+  if (path.length <= prefix.length + suffix.length) return null;
+  if (!path.startsWith(prefix) || !path.endsWith(suffix)) return null;
+  const segment = path.slice(prefix.length, path.length - suffix.length);
+  if (segment.includes('/')) return null;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
 
 /** Matches a request path of the service (spec section 4) and checks its method. */
 export function matchServiceRoute(method: string, path: string): ServiceRoute {
-  if (path === EXISTS_PATH) {
-    return method === 'GET'
-      ? { kind: 'operation', operation: 'exists', merchantId: undefined }
-      : { kind: 'method-not-allowed', allow: 'GET' };
+  for (const template of TEMPLATES) {
+    const merchantId = merchantOf(template, path);
+    if (merchantId === null) continue;
+    if (method !== template.method) return { kind: 'method-not-allowed', allow: template.method };
+    return { kind: 'operation', operation: template.operation, merchantId };
   }
-  if (!path.startsWith(MERCHANT_PREFIX)) return { kind: 'not-found' };
-  const rest = path.slice(MERCHANT_PREFIX.length);
-  const slash = rest.indexOf('/');
-  if (slash <= 0) return { kind: 'not-found' };
-  const action = rest.slice(slash);
-  if (action !== `${PASSWORDLESS}start` && action !== `${PASSWORDLESS}verify`)
-    return { kind: 'not-found' };
-  let merchantId: string;
-  try {
-    merchantId = decodeURIComponent(rest.slice(0, slash));
-  } catch {
-    return { kind: 'not-found' };
-  }
-  if (method !== 'POST') return { kind: 'method-not-allowed', allow: 'POST' };
-  return {
-    kind: 'operation',
-    operation: action.endsWith('start') ? 'start' : 'verify',
-    merchantId,
-  };
+  return { kind: 'not-found' };
 }

@@ -1,5 +1,7 @@
 import type { Answer, SyncOrAsync } from '../async/maybe-promise.js';
-import { constantTimeEqual } from './constant-time.js';
+import { decideVerify, verifyOutcome } from './decide-verify.js';
+import { latestCode } from './latest-code.js';
+import { otpCodeKey } from './otp-code-key.js';
 
 /** A one-time code issued for (merchant, email). */
 export interface OtpCode {
@@ -46,9 +48,6 @@ export interface OtpStore<M extends Answer = Answer> {
   list(): SyncOrAsync<M, OtpCode[]>;
 }
 
-const keyOf = (merchantId: string, email: string) =>
-  `${merchantId.toLowerCase()} ${email.toLowerCase()}`;
-
 /** Creates an in-memory one-time code store. Codes exist only for known users, so it stays small. */
 export function createOtpStore(): OtpStore<'sync'> {
   const codes = new Map<string, OtpCode>();
@@ -63,35 +62,20 @@ export function createOtpStore(): OtpStore<'sync'> {
         attemptsLeft: maxAttempts,
         used: false,
       };
-      const key = keyOf(merchantId, email);
+      const key = otpCodeKey(merchantId, email);
       codes.delete(key);
       codes.set(key, record);
       return record;
     },
     verify(merchantId, email, candidate, now) {
-      const code = codes.get(keyOf(merchantId, email));
-      if (code === undefined) return { result: 'not-found' };
-      if (code.used) return { result: 'used', code };
-      if (code.attemptsLeft <= 0) return { result: 'exhausted', code };
-      if (now >= code.expiresAt) return { result: 'expired', code };
-      if (constantTimeEqual(code.code, candidate)) {
-        code.used = true;
-        return { result: 'verified', code };
-      }
-      code.attemptsLeft -= 1;
-      return { result: 'wrong', code, attemptsLeft: code.attemptsLeft };
+      const code = codes.get(otpCodeKey(merchantId, email));
+      const { result, write } = decideVerify(code, candidate, now);
+      if (code !== undefined && write !== undefined) Object.assign(code, write);
+      return verifyOutcome(result, code);
     },
     latest(email, merchantId) {
-      if (merchantId !== undefined) return codes.get(keyOf(merchantId, email));
-      let newest: OtpCode | undefined;
-      for (const code of codes.values()) {
-        if (
-          code.email.toLowerCase() === email.toLowerCase() &&
-          (newest === undefined || code.issuedAt >= newest.issuedAt)
-        )
-          newest = code;
-      }
-      return newest;
+      if (merchantId !== undefined) return codes.get(otpCodeKey(merchantId, email));
+      return latestCode(codes.values(), email);
     },
     list: () => [...codes.values()],
   };

@@ -3,6 +3,7 @@ import { NO_PAST, readPastPolicies } from '../../core/limits/past-policies.js';
 import { parseRate, refillPerMs } from '../../core/config/rate.js';
 import type { PastPolicy } from '../../core/limits/token-bucket.js';
 import type { SharedChange } from '../../core/store/emulator-store.js';
+import { parseJson } from './redis-decoders.js';
 
 /** A live config change as instances send it and `uas:meta` keeps it. */
 export type LiveChange = Extract<SharedChange, { type: 'config' }>;
@@ -20,8 +21,8 @@ export function readLiveChange(meta: Record<string, string>): LiveChange | undef
   if (meta.live === undefined || meta.live === '') return undefined;
   return {
     type: 'config',
-    live: safeParse(meta.live),
-    past: meta.past === undefined ? undefined : safeParse(meta.past),
+    live: parseJson(meta.live),
+    past: meta.past === undefined ? undefined : parseJson(meta.past),
   };
 }
 
@@ -34,11 +35,11 @@ export function isMetaSound(meta: Record<string, string>): boolean {
   if (Object.keys(meta).length === 0) return true;
   if (!/^[0-9a-f]{64}$/.test(meta.base ?? '')) return false;
   if (meta.live !== undefined && meta.live !== '') {
-    const live = safeParse(meta.live);
+    const live = parseJson(meta.live);
     if (typeof live !== 'object' || live === null || Array.isArray(live)) return false;
   }
   if (meta.past === undefined || meta.past === 'null') return true;
-  return readPastPolicies(safeParse(meta.past)) !== undefined;
+  return readPastPolicies(parseJson(meta.past)) !== undefined;
 }
 
 /**
@@ -74,12 +75,4 @@ export function refilledLevels(
     levels.push({ level, fillMs: burst / refillPerMs(parsed) });
   }
   return levels;
-}
-
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

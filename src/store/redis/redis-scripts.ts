@@ -33,7 +33,7 @@ local function num(x) return string.format('%.17g', x) end
 /**
  * What a field must hold to be read (anything else, written by something other than uas, makes
  * its bucket or code count as absent, never an error): `number`, a finite decimal number (no
- * `nan`, `inf` nor hex; `redis-store.ts` reads the same set); `instant`, such a number that is a
+ * `nan`, `inf` nor hex; `redis-decoders.ts` reads the same set); `instant`, such a number that is a
  * time a Date can show (`isDateTime`); `whole`, an integer `HINCRBY` takes, of at most 15 digits. The type of a key is checked first: another type is absent too.
  */
 const FIELDS = `
@@ -55,6 +55,24 @@ local function whole(text)
   return digits ~= nil and #digits <= 15
 end
 local kind = redis.call('TYPE', KEYS[1]).ok
+`;
+
+/**
+ * `same(kept, tried)`: whether the code tried is the code kept, in time that does not depend on
+ * the code kept (as `constantTimeEqual` in the core): every byte tried is compared with the
+ * byte kept at its place (none past its end), the differences are accumulated, and the answer
+ * is read once at the end, so that a wrong code takes as long wherever it first differs. Only
+ * the length tried, which the caller knows, sets how long it takes.
+ */
+export const SAME_TEXT = `
+local function same(kept, tried)
+  local difference = 0
+  if #kept ~= #tried then difference = 1 end
+  for i = 1, #tried do
+    difference = bit.bor(difference, bit.bxor(string.byte(kept, i) or 0, string.byte(tried, i)))
+  end
+  return difference == 0
+end
 `;
 
 /**
@@ -150,12 +168,13 @@ return num(now)
 `;
 
 /**
- * Checks a code: used once at most, a wrong try spends an attempt. KEYS[1] the code. ARGV:
+ * Checks a code: used once at most, a wrong try spends an attempt; decided as `decideVerify` in
+ * the core does, in the same order, the code compared in constant time. KEYS[1] the code. ARGV:
  * [1] manual now or '', [2] deadline or '', [3] the code tried. Returns the result and the code
  * after the check (merchant, e-mail, code, issued, expires, attempts left, used), just
  * 'not-found' (also for a key that is not such a code), or 'late'.
  */
-export const VERIFY_SCRIPT = `${NOW}${FIELDS}
+export const VERIFY_SCRIPT = `${NOW}${FIELDS}${SAME_TEXT}
 if kind ~= 'hash' then return {'not-found'} end
 local f = redis.call('HMGET', KEYS[1], 'm', 'e', 'c', 'i', 'x', 'a', 'used')
 if not (f[1] and f[2] and f[3] and instant(f[4]) and instant(f[5]) and whole(f[6])
@@ -164,7 +183,7 @@ local result
 if f[7] == '1' then result = 'used'
 elseif tonumber(f[6]) <= 0 then result = 'exhausted'
 elseif now >= number(f[5]) then result = 'expired'
-elseif f[3] == ARGV[3] then
+elseif same(f[3], ARGV[3]) then
   result = 'verified'
   redis.call('HSET', KEYS[1], 'used', '1')
   f[7] = '1'

@@ -1,0 +1,16 @@
+/** Options of `uas check`, as commander parses them. */
+export interface CheckFlags {
+  url?: string;
+  adminToken?: string;
+  journal?: string;
+  config?: string;
+  chaos: number;
+  limits: 'config' | 'tight';
+  timeout: string;
+  json?: boolean;
+  junit?: string;
+  markdown?: string;
+  failOn: 'error' | 'warn';
+  port?: number;
+  record?: string;
+}

@@ -1,0 +1,38 @@
+import { isClockTime } from '../../core/time/clock.js';
+import { CliError, EXIT } from '../io.js';
+import type { ServeFlags } from './serve-flags.js';
+
+/**
+ * Refuses flags of `uas serve` that cannot work together (exit 2), before anything is opened:
+ * `config` is the config file as read, whose `store` the store flags may apply to.
+ */
+export function checkServeFlags(flags: ServeFlags, config: Record<string, unknown>): void {
+  if (flags.storePrefix !== undefined || flags.onStoreError !== undefined) {
+    const storeFlag = flags.storePrefix !== undefined ? '--store-prefix' : '--on-store-error';
+    const fileStore = config.store as { url?: unknown } | undefined;
+    const url = flags.store ?? fileStore?.url;
+    if (url === undefined || url === 'memory')
+      throw new CliError(
+        `${storeFlag} applies to a Redis store: add --store redis (a local redis-server started for it) or --store redis://host:6379`,
+        EXIT.usage,
+      );
+  }
+  if (flags.handlers !== undefined && flags.engine !== 'msw')
+    throw new CliError('--handlers needs --engine msw', EXIT.usage);
+  if (flags.adminToken !== undefined && !/^[\x21-\x7e]{1,512}$/.test(flags.adminToken))
+    throw new CliError(
+      flags.adminToken === ''
+        ? '--admin-token (or UAS_ADMIN_TOKEN) is empty; give a token, or unset it'
+        : 'invalid --admin-token: expected 1 to 512 printable ASCII characters without spaces',
+      EXIT.usage,
+    );
+  if (flags.clockStart !== undefined && flags.clock !== 'manual')
+    throw new CliError('--clock-start needs --clock manual', EXIT.usage);
+  if (flags.clockStart !== undefined && !isClockTime(flags.clockStart))
+    throw new CliError(
+      'invalid --clock-start: expected a time in the years 0000 to 9999',
+      EXIT.usage,
+    );
+  if (flags.workers > 1 && flags.tui)
+    throw new CliError('--tui shows one process; it cannot run with --workers', EXIT.usage);
+}

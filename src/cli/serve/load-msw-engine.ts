@@ -1,0 +1,43 @@
+import type { RequestHandler } from 'msw';
+import type { AnyEmulator } from '../../core/emulator.js';
+import type { Engine } from '../../transport/http-transport.js';
+import { CliError, EXIT } from '../io.js';
+import { importOptional } from '../optional-import.js';
+
+/** The msw engine over the user's handlers (`--handlers`), loaded from their module. */
+export async function loadMswEngine(
+  emulator: AnyEmulator,
+  handlersFile: string | undefined,
+  cwd: string,
+): Promise<Engine> {
+  const [{ createMswEngine }, { pathToFileURL }, { resolve }] = await Promise.all([
+    importOptional(
+      () => import('../../adapters/msw/msw-engine.js'),
+      'msw',
+      'uas serve --engine msw',
+    ),
+    import('node:url'),
+    import('node:path'),
+  ]);
+  let handlers: RequestHandler[] = [];
+  if (handlersFile !== undefined) {
+    const file = resolve(cwd, handlersFile);
+    let loaded: { handlers?: unknown; default?: unknown };
+    try {
+      loaded = (await import(pathToFileURL(file).href)) as typeof loaded;
+    } catch (error) {
+      throw new CliError(
+        `cannot load --handlers ${file}: ${(error as Error).message.split('\n')[0]}`,
+        EXIT.usage,
+      );
+    }
+    const list = loaded.handlers ?? loaded.default;
+    if (!Array.isArray(list))
+      throw new CliError(
+        `--handlers ${file} must export an array named "handlers" (or a default array) of msw handlers`,
+        EXIT.usage,
+      );
+    handlers = list as RequestHandler[];
+  }
+  return createMswEngine(emulator, handlers);
+}

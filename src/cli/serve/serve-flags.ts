@@ -1,0 +1,33 @@
+import type { LimitFlags } from '../options.js';
+import type { LogMode } from '../request-log.js';
+
+/** Options of `uas serve`, as commander parses them. */
+export interface ServeFlags extends LimitFlags {
+  port: number;
+  host: string;
+  config?: string;
+  shadow?: boolean;
+  chaos?: number;
+  chaosRetryAfter?: string;
+  latency?: string;
+  otp?: string;
+  otpTtl?: string;
+  otpAttempts?: number;
+  maxBuckets?: number;
+  journalSize?: number | 'unbounded';
+  record?: string;
+  recordBuffer: number;
+  clock: 'system' | 'manual';
+  clockStart?: number;
+  cost?: Record<string, number>;
+  engine: 'fast' | 'msw';
+  handlers?: string;
+  log: LogMode;
+  adminToken?: string;
+  allowedHosts?: string[];
+  tui?: boolean;
+  store?: string;
+  storePrefix?: string;
+  onStoreError?: 'open' | 'closed';
+  workers: number;
+}

@@ -1,0 +1,63 @@
+import { CliError, EXIT } from '../io.js';
+import { printBanner } from './banner.js';
+import type { ServeFlags } from './serve-flags.js';
+import type { ServeOutput } from './serve-output.js';
+import { openStore, startLocalRedis, type StoreSpec } from './serve-store.js';
+
+/**
+ * `uas serve --workers N`: checks the shared store once (starting the local redis-server of
+ * `--store redis`), then runs N workers on the port. Resolves with the exit code.
+ */
+export async function serveWithWorkers(
+  flags: ServeFlags,
+  spec: StoreSpec,
+  config: unknown,
+  clockStart: number,
+  args: string[],
+  out: ServeOutput,
+): Promise<number> {
+  if (spec.url === 'memory')
+    throw new CliError(
+      `--workers ${flags.workers} needs a store the processes share: add --store redis (a local redis-server started for it) or --store redis://host:6379`,
+      EXIT.usage,
+    );
+  const embedded = spec.url === 'redis' ? await startLocalRedis() : undefined;
+  const storeUrl = embedded?.url ?? spec.url;
+  try {
+    // Reachable, and the config seeds (or joins) the shared state, before any worker starts.
+    const probe = await openStore(spec, {
+      config,
+      url: storeUrl,
+      onStatus: () => {},
+      onWarning: () => {},
+    });
+    await probe?.close();
+    const joined = probe?.store.joined === true;
+    const { runWorkers } = await import('./run-workers.js');
+    const code = await runWorkers({
+      count: flags.workers,
+      args,
+      role: { storeUrl, clockStart },
+      io: out.io,
+      printBanner: (worker) => {
+        // Whether live state was there to join is the primary's to say: it connected first.
+        const banner =
+          worker.store.kind === 'redis'
+            ? { ...worker, store: { ...worker.store, joined } }
+            : worker;
+        if (flags.log === 'json') out.write(JSON.stringify(banner));
+        else printBanner(banner, out.write, out.chalk);
+      },
+      print: (line) => out.note('warning', line),
+      failWhen: embedded?.exited,
+    });
+    out.write(
+      flags.log === 'json'
+        ? JSON.stringify({ type: 'shutdown', workers: flags.workers })
+        : out.chalk.dim('workers stopped'),
+    );
+    return code;
+  } finally {
+    await embedded?.stop();
+  }
+}

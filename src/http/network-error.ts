@@ -1,0 +1,93 @@
+/**
+ * What kind of failure left a request without a whole answer:
+ * - `refused`: nothing listens at the address (`ECONNREFUSED`);
+ * - `reset`: the connection was reset or closed by the other side (`ECONNRESET`, "other side closed");
+ * - `dns`: the host name does not resolve (`ENOTFOUND`, `EAI_AGAIN`);
+ * - `tls`: the TLS handshake or the server's certificate failed;
+ * - `timeout`: the deadline passed (the attempt's, or a connect timeout);
+ * - `unreachable`: no route to the host or its network (`EHOSTUNREACH`, `ENETUNREACH`);
+ * - `malformed`: the server's answer is not HTTP (`HPE_*`), or its body disagrees with its length;
+ * - `other`: anything else (a bad port, a URL fetch refuses, ...).
+ */
+export type NetworkErrorKind =
+  'refused' | 'reset' | 'dns' | 'tls' | 'timeout' | 'unreachable' | 'malformed' | 'other';
+
+/** A fetch failure, as Node's fetch (undici) throws it: the system error is its cause. */
+interface FetchFailure {
+  name?: string;
+  message?: string;
+  code?: string;
+  cause?: { code?: string; message?: string };
+}
+
+/**
+ * Says why a fetch failed, as specifically as Node tells it: `ECONNREFUSED: connect ...`,
+ * `timed out`, `bad port`, or the error's own message.
+ */
+export function describeNetworkError(error: unknown): string {
+  const failure = error as FetchFailure;
+  if (failure.name === 'TimeoutError') return 'timed out';
+  const cause = failure.cause;
+  if (cause?.code !== undefined) return `${cause.code}${cause.message ? `: ${cause.message}` : ''}`;
+  if (cause?.message !== undefined) return cause.message;
+  return failure.message ?? String(error);
+}
+
+const REFUSED = 'ECONNREFUSED';
+const DNS = 'ENOTFOUND|EAI_AGAIN|EAI_FAIL';
+const UNREACHABLE = 'EHOSTUNREACH|ENETUNREACH';
+
+/**
+ * What a server's malformed answer is called: the HTTP parser's errors (`HPE_*`), or, by newer
+ * versions of Node's fetch, a body length that disagrees with its Content-Length headers.
+ */
+const MALFORMED = /^(?:HPE_|UND_ERR_RES_CONTENT_LENGTH_MISMATCH)/;
+
+const KINDS: ReadonlyArray<[NetworkErrorKind, RegExp]> = [
+  ['refused', new RegExp(`^${REFUSED}$`)],
+  ['reset', /^(?:ECONNRESET|EPIPE|ECONNABORTED|UND_ERR_SOCKET|UND_ERR_CLOSED)$/],
+  ['dns', new RegExp(`^(?:${DNS})$`)],
+  [
+    'tls',
+    /^(?:ERR_SSL_|ERR_TLS_|EPROTO$|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|ERR_OSSL_)/,
+  ],
+  [
+    'timeout',
+    /^(?:ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT)$/,
+  ],
+  ['unreachable', new RegExp(`^(?:${UNREACHABLE})$`)],
+  ['malformed', MALFORMED],
+];
+
+/** Sorts a fetch failure (or a body read's) into a {@link NetworkErrorKind}, by its system error code. */
+export function classifyNetworkError(error: unknown): NetworkErrorKind {
+  const failure = error as FetchFailure | null;
+  if (failure?.name === 'TimeoutError') return 'timeout';
+  const code = failure?.cause?.code ?? failure?.code;
+  if (typeof code !== 'string') return 'other';
+  return KINDS.find(([, pattern]) => pattern.test(code))?.[0] ?? 'other';
+}
+
+/**
+ * Whether a failure of this kind left the request unsent (no connection was made), so repeating
+ * it cannot run it twice: the kinds {@link NOT_SENT} says, for an error in words.
+ */
+export function wasNeverSent(kind: NetworkErrorKind): boolean {
+  return kind === 'refused' || kind === 'dns' || kind === 'unreachable';
+}
+
+/** Connection errors where the request never left, in the words of {@link describeNetworkError}. */
+const NOT_SENT = new RegExp(`${REFUSED}|${DNS}|${UNREACHABLE}`);
+
+/**
+ * Says for people why `base` gave no whole answer, from the error of the last attempt (as
+ * {@link describeNetworkError} words it): `cannot reach` only when no connection was made; a
+ * server that answered, with malformed HTTP or a body cut short, is not called unreachable.
+ * `answered`: a status line came.
+ */
+export function describeNoAnswer(base: string, error: string, answered: boolean): string {
+  if (answered) return `no whole answer from ${base}: ${error}`;
+  if (NOT_SENT.test(error)) return `cannot reach ${base}: ${error}`;
+  if (MALFORMED.test(error)) return `${base} answered with malformed HTTP: ${error}`;
+  return `no answer from ${base}: ${error}`;
+}

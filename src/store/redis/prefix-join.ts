@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import type { ScriptedRedis } from './scripted-redis.js';
+import { readUserBatches } from './redis-decoders.js';
+import type { RedisHealth } from './redis-health.js';
+import type { RedisKeys } from './redis-keys.js';
+import { liveFields, readLiveChange, type LiveChange } from './live-change.js';
+
+/**
+ * What an instance shares with the others on its prefix, as it knows it: explicit, one record,
+ * read and written by the channel (a live change heard or made), a reset, and a reconnect.
+ */
+export interface PrefixState {
+  /** The fingerprint of the config (and clock mode) this instance started with. */
+  readonly base: string;
+  /** Whether this instance found live state of its config there, and took it. */
+  readonly joined: boolean;
+  /** The live change in force (limits, behaviour, codes, and the limits before), as kept. */
+  live: LiveChange | undefined;
+  /** Users added live that this instance joined, until its emulator listens. */
+  users: unknown[][];
+}
+
+/**
+ * A hash of a config that does not depend on the order of its keys (nor on its `store`), and of
+ * the clock's mode: a manual clock and the system clock cannot share buckets.
+ */
+export function configFingerprint(config: unknown, manualClock: boolean): string {
+  const stable = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(stable);
+    if (typeof value !== 'object' || value === null) return value;
+    return Object.fromEntries(
+      Object.keys(value)
+        .filter((key) => key !== 'store' && key !== '$schema')
+        .sort()
+        .map((key) => [key, stable((value as Record<string, unknown>)[key])]),
+    );
+  };
+  return createHash('sha256')
+    .update(JSON.stringify(stable({ config, clock: manualClock ? 'manual' : 'system' })))
+    .digest('hex');
+}
+
+/**
+ * Joins the live state of the prefix when it was started with the same config (`base`); makes
+ * the prefix this config's when no instance runs on it; refuses (throws, in one line) when
+ * instances of another config still run there: they would keep their own config beside this one's,
+ * and limits would no longer be exact, nor users, resets and the clock the same everywhere.
+ */
+export async function joinPrefix(options: {
+  redis: ScriptedRedis;
+  keys: RedisKeys;
+  health: RedisHealth;
+  base: string;
+  display: string;
+}): Promise<PrefixState> {
+  const { redis, keys, health, base } = options;
+  // Asked before the config is read: an instance of this config that starts at the same moment
+  // has then either written it (this one joins) or not yet (both start the prefix, alike).
+  const subscribed = (await health.command(() =>
+    redis.pubsub('NUMSUB', keys.changes),
+  )) as unknown[];
+  const running = Number(subscribed[1] ?? 0);
+  const meta = await health.command(() => redis.hgetall(keys.meta));
+  if (meta.base === base) {
+    const users = await health.command(() => redis.lrange(keys.users, 0, -1));
+    return { base, joined: true, live: readLiveChange(meta), users: readUserBatches(users) };
+  }
+  if (running > 0 && meta.base !== undefined)
+    throw new Error(
+      `prefix "${keys.prefix}" at ${options.display} is used by ${running === 1 ? 'an instance' : `${running} instances`} started with another config (limits, users, clients, codes or clock mode differ): start this one with the same config and flags to join them, or give it a prefix of its own (--store-prefix)`,
+    );
+  await health.command(() =>
+    redis.multi().del(keys.meta, keys.users).hset(keys.meta, 'base', base).exec(),
+  );
+  return { base, joined: false, live: undefined, users: [] };
+}
+
+/** After Redis lost its data (a restart without persistence): what this instance knows. */
+export async function seedMeta(redis: ScriptedRedis, keys: RedisKeys, state: PrefixState) {
+  const created = await redis.hsetnx(keys.meta, 'base', state.base);
+  if (created === 1 && state.live !== undefined)
+    await redis.hset(keys.meta, liveFields(state.live));
+}
+
+/**
+ * Forgets the live state (a reset): `uas:users` and `uas:meta` are written anew, whatever they
+ * held, which repairs keys that something other than uas wrote (each its own command: the two
+ * keys may be in different slots).
+ */
+export async function resetPrefix(
+  redis: ScriptedRedis,
+  keys: RedisKeys,
+  health: RedisHealth,
+  state: PrefixState,
+): Promise<void> {
+  await health.command(() => redis.del(keys.users));
+  await health.command(async () => {
+    for (const [error] of (await redis
+      .multi()
+      .del(keys.meta)
+      .hset(keys.meta, 'base', state.base)
+      .exec()) ?? [])
+      if (error) throw error;
+  });
+  state.live = undefined;
+}

@@ -1,0 +1,119 @@
+import type { Redis } from 'ioredis';
+import type { SharedChange, StoreChannel } from '../../core/store/emulator-store.js';
+import type { ChannelMessage } from './channel-message.js';
+import { liveFields, type LiveChange } from './live-change.js';
+import type { PrefixState } from './prefix-join.js';
+import { errorLine } from './redis-failure.js';
+import type { RedisHealth } from './redis-health.js';
+import type { RedisKeys } from './redis-keys.js';
+import { watchEvents, type ChannelState, type Publish } from './redis-pubsub.js';
+import type { SharedClock } from './shared-clock.js';
+
+/** What the channel of a store works with. */
+export interface RedisChannelDeps {
+  redis: Redis;
+  subscriber: Redis;
+  keys: RedisKeys;
+  health: RedisHealth;
+  publish: Publish;
+  prefix: PrefixState;
+  state: ChannelState;
+  clock: SharedClock | undefined;
+  /** Keeps bucket keys that a live change made slower to fill (see `keepBucketsRefilling`). */
+  keepBucketsRefilling(before: LiveChange | undefined, after: LiveChange): Promise<void>;
+  onWarning: ((message: string) => void) | undefined;
+  /** How often to ask whether an instance has a reader of events. */
+  watchIntervalMs: number;
+}
+
+/** The channel of a store, what it hears, and its end. */
+export interface RedisChannel {
+  channel: StoreChannel;
+  /** Hands on a message of another instance. */
+  heard(message: ChannelMessage): void;
+  /** Stops asking who watches events. */
+  stop(): void;
+}
+
+/**
+ * How the instances on a prefix hear each other: a live change, users added or a reset is kept
+ * in Redis, then sent; events are sent only while an instance has readers. Each second (an
+ * answer being one), it asks who watches events, and learns whether Redis is back, so that health
+ * and the metrics say so even while no request comes to try it.
+ */
+export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
+  const { redis, keys, health, prefix, state } = deps;
+  const hearChange = (change: SharedChange) => {
+    if (state.apply === undefined) return;
+    try {
+      if (change.type === 'config' || change.type === 'users' || change.type === 'reset')
+        state.apply(change);
+    } catch (error) {
+      deps.onWarning?.(
+        `a ${change.type} change from another instance was not applied: ${errorLine(error)}`,
+      );
+    }
+  };
+  const timer = setInterval(() => {
+    redis
+      .pubsub('NUMSUB', keys.events)
+      .then((reply) => {
+        health.markUp();
+        const count = Number((reply as unknown[])[1] ?? 0);
+        state.othersWatching = count - (state.readersHere ? 1 : 0) > 0;
+      })
+      .catch(() => {});
+  }, deps.watchIntervalMs);
+  timer.unref();
+  const channel: StoreChannel = {
+    send: (change) => sendChange(deps, change),
+    listen(listener) {
+      state.apply = listener;
+      // The live state this instance joins, as if it had just been sent.
+      if (prefix.live !== undefined) hearChange(prefix.live);
+      for (const batch of prefix.users) hearChange({ type: 'users', users: batch });
+      prefix.users = [];
+    },
+    get watched() {
+      return state.othersWatching;
+    },
+    watching: (active) => watchEvents(deps.subscriber, keys, state, active),
+  };
+  return {
+    channel,
+    heard(message) {
+      if (message.kind === 'event') state.apply?.({ type: 'event', event: message.event });
+      else if (message.kind === 'clock') deps.clock?.heard(message.ms);
+      else {
+        if (message.change.type === 'config') prefix.live = message.change;
+        hearChange(message.change);
+      }
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+/** Sends a change: an event as it comes; any other kept first (then told), else refused. */
+function sendChange(deps: RedisChannelDeps, change: SharedChange): Promise<void> | undefined {
+  const { redis, keys, health, publish, prefix } = deps;
+  if (change.type === 'event') {
+    if (deps.state.othersWatching)
+      void publish(keys.events, { event: change.event }).catch(health.markDown);
+    return undefined;
+  }
+  // Kept, then told: a change Redis did not take is applied nowhere (the dev API says 503).
+  return health
+    .command(async () => {
+      if (change.type === 'config') await redis.hset(keys.meta, liveFields(change));
+      else if (change.type === 'users') await redis.rpush(keys.users, JSON.stringify(change.users));
+      await publish(keys.changes, { change });
+    })
+    .then(async () => {
+      if (change.type !== 'config') return;
+      const before = prefix.live;
+      prefix.live = change;
+      // Told everywhere: a bucket key that would now expire before its bucket is full again
+      // (a slower rate, a larger burst) is kept longer. Once, by the instance that made it.
+      await deps.keepBucketsRefilling(before, change).catch(() => {});
+    });
+}

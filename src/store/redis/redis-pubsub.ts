@@ -1,0 +1,65 @@
+import type { Redis } from 'ioredis';
+import type { SharedChange } from '../../core/store/emulator-store.js';
+import { readChannelMessage, type ChannelMessage } from './channel-message.js';
+import type { RedisKeys } from './redis-keys.js';
+
+/** Sends a message on a channel, marked as this instance's. */
+export type Publish = (channel: string, message: object) => Promise<unknown>;
+
+/** Messages on a channel, sent by the instance `instance` (an id of its own). */
+export function createPublisher(redis: Redis, instance: string): Publish {
+  return (channel, message) =>
+    redis.publish(channel, JSON.stringify({ from: instance, ...message }));
+}
+
+/** What the pub/sub of an instance knows: explicit, one record. */
+export interface ChannelState {
+  /** Hears what the others send: the emulator's, once it listens. */
+  apply: ((change: SharedChange) => void) | undefined;
+  /** Whether this instance has readers of events (it then subscribes to the events). */
+  readersHere: boolean;
+  /** Whether another instance has (this one then sends its events). */
+  othersWatching: boolean;
+}
+
+/**
+ * Subscribes to the changes of every instance (and, while this one has readers, to their
+ * events), handing `heard` each message it can use. After a reconnect the subscriber subscribes
+ * again by itself (ioredis's own resubscription leaves its failure unhandled, which would end
+ * the process, when Redis is slow or gone again meanwhile): a failure is let go, and the next
+ * reconnect tries again.
+ */
+export async function subscribeToChannels(deps: {
+  subscriber: Redis;
+  keys: RedisKeys;
+  instance: string;
+  state: ChannelState;
+  heard: (message: ChannelMessage) => void;
+}): Promise<void> {
+  const { subscriber, keys, state } = deps;
+  subscriber.on('message', (channel: string, text: string) => {
+    const message = readChannelMessage(channel, text, {
+      instance: deps.instance,
+      eventsChannel: keys.events,
+      readersHere: state.readersHere,
+    });
+    if (message !== undefined) deps.heard(message);
+  });
+  await subscriber.subscribe(keys.changes);
+  subscriber.on('ready', () => {
+    const channels = state.readersHere ? [keys.changes, keys.events] : [keys.changes];
+    subscriber.subscribe(...channels).catch(() => {});
+  });
+}
+
+/** This instance has readers of events (it subscribes to them), or its last one has gone. */
+export function watchEvents(
+  subscriber: Redis,
+  keys: RedisKeys,
+  state: ChannelState,
+  active: boolean,
+): void {
+  state.readersHere = active;
+  if (active) void subscriber.subscribe(keys.events).catch(() => {});
+  else void subscriber.unsubscribe(keys.events).catch(() => {});
+}

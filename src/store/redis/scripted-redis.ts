@@ -1,0 +1,47 @@
+import type { Redis } from 'ioredis';
+import {
+  CLOCK_ADD_SCRIPT,
+  CLOCK_READ_SCRIPT,
+  ISSUE_SCRIPT,
+  KEEP_SCRIPT,
+  NOW_SCRIPT,
+  TAKE_SCRIPT,
+  USERS_CHECK_SCRIPT,
+  VERIFY_SCRIPT,
+} from './redis-scripts.js';
+
+/** The scripts, by name: each but uasNow answers 'late' when run past its deadline. */
+export interface ScriptCommands {
+  uasTake(key: string, ...args: string[]): Promise<[string, string, string] | 'late'>;
+  uasIssue(key: string, ...args: string[]): Promise<string>;
+  uasVerify(key: string, ...args: string[]): Promise<string[] | 'late'>;
+  uasNow(manual: string, deadline: ''): Promise<string>;
+  uasClockRead(key: string, fallback: string): Promise<string>;
+  uasClockAdd(key: string, fallback: string, ms: string): Promise<string>;
+  uasKeep(key: string, ttlMs: string): Promise<number>;
+  uasUsersCheck(key: string): Promise<'ok' | 'junk'>;
+}
+
+/** A connection that runs the store's scripts (ioredis sends EVALSHA, and EVAL on NOSCRIPT). */
+export type ScriptedRedis = Redis & ScriptCommands;
+
+/** Teaches a connection the store's scripts. */
+export function defineScripts(redis: Redis): ScriptedRedis {
+  redis.defineCommand('uasTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
+  redis.defineCommand('uasIssue', { numberOfKeys: 1, lua: ISSUE_SCRIPT });
+  redis.defineCommand('uasVerify', { numberOfKeys: 1, lua: VERIFY_SCRIPT });
+  redis.defineCommand('uasNow', { numberOfKeys: 0, lua: NOW_SCRIPT });
+  redis.defineCommand('uasClockRead', { numberOfKeys: 1, lua: CLOCK_READ_SCRIPT });
+  redis.defineCommand('uasClockAdd', { numberOfKeys: 1, lua: CLOCK_ADD_SCRIPT });
+  redis.defineCommand('uasKeep', { numberOfKeys: 1, lua: KEEP_SCRIPT });
+  redis.defineCommand('uasUsersCheck', { numberOfKeys: 1, lua: USERS_CHECK_SCRIPT });
+  return redis as ScriptedRedis;
+}
+
+/** What a script of a decision is sent first: the time to decide at, and its deadline. */
+export interface ScriptTime {
+  /** The shared manual clock's time, as text; '' for Redis's own clock. */
+  manualNow(): string;
+  /** The Redis time past which the script changes nothing (see redis-time.ts); '' for none. */
+  deadline(): string;
+}

@@ -1,0 +1,81 @@
+import type { ServerResponse } from 'node:http';
+import { SSE_HEARTBEAT } from '../core/admin/server-sent-events.js';
+import type { TransportResponse } from './transport-exchange.js';
+
+/**
+ * Streams `stream` to the client as fast as it reads, no faster: the next chunk is pulled only
+ * once the socket has taken the last one, so what a slow reader has not taken waits in the
+ * stream's own bounded queue (which cuts the reader off when it is full). Heartbeat comments go
+ * out while the stream is idle. Returns the function that ends the stream (shutdown).
+ */
+export function pumpStream(
+  res: ServerResponse,
+  response: TransportResponse & { stream: ReadableStream<Uint8Array> },
+  heartbeatMs: number,
+): () => void {
+  res.writeHead(response.status, response.headers);
+  res.flushHeaders();
+  const reader = response.stream.getReader();
+  let ended = false;
+  // A reader that closes its side of the connection has gone (the server keeps half-open
+  // connections to finish answers): its stream ends now, not at the next heartbeat's failed write.
+  // The request's socket: a stream answering a pipelined request has none of its own until the
+  // answers before it are out.
+  const socket = res.req.socket;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    socket.off('end', end);
+    clearInterval(heartbeat);
+    reader.cancel().catch(() => {});
+    if (!res.destroyed) res.end();
+  };
+  // The stream was cut off (its reader fell behind): close the connection, drop what is queued.
+  const cutOff = () => {
+    ended = true;
+    clearInterval(heartbeat);
+    res.destroy();
+  };
+  const heartbeat = setInterval(() => {
+    if (!res.writableNeedDrain) res.write(SSE_HEARTBEAT);
+  }, heartbeatMs);
+  heartbeat.unref();
+  res.on('close', end);
+  // It may have closed its side already, while the answers before this one went out.
+  if (socket.readableEnded) queueMicrotask(end);
+  else socket.once('end', end);
+  // A stream cut off while the pump waits for the socket to drain (a reader that never reads)
+  // closes the connection now, not when the reader next reads.
+  reader.closed.catch(cutOff);
+  pump(res, reader, () => ended)
+    .then(end)
+    .catch(cutOff);
+  return end;
+}
+
+/** Writes what `reader` gives while the socket takes it, until the stream or `ended()` ends. */
+async function pump(
+  res: ServerResponse,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  ended: () => boolean,
+): Promise<void> {
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done || ended()) return;
+    if (!res.write(value)) await drained(res);
+    if (res.destroyed) return;
+  }
+}
+
+/** Resolves once `res` has drained, or closed. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const go = () => {
+      res.off('drain', go);
+      res.off('close', go);
+      resolve();
+    };
+    res.on('drain', go);
+    res.on('close', go);
+  });
+}

@@ -1,0 +1,26 @@
+import type { EmulatorRequest } from '../core/service/exchange.js';
+
+/** A request as the transport hands it to an engine. */
+export interface TransportRequest extends EmulatorRequest {
+  /** Aborted when the client goes away or the server shuts down: a delayed answer stops waiting. */
+  signal: AbortSignal | undefined;
+}
+
+/** An answer as an engine gives it to the transport. */
+export interface TransportResponse {
+  status: number;
+  headers: Record<string, string | string[]>;
+  /** The whole body. */
+  body?: string | Uint8Array | undefined;
+  /** A body to stream as its reader takes it (server-sent events), instead of `body`. */
+  stream?: ReadableStream<Uint8Array> | undefined;
+  /** Close the connection after this answer. */
+  close?: boolean | undefined;
+}
+
+/**
+ * How a request reaches the core: the msw engine turns it into a Fetch request for msw's
+ * handlers. Without one, the transport calls the core directly (the default, fast engine).
+ * Resolves with undefined when no handler answered.
+ */
+export type Engine = (request: TransportRequest) => Promise<TransportResponse | undefined>;

@@ -1,0 +1,79 @@
+import type { Server, ServerResponse } from 'node:http';
+import type { ConnectionState } from './connection-state.js';
+
+/**
+ * What a transport's server keeps for its shutdown: whether it is closing, the requests waiting
+ * on a delay or an engine (answered at once when it closes), and the event streams open (ended
+ * when it closes).
+ */
+export class TransportShutdown {
+  /** The server is shutting down: answers close their connections after the last request. */
+  closing = false;
+  /** Requests waiting on a delay or an engine: aborted at shutdown so they answer at once. */
+  private readonly waiting = new Set<AbortController>();
+  /** The functions that end the event streams open. */
+  private readonly streams = new Set<() => void>();
+
+  /** An abort controller for a request that waits, aborted when its client goes or at shutdown. */
+  track(res: ServerResponse): AbortController {
+    const controller = new AbortController();
+    if (this.closing) controller.abort();
+    this.waiting.add(controller);
+    res.on('close', () => {
+      if (!res.writableEnded) controller.abort();
+      this.waiting.delete(controller);
+    });
+    return controller;
+  }
+
+  /** Forgets a request that waited, now that it is answered. */
+  settle(controller: AbortController): void {
+    this.waiting.delete(controller);
+  }
+
+  /** Keeps the function that ends an event stream, until the stream's answer closes. */
+  holdStream(res: ServerResponse, end: () => void): void {
+    this.streams.add(end);
+    res.on('close', () => this.streams.delete(end));
+  }
+
+  /**
+   * Whether an answer closes its connection: when asked (`close`), and at shutdown when it answers
+   * the last request read on the connection, so that pipelined requests waiting on a latency all
+   * get theirs first. A connection to be closed runs no request read after.
+   */
+  closes(connection: ConnectionState, res: ServerResponse, close: boolean | undefined): boolean {
+    const last = connection.lastAnswer;
+    if (close === true || (this.closing && last === res)) {
+      connection.closingAfter = true;
+      return true;
+    }
+    // At shutdown, the answer to the last request was given before (kept alive, or an event
+    // stream just ended): the connection ends once that answer is out.
+    if (this.closing && last !== undefined && last.writableEnded && !connection.closingAfter) {
+      connection.closingAfter = true;
+      last.once('finish', () => connection.socket.destroySoon());
+    }
+    return false;
+  }
+
+  /**
+   * Stops accepting connections; answers waiting on a delay are sent at once, event streams end,
+   * in-flight requests finish; connections still open after `graceMs` are closed.
+   */
+  close(server: Server, graceMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.closing = true;
+      for (const controller of this.waiting) controller.abort();
+      for (const end of this.streams) end();
+      // Not unref'd: a connection whose socket Node no longer counts as keeping the process
+      // alive (a paused one) must still be closed, and the promise settled.
+      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      server.close(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      server.closeIdleConnections();
+    });
+  }
+}

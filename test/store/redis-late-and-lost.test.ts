@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import type { SharedEmulator } from '../../src/core/emulator.js';
+import { DEMO_MERCHANT } from '../../src/demo-config.js';
+import { connectRedisStore, type StoreStatus } from '../../src/store/redis/redis-store.js';
+import { eventually } from '../helpers/eventually.js';
+import { HAS_REDIS } from '../helpers/redis-server.js';
+import { exists, redisOfTheseTests, SLOW, T0 } from './redis-store-fixtures.js';
+
+describe.skipIf(!HAS_REDIS)('the Redis store when Redis runs what it was sent late', () => {
+  const tests = redisOfTheseTests();
+
+  /** Runs `during` while Redis holds every write (CLIENT PAUSE), then lets them all run. */
+  async function whilePaused<T>(during: () => Promise<T>): Promise<T> {
+    await tests.inspect.call('CLIENT', 'PAUSE', '10000', 'WRITE');
+    try {
+      return await during();
+    } finally {
+      await tests.inspect.call('CLIENT', 'UNPAUSE');
+    }
+  }
+
+  it.each([
+    ['on Redis time', {}],
+    ['on a manual clock', { manualClock: { startMs: T0 } }],
+  ])(
+    'takes no token for a request answered 503 because Redis answered too late (%s)',
+    async (_, clock) => {
+      const emulator = await tests.instance({ timeoutMs: 300, ...clock });
+      const answers = await whilePaused(() =>
+        Promise.all(
+          Array.from({ length: 5 }, () => emulator.handle(exists('alice@example.com', 'paused'))),
+        ),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual([503, 503, 503, 503, 503]);
+      expect((answers[0]?.body as { detail: string }).detail).toMatch(
+        /^the shared store did not answer: Redis at redis:\/\/127\.0\.0\.1:\d+\/0 did not answer within 300 ms; nothing was changed$/,
+      );
+      // Redis has run the scripts held by the pause before it answers this read, sent after them
+      // on the same connection: they changed nothing.
+      expect(await emulator.getBucket('client:demo')).toBeUndefined();
+      expect(await emulator.getBucket('caller:demo:paused')).toBeUndefined();
+      expect(await tests.inspect.keys('uas:bucket:*')).toEqual([]);
+      expect((await emulator.handle(exists('alice@example.com', 'paused'))).headers).toMatchObject({
+        ratelimit: expect.stringMatching(/r=4/),
+      });
+    },
+  );
+
+  it('issues no code, and spends no code, when Redis answers a code script too late', async () => {
+    const store = await tests.store({ timeoutMs: 300 });
+    const { codes } = store;
+    const issue = async (code: string) =>
+      codes.issue(DEMO_MERCHANT, 'alice@example.com', code, 0, 600_000, 5);
+    await expect(whilePaused(() => issue('111111'))).rejects.toThrow(
+      /did not answer within 300 ms$/,
+    );
+    expect(await codes.latest('alice@example.com', DEMO_MERCHANT)).toBeUndefined();
+
+    await issue('222222');
+    const tries = await whilePaused(() =>
+      Promise.allSettled([
+        codes.verify(DEMO_MERCHANT, 'alice@example.com', '222222', 0),
+        codes.verify(DEMO_MERCHANT, 'alice@example.com', '333333', 0),
+      ]),
+    );
+    expect(tries.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    expect(await codes.latest('alice@example.com', DEMO_MERCHANT)).toMatchObject({
+      code: '222222',
+      used: false,
+      attemptsLeft: 5,
+    });
+    expect(await codes.verify(DEMO_MERCHANT, 'alice@example.com', '222222', 0)).toMatchObject({
+      result: 'verified',
+    });
+  });
+});
+
+describe.skipIf(!HAS_REDIS)('the Redis store on a database it cannot use', () => {
+  const tests = redisOfTheseTests();
+
+  /** The connections named "uas" that Redis has, once the count settles on `count`. */
+  async function uasConnections(count: number): Promise<number> {
+    const named = async () =>
+      ((await tests.inspect.client('LIST')) as string)
+        .split('\n')
+        .filter((line) => / name=uas /.test(line)).length;
+    await eventually(async () => (await named()) === count).catch(() => {});
+    return named();
+  }
+
+  it('refuses a database that does not exist, in one line, and closes its connections', async () => {
+    const url = tests.server.url.replace(/\/0$/, '/99');
+    const statuses: StoreStatus[] = [];
+    const onStatus = (status: StoreStatus) => statuses.push(status);
+    await expect(connectRedisStore({ url, config: SLOW, onStatus })).rejects.toThrow(
+      new Error(`Redis at ${url}: database 99 does not exist (ERR DB index is out of range)`),
+    );
+    expect(await tests.inspect.keys('*')).toEqual([]);
+    expect(await uasConnections(0)).toBe(0);
+    // Neither "unreachable" nor "reachable again": the error says it all.
+    expect(statuses).toEqual([]);
+  });
+
+  it('closes its connections when it fails after connecting (a key of another type at uas:meta)', async () => {
+    await tests.inspect.set('uas:meta', 'junk');
+    await expect(tests.store()).rejects.toThrow(/^Redis at .* answered with an error: WRONGTYPE/);
+    expect(await uasConnections(0)).toBe(0);
+  });
+
+  it('never goes on in database 0 when its database cannot be selected on a reconnect', async () => {
+    const statuses: StoreStatus[] = [];
+    const url = tests.server.url.replace(/\/0$/, '/3');
+    const emulator = await tests.instance({
+      url,
+      timeoutMs: 200,
+      onStatus: (status) => statuses.push(status),
+    });
+    expect((await emulator.handle(exists())).status).toBe(200);
+    try {
+      // SELECT refused from now on; the connections of the store are cut, and it reconnects.
+      await tests.inspect.call('ACL', 'SETUSER', 'default', '-select');
+      await tests.inspect.client('KILL', 'USER', 'default', 'SKIPME', 'yes');
+      await eventually(() =>
+        statuses.some(
+          (status) =>
+            status.state === 'down' && /^database 3 cannot be selected/.test(status.error),
+        ),
+      );
+      const refused = await emulator.handle(exists());
+      expect(refused.status).toBe(503);
+      expect((refused.body as { detail: string }).detail).toMatch(
+        /Redis at redis:\/\/127\.0\.0\.1:\d+\/3 is not connected: database 3 cannot be selected \(NOPERM/,
+      );
+    } finally {
+      await tests.inspect.call('ACL', 'SETUSER', 'default', '+select');
+    }
+    await eventually(async () => (await emulator.handle(exists())).status === 200);
+    expect(await tests.inspect.keys('*')).toEqual([]);
+    await tests.inspect.select(3);
+    try {
+      expect(await tests.inspect.hget('uas:bucket:{client:demo}', 'a')).toBe('2');
+    } finally {
+      await tests.inspect.select(0);
+    }
+  });
+});
+
+describe.skipIf(!HAS_REDIS)('the shared manual clock when Redis loses it', () => {
+  const tests = redisOfTheseTests();
+  const HOUR = 3_600_000;
+  const advance = (emulator: SharedEmulator, ms: number) => {
+    if (!('advance' in emulator.clock)) throw new Error('expected a manual clock');
+    (emulator.clock as { advance(ms: number): void }).advance(ms);
+  };
+  const stored = async () => Number(await tests.inspect.get('uas:clock'));
+
+  it('goes on from the time of the instance that moves it after a FLUSHALL, not from 1970', async () => {
+    const a = await tests.instance({ manualClock: { startMs: T0 } });
+    const b = await tests.instance({ manualClock: { startMs: T0 } });
+    advance(a, HOUR);
+    await eventually(() => b.clock.now() === T0 + HOUR);
+    await tests.inspect.flushall();
+    advance(a, 60_000);
+    await eventually(async () => (await tests.inspect.exists('uas:clock')) === 1);
+    expect(await stored()).toBe(T0 + HOUR + 60_000);
+    await eventually(() => b.clock.now() === T0 + HOUR + 60_000);
+    expect(a.clock.now()).toBe(T0 + HOUR + 60_000);
+  });
+
+  it('gives a Redis that restarted empty its time when it reconnects, and a new instance joins it', async () => {
+    const a = await tests.instance({ manualClock: { startMs: T0 } });
+    advance(a, HOUR);
+    await eventually(async () => (await stored()) === T0 + HOUR);
+    await tests.server.kill();
+    await tests.server.restart();
+    await eventually(async () => (await stored()) === T0 + HOUR);
+    const late = await tests.instance({ manualClock: { startMs: T0 } });
+    expect(late.clock.now()).toBe(T0 + HOUR);
+    expect(a.clock.now()).toBe(T0 + HOUR);
+  });
+});
