@@ -14,12 +14,13 @@ const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const cases = (runner: string) => blocksOf(runner).map((block) => [where(block), block] as const);
 
 /**
- * The parts of an excerpt: the block, cut at lines that are only `// ...` (a gap). Lines are
- * compared without their indentation, which Prettier takes from a piece of a function.
+ * The parts of an excerpt: the block, cut at lines that are only `// ...` (`# ...` in Python: a
+ * gap). Lines are compared without their indentation, which Prettier takes from a piece of a
+ * function.
  */
 const partsOf = (block: DocBlock): string[] =>
   block.body
-    .split(/^\s*\/\/ \.\.\.\n/m)
+    .split(/^\s*(?:\/\/|#) \.\.\.\n/m)
     .map((part) => dedent(part.replace(/\n$/, '')))
     .filter((part) => part.trim() !== '');
 

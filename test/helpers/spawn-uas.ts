@@ -14,9 +14,14 @@ export interface UasProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `node bin/uas.js ...args` as a user would, without colour. */
-export function spawnUas(args: string[], env: Record<string, string> = {}): UasProcess {
+/** Starts `node bin/uas.js ...args` as a user would, without colour (in `cwd`, when given). */
+export function spawnUas(
+  args: string[],
+  env: Record<string, string> = {},
+  cwd?: string,
+): UasProcess {
   const child = spawn(process.execPath, [UAS_BIN, ...args], {
+    cwd,
     env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -63,12 +68,13 @@ export function spawnUas(args: string[], env: Record<string, string> = {}): UasP
   };
 }
 
-/** Runs `bin/uas.js ...args` to completion. */
+/** Runs `bin/uas.js ...args` to completion (in `cwd`, when given). */
 export async function runUas(
   args: string[],
   env: Record<string, string> = {},
+  cwd?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const uas = spawnUas(args, env);
+  const uas = spawnUas(args, env, cwd);
   uas.child.stdin?.end();
   const code = await uas.exited;
   return { code, stdout: uas.stdout(), stderr: uas.stderr() };

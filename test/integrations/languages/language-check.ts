@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,65 +7,36 @@ import { describe, expect, it } from 'vitest';
 import type { CheckReport, RuleId } from '../../../src/check/check-report.js';
 import type { CommandOutcome } from '../../../src/check/command-outcome.js';
 import { requireTool } from '../../helpers/require-tool.js';
-import { UAS_BIN } from '../../helpers/spawn-uas.js';
+import { runUas } from '../../helpers/spawn-uas.js';
+import { flagsOf, type LanguageCase, type LanguageSuite } from './language-suites.js';
 
-// The merchant backends in other languages under fixtures/integrations/<language>/, each run as
-// a user would: `uas check --json --fail-on warn -c languages.config.json --chaos <p> -- <its own
-// test command>`. The config keeps buckets roomy and the Retry-After of injected 429s at 1 to
-// 2 s, so that a run with every request refused (`--chaos 1`) takes a few seconds.
+// Each run of language-suites.ts as a user would make it, from the backend's folder:
+// `uas check --json --fail-on warn [flags] -- <its own test command>`.
 
 export const INTEGRATIONS = fileURLToPath(
   new URL('../../../fixtures/integrations/', import.meta.url),
 );
-export const LANGUAGES_CONFIG = join(INTEGRATIONS, 'languages.config.json');
 
-/** One run of `uas check` over a backend's test command, and the rules it must raise. */
-export interface LanguageCase {
-  /** `correct` or `wrong`. */
-  variant: string;
-  /** The probability of an injected 429: 0 judges caller_ids and 4xx, 1 every retry rule. */
-  chaos: 0 | 1;
-  /** The rules that fail, in any order; none for the correct backend. */
-  rules: RuleId[];
-}
-
-export interface LanguageOutcome {
+interface LanguageOutcome {
   code: number | null;
   report: CheckReport & { summary: { command?: CommandOutcome } };
   stderr: string;
-  ms: number;
 }
 
-/** Runs `uas check` over `command` in `cwd` (a folder of fixtures/integrations). */
-export function checkCommand(
+/** Runs `uas check` with `flags` over `command` in `cwd`. */
+async function checkCommand(
   cwd: string,
+  flags: readonly string[],
   command: readonly string[],
-  chaos: number,
-  env: Record<string, string> = {},
+  env: Record<string, string>,
 ): Promise<LanguageOutcome> {
-  const args = ['check', '--json', '--fail-on', 'warn', '--timeout', '3m'];
-  const flags = ['-c', LANGUAGES_CONFIG, '--chaos', String(chaos)];
-  const started = performance.now();
-  const child = spawn(process.execPath, [UAS_BIN, ...args, ...flags, '--', ...command], {
-    cwd: join(INTEGRATIONS, cwd),
-    env: { ...process.env, NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = Math.round(performance.now() - started);
-      try {
-        resolve({ code, report: JSON.parse(stdout) as LanguageOutcome['report'], stderr, ms });
-      } catch {
-        reject(new Error(`uas check printed no report (exit ${code}): ${stdout}\n${stderr}`));
-      }
-    });
-  });
+  const args = ['check', '--json', '--fail-on', 'warn', '--timeout', '3m', ...flags, '--'];
+  const { code, stdout, stderr } = await runUas([...args, ...command], env, cwd);
+  try {
+    return { code, report: JSON.parse(stdout) as LanguageOutcome['report'], stderr };
+  } catch {
+    throw new Error(`uas check printed no report (exit ${code}): ${stdout}\n${stderr}`);
+  }
 }
 
 /** Whether `command` runs and exits 0 (a toolchain's version, an import). */
@@ -95,21 +66,8 @@ export function goEnv(): Record<string, string> {
   return env;
 }
 
-/** What each case raised, for a failure's message. */
-export const explain = ({ report, stderr }: LanguageOutcome): string =>
+const explain = ({ report, stderr }: LanguageOutcome): string =>
   `${JSON.stringify(report.findings, null, 1)}\n${stderr}`;
-
-/** How a language's backends are run: their folder, their test command, and the cases. */
-export interface LanguageSuite {
-  /** Whether its toolchain is here (requireTool decides whether a missing one fails). */
-  present: boolean;
-  /** Its folder under fixtures/integrations. */
-  folder: string;
-  /** The test command of a variant, run in that folder. */
-  command: (variant: string) => string[];
-  env?: Record<string, string>;
-  cases: LanguageCase[];
-}
 
 const RETRY_RULES: RuleId[] = [
   'retry-before-retry-after',
@@ -119,30 +77,44 @@ const RETRY_RULES: RuleId[] = [
   'retry-without-jitter',
 ];
 
-/** The tests of one language: each case raises exactly its rules, and its own tests pass. */
-export function describeLanguage(name: string, suite: LanguageSuite): void {
-  describe.skipIf(!suite.present)(`uas check on the ${name} merchant backends`, () => {
-    it.each(suite.cases.map((test) => [test.variant, test.chaos, test] as const))(
-      'the %s backend under --chaos %s raises exactly its rules, its own tests passing',
-      async (variant, chaos, test) => {
-        const command = suite.command(variant);
-        const outcome = await checkCommand(suite.folder, command, chaos, suite.env);
+/**
+ * What a run of the correct backend must have judged (and passed): every retry rule when every
+ * request is refused, the 4xx of the mistyped code and the caller_id rules when none is.
+ */
+function exercisedBy({ chaos, rules }: LanguageCase): RuleId[] {
+  if (rules.length > 0 || chaos === 'default') return [];
+  return chaos === 1
+    ? RETRY_RULES
+    : ['retry-on-client-error', 'caller-id-shared', 'caller-id-per-request'];
+}
+
+export interface LanguageRunner {
+  /** Whether its toolchain is here (requireTool decides whether a missing one fails). */
+  present: boolean;
+  /** The program that stands for the command's first word (the python3 that has pytest). */
+  program?: string | undefined;
+  env?: Record<string, string>;
+}
+
+/** The tests of one language: each run raises exactly its rules, its own tests passing. */
+export function describeLanguage(suite: LanguageSuite, runner: LanguageRunner): void {
+  const name = (test: LanguageCase) =>
+    `the ${test.variant} backend${test.chaos === 'default' ? '' : ` under --chaos ${test.chaos}`}`;
+  describe.skipIf(!runner.present)(`uas check on the ${suite.name} merchant backends`, () => {
+    it.each(suite.cases.map((test) => [name(test), test] as const))(
+      '%s raises exactly its rules, its own tests passing',
+      async (_name, test) => {
+        const [first, ...rest] = suite.command(test.variant);
+        const command = [runner.program ?? first!, ...rest];
+        const cwd = join(INTEGRATIONS, suite.folder);
+        const outcome = await checkCommand(cwd, flagsOf(test), command, runner.env ?? {});
         const { code, report } = outcome;
         const failed = report.findings.map((finding) => finding.rule).sort();
         expect(failed, explain(outcome)).toEqual([...test.rules].sort());
         expect(report.summary.command?.exit_code, explain(outcome)).toBe(0);
         expect(code, explain(outcome)).toBe(test.rules.length === 0 ? 0 : 1);
         const statuses = Object.fromEntries(report.rules.map((rule) => [rule.rule, rule.status]));
-        // A correct backend passes what its run exercised, and the run exercised each rule it
-        // is there for: every retry rule when every request is refused, the 4xx of the mistyped
-        // code and the caller_id rules when none is.
-        const exercised: RuleId[] =
-          test.rules.length > 0
-            ? []
-            : chaos === 1
-              ? RETRY_RULES
-              : ['retry-on-client-error', 'caller-id-shared', 'caller-id-per-request'];
-        for (const rule of exercised) expect(statuses[rule], rule).toBe('passed');
+        for (const rule of exercisedBy(test)) expect(statuses[rule], rule).toBe('passed');
       },
       240_000,
     );
