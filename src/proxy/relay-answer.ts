@@ -54,12 +54,15 @@ export function relayAnswer(
           controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
           if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
         });
+        let ended = false;
         incoming.on('end', () => {
+          ended = true;
           finish();
           controller.close();
         });
+        // Not `complete`: a body read until the connection closes is complete when uas cut it.
         incoming.on('close', () => {
-          if (incoming.complete) return;
+          if (ended) return;
           finish();
           controller.error(new Error('the real service cut its answer short'));
         });

@@ -7,6 +7,8 @@ import { describeInput, newRecord, type PipelineContext } from './pipeline.js';
 import { createProblem } from './problems.js';
 import { readBodyInput, readExistsInput } from './request-input.js';
 import { completeRecord } from './request-facts.js';
+import { scrubSecrets } from '../records/redact.js';
+import { secondsUp } from '../limits/rate-limit-headers.js';
 import type { ServiceContext, ServiceResult } from './service.js';
 import { problemResponse, renderResult } from './service-response.js';
 import { matchServiceRoute } from './service-routes.js';
@@ -100,7 +102,7 @@ export function admitUpstreamRequest(
     bucket: undefined,
   };
   if (enforce === 'upstream' || clientId === undefined) return { record, answer: undefined };
-  return countLocally(service, record, input.callerId, clientId, enforce, now, path);
+  return countLocally(service, record, input.callerId, clientId, enforce, now, path, secrets);
 }
 
 /** Takes a token from uas's own bucket: a refusal is answered here with `--enforce local`. */
@@ -112,6 +114,7 @@ function countLocally(
   enforce: 'local' | 'shadow',
   now: number,
   path: string,
+  secrets: readonly string[],
 ): MaybePromise<UpstreamAdmission> {
   const { config } = service;
   const level: Level = callerId === undefined ? 'client' : 'caller';
@@ -129,13 +132,13 @@ function countLocally(
   });
   return andThen(taken, ({ verdict, state }) => {
     const refused = verdict !== 'allowed';
-    record.bucket = bucket;
+    record.bucket = scrubSecrets(bucket, secrets);
     record.level = level;
     record.remaining = state.remaining;
     const facts = record.upstream as NonNullable<RequestRecord['upstream']>;
     facts.local = refused ? 'refused' : 'allowed';
     if (!refused || enforce === 'shadow') return { record, answer: undefined };
-    const wait = Math.max(1, Math.ceil(state.retryAfterMs / 1000));
+    const wait = Math.max(1, secondsUp(state.retryAfterMs));
     const result: ServiceResult = {
       status: 429,
       outcome: 'rate-limited',
