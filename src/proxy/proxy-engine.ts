@@ -11,7 +11,7 @@ import type { Engine, TransportRequest } from '../transport/transport-exchange.j
 import { bearerToken, clientLabel } from './client-label.js';
 import { connectionNames, isForwarded } from './hop-by-hop.js';
 import { relayAnswer } from './relay-answer.js';
-import { sendUpstream, type UpstreamRequest } from './send-upstream.js';
+import { sendUpstream, upstreamAgent, type UpstreamRequest } from './send-upstream.js';
 import { resolveUpstreamOptions, type UpstreamOptions } from './upstream-options.js';
 
 /**
@@ -23,6 +23,7 @@ import { resolveUpstreamOptions, type UpstreamOptions } from './upstream-options
 export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOptions): Engine {
   const resolved = resolveUpstreamOptions(options);
   const { upstream } = emulator;
+  const agent = upstreamAgent(resolved);
   return async (request) => {
     if (isDevApiPath(pathOf(request.url))) return fromCore(await emulator.handle(request, giveWay));
     const token = bearerToken(headerValue(request.headers, 'authorization'));
@@ -36,7 +37,7 @@ export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOption
       );
       return fromCore(admission.answer);
     }
-    const reply = await sendUpstream(forwarded(request), resolved);
+    const reply = await sendUpstream(forwarded(request), resolved, agent);
     if (reply.kind === 'failed') {
       const kind = reply.status === 504 ? 'upstream-timeout' : 'upstream-failed';
       const answer = problemAnswer(
