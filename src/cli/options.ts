@@ -254,3 +254,25 @@ export function addEmulatorOptions(command: Command): Command {
       ).env('UAS_ADMIN_TOKEN'),
     );
 }
+
+/**
+ * Commander parser for `--upstream`: an http or https base URL without credentials, query or
+ * fragment (a path prefix is kept).
+ */
+export function upstreamUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new InvalidArgumentError(`expected an http(s) base URL; got ${JSON.stringify(text)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new InvalidArgumentError(`expected an http or https URL; got ${url.protocol}`);
+  if (url.username !== '' || url.password !== '')
+    throw new InvalidArgumentError(
+      'the URL must not hold credentials; the client sends its own token',
+    );
+  if (url.search !== '' || url.hash !== '')
+    throw new InvalidArgumentError('the URL must be a base, without query or fragment');
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}

@@ -30,6 +30,9 @@ const COMMON: OperationProblem[] = [
   { kind: 'internal-error', stage: 'before-bucket', fault: true },
   { kind: 'service-unavailable', stage: 'bucket', fault: true },
   { kind: 'store-unavailable', stage: 'before-bucket' },
+  // `uas serve --upstream`: the real service could not be reached, or not in time.
+  { kind: 'upstream-failed', stage: 'before-bucket', fault: true },
+  { kind: 'upstream-timeout', stage: 'before-bucket', fault: true },
 ];
 
 /** Problems of a request that is not HTTP enough to have an operation. */

@@ -77,7 +77,7 @@ export function answerRequest(
 }
 
 /** Journals, counts and announces a finished request. */
-function recordRequest(context: RequestContext, entry: RequestRecord): void {
+export function recordRequest(context: RequestContext, entry: RequestRecord): void {
   const { state, announce } = context;
   countRequest(state.counters.requests, entry.operation ?? 'none', entry.status);
   state.journal.push(entry);

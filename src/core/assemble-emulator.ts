@@ -3,7 +3,8 @@ import { codeRecord } from './records/code-record.js';
 import { handleDevApi, isDevApiPath } from './admin/dev-api.js';
 import type { StoreHealth } from './admin/dev-api-target.js';
 import { MAX_EVENT_READERS, openEventStream } from './admin/event-stream.js';
-import { answerRequest, type RequestContext } from './answer-request.js';
+import { answerRequest, recordRequest, type RequestContext } from './answer-request.js';
+import { createUpstreamSide } from './upstream-side.js';
 import { andThen, type MaybePromise } from './async/maybe-promise.js';
 import type { ResolvedConfig } from './config/config.js';
 import { createEmulatorEvents } from './emulator-events.js';
@@ -82,6 +83,7 @@ export function assembleEmulator(
         ? undefined
         : openEventStream(readers, counters, options.eventQueueBytes),
     bodyLimit,
+    upstream: createUpstreamSide(requests, recordRequest),
     storeKind: store.kind,
     get storeState() {
       return storeStateOf(store);

@@ -7,6 +7,7 @@ import type { EmulatorRequest, EmulatorResponse, GiveWay } from './service/excha
 import type { ServiceCall, ServiceResult } from './service/service.js';
 import type { EmulatorStore } from './store/emulator-store.js';
 import type { Clock } from './time/clock.js';
+import type { UpstreamSide } from './upstream-side.js';
 import type { RandomSource } from './time/random.js';
 
 export type { ServiceCall, ServiceResult } from './service/service.js';
@@ -80,6 +81,8 @@ export interface Emulator<out M extends Answer = 'sync'> extends Admin<M>, Emula
   subscribe(listener: (event: EmulatorEvent) => void): () => void;
   /** The most bytes of body read for a request to `path` (more is answered 413). */
   bodyLimit(path: string): number;
+  /** In front of the real service (`uas serve --upstream`): the proxy reads and journals through it. */
+  readonly upstream: UpstreamSide;
   /** Where buckets and codes are: this process's memory, or a store shared by instances. */
   readonly storeKind: EmulatorStore['kind'];
   /** `memory`; or whether a shared store answered its last call (`up`) or not (`down`). */

@@ -5,6 +5,7 @@ import { writeResponse } from './answer-writer.js';
 import type { ConnectionState } from './connection-state.js';
 import { emulatorFailed, fromCore } from './core-answer.js';
 import { delayAnswer } from './delay-answer.js';
+import { relayStream } from './relay-stream.js';
 import { startEventStream } from './event-stream.js';
 import type { TransportContext } from './transport-context.js';
 import type { TransportResponse } from './transport-exchange.js';
@@ -16,7 +17,9 @@ export function sendAnswer(
   res: ServerResponse,
   response: TransportResponse,
 ): void {
-  if (response.stream === undefined)
+  if (response.relay !== undefined)
+    relayStream(res, response as TransportResponse & { relay: ReadableStream<Uint8Array> });
+  else if (response.stream === undefined)
     writeResponse(
       res,
       response,

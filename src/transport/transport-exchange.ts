@@ -14,6 +14,11 @@ export interface TransportResponse {
   body?: string | Uint8Array | undefined;
   /** A body to stream as its reader takes it (server-sent events), instead of `body`. */
   stream?: ReadableStream<Uint8Array> | undefined;
+  /**
+   * A body relayed as it arrives, unchanged (an answer of the real service, `uas serve
+   * --upstream`), instead of `body`; `headers` are sent as they are.
+   */
+  relay?: ReadableStream<Uint8Array> | undefined;
   /** Close the connection after this answer. */
   close?: boolean | undefined;
 }

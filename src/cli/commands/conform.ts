@@ -56,6 +56,10 @@ export function registerConform(
     .option('--timeout <duration>', 'abandon a request, its body included, after this long', '10s')
     .option('--max-response <size>', 'read at most this much of a body, such as 64kb', '1mb')
     .option('--dry-run', 'list the requests it would send, and send none')
+    .option(
+      '--journal <file>',
+      "send nothing: compare what the real service did in a recording of uas serve --upstream (--record) with the emulator's assumptions",
+    )
     .option('--json', 'print the report as one JSON object')
     .option('--junit <file>', 'also write the report as JUnit XML')
     .addHelpText(
@@ -74,7 +78,8 @@ Examples:
   $ uas conform                                   the local emulator, with the demo token
   $ uas conform --url https://sandbox.example --token-file token.txt \\
       --merchant-id 6f1c2b0e-8a4d-4c43-9b7e-2f5d8c1a9e01 --email you@example.com --dry-run
-  $ uas conform --exhaust --dev-api --junit conform.xml`,
+  $ uas conform --exhaust --dev-api --junit conform.xml
+  $ uas conform --journal staging.ndjson         the fidelity report of proxied traffic`,
     )
     .action(async (flags: ConformFlags) => {
       const { runConform } = await import('../conform/run-conform.js');

@@ -10,6 +10,7 @@ import {
   numberIn,
   operationCosts,
   sizeFlag,
+  upstreamUrl,
 } from '../options.js';
 import type { ServeFlags } from '../serve/serve-flags.js';
 
@@ -29,14 +30,15 @@ export function registerServe(program: Command, context: CommandContext): void {
       '-c, --config <file>',
       'config file (JSON); default: the bundled fixtures/uas.config.json',
     );
-  addServerOptions(addBehaviorOptions(addLimitOptions(command)))
+  addUpstreamOptions(addServerOptions(addBehaviorOptions(addLimitOptions(command))))
     .addHelpText(
       'after',
       `
 Examples:
   $ uas serve
   $ uas serve --port 8080 --caller-burst 3 --caller-rate 1/10s --otp fixed:123456
-  $ uas serve --config my-uas.json --headers x-ratelimit --chaos 0.1 --log json`,
+  $ uas serve --config my-uas.json --headers x-ratelimit --chaos 0.1 --log json
+  $ uas serve --upstream https://sandbox.example.com --enforce shadow --record staging.ndjson`,
     )
     .action(async (flags: ServeFlags) => {
       // A worker of --workers runs the same command line.
@@ -147,5 +149,30 @@ function addServerOptions(command: Command): Command {
         '--admin-token <token>',
         'require this bearer token on the dev API (needed to enable it beyond loopback)',
       ).env('UAS_ADMIN_TOKEN'),
+    );
+}
+
+/** In front of the real service: where it is, who decides, and how it is trusted. */
+function addUpstreamOptions(command: Command): Command {
+  return command
+    .option(
+      '--upstream <url>',
+      'forward the three operations to the real service at this base URL (http or https) and journal its answers',
+      upstreamUrl,
+    )
+    .addOption(
+      new Option(
+        '--enforce <mode>',
+        "with --upstream: upstream (default) lets only the real service decide; local refuses first with uas's buckets; shadow counts what they would refuse",
+      ).choices(['upstream', 'local', 'shadow']),
+    )
+    .option(
+      '--upstream-ca <file>',
+      'with an https --upstream: PEM certificates to trust besides the system ones (TLS is always verified)',
+    )
+    .option(
+      '--upstream-timeout <ms>',
+      'with --upstream: milliseconds the real service has to answer, and between parts of its body (default 10000)',
+      integerIn(1, 600_000),
     );
 }

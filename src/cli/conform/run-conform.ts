@@ -38,6 +38,7 @@ export interface ConformFlags {
   dryRun?: boolean;
   json?: boolean;
   junit?: string;
+  journal?: string;
 }
 
 /** What `uas conform` takes from outside besides its I/O, injected by tests. */
@@ -61,6 +62,8 @@ export async function runConform(
   io: CliIO,
   deps: ConformDeps = {},
 ): Promise<number> {
+  if (flags.journal !== undefined)
+    return (await import('./run-fidelity.js')).runFidelity(flags.journal, flags.json === true, io);
   const base = parseHttpUrl('--url', flags.url);
   const token = await resolveAccessToken(flags, base, io.cwd);
   const redact = createRedactor([token, flags.adminToken]);

@@ -53,6 +53,8 @@ export interface Banner extends BannerBehavior {
   clock: { mode: string; now: string };
   dev_api: string | null;
   admin_token: boolean;
+  /** With `--upstream`: the real service the operations go to, and who decides. */
+  upstream?: { url: string; enforce: string };
 }
 
 /** The banner of `uas serve` for a person: where it listens, with what, and how to try it. */
@@ -76,6 +78,12 @@ export function printBanner(
   if (banner.store.kind === 'redis')
     write(
       `  store     Redis at ${banner.store.url}${banner.store.embedded ? ' (started for this server)' : ''}, prefix ${banner.store.prefix}, on error ${banner.store.on_error}${banner.store.joined ? '; joined the live state there' : ''}`,
+    );
+  if (banner.upstream !== undefined)
+    write(
+      chalk.yellow(
+        `  upstream  ${banner.upstream.url}: the three operations are forwarded there (enforce ${banner.upstream.enforce})`,
+      ),
     );
   if (banner.workers > 1) write(`  workers   ${banner.workers} processes on this port`);
   if (banner.clock.mode === 'manual')

@@ -33,6 +33,24 @@ export function checkServeFlags(flags: ServeFlags, config: Record<string, unknow
       'invalid --clock-start: expected a time in the years 0000 to 9999',
       EXIT.usage,
     );
+  checkUpstreamFlags(flags);
   if (flags.workers > 1 && flags.tui)
     throw new CliError('--tui shows one process; it cannot run with --workers', EXIT.usage);
+}
+
+/** `--enforce`, `--upstream-ca` and `--upstream-timeout` go with `--upstream`, on the fast engine. */
+function checkUpstreamFlags(flags: ServeFlags): void {
+  const needing = [
+    flags.enforce !== undefined && '--enforce',
+    flags.upstreamCa !== undefined && '--upstream-ca',
+    flags.upstreamTimeout !== undefined && '--upstream-timeout',
+  ].find((flag) => flag !== false);
+  if (flags.upstream === undefined) {
+    if (needing !== undefined) throw new CliError(`${needing} needs --upstream <url>`, EXIT.usage);
+    return;
+  }
+  if (flags.engine === 'msw')
+    throw new CliError('--upstream forwards on the fast engine; drop --engine msw', EXIT.usage);
+  if (flags.upstreamCa !== undefined && !flags.upstream.startsWith('https:'))
+    throw new CliError('--upstream-ca needs an https --upstream', EXIT.usage);
 }

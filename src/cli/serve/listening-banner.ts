@@ -50,5 +50,8 @@ export function listeningBanner(facts: {
     clock: { mode: flags.clock, now: new Date(emulator.clock.now()).toISOString() },
     dev_api: emulator.devApi.enabled ? `${server.url}/__uas` : null,
     admin_token: flags.adminToken !== undefined,
+    ...(flags.upstream === undefined
+      ? {}
+      : { upstream: { url: flags.upstream, enforce: flags.enforce ?? 'upstream' } }),
   };
 }

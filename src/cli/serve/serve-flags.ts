@@ -30,4 +30,9 @@ export interface ServeFlags extends LimitFlags {
   storePrefix?: string;
   onStoreError?: 'open' | 'closed';
   workers: number;
+  /** The real service's base URL: the operations are forwarded there. */
+  upstream?: string;
+  enforce?: 'upstream' | 'local' | 'shadow';
+  upstreamCa?: string;
+  upstreamTimeout?: number;
 }

@@ -105,9 +105,13 @@ async function listenOn(
   const { listen } = await import('../../adapters/http/http-server.js');
   try {
     const engine =
-      flags.engine === 'msw'
-        ? await (await import('./load-msw-engine.js')).loadMswEngine(emulator, flags.handlers, cwd)
-        : undefined;
+      flags.upstream !== undefined
+        ? await (await import('./load-proxy-engine.js')).loadProxyEngine(emulator, flags, cwd)
+        : flags.engine === 'msw'
+          ? await (
+              await import('./load-msw-engine.js')
+            ).loadMswEngine(emulator, flags.handlers, cwd)
+          : undefined;
     return await listen(emulator, flags.port, flags.host, {
       engine,
       allowedHosts: flags.allowedHosts,

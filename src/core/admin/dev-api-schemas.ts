@@ -1,5 +1,5 @@
 import { BOUNDS, CLIENT_ID_MAX_LENGTH } from '../config/config-schema.js';
-import { OUTCOMES, RECORD_TEXT_MAX } from '../records/records.js';
+import { OUTCOMES, RECORD_TEXT_MAX, UPSTREAM_ANSWERERS } from '../records/records.js';
 import { FAULTS_MAX } from '../service/faults.js';
 import { MISPLACED_MAX } from '../service/request-facts.js';
 import { CHECK_REPORT_SCHEMAS } from './check-report-schemas.js';
@@ -159,6 +159,21 @@ export const DEV_API_SCHEMAS = {
       remaining: tokens,
       retry_after: integer(0, WAIT_MS_MAX / 1000),
       problem: recordText,
+      upstream: {
+        type: 'object',
+        description:
+          'Set on a request `uas serve --upstream` forwarded: what the real service answered (`answered_by` `upstream`), or that uas answered for it (`local`: its buckets refused first; `proxy`: the real service failed).',
+        required: ['answered_by', 'headers'],
+        properties: {
+          answered_by: { enum: [...UPSTREAM_ANSWERERS] },
+          local: { enum: ['allowed', 'refused'] },
+          headers: array(32, recordText),
+          policy: recordText,
+          retry_after_text: recordText,
+          problem_type: recordText,
+          bucket: recordText,
+        },
+      },
     },
   },
   RequestList: {

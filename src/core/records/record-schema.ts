@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { OUTCOMES, RECORD_TEXT_MAX, type RequestRecord } from './records.js';
+import { OUTCOMES, RECORD_TEXT_MAX, UPSTREAM_ANSWERERS, type RequestRecord } from './records.js';
 import { describeIssues } from '../config/config-schema.js';
 import { formatIssue } from '../config/config-error.js';
 import { MAX_JSON_DEPTH } from '../config/json-depth.js';
@@ -54,6 +54,19 @@ const recordSchema = z.object({
   remaining: z.optional(z.nullable(count)),
   retry_after: z.optional(z.nullable(count)),
   problem: optionalText,
+  upstream: z.optional(
+    z.nullable(
+      z.object({
+        answered_by: z.enum(UPSTREAM_ANSWERERS),
+        local: z.optional(z.nullable(z.enum(['allowed', 'refused']))),
+        headers: z.array(text).check(z.maxLength(32)),
+        policy: optionalText,
+        retry_after_text: optionalText,
+        problem_type: optionalText,
+        bucket: optionalText,
+      }),
+    ),
+  ),
 });
 
 /**
@@ -98,7 +111,23 @@ export function readRequestRecord(
       remaining: or(data.remaining),
       retry_after: or(data.retry_after),
       problem: or(data.problem),
+      ...(data.upstream == null ? {} : { upstream: upstreamFacts(data.upstream) }),
     },
+  };
+}
+
+/** Upstream facts as read, their absent and null members undefined. */
+function upstreamFacts(
+  facts: NonNullable<z.infer<typeof recordSchema>['upstream']>,
+): NonNullable<RequestRecord['upstream']> {
+  return {
+    answered_by: facts.answered_by,
+    local: facts.local ?? undefined,
+    headers: facts.headers,
+    policy: facts.policy ?? undefined,
+    retry_after_text: facts.retry_after_text ?? undefined,
+    problem_type: facts.problem_type ?? undefined,
+    bucket: facts.bucket ?? undefined,
   };
 }
 

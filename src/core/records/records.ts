@@ -83,6 +83,40 @@ export interface RequestRecord {
   retry_after: number | undefined;
   /** The problem kind of an error answer (for example `code-invalid`). */
   problem: string | undefined;
+  /**
+   * Set on a request `uas serve --upstream` forwarded (or would have): what the real service
+   * answered. Absent on a request the emulator answered itself.
+   */
+  upstream?: UpstreamFacts | undefined;
+}
+
+/** Who answered a request in front of the real service. */
+export const UPSTREAM_ANSWERERS = ['upstream', 'local', 'proxy'] as const;
+
+/**
+ * What a request sent through `uas serve --upstream` met: the real service's own words on its
+ * limits, kept for `uas conform --journal` (status, Retry-After and problem kind are in the
+ * record's own fields).
+ */
+export interface UpstreamFacts {
+  /**
+   * `upstream`: the real service answered; `local`: uas's buckets refused it first
+   * (`--enforce local`), it was not forwarded; `proxy`: the real service could not be reached or
+   * failed (uas answered 502 or 504).
+   */
+  answered_by: (typeof UPSTREAM_ANSWERERS)[number];
+  /** What uas's own bucket said (`--enforce local` and `shadow`); undefined with `--enforce upstream`. */
+  local: 'allowed' | 'refused' | undefined;
+  /** Names (lower case) of the rate-limit headers the real service sent, Retry-After included. */
+  headers: string[];
+  /** The policy it stated: `RateLimit-Policy` (or `X-RateLimit-Limit`, `RateLimit-Limit`), as sent. */
+  policy: string | undefined;
+  /** `Retry-After` as sent, even when it is a date. */
+  retry_after_text: string | undefined;
+  /** The `type` of its problem+json body, as sent. */
+  problem_type: string | undefined;
+  /** The bucket it named (a `uas-bucket` header, or a `bucket` member of its problem). */
+  bucket: string | undefined;
 }
 
 /** The longest text kept from a request in a record field; longer text is cut and ends in `…`. */

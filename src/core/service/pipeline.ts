@@ -113,7 +113,7 @@ export function runServiceRequest(
   });
 }
 
-function newRecord(
+export function newRecord(
   state: EmulatorState,
   request: EmulatorRequest,
   path: string,
@@ -134,7 +134,7 @@ function newRecord(
  * Fills in what the request said that filters and logs need at once (e-mail, caller_id and where
  * it was); the rest waits until the record is read.
  */
-function describeInput(
+export function describeInput(
   record: RequestRecord,
   request: EmulatorRequest,
   input: InputResult,

@@ -50,6 +50,8 @@ export const PROBLEM_KINDS = {
   'code-invalid': { status: 422, title: 'The code is wrong' },
   'invalid-config': { status: 422, title: 'The config change does not fit' },
   'internal-error': { status: 500, title: 'The emulator failed' },
+  'upstream-failed': { status: 502, title: 'The real service gave no usable answer' },
+  'upstream-timeout': { status: 504, title: 'The real service did not answer in time' },
   'not-implemented': { status: 501, title: 'The emulator was assembled without this route' },
   'service-unavailable': { status: 503, title: 'The service is unavailable' },
   'store-unavailable': { status: 503, title: 'The shared store is unreachable' },

@@ -1,0 +1,28 @@
+import { resolve } from 'node:path';
+import { resolveConfig } from '../../core/config/config.js';
+import { compareWithService } from '../../conform/fidelity-report.js';
+import { formatFidelityText } from '../../conform/format-fidelity-text.js';
+import { DEMO_CONFIG } from '../../demo-config.js';
+import { readRecording } from '../check/read-recording.js';
+import { CliError, EXIT, type CliIO } from '../io.js';
+import { escapeControls, toSafeJson } from '../safe-text.js';
+
+/**
+ * `uas conform --journal FILE`: the fidelity report of a recording of `uas serve --upstream`
+ * against the emulator's defaults. Exit 0 without a difference, 1 with one, 2 for a recording
+ * without a request the real service answered.
+ */
+export async function runFidelity(file: string, json: boolean, io: CliIO): Promise<number> {
+  const path = file === '-' ? '-' : resolve(io.cwd, file);
+  const records = await readRecording({ path, stdin: io.stdin }, (line) =>
+    io.stderr.write(`uas: ${escapeControls(line)}\n`),
+  );
+  const report = compareWithService(records, resolveConfig(DEMO_CONFIG));
+  if (report.exchanges === 0)
+    throw new CliError(
+      `${file} holds no request the real service answered: record one with uas serve --upstream <url> --record <file>`,
+      EXIT.usage,
+    );
+  io.stdout.write(json ? `${toSafeJson(report)}\n` : escapeControls(formatFidelityText(report)));
+  return report.differences.length > 0 ? 1 : 0;
+}

@@ -1,0 +1,197 @@
+import type { HeaderStyle } from '../core/config/config-schema.js';
+import type { ResolvedConfig } from '../core/config/config.js';
+import type { RequestRecord } from '../core/records/records.js';
+import { PROBLEM_KINDS, problemType, QUOTA_EXCEEDED_TYPE } from '../core/service/problems.js';
+
+/** One way the real service differs from what the emulator assumes. */
+export interface FidelityDifference {
+  /** What is compared: `retry-after`, `rate-limit-headers`, `problem-type`, `refusal-bucket`. */
+  topic: string;
+  /** What the real service did, in words. */
+  real: string;
+  /** What the emulator does with its config, in words. */
+  emulator: string;
+}
+
+/** What the real service did, from the records of `uas serve --upstream`, and how it compares. */
+export interface FidelityReport {
+  /** Records the real service answered. */
+  exchanges: number;
+  /** Answers by status, and the problem types each came with. */
+  statuses: Array<{ status: number; count: number; problem_types: string[] }>;
+  /** Retry-After of the real service's 429s. */
+  retry_after: { refusals: number; absent: number; values: number[] };
+  /** The rate-limit header style its answers had, and the policies they stated. */
+  headers: { style: HeaderStyle | 'mixed'; policies: string[] };
+  /** Its 429s by the level of the bucket it named (`unnamed` when it named none). */
+  refusal_buckets: { client: number; caller: number; unnamed: number; expected_other: number };
+  differences: FidelityDifference[];
+  /** A config patch (behavior) that makes the emulator answer as the real service did. */
+  config: { behavior: { retryAfter?: string; headers?: HeaderStyle } };
+}
+
+/** The problem types the emulator answers each status with. */
+function emulatorTypes(): Map<number, Set<string>> {
+  const types = new Map<number, Set<string>>([[429, new Set([QUOTA_EXCEEDED_TYPE])]]);
+  for (const [kind, { status }] of Object.entries(PROBLEM_KINDS)) {
+    const set = types.get(status) ?? new Set<string>();
+    set.add(problemType(kind as keyof typeof PROBLEM_KINDS));
+    types.set(status, set);
+  }
+  return types;
+}
+
+/**
+ * Compares what the real service did (the records `uas serve --upstream` journaled) with what
+ * the emulator assumes under `config`: Retry-After values, the RateLimit header style, problem
+ * types by status, and which bucket a 429 came from when the service names it. Pure.
+ */
+export function compareWithService(
+  records: readonly RequestRecord[],
+  config: ResolvedConfig,
+): FidelityReport {
+  const real = records.filter((record) => record.upstream?.answered_by === 'upstream');
+  const differences: FidelityDifference[] = [];
+  const statuses = statusesOf(real);
+  const known = emulatorTypes();
+  for (const { status, problem_types } of statuses)
+    for (const type of problem_types)
+      if (known.get(status)?.has(type) !== true)
+        differences.push({
+          topic: 'problem-type',
+          real: `${status} with type ${type}`,
+          emulator: `${status} with ${[...(known.get(status) ?? [])].join(' or ') || 'no problem type of its own'}`,
+        });
+  const refusals = real.filter((record) => record.status === 429);
+  const retryAfter = retryAfterOf(refusals);
+  const patch: FidelityReport['config']['behavior'] = {};
+  const wanted = retryAfterMode(retryAfter);
+  if (wanted !== undefined && !sameMode(wanted, config)) {
+    patch.retryAfter = wanted;
+    differences.push({
+      topic: 'retry-after',
+      real: describeRetryAfter(retryAfter),
+      emulator: `Retry-After ${describeMode(config)}`,
+    });
+  }
+  const headers = headersOf(real);
+  if (real.length > 0 && headers.style !== 'mixed' && headers.style !== config.behavior.headers) {
+    patch.headers = headers.style;
+    differences.push({
+      topic: 'rate-limit-headers',
+      real: `${headers.style} fields`,
+      emulator: `${config.behavior.headers} fields`,
+    });
+  }
+  const buckets = bucketsOf(refusals);
+  if (buckets.expected_other > 0)
+    differences.push({
+      topic: 'refusal-bucket',
+      real: `${buckets.expected_other} 429s came from a bucket of the other level than the request's caller_id selects`,
+      emulator:
+        'a request with a caller_id is counted in its caller bucket, without one in the client bucket',
+    });
+  return {
+    exchanges: real.length,
+    statuses,
+    retry_after: retryAfter,
+    headers,
+    refusal_buckets: buckets,
+    differences,
+    config: { behavior: patch },
+  };
+}
+
+function statusesOf(records: readonly RequestRecord[]): FidelityReport['statuses'] {
+  const byStatus = new Map<number, { count: number; types: Set<string> }>();
+  for (const record of records) {
+    const entry = byStatus.get(record.status) ?? { count: 0, types: new Set<string>() };
+    entry.count++;
+    const type = record.upstream?.problem_type;
+    if (type !== undefined && record.status >= 400 && entry.types.size < 16) entry.types.add(type);
+    byStatus.set(record.status, entry);
+  }
+  return [...byStatus]
+    .sort(([a], [b]) => a - b)
+    .map(([status, { count, types }]) => ({ status, count, problem_types: [...types] }));
+}
+
+function retryAfterOf(refusals: readonly RequestRecord[]): FidelityReport['retry_after'] {
+  const values = refusals
+    .map((record) => record.retry_after)
+    .filter((value): value is number => value !== undefined)
+    .sort((a, b) => a - b);
+  const absent = refusals.filter((record) => record.upstream?.retry_after_text === undefined);
+  return { refusals: refusals.length, absent: absent.length, values };
+}
+
+/** The `behavior.retryAfter` the refusals suggest: absent, one fixed value, or undefined (varied). */
+function retryAfterMode(seen: FidelityReport['retry_after']): string | undefined {
+  if (seen.refusals === 0) return undefined;
+  if (seen.absent === seen.refusals) return 'absent';
+  const first = seen.values[0];
+  if (seen.absent > 0 || first === undefined || seen.values.some((value) => value !== first))
+    return undefined;
+  return first === 1 ? undefined : `fixed:${first}`;
+}
+
+function sameMode(wanted: string, config: ResolvedConfig): boolean {
+  const mode = config.behavior.retryAfter;
+  if (wanted === 'absent') return mode.mode === 'absent';
+  return mode.mode === 'fixed' && `fixed:${mode.seconds}` === wanted;
+}
+
+function describeMode(config: ResolvedConfig): string {
+  const mode = config.behavior.retryAfter;
+  if (mode.mode === 'fixed') return `fixed at ${mode.seconds} s (or the bucket's wait if longer)`;
+  if (mode.mode === 'absent') return 'never sent';
+  return "the bucket's exact wait, 1 s for a bucket that refills a token a second";
+}
+
+function describeRetryAfter(seen: FidelityReport['retry_after']): string {
+  if (seen.absent === seen.refusals) return `no Retry-After on ${seen.refusals} 429s`;
+  const distinct = [...new Set(seen.values)].slice(0, 8).join(', ');
+  return `Retry-After ${distinct} s on ${seen.values.length} of ${seen.refusals} 429s`;
+}
+
+function headersOf(records: readonly RequestRecord[]): FidelityReport['headers'] {
+  const styles = new Set<HeaderStyle>();
+  const policies = new Set<string>();
+  for (const record of records) {
+    const facts = record.upstream;
+    if (facts === undefined) continue;
+    styles.add(styleOf(facts.headers, facts.policy));
+    if (facts.policy !== undefined && policies.size < 8) policies.add(facts.policy);
+  }
+  const [only] = styles;
+  return { style: styles.size > 1 ? 'mixed' : (only ?? 'none'), policies: [...policies] };
+}
+
+/** The header style of one answer, from the names of its rate-limit headers and its policy. */
+function styleOf(names: readonly string[], policy: string | undefined): HeaderStyle {
+  const has = (name: string) => names.includes(name);
+  if (has('ratelimit-limit')) return 'draft-6';
+  if (names.some((name) => name.startsWith('x-ratelimit'))) return 'x-ratelimit';
+  if (has('ratelimit')) return policy?.includes('q=') === true ? 'draft-10' : 'draft-7';
+  return 'none';
+}
+
+function bucketsOf(refusals: readonly RequestRecord[]): FidelityReport['refusal_buckets'] {
+  const counts = { client: 0, caller: 0, unnamed: 0, expected_other: 0 };
+  for (const record of refusals) {
+    const bucket = record.upstream?.bucket;
+    const level = bucket?.startsWith('caller:')
+      ? 'caller'
+      : bucket?.startsWith('client:')
+        ? 'client'
+        : undefined;
+    if (level === undefined) {
+      counts.unnamed++;
+      continue;
+    }
+    counts[level]++;
+    const expected = record.caller_id === undefined ? 'client' : 'caller';
+    if (level !== expected) counts.expected_other++;
+  }
+  return counts;
+}

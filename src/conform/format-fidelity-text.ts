@@ -1,0 +1,43 @@
+import type { FidelityReport } from './fidelity-report.js';
+
+/** The fidelity report for people: what the real service did, the differences, a config. */
+export function formatFidelityText(report: FidelityReport): string {
+  const lines = [
+    `uas conform --journal: ${report.exchanges} exchanges answered by the real service`,
+  ];
+  lines.push('', 'statuses');
+  for (const { status, count, problem_types } of report.statuses)
+    lines.push(
+      `  ${status}  ${count}${problem_types.length > 0 ? `  ${problem_types.join(', ')}` : ''}`,
+    );
+  const { refusals, absent, values } = report.retry_after;
+  lines.push(
+    '',
+    `429s        ${refusals}${refusals > 0 ? `: Retry-After ${values.length > 0 ? `${values[0]} to ${values[values.length - 1]} s` : 'never'}${absent > 0 ? `, absent on ${absent}` : ''}` : ''}`,
+  );
+  const buckets = report.refusal_buckets;
+  if (refusals > 0)
+    lines.push(
+      `  buckets   client ${buckets.client}, caller ${buckets.caller}, not named ${buckets.unnamed}`,
+    );
+  lines.push(
+    `headers     ${report.headers.style}${report.headers.policies.length > 0 ? ` (policies ${report.headers.policies.join(' | ')})` : ''}`,
+  );
+  lines.push('');
+  if (report.differences.length === 0) {
+    lines.push("no difference from the emulator's assumptions");
+    return `${lines.join('\n')}\n`;
+  }
+  lines.push(`${report.differences.length} differences from the emulator's assumptions`);
+  for (const difference of report.differences)
+    lines.push(
+      `  ${difference.topic}: the real service: ${difference.real}; the emulator: ${difference.emulator}`,
+    );
+  if (Object.keys(report.config.behavior).length > 0)
+    lines.push(
+      '',
+      'a config that matches (merge into your uas config file):',
+      JSON.stringify(report.config, null, 2),
+    );
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { blankRecord } from './request-facts.js';
+import { finishUpstreamRecord, retryAfterSeconds } from './upstream-answer.js';
+
+const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
+
+describe('retryAfterSeconds', () => {
+  it('reads delay-seconds, and an HTTP date as the seconds from now to it', () => {
+    expect(retryAfterSeconds('30', NOW)).toBe(30);
+    expect(retryAfterSeconds(new Date(NOW + 90_500).toUTCString(), NOW)).toBe(90);
+    expect(retryAfterSeconds(new Date(NOW - 5_000).toUTCString(), NOW)).toBe(0);
+  });
+
+  it('gives undefined for what is neither, and bounds a huge value', () => {
+    expect(retryAfterSeconds('soon', NOW)).toBeUndefined();
+    expect(retryAfterSeconds(undefined, NOW)).toBeUndefined();
+    expect(retryAfterSeconds('9'.repeat(40), NOW)).toBe(1_000_000_000_000);
+  });
+});
+
+describe('finishUpstreamRecord', () => {
+  it('keeps the real answer: Retry-After, the remaining tokens of a draft-6 answer, the bucket and problem it names', () => {
+    const record = blankRecord(1, NOW, 'GET', '/v1/users/exists');
+    finishUpstreamRecord(
+      record,
+      {
+        status: 429,
+        headers: {
+          'retry-after': '7',
+          'ratelimit-limit': '10',
+          'ratelimit-remaining': '0',
+          'ratelimit-policy': '10;w=60',
+        },
+        body: '{"type":"https://errors.example/too-many#slow","bucket":"caller:x:y"}',
+      },
+      NOW,
+      [],
+    );
+    expect(record).toMatchObject({
+      status: 429,
+      outcome: 'rate-limited',
+      retry_after: 7,
+      remaining: 0,
+      bucket: 'caller:x:y',
+      level: 'caller',
+      problem: 'slow',
+      upstream: {
+        answered_by: 'upstream',
+        headers: ['retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-policy'],
+        policy: '10;w=60',
+        problem_type: 'https://errors.example/too-many#slow',
+      },
+    });
+  });
+
+  it('redacts a secret the real service echoes back, and reads no problem from a body that is not JSON', () => {
+    const record = blankRecord(1, NOW, 'GET', '/v1/users/exists');
+    finishUpstreamRecord(
+      record,
+      { status: 502, headers: { 'uas-bucket': 'client:the-secret-token-1234' }, body: '<html>' },
+      NOW,
+      ['the-secret-token-1234'],
+    );
+    expect(JSON.stringify(record)).not.toContain('the-secret-token-1234');
+    expect(record.problem).toBeUndefined();
+    expect(record.outcome).toBe('allowed');
+  });
+});

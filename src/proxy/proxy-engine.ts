@@ -1,0 +1,102 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { AnyEmulator } from '../core/emulator.js';
+import { isDevApiPath } from '../core/admin/dev-api.js';
+import { headerValue, type EmulatorResponse } from '../core/service/exchange.js';
+import { createProblem } from '../core/service/problems.js';
+import type { UpstreamCaller } from '../core/upstream-side.js';
+import { giveWay } from '../runtime/give-way.js';
+import { fromCore, problemAnswer } from '../transport/core-answer.js';
+import { pathOf } from '../transport/request-target.js';
+import type { Engine, TransportRequest } from '../transport/transport-exchange.js';
+import { bearerToken, clientLabel } from './client-label.js';
+import { connectionNames, isForwarded } from './hop-by-hop.js';
+import { relayAnswer } from './relay-answer.js';
+import { sendUpstream, upstreamAgent, type UpstreamRequest } from './send-upstream.js';
+import { resolveUpstreamOptions, type UpstreamOptions } from './upstream-options.js';
+
+/**
+ * The engine of `uas serve --upstream`: the service's three operations go to the real service
+ * (after uas's buckets with `--enforce local` or `shadow`), and its answers come back as they
+ * are, each journaled as a request the emulator answered would be, marked upstream. The dev API
+ * is uas's own and is never forwarded; any other path is answered 404 here.
+ */
+export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOptions): Engine {
+  const resolved = resolveUpstreamOptions(options);
+  const { upstream } = emulator;
+  const agent = upstreamAgent(resolved);
+  return async (request) => {
+    if (isDevApiPath(pathOf(request.url))) return fromCore(await emulator.handle(request, giveWay));
+    const token = bearerToken(headerValue(request.headers, 'authorization'));
+    const caller: UpstreamCaller = { label: clientLabel(token), token };
+    const admission = await upstream.admit(request, caller, resolved.enforce);
+    if (admission.answer !== undefined) {
+      upstream.settle(
+        admission,
+        { status: admission.answer.status, headers: {}, body: undefined },
+        caller,
+      );
+      return fromCore(admission.answer);
+    }
+    const reply = await sendUpstream(forwarded(request), resolved, agent);
+    if (reply.kind === 'failed') {
+      const kind = reply.status === 504 ? 'upstream-timeout' : 'upstream-failed';
+      const answer = problemAnswer(
+        createProblem(kind, reply.detail, { instance: pathOf(request.url) }),
+        false,
+      );
+      settleFailed(emulator, admission, answer, caller);
+      return fromCore(answer);
+    }
+    const { incoming } = reply;
+    const status = incoming.statusCode ?? 0;
+    const announced = Number(incoming.headers['content-length'] ?? 0);
+    const refusal =
+      status < 200 || status > 599
+        ? `the real service answered with status ${status}, which uas does not relay`
+        : announced > resolved.maxBodyBytes
+          ? `the real service announced ${announced} bytes of body, above the limit of ${resolved.maxBodyBytes}`
+          : undefined;
+    if (refusal !== undefined) {
+      incoming.destroy();
+      const answer = problemAnswer(
+        createProblem('upstream-failed', refusal, { instance: pathOf(request.url) }),
+        false,
+      );
+      settleFailed(emulator, admission, answer, caller);
+      return fromCore(answer);
+    }
+    return relayAnswer(incoming, resolved, (answer) => upstream.settle(admission, answer, caller));
+  };
+}
+
+/** Journals a request uas answered for the real service (502, 504). */
+function settleFailed(
+  emulator: AnyEmulator,
+  admission: Awaited<ReturnType<AnyEmulator['upstream']['admit']>>,
+  answer: EmulatorResponse,
+  caller: UpstreamCaller,
+): void {
+  const body = JSON.stringify(answer.body);
+  emulator.upstream.settle(
+    admission,
+    { status: answer.status, headers: {}, body, failed: true },
+    caller,
+  );
+}
+
+/** The request as the real service gets it: its headers but those of one connection, its body. */
+function forwarded(request: TransportRequest): UpstreamRequest {
+  const names = connectionNames(request.headers.connection);
+  const headers = Object.create(null) as OutgoingHttpHeaders;
+  for (const [name, value] of Object.entries(request.headers))
+    if (value !== undefined && isForwarded(name, names)) headers[name] = value;
+  const withBody =
+    request.body !== undefined && request.method !== 'GET' && request.method !== 'HEAD';
+  if (withBody) headers['content-length'] = Buffer.byteLength(request.body as string);
+  return {
+    method: request.method,
+    url: request.url,
+    headers,
+    body: withBody ? request.body : undefined,
+  };
+}

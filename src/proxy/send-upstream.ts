@@ -1,0 +1,99 @@
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { classifyNetworkError } from '../http/network-error.js';
+import type { ResolvedUpstreamOptions } from './upstream-options.js';
+
+/** A request to the real service, as forwarded. */
+export interface UpstreamRequest {
+  method: string;
+  /** Path and query, as sent to uas. */
+  url: string;
+  headers: OutgoingHttpHeaders;
+  body: string | undefined;
+}
+
+/** What sending gave: the real service's answer, its body yet to be read, or why there is none. */
+export type UpstreamReply =
+  | { kind: 'answer'; incoming: IncomingMessage }
+  | { kind: 'failed'; status: 502 | 504; detail: string };
+
+/**
+ * Sends one request to the real service and waits for its status line and headers, within
+ * `timeoutMs`: no redirect is followed (a 3xx is an answer), TLS is verified (with `ca` trusted
+ * besides the system's), a header block over `maxHeaderBytes` or malformed HTTP is a failure.
+ * Never throws.
+ */
+export function sendUpstream(
+  request: UpstreamRequest,
+  options: ResolvedUpstreamOptions,
+  agent: HttpAgent,
+): Promise<UpstreamReply> {
+  const target = new URL(options.base + request.url);
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (reply: UpstreamReply) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(reply);
+    };
+    const outgoing = send(target, {
+      method: request.method,
+      headers: request.headers,
+      maxHeaderSize: options.maxHeaderBytes,
+      agent,
+    });
+    const timer = setTimeout(() => {
+      done({
+        kind: 'failed',
+        status: 504,
+        detail: `the real service at ${options.base} sent no answer within ${options.timeoutMs} ms`,
+      });
+      outgoing.destroy();
+    }, options.timeoutMs);
+    outgoing.on('response', (incoming) => done({ kind: 'answer', incoming }));
+    outgoing.on('error', (error) => done(failure(error, options.base)));
+    outgoing.end(request.body);
+  });
+}
+
+/** A failure to reach the real service, in words that name its cause. */
+function failure(error: NodeJS.ErrnoException, base: string): UpstreamReply {
+  const kind = classifyNetworkError(error);
+  const code = error.code === undefined ? '' : `${error.code}: `;
+  const what: Record<string, string> = {
+    refused: 'refused the connection',
+    dns: 'has a host name that does not resolve',
+    tls: 'failed the TLS check (use --upstream-ca to trust a custom CA)',
+    timeout: 'timed out',
+    reset: 'closed the connection before answering',
+    unreachable: 'is unreachable',
+    malformed: 'answered with malformed HTTP (or headers over the limit)',
+  };
+  return {
+    kind: 'failed',
+    status: kind === 'timeout' ? 504 : 502,
+    detail: `the real service at ${base} ${what[kind] ?? 'failed'} (${code}${error.message})`,
+  };
+}
+
+/**
+ * The connections to the real service, kept alive between requests (at most 256 at once): TLS
+ * verified, with `ca` trusted besides the system's for an https base.
+ */
+export function upstreamAgent(options: ResolvedUpstreamOptions): HttpAgent {
+  const pool = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64 };
+  return options.base.startsWith('https:')
+    ? new HttpsAgent({
+        ...pool,
+        rejectUnauthorized: true,
+        ...(options.ca === undefined ? {} : { ca: options.ca }),
+      })
+    : new HttpAgent(pool);
+}

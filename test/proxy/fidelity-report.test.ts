@@ -1,0 +1,95 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEMO_CONFIG, DEMO_TOKEN } from '../../src/demo-config.js';
+import type { FidelityReport } from '../../src/conform/fidelity-report.js';
+import { answer, useHostileServers } from '../helpers/hostile-server.js';
+import { rawExchange, useInstances, type Running } from '../helpers/proxy-stand-in.js';
+import { runUas } from '../helpers/spawn-uas.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const start = useInstances();
+const hostile = useHostileServers();
+
+/** Sends `count` exists with one caller_id through the proxy, records its journal, and reports. */
+async function fidelityOf(proxy: Running, count: number) {
+  for (let sent = 0; sent < count; sent++)
+    await rawExchange(
+      `${proxy.url}/v1/users/exists?email=alice%40example.com&caller_id=shopper-1`,
+      {
+        headers: { authorization: `Bearer ${DEMO_TOKEN}` },
+      },
+    );
+  const file = join(tempDir('uas-fidelity-'), 'staging.ndjson');
+  writeFileSync(
+    file,
+    proxy.emulator
+      .requests()
+      .map((record) => JSON.stringify(record))
+      .join('\n'),
+  );
+  const json = await runUas(['conform', '--journal', file, '--json']);
+  const text = await runUas(['conform', '--journal', file]);
+  return { json, report: JSON.parse(json.stdout) as FidelityReport, text };
+}
+
+describe('uas conform --journal: the fidelity report', () => {
+  it('names every planted difference and prints a config that matches', async () => {
+    const real = await hostile((socket) =>
+      answer(
+        socket,
+        429,
+        [
+          ['Content-Type', 'application/problem+json'],
+          ['Retry-After', '30'],
+          ['X-RateLimit-Limit', '10'],
+          ['X-RateLimit-Remaining', '0'],
+          ['uas-bucket', 'client:merchant-7'],
+        ],
+        JSON.stringify({
+          type: 'https://errors.example/slow-down',
+          status: 429,
+          title: 'Slow down',
+        }),
+      ),
+    );
+    const proxy = await start(DEMO_CONFIG, { base: real.url });
+    const { json, report, text } = await fidelityOf(proxy, 3);
+    expect(json.code).toBe(1);
+    expect(report.exchanges).toBe(3);
+    expect(report.retry_after).toEqual({ refusals: 3, absent: 0, values: [30, 30, 30] });
+    expect(report.differences.map((difference) => difference.topic).sort()).toEqual([
+      'problem-type',
+      'rate-limit-headers',
+      'refusal-bucket',
+      'retry-after',
+    ]);
+    expect(report.config).toEqual({ behavior: { retryAfter: 'fixed:30', headers: 'x-ratelimit' } });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('retry-after: the real service: Retry-After 30 s on 3 of 3 429s');
+    expect(text.stdout).toContain('https://errors.example/slow-down');
+    expect(text.stdout).toContain('"retryAfter": "fixed:30"');
+  });
+
+  it('finds no difference in a stand-in that answers as the emulator does', async () => {
+    const real = await start(DEMO_CONFIG);
+    const proxy = await start(DEMO_CONFIG, { base: real.url });
+    const { json, report } = await fidelityOf(proxy, 7);
+    expect(report.statuses.map(({ status, count }) => [status, count])).toEqual([
+      [200, 5],
+      [429, 2],
+    ]);
+    expect(report.headers.style).toBe('draft-10');
+    expect(report.refusal_buckets).toMatchObject({ caller: 2, expected_other: 0 });
+    expect(report.differences).toEqual([]);
+    expect(json.code).toBe(0);
+  });
+
+  it('refuses a recording without a request the real service answered', async () => {
+    const file = join(tempDir('uas-fidelity-'), 'emulated.ndjson');
+    writeFileSync(file, '');
+    const { code, stderr } = await runUas(['conform', '--journal', file]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^uas: .*holds no request the real service answered/);
+  });
+});

@@ -1,0 +1,173 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createNetServer } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { answer, head, useHostileServers, type Misbehaviour } from '../helpers/hostile-server.js';
+import { configWith, rawExchange, REAL_TOKEN, useInstances } from '../helpers/proxy-stand-in.js';
+import { requireTool } from '../helpers/require-tool.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const start = useInstances();
+const hostile = useHostileServers();
+const path = '/v1/users/exists?email=alice%40example.com';
+const auth = { authorization: `Bearer ${REAL_TOKEN}` };
+
+/** The proxy's answer to one request, with the upstream misbehaving as told. */
+async function through(
+  misbehave: Misbehaviour,
+  options: { timeoutMs?: number; maxBodyBytes?: number } = {},
+) {
+  const real = await hostile(misbehave);
+  const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url, ...options });
+  const reply = await rawExchange(`${proxy.url}${path}`, { headers: auth }).catch(
+    (error: Error) => error,
+  );
+  return { real, proxy, reply };
+}
+
+function problemOf(reply: Awaited<ReturnType<typeof rawExchange>> | Error) {
+  if (reply instanceof Error) throw reply;
+  return {
+    status: reply.status,
+    problem: JSON.parse(reply.body.toString()) as Record<string, string>,
+  };
+}
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('uas serve --upstream: a failing or hostile real service', () => {
+  it('answers 502 naming the refused connection when nothing listens upstream, and journals it', async () => {
+    const proxy = await start(configWith({ callerBurst: 5 }), {
+      base: `http://127.0.0.1:${await closedPort()}`,
+    });
+    const { status, problem } = problemOf(
+      await rawExchange(`${proxy.url}${path}`, { headers: auth }),
+    );
+    expect(status).toBe(502);
+    expect(problem.type).toBe('urn:uas:problem:upstream-failed');
+    expect(problem.detail).toMatch(/refused the connection \(ECONNREFUSED/);
+    expect(proxy.emulator.requests()[0]).toMatchObject({
+      status: 502,
+      problem: 'upstream-failed',
+      upstream: { answered_by: 'proxy' },
+    });
+  });
+
+  it('answers 504 when the real service stalls past the timeout', async () => {
+    const { reply } = await through(() => {}, { timeoutMs: 200 });
+    const { status, problem } = problemOf(reply);
+    expect(status).toBe(504);
+    expect(problem.type).toBe('urn:uas:problem:upstream-timeout');
+    expect(problem.detail).toMatch(/no answer within 200 ms/);
+  });
+
+  it('relays a redirect as an answer and never follows it', async () => {
+    const { real, reply } = await through((socket) =>
+      answer(socket, 302, [['Location', 'http://127.0.0.1:1/elsewhere']]),
+    );
+    if (reply instanceof Error) throw reply;
+    expect(reply.status).toBe(302);
+    expect(reply.rawHeaders).toContain('http://127.0.0.1:1/elsewhere');
+    expect(real.requests).toHaveLength(1);
+  });
+
+  it('answers 502 for junk in the headers (a control character), and for a header block over the limit', async () => {
+    const junk = await through((socket) =>
+      socket.end(
+        Buffer.concat([
+          head(200, [
+            ['X-Junk', 'a\u0001b'],
+            ['Content-Length', '0'],
+          ]),
+        ]),
+      ),
+    );
+    expect(problemOf(junk.reply)).toMatchObject({ status: 502 });
+    expect(problemOf(junk.reply).problem.detail).toMatch(/malformed HTTP/);
+    const huge = await through((socket) => answer(socket, 200, [['X-Big', 'x'.repeat(20_000)]]));
+    expect(problemOf(huge.reply).status).toBe(502);
+  });
+
+  it('answers 502 for a body announced over the limit, and cuts off one that passes it unannounced', async () => {
+    const announced = await through((socket) => answer(socket, 200, [], 'y'.repeat(2_000)), {
+      maxBodyBytes: 1_000,
+    });
+    expect(problemOf(announced.reply).problem.detail).toMatch(/announced 2000 bytes/);
+    // No length announced: the body runs until the connection closes, past the limit.
+    const endless = await through(
+      (socket) => socket.end(Buffer.concat([head(200, []), Buffer.alloc(300_000, 'x')])),
+      { maxBodyBytes: 100_000 },
+    );
+    expect(endless.reply).toBeInstanceOf(Error);
+    expect(endless.proxy.emulator.requests()[0]).toMatchObject({ status: 200 });
+  });
+
+  it('cuts the connection off when the real service cuts its body short, as the service did', async () => {
+    const { reply, proxy } = await through((socket) =>
+      socket.end(Buffer.concat([head(200, [['Content-Length', '100']]), Buffer.from('{"exi')])),
+    );
+    expect(reply).toBeInstanceOf(Error);
+    await expect.poll(() => proxy.emulator.requests().length).toBe(1);
+  });
+
+  it('verifies TLS: a self-signed certificate is refused with 502, and trusted with a CA given', async () => {
+    if (
+      !requireTool(
+        'openssl',
+        spawnSync('openssl', ['version']).status === 0,
+        'apt-get install openssl',
+      )
+    )
+      return;
+    const dir = tempDir('uas-tls-');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '2',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+    const server = createHttpsServer(
+      { key: readFileSync(join(dir, 'key.pem')), cert },
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"exists":false,"token_count":0}');
+      },
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const base = `https://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const untrusted = await start(configWith({ callerBurst: 5 }), { base });
+    const refused = problemOf(await rawExchange(`${untrusted.url}${path}`, { headers: auth }));
+    expect(refused.status).toBe(502);
+    expect(refused.problem.detail).toMatch(/TLS/);
+    const trusted = await start(configWith({ callerBurst: 5 }), { base, ca: cert });
+    const reply = await rawExchange(`${trusted.url}${path}`, { headers: auth });
+    expect(reply.status).toBe(200);
+    expect(reply.body.toString()).toBe('{"exists":false,"token_count":0}');
+  });
+});

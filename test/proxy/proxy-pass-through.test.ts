@@ -1,0 +1,95 @@
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { DEMO_MERCHANT } from '../../src/demo-config.js';
+import { QUOTA_EXCEEDED_TYPE } from '../../src/core/service/problems.js';
+import { answer, useHostileServers, type RawHeader } from '../helpers/hostile-server.js';
+import {
+  configWith,
+  rawExchange,
+  REAL_TOKEN,
+  useInstances,
+  withoutConnectionHeaders,
+} from '../helpers/proxy-stand-in.js';
+
+const start = useInstances();
+const hostile = useHostileServers();
+const auth = { authorization: `Bearer ${REAL_TOKEN}` };
+const startPath = `/v1/merchants/${DEMO_MERCHANT}/users/passwordless/start`;
+
+describe('uas serve --upstream: answers', () => {
+  it('relays status, headers and body byte for byte, compressed bodies and repeated headers included', async () => {
+    const body = gzipSync(Buffer.from('{"exists":true,"token_count":2}'));
+    const headers: RawHeader[] = [
+      ['Content-Type', 'application/json'],
+      ['Content-Encoding', 'gzip'],
+      ['Set-Cookie', 'a=1'],
+      ['Set-Cookie', 'b=2'],
+      ['RateLimit-Policy', '"burst";q=100;w=60'],
+      ['RateLimit', '"burst";r=99;t=60'],
+      ['X-Request-Id', 'r-17'],
+    ];
+    const real = await hostile((socket) => answer(socket, 200, headers, body));
+    const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url });
+    const path = '/v1/users/exists?email=alice%40example.com';
+    const direct = await rawExchange(`${real.url}${path}`, { headers: auth });
+    const through = await rawExchange(`${proxy.url}${path}`, { headers: auth });
+    expect(through.status).toBe(direct.status);
+    expect(withoutConnectionHeaders(through.rawHeaders)).toEqual(
+      withoutConnectionHeaders(direct.rawHeaders),
+    );
+    expect(through.body.equals(direct.body)).toBe(true);
+    expect(through.body.equals(body)).toBe(true);
+  });
+
+  it('relays a 429 of the real service as it is, and journals it marked upstream with its Retry-After, RateLimit headers, problem type and bucket', async () => {
+    const real = await start(configWith({ callerBurst: 1 }));
+    const proxy = await start(configWith({ callerBurst: 1 }, 'another-token-of-the-proxy'), {
+      base: real.url,
+    });
+    const send = () =>
+      rawExchange(`${proxy.url}${startPath}`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'alice@example.com', caller_id: 'shopper-1' }),
+      });
+    expect((await send()).status).toBe(200);
+    const refused = await send();
+    expect(refused.status).toBe(429);
+    const [first, second] = proxy.emulator.requests();
+    expect(first).toMatchObject({ status: 200, outcome: 'allowed', operation: 'start' });
+    expect(first?.upstream?.answered_by).toBe('upstream');
+    const retryAfter = Number(refused.rawHeaders[refused.rawHeaders.indexOf('retry-after') + 1]);
+    expect(second).toMatchObject({
+      status: 429,
+      outcome: 'rate-limited',
+      caller_id: 'shopper-1',
+      caller_id_source: 'body',
+      retry_after: retryAfter,
+      problem: 'quota-exceeded',
+      bucket: real.emulator.requests()[1]?.bucket,
+      upstream: {
+        answered_by: 'upstream',
+        local: undefined,
+        problem_type: QUOTA_EXCEEDED_TYPE,
+        retry_after_text: String(retryAfter),
+      },
+    });
+    expect(second?.upstream?.headers).toEqual(
+      expect.arrayContaining(['ratelimit-policy', 'ratelimit', 'retry-after']),
+    );
+    // The real service saw both, and the proxy's own buckets were never asked.
+    expect(real.emulator.requests()).toHaveLength(2);
+    expect(proxy.emulator.listBuckets().total).toBe(0);
+  });
+
+  it('never forwards the dev API, nor a path off the three operations', async () => {
+    const real = await hostile((socket) => answer(socket, 200, [], 'forwarded'));
+    const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url });
+    const health = await rawExchange(`${proxy.url}/__uas/health`);
+    expect(health.status).toBe(200);
+    expect(JSON.parse(health.body.toString())).toMatchObject({ status: 'ok' });
+    const other = await rawExchange(`${proxy.url}/v1/admin/everything`, { headers: auth });
+    expect(other.status).toBe(404);
+    expect(real.requests).toEqual([]);
+  });
+});
