@@ -1,6 +1,6 @@
 import type { Worker } from 'node:cluster';
-import { fileURLToPath } from 'node:url';
 import { EXIT, type CliIO } from '../io.js';
+import { packageFile } from '../package-file.js';
 import type { Banner } from './banner.js';
 import { WORKER_ENV, type ListeningMessage, type WorkerRole } from './worker-role.js';
 
@@ -48,7 +48,7 @@ interface Pool {
 export async function runWorkers(options: WorkersOptions): Promise<number> {
   const cluster = (await import('node:cluster')).default;
   cluster.setupPrimary({
-    exec: fileURLToPath(new URL('../../../bin/uas.js', import.meta.url)),
+    exec: packageFile('bin/uas.js'),
     args: options.args,
   });
   let finish: (code: number) => void = () => {};
