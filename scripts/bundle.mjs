@@ -26,15 +26,18 @@ const common = {
   logLevel: 'warning',
 };
 
-/** Builds the CLI into `outdir`/cli/, with `external` left out of it. */
-export function bundleCli({ outdir = 'dist', external = PEERS } = {}) {
+/**
+ * Builds the CLI into `outdir`/cli/, with `external` left out of it; `define` adds to what the
+ * bundle replaces (the standalone executable's build says it is one).
+ */
+export function bundleCli({ outdir = 'dist', external = PEERS, define = {} } = {}) {
   return build({
     ...common,
     outdir,
     entryPoints: ['src/cli/program.ts'],
     // Every file of the CLI in dist/cli/: the files that ship beside it are two levels up.
     chunkNames: 'cli/[name]-[hash]',
-    define: { UAS_PACKAGE_ROOT: '"../../"' },
+    define: { UAS_PACKAGE_ROOT: '"../../"', ...define },
     external,
     // The ES module builds where a package has one (jsonc-parser's UMD build requires its own
     // files at run time, which a bundle does not have).
