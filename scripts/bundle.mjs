@@ -30,8 +30,8 @@ const common = {
  * Builds the CLI into `outdir`/cli/, with `external` left out of it; `define` adds to what the
  * bundle replaces (the standalone executable's build says it is one).
  */
-export function bundleCli({ outdir = 'dist', external = PEERS, define = {} } = {}) {
-  return build({
+export async function bundleCli({ outdir = 'dist', external = PEERS, define = {} } = {}) {
+  const result = await build({
     ...common,
     outdir,
     entryPoints: ['src/cli/program.ts'],
@@ -46,7 +46,30 @@ export function bundleCli({ outdir = 'dist', external = PEERS, define = {} } = {
     banner: {
       js: "import { createRequire as __uasCreateRequire } from 'node:module'; const require = __uasCreateRequire(import.meta.url);",
     },
+    metafile: true,
   });
+  refuseCommonJsChunks(result.metafile);
+  return result;
+}
+
+/** Packages whose import() the code reads through their default export (redis-connection.ts). */
+const DEFAULT_ONLY = ['node_modules/ioredis/'];
+
+/**
+ * A CommonJS package loaded with import() becomes a chunk of its own whose only export is
+ * `default` (its module.exports): `const { name } = await import(pkg)` finds nothing there, as
+ * it would in Node. Such a chunk fails the build, unless the code reads that package's default.
+ */
+function refuseCommonJsChunks(metafile) {
+  const found = Object.entries(metafile.outputs)
+    .filter(([, output]) => output.entryPoint?.includes('node_modules/'))
+    .filter(([, output]) => output.exports.length === 1 && output.exports[0] === 'default')
+    .map(([, output]) => output.entryPoint)
+    .filter((entry) => !DEFAULT_ONLY.some((allowed) => entry.includes(allowed)));
+  if (found.length > 0)
+    throw new Error(
+      `import() of CommonJS packages, whose named exports a bundle loses: ${found.join(', ')}; import them statically in a module that is itself loaded lazily`,
+    );
 }
 
 /** The library entries: uas's own modules bundled, its dependencies imported as installed. */

@@ -1,8 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen } from '../../src/adapters/http/http-server.js';
 import { diagnose, type Diagnosis } from '../../src/cli/doctor/diagnose.js';
@@ -10,6 +10,8 @@ import { createEmulator } from '../../src/emulator.js';
 import { VERSION } from '../../src/version.js';
 import { runCli } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -95,6 +97,22 @@ describe('uas doctor', () => {
     expect(found.ok).toBe(false);
     expect(found.node.supported).toBe(false);
     expect(found.problems).toEqual([expect.stringMatching(/^Node.js v20.18.3 is older than/)]);
+  });
+
+  it("runs README.md's two commands", async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const block = /```sh\n(uas doctor[\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const commands = block
+      .split('\n')
+      .map((line) => line.replace(/\s+#\s.*$/, '').trim())
+      .filter(Boolean);
+    expect(commands).toEqual(['uas doctor', 'uas doctor --json']);
+    // Each on a port of the test's, which nothing else holds.
+    const port = String(await freePort());
+    for (const command of commands) {
+      const result = await runCli([...command.split(' ').slice(1), '--port', port]);
+      expect(result.code, result.stdout).toBe(0);
+    }
   });
 
   it('lists each missing optional piece with the one command that installs it', async () => {

@@ -332,7 +332,7 @@ createServer((req, res) => uas(req, res, () => res.writeHead(404).end()));
       expect(name).toBe(
         `uas-${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}.tgz`,
       );
-      expect(commands('README.md', 'or from its tarball')).toEqual([
+      expect(commands('README.md', 'or its tarball')).toEqual([
         ['npm', 'pack'],
         ['npm', 'install', '-g', `./${name}`],
         ['npm', 'install', '--save-dev', `./${name}`, 'msw'],
@@ -345,7 +345,7 @@ createServer((req, res) => uas(req, res, () => res.writeHead(404).end()));
     });
 
     it('puts uas on PATH with npm install -g, where it serves and checks an integration', async () => {
-      const [install] = commands('README.md', 'or from its tarball').filter((line) =>
+      const [install] = commands('README.md', 'or its tarball').filter((line) =>
         line.includes('-g'),
       );
       const prefix = join(work, 'global');
@@ -360,9 +360,7 @@ createServer((req, res) => uas(req, res, () => res.writeHead(404).end()));
     }, 240_000);
 
     it('runs uas once with npx --package and the tarball: it serves and checks an integration', async () => {
-      const [, ...npx] = commands('README.md', 'or from its tarball').find(
-        (line) => line[0] === 'npx',
-      )!;
+      const [, ...npx] = commands('README.md', 'or its tarball').find((line) => line[0] === 'npx')!;
       // README's command without its last word (serve), run where npm pack wrote the tarball,
       // with an npm cache of its own so that nothing installed before is found.
       const env = { npm_config_cache: join(work, 'npx-cache'), npm_config_yes: 'true' };
