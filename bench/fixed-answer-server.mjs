@@ -2,8 +2,8 @@
 // whose handle() returns a fixed exists answer with uas's headers. Against `bare, uas headers` it
 // measures the transport; against the default engine, the core's request path.
 import { readFileSync } from 'node:fs';
-import { createEmulator } from '../dist/emulator.js';
-import { createHttpTransport } from '../dist/transport/http-transport.js';
+import { createEmulator } from '../dist/internal/emulator.js';
+import { createHttpTransport } from '../dist/internal/transport/http-transport.js';
 
 const config = JSON.parse(
   readFileSync(new URL('../fixtures/uas.config.json', import.meta.url), 'utf8'),

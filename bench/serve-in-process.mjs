@@ -13,9 +13,9 @@ import { Duplex } from 'node:stream';
 import { setImmediate } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createEmulator } from '../dist/emulator.js';
-import { fromCore } from '../dist/transport/core-answer.js';
-import { createHttpTransport } from '../dist/transport/http-transport.js';
+import { createEmulator } from '../dist/internal/emulator.js';
+import { fromCore } from '../dist/internal/transport/core-answer.js';
+import { createHttpTransport } from '../dist/internal/transport/http-transport.js';
 import { createMinimalServer } from './minimal-server.mjs';
 
 const { values } = parseArgs({

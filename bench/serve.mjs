@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { redisServerArgs } from '../dist/store/redis/embedded-redis.js';
+import { redisServerArgs } from '../dist/internal/store/redis/embedded-redis.js';
 
 const { values } = parseArgs({
   options: {

@@ -1,10 +1,10 @@
 // npm run bench:simulate: simulated requests per second of wall time for a large scenario (one
 // simulated hour of 1,000 shoppers and a 200 req/s bot, all four modes), with the per-mode
 // figures and, as a baseline from the same run, a bare loop of token-bucket decisions over a Map.
-import { resolveScenario } from '../dist/simulate/scenario.js';
-import { generateTraffic } from '../dist/simulate/traffic.js';
-import { runVirtualMode } from '../dist/simulate/virtual-run.js';
-import { takeTokens } from '../dist/core/limits/token-bucket.js';
+import { resolveScenario } from '../dist/internal/simulate/scenario.js';
+import { generateTraffic } from '../dist/internal/simulate/traffic.js';
+import { runVirtualMode } from '../dist/internal/simulate/virtual-run.js';
+import { takeTokens } from '../dist/internal/core/limits/token-bucket.js';
 
 const scenario = resolveScenario({
   duration: '1h',

@@ -1,15 +1,13 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { resolve as resolvePath } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { formatIssue, type ConfigError } from '../core/config/config-error.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../core/config/json-depth.js';
 import { CliError, EXIT, isCliError } from './io.js';
+import { packageFile } from './package-file.js';
 
 /** The config file bundled with uas: the demo clients, merchants and users. */
-export const BUNDLED_CONFIG_PATH = fileURLToPath(
-  new URL('../../fixtures/uas.config.json', import.meta.url),
-);
+export const BUNDLED_CONFIG_PATH = packageFile('fixtures/uas.config.json');
 
 /** The largest config or scenario file read: 16 MiB (a config of 100,000 users is about 6 MiB). */
 export const MAX_JSON_FILE_BYTES = 16 * 1_048_576;

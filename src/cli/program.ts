@@ -4,6 +4,7 @@ import { registerCall } from './commands/call.js';
 import { registerCheck } from './commands/check.js';
 import { registerCode } from './commands/code.js';
 import { registerConform } from './commands/conform.js';
+import { registerDoctor } from './commands/doctor.js';
 import { registerOpenApi } from './commands/openapi.js';
 import { registerServe } from './commands/serve.js';
 import { registerSimulate } from './commands/simulate.js';
@@ -54,6 +55,7 @@ Examples:
   $ uas serve --workers 2 --store redis         two processes on one port, one shared state
   $ uas openapi --yaml > uas.yaml               the contract, as a file
   $ uas conform --url "$SANDBOX" --token "$T"   does that server behave like the contract?
+  $ uas doctor                                  versions, the port, what optional pieces lack
 
 Exit codes: 0 success, 1 failure or HTTP error, 2 usage, 3 still rate limited, 4 unreachable.
 Colour follows the terminal; NO_COLOR turns it off. UAS_URL, UAS_TOKEN and UAS_ADMIN_TOKEN set\nthe target, its access token and its dev API admin token.`,
@@ -66,6 +68,7 @@ Colour follows the terminal; NO_COLOR turns it off. UAS_URL, UAS_TOKEN and UAS_A
   registerTop(program, context);
   registerOpenApi(program, context);
   registerConform(program, context);
+  registerDoctor(program, context);
   return program;
 }
 

@@ -43,6 +43,21 @@ describe("README's install from a clone", () => {
       expect(link.status, link.stderr).toBe(0);
       const run = spawnSync(join(prefix, 'bin', 'uas'), ['--version'], { encoding: 'utf8' });
       expect(run.stdout.trim(), run.stderr).toBe(version);
+      // The linked uas checks an integration, from outside the clone.
+      const check = spawnSync(
+        join(prefix, 'bin', 'uas'),
+        [
+          'check',
+          '--chaos',
+          '0',
+          '--',
+          process.execPath,
+          join(ROOT, 'fixtures/integrations/correct.mjs'),
+        ],
+        { cwd: prefix, encoding: 'utf8' },
+      );
+      expect(check.status, check.stderr).toBe(0);
+      expect(check.stdout + check.stderr).toMatch(/uas check: 0 errors, 0 warnings/);
     } finally {
       rmSync(prefix, { recursive: true, force: true });
     }

@@ -74,6 +74,48 @@ afterAll(() => {
   if (work !== '') rmSync(work, { recursive: true, force: true });
 }, 120_000);
 
+/**
+ * `uas serve` (by `command`, with `env` over the test's) listens and stops on SIGINT, and
+ * `uas check` passes the correct integration.
+ */
+async function servesAndChecks(command: string[], env: Record<string, string>): Promise<void> {
+  const [program, ...first] = command as [string, ...string[]];
+  const serve = spawn(program, [...first, 'serve', '--port', '0'], {
+    cwd: work,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // A group of its own, stopped as Ctrl-C stops it: npx does not pass SIGINT on to uas.
+    detached: true,
+  });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    serve.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (/listening on http:\/\/127\.0\.0\.1:\d+/.test(out)) resolve();
+    });
+    serve.on('exit', () => reject(new Error(`uas serve exited: ${out}`)));
+  });
+  const stopped = once(serve, 'exit');
+  process.kill(-serve.pid!, 'SIGINT');
+  await stopped;
+  const check = run(
+    program,
+    [
+      ...first,
+      'check',
+      '--chaos',
+      '0',
+      '--',
+      process.execPath,
+      join(ROOT, 'fixtures/integrations/correct.mjs'),
+    ],
+    work,
+    env,
+  );
+  expect(check.code, check.out).toBe(0);
+  expect(check.out).toMatch(/uas check: 0 errors, 0 warnings/);
+}
+
 describe('the packed package', () => {
   it('ships no source maps, a LICENSE, docs/, and no prepare script; publint and attw find nothing', () => {
     const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
@@ -290,10 +332,11 @@ createServer((req, res) => uas(req, res, () => res.writeHead(404).end()));
       expect(name).toBe(
         `uas-${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}.tgz`,
       );
-      expect(commands('README.md', 'or from its tarball')).toEqual([
+      expect(commands('README.md', 'or its tarball')).toEqual([
         ['npm', 'pack'],
         ['npm', 'install', '-g', `./${name}`],
         ['npm', 'install', '--save-dev', `./${name}`, 'msw'],
+        ['npx', '--package', `./${name}`, 'uas', 'serve'],
       ]);
       // What the fresh projects above install: the tarball, beside the msw of each.
       expect(commands('docs/testing.md', 'install it from its tarball')).toEqual([
@@ -302,7 +345,7 @@ createServer((req, res) => uas(req, res, () => res.writeHead(404).end()));
     });
 
     it('puts uas on PATH with npm install -g, where it serves and checks an integration', async () => {
-      const [install] = commands('README.md', 'or from its tarball').filter((line) =>
+      const [install] = commands('README.md', 'or its tarball').filter((line) =>
         line.includes('-g'),
       );
       const prefix = join(work, 'global');
@@ -313,37 +356,15 @@ createServer((req, res) => uas(req, res, () => res.writeHead(404).end()));
       expect(version.out.trim()).toBe(
         JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version,
       );
-      const serve = spawn('uas', ['serve', '--port', '0'], {
-        cwd: work,
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      await new Promise<void>((resolve, reject) => {
-        serve.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          if (/listening on http:\/\/127\.0\.0\.1:\d+/.test(out)) resolve();
-        });
-        serve.on('exit', () => reject(new Error(`uas serve exited: ${out}`)));
-      });
-      const stopped = once(serve, 'exit');
-      serve.kill('SIGINT');
-      await stopped;
-      const check = run(
-        'uas',
-        [
-          'check',
-          '--chaos',
-          '0',
-          '--',
-          process.execPath,
-          join(ROOT, 'fixtures/integrations/correct.mjs'),
-        ],
-        work,
-        env,
-      );
-      expect(check.code, check.out).toBe(0);
-      expect(check.out).toMatch(/uas check: 0 errors, 0 warnings/);
+      await servesAndChecks(['uas'], env);
     }, 240_000);
+
+    it('runs uas once with npx --package and the tarball: it serves and checks an integration', async () => {
+      const [, ...npx] = commands('README.md', 'or its tarball').find((line) => line[0] === 'npx')!;
+      // README's command without its last word (serve), run where npm pack wrote the tarball,
+      // with an npm cache of its own so that nothing installed before is found.
+      const env = { npm_config_cache: join(work, 'npx-cache'), npm_config_yes: 'true' };
+      await servesAndChecks(['npx', ...npx.slice(0, -1)], env);
+    }, 360_000);
   });
 });

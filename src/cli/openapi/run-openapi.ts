@@ -1,3 +1,4 @@
+import { stringify } from 'yaml';
 import type { CommandContext } from '../command-context.js';
 import {
   applyConfigFlags,
@@ -41,8 +42,9 @@ export async function runOpenApi(flags: OpenApiFlags, context: CommandContext): 
         serverUrl,
       })
     : createOpenApiDocument(config, { serverUrl });
+  // yaml is imported with this module, which only uas openapi loads: a CommonJS package loaded
+  // by import() from the bundle would give its exports as its default alone.
   if (flags.yaml) {
-    const { stringify } = await import('yaml');
     io.stdout.write(stringify(document, { lineWidth: 0, aliasDuplicateObjects: false }));
   } else {
     io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);

@@ -1,6 +1,7 @@
 import type { Worker } from 'node:cluster';
-import { fileURLToPath } from 'node:url';
 import { EXIT, type CliIO } from '../io.js';
+import { packageFile } from '../package-file.js';
+import { STANDALONE } from '../standalone.js';
 import type { Banner } from './banner.js';
 import { WORKER_ENV, type ListeningMessage, type WorkerRole } from './worker-role.js';
 
@@ -47,10 +48,12 @@ interface Pool {
  */
 export async function runWorkers(options: WorkersOptions): Promise<number> {
   const cluster = (await import('node:cluster')).default;
-  cluster.setupPrimary({
-    exec: fileURLToPath(new URL('../../../bin/uas.js', import.meta.url)),
-    args: options.args,
-  });
+  cluster.setupPrimary(
+    // The standalone executable runs itself: what follows it on its command line is uas's.
+    STANDALONE
+      ? { exec: options.args[0] ?? 'serve', args: options.args.slice(1), execArgv: [] }
+      : { exec: packageFile('bin/uas.js'), args: options.args },
+  );
   let finish: (code: number) => void = () => {};
   const finished = new Promise<number>((resolve) => (finish = resolve));
   const pool: Pool = {

@@ -1,5 +1,4 @@
 import { readdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { isConfigError } from '../../core/config/config-error.js';
 import { resolveScenario, type Scenario } from '../../simulate/scenario.js';
 import { shortenedBotWarning } from '../../simulate/scenario-warnings.js';
@@ -10,10 +9,11 @@ import {
   type ConfigFlag,
 } from '../config-loader.js';
 import { CliError } from '../io.js';
+import { packageFile } from '../package-file.js';
 import type { SimulateFlags } from './simulate-flags.js';
 
 /** Where the bundled scenarios live. */
-export const PRESETS_DIR = fileURLToPath(new URL('../../../fixtures/scenarios/', import.meta.url));
+export const PRESETS_DIR = packageFile('fixtures/scenarios/');
 
 /** Names of the bundled scenarios. */
 export async function listPresets(): Promise<string[]> {

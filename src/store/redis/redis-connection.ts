@@ -54,11 +54,13 @@ export async function openConnections(options: {
 }): Promise<RedisConnections> {
   const { target, health } = options;
   // ioredis is an optional peer dependency: loaded only by those who use a Redis store.
-  const { Redis: RedisClient } = await import('ioredis').catch((error: unknown) => {
+  const ioredis = await import('ioredis').catch((error: unknown) => {
     throw new Error(
       `a Redis store needs ioredis, an optional dependency of uas that is not installed here: npm install ioredis@5 (${errorLine(error)})`,
     );
   });
+  // Bundled (the standalone executable), a CommonJS package's exports are its default alone.
+  const RedisClient = ioredis.Redis ?? (ioredis.default as unknown as typeof ioredis).Redis;
   const redis = defineScripts(new RedisClient(connectionOptions(target, options.timeoutMs)));
   // ioredis would subscribe again by itself after a reconnect, but leaves that command's failure
   // unhandled (Redis slow or gone again meanwhile), which ends the process: done by the

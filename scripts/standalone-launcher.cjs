@@ -1,0 +1,73 @@
+// The main script of the standalone executable (npm run build:standalone). Node's single
+// executable applications run one CommonJS script; uas is ES modules that load their parts when
+// a command needs them. So this unpacks the bundled CLI, once per version, into a folder of the
+// user's cache (private to the user, written whole or not at all), and runs it from there with
+// the process's own command line. Only Node's built-ins are used here.
+'use strict';
+const { createHash } = require('node:crypto');
+const fs = require('node:fs');
+const { createRequire } = require('node:module');
+const os = require('node:os');
+const path = require('node:path');
+const sea = require('node:sea');
+
+/** The files of the CLI, and a digest of them all that names the folder they unpack to. */
+const manifest = JSON.parse(sea.getAsset('manifest.json', 'utf8'));
+
+function fail(message) {
+  process.stderr.write(`uas: ${message}\n`);
+  process.exit(1);
+}
+
+/** A folder of this user's: created private; refused if it is a link or someone else's. */
+function privateFolder(dir) {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stat = fs.lstatSync(dir);
+  if (!stat.isDirectory() || (process.getuid && stat.uid !== process.getuid()))
+    fail(`${dir} is not a folder of this user's: remove it, or set XDG_CACHE_HOME elsewhere`);
+  return dir;
+}
+
+function cacheRoot() {
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  try {
+    return privateFolder(path.join(base, 'uas'));
+  } catch {
+    // No writable home (a container's nobody): a folder of this run's, removed when it ends.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uas-'));
+    process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  }
+}
+
+/** Unpacks the CLI unless a whole copy of these very files is there already. */
+function unpacked() {
+  const root = cacheRoot();
+  const target = path.join(root, `standalone-${manifest.version}-${manifest.digest}`);
+  if (fs.existsSync(path.join(target, '.complete'))) return target;
+  const staging = fs.mkdtempSync(path.join(root, '.unpacking-'));
+  const digest = createHash('sha256');
+  for (const file of manifest.files) {
+    const bytes = Buffer.from(sea.getRawAsset(file));
+    digest.update(file).update(bytes);
+    fs.mkdirSync(path.dirname(path.join(staging, file)), { recursive: true });
+    fs.writeFileSync(path.join(staging, file), bytes, { mode: 0o600 });
+  }
+  if (digest.digest('hex').slice(0, 16) !== manifest.digest) fail('the executable is damaged');
+  fs.writeFileSync(path.join(staging, '.complete'), '');
+  try {
+    fs.renameSync(staging, target);
+  } catch (error) {
+    // Another run unpacked it first: its copy is as good.
+    fs.rmSync(staging, { recursive: true, force: true });
+    if (!fs.existsSync(path.join(target, '.complete'))) throw error;
+  }
+  return target;
+}
+
+const entry = path.join(unpacked(), 'dist', 'cli', 'program.js');
+createRequire(entry)(entry)
+  .run(process.argv)
+  .then((code) => {
+    process.exitCode = code;
+  });

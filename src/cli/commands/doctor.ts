@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../command-context.js';
+import { DEFAULT_PORT } from '../defaults.js';
+import { integerIn } from '../options.js';
+
+/** Flags of `uas doctor`. */
+export interface DoctorFlags {
+  port: number;
+  json?: boolean;
+}
+
+/** Registers `uas doctor`. */
+export function registerDoctor(program: Command, context: CommandContext): void {
+  program
+    .command('doctor')
+    .description('check this machine for uas: versions, the default port, optional pieces')
+    .option('-p, --port <port>', 'the port uas serve would take', integerIn(1, 65535), DEFAULT_PORT)
+    .option('--json', 'print what it found as JSON')
+    .addHelpText(
+      'after',
+      `
+Prints the versions of uas and Node.js (and of ink, React, msw and ioredis when installed),
+whether the port is free or a uas emulator answers there, and each optional piece that is
+missing with the one command that installs it.
+Exit codes: 0 all is well (optional pieces may be missing), 1 a problem was found (Node.js too
+old, or the port taken by something that is not a uas emulator).`,
+    )
+    .action(async (flags: DoctorFlags) => {
+      const { runDoctor } = await import('../doctor/run-doctor.js');
+      context.exitCode = await runDoctor(flags, context.io);
+    });
+}
