@@ -11,7 +11,7 @@ import {
   startRedisCluster,
   type TestRedisCluster,
 } from '../helpers/redis-cluster.js';
-import { spawnUas, waitForUrl, type UasProcess } from '../helpers/spawn-uas.js';
+import { runUas, spawnUas, waitForUrl, type UasProcess } from '../helpers/spawn-uas.js';
 
 const AUTH = { authorization: `Bearer ${DEMO_TOKEN}` };
 const exists = (callerId?: string) =>
@@ -230,5 +230,21 @@ describe.skipIf(!HAS_REDIS_CLUSTER)('uas serve instances on a three-master Redis
     const served = await waitForUrl(uas);
     expect(uas.stdout()).toContain(`Redis at ${cluster.url}`);
     expect((await send(served, exists(), { headers: AUTH })).status).toBe(200);
+  }, 60_000);
+
+  it('refuses to start, in one line and exit code 1, when no node of the cluster answers', async () => {
+    // A port of a node just stopped: nothing listens there.
+    const [port] = cluster.ports as [number];
+    await cluster.kill(port);
+    try {
+      const url = `redis://127.0.0.1:${port}?cluster=1`;
+      const run = await runUas(['serve', '--port', '0', '--store', url]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(
+        new RegExp(`^uas: cannot reach Redis at ${url.replace(/[?.]/g, '\\$&')}: .+\n$`),
+      );
+    } finally {
+      await cluster.restart(port);
+    }
   }, 60_000);
 });
