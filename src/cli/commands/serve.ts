@@ -129,7 +129,7 @@ function addServerOptions(command: Command): Command {
     .option('--tui', 'show the live bucket screen instead of the request log (q stops the server)')
     .option(
       '--store <store>',
-      'where buckets and codes live: memory (default), redis (a local redis-server started for it), redis://host:port/db, rediss://… or unix:///path/redis.sock',
+      'where buckets and codes live: memory (default), redis (a local redis-server started for it), redis://host:port/db, rediss://…, unix:///path/redis.sock, or a cluster: redis://host:port?cluster=1&seed=host:port',
     )
     .option('--store-prefix <prefix>', 'first part of every Redis key and channel (default: uas)')
     .addOption(

@@ -8,7 +8,7 @@ import { checked, text, whole } from './schema-kit.js';
 export function storeSchema() {
   const where = text(
     /^(memory$|redis$|redis:\/\/|rediss:\/\/|unix:\/\/)/,
-    'expected "memory", "redis" (a local redis-server started for it), a redis:// or rediss:// URL, or unix:///path/to/redis.sock',
+    'expected "memory", "redis" (a local redis-server started for it), a redis:// or rediss:// URL (a Redis Cluster: redis://host:port?cluster=1&seed=host:port), or unix:///path/to/redis.sock',
     2048,
   );
   const store = z.strictObject({

@@ -4,6 +4,7 @@ import { readUserBatches } from './redis-decoders.js';
 import type { RedisHealth } from './redis-health.js';
 import type { RedisKeys } from './redis-keys.js';
 import { liveFields, readLiveChange, type LiveChange } from './live-change.js';
+import { subscriberCount } from './redis-nodes.js';
 
 /**
  * What an instance shares with the others on its prefix, as it knows it: explicit, one record,
@@ -56,10 +57,7 @@ export async function joinPrefix(options: {
   const { redis, keys, health, base } = options;
   // Asked before the config is read: an instance of this config that starts at the same moment
   // has then either written it (this one joins) or not yet (both start the prefix, alike).
-  const subscribed = (await health.command(() =>
-    redis.pubsub('NUMSUB', keys.changes),
-  )) as unknown[];
-  const running = Number(subscribed[1] ?? 0);
+  const running = await health.command(() => subscriberCount(redis, keys.changes));
   const meta = await health.command(() => redis.hgetall(keys.meta));
   if (meta.base === base) {
     const users = await health.command(() => redis.lrange(keys.users, 0, -1));
@@ -69,9 +67,7 @@ export async function joinPrefix(options: {
     throw new Error(
       `prefix "${keys.prefix}" at ${options.display} is used by ${running === 1 ? 'an instance' : `${running} instances`} started with another config (limits, users, clients, codes or clock mode differ): start this one with the same config and flags to join them, or give it a prefix of its own (--store-prefix)`,
     );
-  await health.command(() =>
-    redis.multi().del(keys.meta, keys.users).hset(keys.meta, 'base', base).exec(),
-  );
+  await resetKeys(redis, keys, health, base);
   return { base, joined: false, live: undefined, users: [] };
 }
 
@@ -93,14 +89,27 @@ export async function resetPrefix(
   health: RedisHealth,
   state: PrefixState,
 ): Promise<void> {
+  await resetKeys(redis, keys, health, state.base);
+  state.live = undefined;
+}
+
+/**
+ * Writes `uas:users` (none) and `uas:meta` (the config's fingerprint) anew, each its own
+ * command: on a Redis Cluster the two keys are in different slots, which one command cannot span.
+ */
+async function resetKeys(
+  redis: ScriptedRedis,
+  keys: RedisKeys,
+  health: RedisHealth,
+  base: string,
+): Promise<void> {
   await health.command(() => redis.del(keys.users));
   await health.command(async () => {
     for (const [error] of (await redis
       .multi()
       .del(keys.meta)
-      .hset(keys.meta, 'base', state.base)
+      .hset(keys.meta, 'base', base)
       .exec()) ?? [])
       if (error) throw error;
   });
-  state.live = undefined;
 }

@@ -1,9 +1,10 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './scripted-redis.js';
 import type { SharedChange, StoreChannel } from '../../core/store/emulator-store.js';
 import type { ChannelMessage } from './channel-message.js';
 import { liveFields, type LiveChange } from './live-change.js';
 import type { PrefixState } from './prefix-join.js';
 import { errorLine } from './redis-failure.js';
+import { subscriberCount } from './redis-nodes.js';
 import type { RedisHealth } from './redis-health.js';
 import type { RedisKeys } from './redis-keys.js';
 import { watchEvents, type ChannelState, type Publish } from './redis-pubsub.js';
@@ -11,8 +12,8 @@ import type { SharedClock } from './shared-clock.js';
 
 /** What the channel of a store works with. */
 export interface RedisChannelDeps {
-  redis: Redis;
-  subscriber: Redis;
+  redis: RedisClient;
+  subscriber: RedisClient;
   keys: RedisKeys;
   health: RedisHealth;
   publish: Publish;
@@ -55,11 +56,9 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
     }
   };
   const timer = setInterval(() => {
-    redis
-      .pubsub('NUMSUB', keys.events)
-      .then((reply) => {
+    subscriberCount(redis, keys.events)
+      .then((count) => {
         health.markUp();
-        const count = Number((reply as unknown[])[1] ?? 0);
         state.othersWatching = count - (state.readersHere ? 1 : 0) > 0;
       })
       .catch(() => {});

@@ -1,22 +1,26 @@
 import { performance } from 'node:perf_hooks';
-import type { Redis, RedisOptions } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
+import { clusterOptions } from './cluster-options.js';
 import { errorLine, selectRefusal } from './redis-failure.js';
 import type { RedisHealth } from './redis-health.js';
 import { createRedisTime, type RedisTime } from './redis-time.js';
-import { defineScripts, type ScriptedRedis } from './scripted-redis.js';
+import { defineScripts, type RedisClient, type ScriptedRedis } from './scripted-redis.js';
 import type { RedisTarget } from './store-url.js';
 
 /** How often Redis's clock is measured again, for the deadlines of scripts. */
 const TIME_REFRESH_MS = 10_000;
 
-/** The two connections of a store: commands and scripts, and the subscriber of its channels. */
+/** The two clients of a store: commands and scripts, and the subscriber of its channels. */
 export interface RedisConnections {
   redis: ScriptedRedis;
-  subscriber: Redis;
+  subscriber: RedisClient;
 }
 
 /** What ioredis is given: fail at once while Redis is away, within `timeoutMs` otherwise. */
-export function connectionOptions(target: RedisTarget, timeoutMs: number): RedisOptions {
+export function connectionOptions(
+  target: { connection: Exclude<RedisTarget['connection'], { cluster: unknown }> },
+  timeoutMs: number,
+): RedisOptions {
   const { connection } = target;
   return {
     ...('path' in connection
@@ -53,24 +57,12 @@ export async function openConnections(options: {
   onFailure: (undo: () => void) => void;
 }): Promise<RedisConnections> {
   const { target, health } = options;
-  // ioredis is an optional peer dependency: loaded only by those who use a Redis store.
-  const ioredis = await import('ioredis').catch((error: unknown) => {
-    throw new Error(
-      `a Redis store needs ioredis, an optional dependency of uas that is not installed here: npm install ioredis@5 (${errorLine(error)})`,
-    );
-  });
-  // Bundled (the standalone executable), a CommonJS package's exports are its default alone.
-  const RedisClient = ioredis.Redis ?? (ioredis.default as unknown as typeof ioredis).Redis;
-  const redis = defineScripts(new RedisClient(connectionOptions(target, options.timeoutMs)));
-  // ioredis would subscribe again by itself after a reconnect, but leaves that command's failure
-  // unhandled (Redis slow or gone again meanwhile), which ends the process: done by the
-  // subscription instead (redis-subscription.ts).
-  const subscriber = redis.duplicate({ enableOfflineQueue: true, autoResubscribe: false });
+  const { redis, subscriber } = await createClients(target, options.timeoutMs);
   options.onFailure(() => {
     redis.disconnect();
     subscriber.disconnect();
   });
-  const { db } = target.connection;
+  const db = 'db' in target.connection ? target.connection.db : 0;
   // ioredis reports a lost connection as an event; without a listener it would print it.
   redis.on('connect', () => health.connecting());
   redis.on('error', (error: unknown) =>
@@ -87,13 +79,43 @@ export async function openConnections(options: {
   return { redis, subscriber };
 }
 
+/** The clients of a target, not yet connected: of one server, or of a Redis Cluster. */
+async function createClients(target: RedisTarget, timeoutMs: number): Promise<RedisConnections> {
+  // ioredis is an optional peer dependency: loaded only by those who use a Redis store.
+  const ioredis = await import('ioredis').catch((error: unknown) => {
+    throw new Error(
+      `a Redis store needs ioredis, an optional dependency of uas that is not installed here: npm install ioredis@5 (${errorLine(error)})`,
+    );
+  });
+  // Bundled (the standalone executable), a CommonJS package's exports are its default alone.
+  const { Redis: Server, Cluster } = ioredis.Redis
+    ? ioredis
+    : (ioredis.default as unknown as typeof ioredis);
+  const { connection } = target;
+  if ('cluster' in connection) {
+    const options = clusterOptions(connection, timeoutMs);
+    // Its subscriptions go through a connection to one node, chosen again (and subscribed
+    // again) by ioredis when that node goes away; a message published on any node reaches it.
+    return {
+      redis: defineScripts(new Cluster(connection.cluster, options)),
+      subscriber: new Cluster(connection.cluster, { ...options, enableOfflineQueue: true }),
+    };
+  }
+  const server = new Server(connectionOptions({ connection }, timeoutMs));
+  // ioredis would subscribe again by itself after a reconnect, but leaves that command's failure
+  // unhandled (Redis slow or gone again meanwhile), which ends the process: done by the
+  // subscription instead (redis-subscription.ts).
+  const subscriber = server.duplicate({ enableOfflineQueue: true, autoResubscribe: false });
+  return { redis: defineScripts(server), subscriber };
+}
+
 /**
  * A SELECT of the URL's database refused (`ERR DB index is out of range`) on a connection being
  * made: ioredis would go on in database 0, among other keys. The connection is dropped before it
  * is ready (and made again later, as after any loss), so that no command ever runs in another
  * database. Returns what is wrong, for people, if that was it.
  */
-function refuseDatabase(client: Redis, error: unknown, db: number): string | undefined {
+function refuseDatabase(client: RedisClient, error: unknown, db: number): string | undefined {
   const problem = selectRefusal(error, db);
   if (problem !== undefined) client.disconnect(true);
   return problem;
@@ -105,7 +127,7 @@ function refuseDatabase(client: Redis, error: unknown, db: number): string | und
  * of {@link RedisHealth.startFailure} when the first measure fails.
  */
 export async function keepRedisTime(
-  redis: Redis,
+  redis: RedisClient,
   health: RedisHealth,
   onFailure: (undo: () => void) => void,
 ): Promise<RedisTime & { stop(): void }> {

@@ -3,6 +3,7 @@ import type { OtpCode } from '../../core/signin/otp-codes.js';
 import { BUCKET_FIELDS, CODE_FIELDS, readBucket, readCode } from './redis-decoders.js';
 import type { RedisHealth } from './redis-health.js';
 import type { RedisKeys } from './redis-keys.js';
+import { mastersOf } from './redis-nodes.js';
 import type { ScriptedRedis, ScriptTime } from './scripted-redis.js';
 
 /** Keys read per scan. */
@@ -12,12 +13,15 @@ const SCAN_COUNT = 1000;
  * metrics): enough for any test, and read well within a command's time on a loaded Redis.
  */
 export const MAX_LISTED_KEYS = 10_000;
-/** Hashes read per pipeline of a listing. */
+/** Hashes read at once by a listing (one pipeline on one server). */
 const READ_BATCH = 1000;
 
 /** Reads of many keys: the listings of the dev API and the metrics, and the scans behind them. */
 export interface RedisListing {
-  /** The keys matching a pattern, a scan at a time (a scan may repeat one). */
+  /**
+   * The keys matching a pattern, a scan at a time (a scan may repeat one): on a cluster, every
+   * master's in turn.
+   */
   scan(pattern: string): AsyncGenerator<string[]>;
   /** The fields of one hash; all null when its key holds another type (written by another). */
   fieldsOf(key: string, fields: readonly string[]): Promise<Array<string | null>>;
@@ -41,14 +45,16 @@ export function createRedisListing(deps: {
   const { redis, keys, health } = deps;
 
   async function* scan(pattern: string): AsyncGenerator<string[]> {
-    let cursor = '0';
-    do {
-      const [next, batch] = await health.read(() =>
-        redis.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT),
-      );
-      cursor = next;
-      yield batch;
-    } while (cursor !== '0');
+    for (const server of mastersOf(redis)) {
+      let cursor = '0';
+      do {
+        const [next, batch] = await health.read(() =>
+          server.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT),
+        );
+        cursor = next;
+        yield batch;
+      } while (cursor !== '0');
+    }
   }
 
   async function someKeys(pattern: string): Promise<string[]> {
@@ -88,8 +94,9 @@ export function createRedisListing(deps: {
     },
     now: () => health.command(() => redis.uasNow(deps.time.manualNow(), '')).then(Number),
     async unlinkAll(pattern) {
+      // A key a command: on a cluster, the keys of one scan are in many slots.
       for await (const batch of scan(pattern))
-        if (batch.length > 0) await health.command(() => redis.unlink(...batch));
+        await health.command(() => Promise.all(batch.map((key) => redis.unlink(key))));
     },
   };
 }
@@ -108,9 +115,10 @@ function fieldsOf(
 }
 
 /**
- * The fields of hashes, {@link READ_BATCH} to a pipeline, one pipeline after the other, so that
- * the requests of the API are not queued behind all of them; undefined for a key of another
- * type. Throws the first other error.
+ * The fields of hashes, {@link READ_BATCH} at once (one pipeline on one server, made by ioredis's
+ * automatic pipelining; on a cluster, each to the master of its key), one batch after the other,
+ * so that the requests of the API are not queued behind all of them; undefined for a key of
+ * another type. Throws the first other error.
  */
 async function readHashesInTurn(
   redis: ScriptedRedis,
@@ -119,13 +127,13 @@ async function readHashesInTurn(
 ): Promise<Array<Array<string | null> | undefined>> {
   const replies: Array<Array<string | null> | undefined> = [];
   for (let start = 0; start < found.length; start += READ_BATCH) {
-    const pipeline = redis.pipeline();
-    for (const key of found.slice(start, start + READ_BATCH)) pipeline.hmget(key, ...fields);
-    for (const [error, value] of (await pipeline.exec()) ?? []) {
-      if (error === null) replies.push(value as Array<string | null>);
-      else if (error.message.startsWith('WRONGTYPE')) replies.push(undefined);
-      else throw error;
-    }
+    const batch = found.slice(start, start + READ_BATCH).map((key) =>
+      redis.hmget(key, ...fields).catch((error: unknown) => {
+        if (error instanceof Error && error.message.startsWith('WRONGTYPE')) return undefined;
+        throw error;
+      }),
+    );
+    replies.push(...(await Promise.all(batch)));
   }
   return replies;
 }

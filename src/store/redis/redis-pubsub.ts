@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './scripted-redis.js';
 import type { SharedChange } from '../../core/store/emulator-store.js';
 import { readChannelMessage, type ChannelMessage } from './channel-message.js';
 import type { RedisKeys } from './redis-keys.js';
@@ -7,7 +7,7 @@ import type { RedisKeys } from './redis-keys.js';
 export type Publish = (channel: string, message: object) => Promise<unknown>;
 
 /** Messages on a channel, sent by the instance `instance` (an id of its own). */
-export function createPublisher(redis: Redis, instance: string): Publish {
+export function createPublisher(redis: RedisClient, instance: string): Publish {
   return (channel, message) =>
     redis.publish(channel, JSON.stringify({ from: instance, ...message }));
 }
@@ -30,7 +30,7 @@ export interface ChannelState {
  * reconnect tries again.
  */
 export async function subscribeToChannels(deps: {
-  subscriber: Redis;
+  subscriber: RedisClient;
   keys: RedisKeys;
   instance: string;
   state: ChannelState;
@@ -54,7 +54,7 @@ export async function subscribeToChannels(deps: {
 
 /** This instance has readers of events (it subscribes to them), or its last one has gone. */
 export function watchEvents(
-  subscriber: Redis,
+  subscriber: RedisClient,
   keys: RedisKeys,
   state: ChannelState,
   active: boolean,

@@ -33,13 +33,16 @@ import {
 import type { ScriptedRedis, ScriptTime } from './scripted-redis.js';
 import type { SharedClock } from './shared-clock.js';
 import { parseRedisUrl, type RedisTarget } from './store-url.js';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './scripted-redis.js';
 
 export type { StoreErrorMode, StoreStatus } from './store-modes.js';
 
 /** Options of {@link connectRedisStore}. */
 export interface RedisStoreOptions {
-  /** `redis://[user:password@]host[:port][/db]`, `rediss://…` (TLS) or `unix:///path/to/redis.sock`. */
+  /**
+   * `redis://[user:password@]host[:port][/db]`, `rediss://…` (TLS), `unix:///path/to/redis.sock`,
+   * or a Redis Cluster: `redis://host:port?cluster=1&seed=host:port…` (`rediss://` alike).
+   */
   url: string;
   /**
    * The first part of every key and channel: emulators with different prefixes share one Redis
@@ -123,7 +126,7 @@ interface StoreParts {
   keys: RedisKeys;
   health: RedisHealth;
   redis: ScriptedRedis;
-  subscriber: Redis;
+  subscriber: RedisClient;
   prefix: PrefixState;
   clock: SharedClock | undefined;
   time: ScriptTime;

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import {
   CLOCK_ADD_SCRIPT,
   CLOCK_READ_SCRIPT,
@@ -22,11 +22,17 @@ export interface ScriptCommands {
   uasUsersCheck(key: string): Promise<'ok' | 'junk'>;
 }
 
-/** A connection that runs the store's scripts (ioredis sends EVALSHA, and EVAL on NOSCRIPT). */
-export type ScriptedRedis = Redis & ScriptCommands;
+/** A client of one Redis server, or of a Redis Cluster. */
+export type RedisClient = Redis | Cluster;
 
-/** Teaches a connection the store's scripts. */
-export function defineScripts(redis: Redis): ScriptedRedis {
+/**
+ * A client that runs the store's scripts (ioredis sends EVALSHA, and EVAL on NOSCRIPT; on a
+ * cluster, to the master of the one key each script touches).
+ */
+export type ScriptedRedis = RedisClient & ScriptCommands;
+
+/** Teaches a client the store's scripts. */
+export function defineScripts(redis: RedisClient): ScriptedRedis {
   redis.defineCommand('uasTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
   redis.defineCommand('uasIssue', { numberOfKeys: 1, lua: ISSUE_SCRIPT });
   redis.defineCommand('uasVerify', { numberOfKeys: 1, lua: VERIFY_SCRIPT });

@@ -39,7 +39,7 @@ describe('parseRedisUrl', () => {
     ],
     [
       'redis://user:12#cdefg@127.0.0.1:16392',
-      'redis://***@127.0.0.1:16392: a Redis URL takes no query or fragment (in a password, write "/", "?", "#" and "@" percent-encoded: %2F, %3F, %23, %40)',
+      'redis://***@127.0.0.1:16392: a Redis URL takes no fragment (in a password, write "/", "?", "#" and "@" percent-encoded: %2F, %3F, %23, %40)',
     ],
     [
       'redis://:cdefg%zz@127.0.0.1:16392',
@@ -52,5 +52,59 @@ describe('parseRedisUrl', () => {
   ])('refuses %s without showing any of its password', (text, message) => {
     expect(refusal(text)).toBe(message);
     expect(refusal(text)).not.toMatch(/cdefg|chars\)/);
+  });
+
+  it('reads a cluster URL: the host and each seed are seed nodes, the password kept for all', () => {
+    const target = parseRedisUrl(
+      'rediss://user:s%40crit@10.0.0.1:7000?cluster=1&seed=10.0.0.2:7001&seed=[::1]:7002',
+    );
+    expect(target.connection).toEqual({
+      cluster: [
+        { host: '10.0.0.1', port: 7000 },
+        { host: '10.0.0.2', port: 7001 },
+        { host: '::1', port: 7002 },
+      ],
+      username: 'user',
+      password: 's@crit',
+      tls: true,
+    });
+    expect(target.display).toBe(
+      'rediss://user:***@10.0.0.1:7000?cluster=1&seed=10.0.0.2:7001&seed=[::1]:7002',
+    );
+    expect(parseRedisUrl('redis://127.0.0.1?cluster=1').connection).toEqual({
+      cluster: [{ host: '127.0.0.1', port: 6379 }],
+      username: undefined,
+      password: undefined,
+      tls: false,
+    });
+  });
+
+  it.each([
+    [
+      'redis://127.0.0.1:7000?seed=127.0.0.1:7001',
+      'redis://127.0.0.1:7000?seed=127.0.0.1:7001: a Redis URL takes no query but ?cluster=1 (a Redis Cluster), with seed=host:port for each other seed node',
+    ],
+    [
+      'redis://127.0.0.1:7000?cluster=yes',
+      'redis://127.0.0.1:7000?cluster=yes: a Redis URL takes no query but ?cluster=1 (a Redis Cluster), with seed=host:port for each other seed node',
+    ],
+    [
+      'redis://127.0.0.1:7000?cluster=1&db=2',
+      'redis://127.0.0.1:7000?cluster=1&db=2: a Redis URL takes no query but ?cluster=1 (a Redis Cluster), with seed=host:port for each other seed node',
+    ],
+    [
+      'redis://127.0.0.1:7000/3?cluster=1',
+      'redis://127.0.0.1:7000/3?cluster=1: a Redis Cluster has only database 0; got /3',
+    ],
+    [
+      'redis://127.0.0.1:7000?cluster=1&seed=127.0.0.1',
+      'redis://127.0.0.1:7000?cluster=1&seed=127.0.0.1: a seed node is host:port, such as seed=10.0.0.2:6379; got "127.0.0.1"',
+    ],
+    [
+      'redis://127.0.0.1:7000?cluster=1&seed=127.0.0.1:70000',
+      'redis://127.0.0.1:7000?cluster=1&seed=127.0.0.1:70000: a seed node is host:port, such as seed=10.0.0.2:6379; got "127.0.0.1:70000"',
+    ],
+  ])('refuses the cluster URL %s, saying what it takes', (text, message) => {
+    expect(refusal(text)).toBe(message);
   });
 });
