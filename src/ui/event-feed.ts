@@ -2,6 +2,9 @@ import { createParser } from 'eventsource-parser';
 import type { EmulatorEvent } from '../core/records/records.js';
 import { devHeaders } from './dev-api.js';
 
+/** Milliseconds between batches handed to the page. */
+const FLUSH_MS = 200;
+
 /** The state of the event stream, as the header shows it. */
 export type FeedStatus = 'connecting' | 'live' | 'reconnecting' | 'token';
 
@@ -16,7 +19,7 @@ export interface FeedListener {
 
 /**
  * Reads `GET /__uas/events` with fetch (EventSource cannot send the admin token), and hands the
- * events over once per animation frame, however many came. It reconnects after a restart, a
+ * events over in one batch per animation frame, at most every 200 ms, however many came. It reconnects after a restart, a
  * drop or a refusal, waiting longer each time (at most 5 s). Returns the function that stops it.
  */
 export function startEventFeed(listener: FeedListener): () => void {
@@ -38,7 +41,9 @@ export function startEventFeed(listener: FeedListener): () => void {
       } catch {
         return; // not an event of the emulator
       }
-      frame ??= requestAnimationFrame(flush);
+      // One batch per animation frame, at most every FLUSH_MS: a flood of traffic costs the
+      // page (and the machine it shares with the server) a few renders a second.
+      frame ??= window.setTimeout(() => requestAnimationFrame(flush), FLUSH_MS);
     },
   });
   const connect = async (): Promise<void> => {
@@ -81,6 +86,6 @@ export function startEventFeed(listener: FeedListener): () => void {
   return () => {
     stopped = true;
     controller?.abort();
-    if (frame !== undefined) cancelAnimationFrame(frame);
+    if (frame !== undefined) clearTimeout(frame);
   };
 }

@@ -15,8 +15,11 @@ export interface Counts {
 export interface LiveState {
   /** Requests seen, newest last, at most {@link REQUESTS_KEPT}. */
   requests: RequestRecord[];
-  /** Ids already held (an instance's `from` and the request's id), so a record comes once. */
-  seen: ReadonlySet<string>;
+  /**
+   * The highest request id held, per instance (`''` for this one, else the event's `from`): ids
+   * only grow, so a record the journal and the stream both bring is held once.
+   */
+  lastIds: Readonly<Record<string, number>>;
   /** Per second of the emulator's clock: [second, requests, 429s], oldest first. */
   series: Array<[number, number, number]>;
   levels: { client: Counts; caller: Counts };
@@ -36,7 +39,7 @@ export interface LiveState {
 export function emptyLiveState(): LiveState {
   return {
     requests: [],
-    seen: new Set(),
+    lastIds: {},
     series: [],
     levels: { client: { allowed: 0, refused: 0 }, caller: { allowed: 0, refused: 0 } },
     buckets: new Map(),
@@ -45,11 +48,6 @@ export function emptyLiveState(): LiveState {
     instances: new Set(),
     config: undefined,
   };
-}
-
-/** The key by which a request is held once: its id, and the instance it came from. */
-export function requestKey(request: RequestRecord, from?: string): string {
-  return `${from ?? ''}:${request.id}`;
 }
 
 /** Whether a request was refused for its rate (a real, shadowed-out or injected 429). */
@@ -64,13 +62,13 @@ export function isRefused(request: Pick<RequestRecord, 'status' | 'outcome'>): b
 export function applyEvents(state: LiveState, events: readonly EmulatorEvent[]): LiveState {
   let next = state;
   const added: RequestRecord[] = [];
-  let seen: Set<string> | undefined;
+  let lastIds: Record<string, number> | undefined;
   for (const event of events) {
     if (event.type === 'reset') {
       if (event.emulator) {
         next = { ...emptyLiveState(), resets: next.resets + 1, config: next.config };
         added.length = 0;
-        seen = undefined;
+        lastIds = undefined;
       } else next = { ...next, buckets: withoutBuckets(next.buckets, event.bucket) };
     } else if (event.type === 'code') {
       next = { ...next, codes: [event.code, ...next.codes].slice(0, 1000) };
@@ -80,16 +78,18 @@ export function applyEvents(state: LiveState, events: readonly EmulatorEvent[]):
         config: { limits: event.limits, behavior: event.behavior, otp: event.otp },
       };
     } else if (event.type === 'request') {
-      seen ??= new Set(next.seen);
-      const key = requestKey(event.request, event.from);
+      lastIds ??= { ...next.lastIds };
+      const from = event.from ?? '';
       if (event.from !== undefined && !next.instances.has(event.from))
         next = { ...next, instances: new Set(next.instances).add(event.from) };
-      if (seen.has(key)) continue;
-      seen.add(key);
+      if (event.request.id <= (lastIds[from] ?? 0)) continue;
+      lastIds[from] = event.request.id;
       added.push(event.request);
     }
   }
-  return added.length === 0 ? next : withRequests(next, added, seen ?? new Set(next.seen));
+  return added.length === 0
+    ? next
+    : { ...withRequests(next, added), lastIds: lastIds ?? next.lastIds };
 }
 
 /** Adds requests first read from the journal (oldest first), as if their events had come. */
@@ -100,7 +100,7 @@ export function addJournal(state: LiveState, requests: readonly RequestRecord[])
   );
 }
 
-function withRequests(state: LiveState, added: RequestRecord[], seen: Set<string>): LiveState {
+function withRequests(state: LiveState, added: RequestRecord[]): LiveState {
   const levels = {
     client: { ...state.levels.client },
     caller: { ...state.levels.caller },
@@ -118,13 +118,8 @@ function withRequests(state: LiveState, added: RequestRecord[], seen: Set<string
     addToSeries(series, Math.floor(request.at / 1000), refused);
   }
   let requests = state.requests.concat(added);
-  if (requests.length > REQUESTS_KEPT) {
-    const gone = requests.slice(0, requests.length - REQUESTS_KEPT);
-    requests = requests.slice(requests.length - REQUESTS_KEPT);
-    // Keys of requests let go may come back only as duplicates of old journal pages: forget them.
-    for (const request of gone) seen.delete(requestKey(request));
-  }
-  return { ...state, requests, seen, levels, buckets, series };
+  if (requests.length > REQUESTS_KEPT) requests = requests.slice(requests.length - REQUESTS_KEPT);
+  return { ...state, requests, levels, buckets, series };
 }
 
 function count(counts: Counts, refused: boolean): void {

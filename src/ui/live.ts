@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import type { CodeRecord, RequestRecord } from '../core/records/records.js';
+import type { CodeRecord, EmulatorEvent, RequestRecord } from '../core/records/records.js';
 import { devApi } from './dev-api.js';
 import { startEventFeed, type FeedStatus } from './event-feed.js';
 import { addJournal, applyEvents, emptyLiveState, REQUESTS_KEPT } from './live-state.js';
@@ -25,23 +25,34 @@ interface Health {
 export const health = signal<Health | undefined>(undefined);
 
 let stop: (() => void) | undefined;
+/** Events that came while the journal was read: applied after it, in order. */
+let held: EmulatorEvent[] | undefined;
+
+function apply(batch: EmulatorEvent[]): void {
+  const before = live.value.resets;
+  live.value = applyEvents(live.value, batch);
+  if (live.value.resets !== before) notice.value = 'The emulator was reset: totals start again.';
+  ticks.value++;
+}
 
 /** Starts (or restarts, after the admin token is given) the live feed. */
 export function startLive(): void {
   stop?.();
   stop = startEventFeed({
     events(batch) {
-      const before = live.value.resets;
-      live.value = applyEvents(live.value, batch);
-      if (live.value.resets !== before)
-        notice.value = 'The emulator was reset: totals start again.';
-      ticks.value++;
+      if (held === undefined) apply(batch);
+      else held.push(...batch);
     },
     status(status, detail) {
       feed.value = { status, detail };
     },
     opened() {
-      void catchUp();
+      held = [];
+      void catchUp().finally(() => {
+        const batch = held ?? [];
+        held = undefined;
+        apply(batch);
+      });
     },
   });
 }
@@ -69,9 +80,12 @@ async function catchUp(): Promise<void> {
   ticks.value++;
 }
 
-/** Reads the journal a page at a time (2,000 requests each), as far as the dashboard keeps. */
+/**
+ * Reads the journal a page at a time (2,000 requests each), from the last request held (after
+ * a reconnection, only what was missed), as far as the dashboard keeps.
+ */
 async function readJournal(): Promise<void> {
-  let after: number | null = 0;
+  let after: number | null = live.value.lastIds[''] ?? 0;
   let read = 0;
   while (after !== null && read < REQUESTS_KEPT) {
     const page: Awaited<
