@@ -39,7 +39,18 @@ function startServer() {
     // A rate no load can empty: every request is allowed, and counted in its bucket.
     const child = spawn(
       process.execPath,
-      [UAS, 'serve', '--port', '0', '--log', 'off', '--caller-burst', '1000000000', '--caller-rate', '1000000000/s'],
+      [
+        UAS,
+        'serve',
+        '--port',
+        '0',
+        '--log',
+        'off',
+        '--caller-burst',
+        '1000000000',
+        '--caller-rate',
+        '1000000000/s',
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
@@ -52,14 +63,23 @@ function startServer() {
   });
 }
 
-async function load(url) {
+/** CPU milliseconds (user and system) a process has used, from /proc (Linux). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** Requests/s under load, and the server's CPU µs per request (which the browser cannot take). */
+async function load(url, pid) {
+  const before = cpuMs(pid);
   const result = await autocannon({
     url: `${url}${PATH}`,
     headers: { authorization: 'Bearer uas-demo-token' },
     connections: Number(values.connections),
     duration: Number(values.duration),
   });
-  return result.requests.average;
+  const cpu = ((cpuMs(pid) - before) * 1000) / Math.max(1, result.requests.total);
+  return { rate: result.requests.average, cpu };
 }
 
 const browser = await chromium.launch({
@@ -81,24 +101,36 @@ try {
     );
     await context.close();
   }
-  await load(server.url); // warm-up
+  await load(server.url, server.child.pid); // warm-up
   const without = [];
   const withDashboard = [];
   for (let round = 0; round < Number(values.rounds); round++) {
-    without.push(await load(server.url));
+    without.push(await load(server.url, server.child.pid));
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${server.url}/__uas/ui/#/overview`);
     await page.getByText('Live').first().waitFor();
-    withDashboard.push(await load(server.url));
+    withDashboard.push(await load(server.url, server.child.pid));
     const shown = await page.getByTestId('total-requests').textContent();
     await context.close();
-    console.log(`round ${round + 1}: ${Math.round(without.at(-1))} req/s without, ${Math.round(withDashboard.at(-1))} with (${shown})`);
+    const [a, b] = [without.at(-1), withDashboard.at(-1)];
+    console.log(
+      `round ${round + 1}: ${Math.round(a.rate)} req/s (${a.cpu.toFixed(1)} µs CPU/req) without, ${Math.round(b.rate)} req/s (${b.cpu.toFixed(1)} µs CPU/req) with; the page shows ${shown}`,
+    );
   }
-  const ratio = median(withDashboard) / median(without);
+  const rate = (runs) => median(runs.map((run) => run.rate));
+  const cpu = (runs) => median(runs.map((run) => run.cpu));
+  const ratio = rate(withDashboard) / rate(without);
   console.log(`assets          ${(assetSize() / 1024).toFixed(1)} KB gzip in all (budget 150 KB)`);
-  console.log(`first paint     ${median(paints).toFixed(0)} ms median of 5 cold loads on loopback (budget 300 ms)`);
-  console.log(`throughput      ${Math.round(median(without))} req/s without the dashboard, ${Math.round(median(withDashboard))} with it open and live: ${ratio.toFixed(3)}x (budget 0.95x)`);
+  console.log(
+    `first paint     ${median(paints).toFixed(0)} ms median of 5 cold loads on loopback (budget 300 ms)`,
+  );
+  console.log(
+    `throughput      ${Math.round(rate(without))} req/s without the dashboard, ${Math.round(rate(withDashboard))} with it open and live: ${ratio.toFixed(3)}x (budget 0.95x)`,
+  );
+  console.log(
+    `server CPU      ${cpu(without).toFixed(1)} µs per request without, ${cpu(withDashboard).toFixed(1)} with: ${(cpu(without) / cpu(withDashboard)).toFixed(3)}x the requests per CPU second`,
+  );
 } finally {
   server.child.kill('SIGTERM');
   await browser.close();

@@ -92,72 +92,102 @@ export function BucketsPage() {
         </button>
       </form>
       <ServerAnswer answer={answer} done="Reset" />
-      <p>
-        {page === undefined
-          ? 'Reading…'
-          : `${formatCount(page.total)} buckets; showing ${page.total === 0 ? 0 : page.offset + 1}–${page.offset + page.buckets.length}`}{' '}
-        <button
-          type="button"
-          disabled={offset === 0}
-          onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
-        >
-          Previous page
-        </button>{' '}
-        <button
-          type="button"
-          disabled={page?.next_offset == null}
-          onClick={() => setOffset(page?.next_offset ?? offset)}
-        >
-          Next page
-        </button>
-      </p>
-      <table data-testid="bucket-table">
-        <thead>
-          <tr>
-            <th scope="col">Bucket</th>
-            <th scope="col">Fill</th>
-            <th scope="col">Tokens</th>
-            <th scope="col">Rate</th>
-            <th scope="col">Next token</th>
-            <th scope="col">Allowed</th>
-            <th scope="col">Refused</th>
-          </tr>
-        </thead>
-        <tbody>
-          {page?.buckets.map((bucket) => (
-            <tr key={bucket.key}>
-              <td>
-                <button
-                  type="button"
-                  class="link"
-                  aria-expanded={open === bucket.key}
-                  onClick={() => setOpen(open === bucket.key ? undefined : bucket.key)}
-                >
-                  {bucket.key}
-                </button>
-              </td>
-              <td>
-                <meter
-                  min={0}
-                  max={bucket.burst}
-                  value={bucket.tokens}
-                  aria-label={`${bucket.key} fill`}
-                />{' '}
-                {fillPercent(bucket.tokens, bucket.burst)}%
-              </td>
-              <td>
-                {bucket.remaining} / {bucket.burst}
-              </td>
-              <td>{bucket.rate}</td>
-              <td>{bucket.next_token_ms === 0 ? 'now' : formatDuration(bucket.next_token_ms)}</td>
-              <td>{formatCount(bucket.allowed)}</td>
-              <td>{formatCount(bucket.rejected)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Pager page={page} offset={offset} onOffset={setOffset} />
+      <BucketTable buckets={page?.buckets ?? []} open={open} onOpen={setOpen} />
       {open === undefined ? null : <BucketDetail bucketKey={open} onReset={setAnswer} />}
     </>
+  );
+}
+
+/** Where the page is among all buckets, and buttons to the pages around it. */
+function Pager({
+  page,
+  offset,
+  onOffset,
+}: {
+  page: BucketPage | undefined;
+  offset: number;
+  onOffset: (offset: number) => void;
+}) {
+  return (
+    <p>
+      {page === undefined
+        ? 'Reading…'
+        : `${formatCount(page.total)} buckets; showing ${page.total === 0 ? 0 : page.offset + 1}–${page.offset + page.buckets.length}`}{' '}
+      <button
+        type="button"
+        disabled={offset === 0}
+        onClick={() => onOffset(Math.max(0, offset - PAGE_SIZE))}
+      >
+        Previous page
+      </button>{' '}
+      <button
+        type="button"
+        disabled={page?.next_offset == null}
+        onClick={() => onOffset(page?.next_offset ?? offset)}
+      >
+        Next page
+      </button>
+    </p>
+  );
+}
+
+/** A page of buckets, each with its fill; a bucket's key opens its detail. */
+function BucketTable({
+  buckets,
+  open,
+  onOpen,
+}: {
+  buckets: readonly Bucket[];
+  open: string | undefined;
+  onOpen: (key: string | undefined) => void;
+}) {
+  return (
+    <table data-testid="bucket-table">
+      <thead>
+        <tr>
+          <th scope="col">Bucket</th>
+          <th scope="col">Fill</th>
+          <th scope="col">Tokens</th>
+          <th scope="col">Rate</th>
+          <th scope="col">Next token</th>
+          <th scope="col">Allowed</th>
+          <th scope="col">Refused</th>
+        </tr>
+      </thead>
+      <tbody>
+        {buckets.map((bucket) => (
+          <tr key={bucket.key}>
+            <td>
+              <button
+                type="button"
+                class="link"
+                aria-expanded={open === bucket.key}
+                onClick={() => onOpen(open === bucket.key ? undefined : bucket.key)}
+              >
+                {bucket.key}
+              </button>
+            </td>
+            <td>
+              <meter
+                min={0}
+                max={bucket.burst}
+                value={bucket.tokens}
+                aria-label={`${bucket.key} fill`}
+              />{' '}
+              {fillPercent(bucket.tokens, bucket.burst)}%
+            </td>
+            <td>
+              {bucket.remaining} / {bucket.burst}
+            </td>
+            <td>{bucket.rate}</td>
+            <td>{bucket.next_token_ms === 0 ? 'now' : formatDuration(bucket.next_token_ms)}</td>
+            <td>{formatCount(bucket.allowed)}</td>
+            <td>{formatCount(bucket.rejected)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

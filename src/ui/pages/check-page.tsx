@@ -31,25 +31,7 @@ export function CheckPage() {
   return (
     <>
       <p>
-        {report.summary.requests} requests judged.{' '}
-        <Download
-          name="uas-check.json"
-          type="application/json"
-          text={() => JSON.stringify(report, null, 2)}
-          label="Download JSON"
-        />{' '}
-        <Download
-          name="uas-check.xml"
-          type="application/xml"
-          text={() => formatReportJunit(report)}
-          label="Download JUnit"
-        />{' '}
-        <Download
-          name="uas-check.md"
-          type="text/markdown"
-          text={() => formatReportMarkdown(report)}
-          label="Download Markdown"
-        />
+        {report.summary.requests} requests judged. <Downloads report={report} />
       </p>
       {(report.warnings ?? []).map((warning) => (
         <p class="notice" key={warning}>
@@ -93,6 +75,32 @@ export function CheckPage() {
           );
         })}
       </ul>
+    </>
+  );
+}
+
+/** The report as JSON, JUnit or Markdown, to download. */
+function Downloads({ report }: { report: CheckReport }) {
+  return (
+    <>
+      <Download
+        name="uas-check.json"
+        type="application/json"
+        text={() => JSON.stringify(report, null, 2)}
+        label="Download JSON"
+      />{' '}
+      <Download
+        name="uas-check.xml"
+        type="application/xml"
+        text={() => formatReportJunit(report)}
+        label="Download JUnit"
+      />{' '}
+      <Download
+        name="uas-check.md"
+        type="text/markdown"
+        text={() => formatReportMarkdown(report)}
+        label="Download Markdown"
+      />
     </>
   );
 }

@@ -73,23 +73,34 @@ export function OverviewPage() {
           </tbody>
         </table>
       </section>
-      <section aria-labelledby="server">
-        <h2 id="server">Server</h2>
-        <dl class="facts">
-          <dt>Store</dt>
-          <dd data-testid="store">{health.value?.store ?? '…'}</dd>
-          <dt>Instances answering</dt>
-          <dd>
-            {state.instances.size + 1} (this one
-            {state.instances.size === 0 ? '' : ` and ${state.instances.size} sharing its store`})
-          </dd>
-          <dt>Clock</dt>
-          <dd data-testid="clock">
-            {clock === undefined ? '…' : `${clock.mode}, at ${clock.now}`}
-          </dd>
-        </dl>
-      </section>
+      <ServerFacts instances={state.instances.size} clock={clock} />
     </>
+  );
+}
+
+/** The store, the instances answering and the clock. */
+function ServerFacts({
+  instances,
+  clock,
+}: {
+  instances: number;
+  clock: { mode: string; now: string } | undefined;
+}) {
+  return (
+    <section aria-labelledby="server">
+      <h2 id="server">Server</h2>
+      <dl class="facts">
+        <dt>Store</dt>
+        <dd data-testid="store">{health.value?.store ?? '…'}</dd>
+        <dt>Instances answering</dt>
+        <dd>
+          {instances + 1} (this one
+          {instances === 0 ? '' : ` and ${instances} sharing its store`})
+        </dd>
+        <dt>Clock</dt>
+        <dd data-testid="clock">{clock === undefined ? '…' : `${clock.mode}, at ${clock.now}`}</dd>
+      </dl>
+    </section>
   );
 }
 

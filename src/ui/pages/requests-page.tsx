@@ -17,52 +17,10 @@ export function RequestsPage() {
   const shown = useMemo(() => filterRequests(requests, filter).reverse(), [requests, filter]);
   const selected = Number(route.value.params.get('id') ?? NaN);
   const record = requests.find((request) => request.id === selected);
-  const field = (name: keyof RequestFilter, label: string) => (
-    <label>
-      {label}{' '}
-      <input
-        type="search"
-        value={filter[name]}
-        data-testid={`filter-${name}`}
-        onInput={(event) => setFilter({ ...filter, [name]: event.currentTarget.value })}
-      />
-    </label>
-  );
   return (
     <div class="split">
       <section aria-label="Request list">
-        <form class="filters" onSubmit={(event) => event.preventDefault()}>
-          <label>
-            Operation{' '}
-            <select
-              value={filter.operation}
-              onChange={(event) => setFilter({ ...filter, operation: event.currentTarget.value })}
-            >
-              <option value="">any</option>
-              <option value="exists">exists</option>
-              <option value="start">start</option>
-              <option value="verify">verify</option>
-            </select>
-          </label>
-          <label>
-            Status{' '}
-            <select
-              value={filter.status}
-              onChange={(event) => setFilter({ ...filter, status: event.currentTarget.value })}
-            >
-              <option value="">any</option>
-              <option value="2xx">2xx</option>
-              <option value="429">429</option>
-              <option value="4xx">4xx</option>
-              <option value="5xx">5xx</option>
-              <option value="injected-fault">injected fault</option>
-            </select>
-          </label>
-          {field('bucket', 'Bucket')}
-          {field('callerId', 'caller_id')}
-          {field('email', 'E-mail')}
-          {field('text', 'Text')}
-        </form>
+        <RequestFilters filter={filter} onChange={setFilter} />
         <p data-testid="request-count">
           {shown.length} of {requests.length} requests
         </p>
@@ -98,5 +56,60 @@ export function RequestsPage() {
         )}
       </section>
     </div>
+  );
+}
+
+/** The filters of the list: each narrows it as it is typed. */
+function RequestFilters({
+  filter,
+  onChange,
+}: {
+  filter: RequestFilter;
+  onChange: (filter: RequestFilter) => void;
+}) {
+  const field = (name: keyof RequestFilter, label: string) => (
+    <label>
+      {label}{' '}
+      <input
+        type="search"
+        value={filter[name]}
+        data-testid={`filter-${name}`}
+        onInput={(event) => onChange({ ...filter, [name]: event.currentTarget.value })}
+      />
+    </label>
+  );
+  return (
+    <form class="filters" onSubmit={(event) => event.preventDefault()}>
+      <label>
+        Operation{' '}
+        <select
+          value={filter.operation}
+          onChange={(event) => onChange({ ...filter, operation: event.currentTarget.value })}
+        >
+          <option value="">any</option>
+          <option value="exists">exists</option>
+          <option value="start">start</option>
+          <option value="verify">verify</option>
+        </select>
+      </label>
+      <label>
+        Status{' '}
+        <select
+          value={filter.status}
+          onChange={(event) => onChange({ ...filter, status: event.currentTarget.value })}
+        >
+          <option value="">any</option>
+          <option value="2xx">2xx</option>
+          <option value="429">429</option>
+          <option value="4xx">4xx</option>
+          <option value="5xx">5xx</option>
+          <option value="injected-fault">injected fault</option>
+        </select>
+      </label>
+      {field('bucket', 'Bucket')}
+      {field('callerId', 'caller_id')}
+      {field('email', 'E-mail')}
+      {field('text', 'Text')}
+    </form>
   );
 }
