@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { createProblem } from '../core/service/problems.js';
 import { giveWay } from '../runtime/give-way.js';
 import type { ConnectionState } from './connection-state.js';
+import { isSitePath } from './static-site.js';
 import { pathOf } from './request-target.js';
 import { answerFromCore, sendAnswer, skipRequest } from './send-answer.js';
 import type { TransportContext } from './transport-context.js';
@@ -18,6 +19,11 @@ export function dispatchRequest(
   res: ServerResponse,
 ): void {
   const { emulator, engine, shutdown } = context;
+  const page = siteAnswer(context, request);
+  if (page !== undefined) {
+    sendAnswer(context, connection, res, page);
+    return;
+  }
   const bytes = request.bodyBytes ?? 0;
   const tooLarge = bytes > 0 && bytes > emulator.bodyLimit(pathOf(request.url));
   // Targets other than a path (`*`, `ftp://host/x`) go to the core too: Fetch would rewrite
@@ -51,6 +57,22 @@ export function dispatchRequest(
   // after its connection was closed for queuing too many).
   const before = connection.engineTurn;
   connection.engineTurn = before === undefined ? run() : before.then(run);
+}
+
+/**
+ * The static site's answer to a request for one of its files, while the dev API is on (the
+ * transport has checked the request's Host as for the dev API); undefined for any other request.
+ */
+function siteAnswer(
+  context: TransportContext,
+  request: TransportRequest,
+): TransportResponse | undefined {
+  const { site, emulator } = context;
+  if (site === undefined || !emulator.devApi.enabled) return undefined;
+  const path = pathOf(request.url);
+  return isSitePath(path)
+    ? site({ method: request.method, path, headers: request.headers })
+    : undefined;
 }
 
 /** The engine's answer to a request: its own, 404 when no handler answered, 500 when one failed. */

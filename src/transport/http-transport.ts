@@ -8,6 +8,7 @@ import { clientErrorProblem } from './client-error.js';
 import { connectionOf } from './connection-state.js';
 import { problemAnswer } from './core-answer.js';
 import type { HostPolicy } from './host-guard.js';
+import type { StaticSite } from './static-site.js';
 import { takeRequest, type RunRequest } from './request-order.js';
 import { serveRequest } from './serve-request.js';
 import { answerSocket } from './socket-answer.js';
@@ -52,6 +53,8 @@ export interface HttpTransportOptions extends HostPolicy {
    * @default 30_000
    */
   stalledAnswerMs?: number;
+  /** Static files served under `/__uas/ui/` (the dashboard) while the dev API is on. */
+  site?: StaticSite | undefined;
 }
 
 /** A server over the transport. */
@@ -82,6 +85,7 @@ export function createHttpTransport(
     heartbeatMs: options.heartbeatMs ?? 15_000,
     stalledAnswerMs: options.stalledAnswerMs,
     shutdown: new TransportShutdown(),
+    site: options.site,
   };
   const serve: RunRequest = (connection, req, res) => serveRequest(context, connection, req, res);
   const server = createServer(

@@ -1,5 +1,6 @@
 import type { AnyEmulator } from '../core/emulator.js';
 import type { HostPolicy } from './host-guard.js';
+import type { StaticSite } from './static-site.js';
 import type { Engine } from './transport-exchange.js';
 import type { TransportShutdown } from './transport-shutdown.js';
 
@@ -15,4 +16,6 @@ export interface TransportContext {
   /** Milliseconds a client has to take an answer larger than the socket's buffers. */
   readonly stalledAnswerMs: number | undefined;
   readonly shutdown: TransportShutdown;
+  /** The dashboard's files, served under `/__uas/ui/` while the dev API is on; none when undefined. */
+  readonly site: StaticSite | undefined;
 }

@@ -218,6 +218,7 @@ describe('uas serve', () => {
         expect.anything(),
       ],
       dev_api: `${url}/__uas`,
+      dashboard: `${url}/__uas/ui/`,
     });
     await createApi(url).exists('email=alice%40example.com');
     await uas.waitFor(/\{"type":"request".*\}/);

@@ -127,6 +127,8 @@ function addServerOptions(command: Command): Command {
       hostList,
     )
     .option('--tui', 'show the live bucket screen instead of the request log (q stops the server)')
+    .option('--no-ui', 'do not serve the web dashboard at /__uas/ui/ (it answers 404 then)')
+    .option('--open', 'open the web dashboard in a browser once listening (best effort)')
     .option(
       '--store <store>',
       'where buckets and codes live: memory (default), redis (a local redis-server started for it), redis://host:port/db, rediss://…, unix:///path/redis.sock, or a cluster: redis://host:port?cluster=1&seed=host:port',

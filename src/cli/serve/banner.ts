@@ -52,6 +52,8 @@ export interface Banner extends BannerBehavior {
   workers: number;
   clock: { mode: string; now: string };
   dev_api: string | null;
+  /** The dashboard's URL; null when it is off (`--no-ui`, the dev API off, or not built). */
+  dashboard: string | null;
   admin_token: boolean;
   /** With `--upstream`: the real service the operations go to, and who decides. */
   upstream?: { url: string; enforce: string };
@@ -93,6 +95,7 @@ export function printBanner(
   if (banner.dev_api !== null)
     write(`  dev API   ${banner.dev_api}${banner.admin_token ? ' (admin token required)' : ''}`);
   else write(chalk.yellow(`  dev API   off: listening beyond loopback without --admin-token`));
+  if (banner.dashboard !== null) write(`  dashboard ${chalk.cyan(banner.dashboard)}`);
   write(
     `  try       curl -H 'Authorization: Bearer ${banner.bundled ? banner.clients[0]?.token : '<token>'}' '${banner.url}/v1/users/exists?email=alice@example.com'`,
   );

@@ -15,6 +15,8 @@ export function listeningBanner(facts: {
   server: EmulatorHttpServer;
   store: OpenedStore | undefined;
   role: WorkerRole | undefined;
+  /** Whether the server serves the dashboard. */
+  dashboard: boolean;
 }): Banner {
   const { flags, loaded, emulator, server, store, role } = facts;
   const { limits } = emulator.config;
@@ -49,6 +51,7 @@ export function listeningBanner(facts: {
     workers: role === undefined ? 1 : flags.workers,
     clock: { mode: flags.clock, now: new Date(emulator.clock.now()).toISOString() },
     dev_api: emulator.devApi.enabled ? `${server.url}/__uas` : null,
+    dashboard: facts.dashboard ? `${server.url}/__uas/ui/` : null,
     admin_token: flags.adminToken !== undefined,
     ...(flags.upstream === undefined
       ? {}

@@ -9,6 +9,7 @@ import {
 import type { CliIO } from '../io.js';
 import { allowLiveScreen } from '../live-screen.js';
 import { printBanner } from './banner.js';
+import { openDashboard } from './open-dashboard.js';
 import { checkServeFlags } from './check-serve-flags.js';
 import { listeningBanner } from './listening-banner.js';
 import { loadScreen } from './load-screen.js';
@@ -123,6 +124,7 @@ function announce(
   if (role !== undefined) reportListening(banner);
   else if (flags.log === 'json') out.write(JSON.stringify(banner));
   else printBanner(banner, out.write, out.chalk);
+  if (flags.open === true && role === undefined) void openDashboard(banner.dashboard, out);
 }
 
 /** The process's line about why it stops. */

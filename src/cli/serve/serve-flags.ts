@@ -26,6 +26,10 @@ export interface ServeFlags extends LimitFlags {
   adminToken?: string;
   allowedHosts?: string[];
   tui?: boolean;
+  /** Whether the dashboard is served at `/__uas/ui/` (`--no-ui` turns it off). */
+  ui: boolean;
+  /** Open the dashboard in a browser once listening. */
+  open?: boolean;
   store?: string;
   storePrefix?: string;
   onStoreError?: 'open' | 'closed';

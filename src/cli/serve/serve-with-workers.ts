@@ -1,5 +1,6 @@
 import { CliError, EXIT } from '../io.js';
 import { printBanner } from './banner.js';
+import { openDashboard } from './open-dashboard.js';
 import type { ServeFlags } from './serve-flags.js';
 import type { ServeOutput } from './serve-output.js';
 import { openStore, startLocalRedis, type StoreSpec } from './serve-store.js';
@@ -47,6 +48,7 @@ export async function serveWithWorkers(
             : worker;
         if (flags.log === 'json') out.write(JSON.stringify(banner));
         else printBanner(banner, out.write, out.chalk);
+        if (flags.open === true) void openDashboard(banner.dashboard, out);
       },
       print: (line) => out.note('warning', line),
       failWhen: embedded?.exited,

@@ -1,5 +1,6 @@
 import type { EmulatorHttpServer } from '../../adapters/http/http-server.js';
 import type { AnyEmulator } from '../../core/emulator.js';
+import type { StaticSite } from '../../transport/static-site.js';
 import type { CliIO } from '../io.js';
 import { isLoopbackHost } from '../options.js';
 import { listenError } from './listen-error.js';
@@ -15,6 +16,8 @@ export interface StartedServer {
   server: EmulatorHttpServer;
   store: OpenedStore | undefined;
   parts: ServeParts;
+  /** Whether it serves the dashboard at `/__uas/ui/`. */
+  dashboard: boolean;
 }
 
 /** What {@link startServer} starts from. */
@@ -52,8 +55,19 @@ export async function startServer(plan: ServerPlan): Promise<StartedServer> {
     parts.recording = startRecording(flags, io);
     const emulator = await createServeEmulator(plan, parts.store, parts.recording);
     parts.recording?.attach(emulator);
-    parts.server = await listenOn(emulator, flags, io.cwd);
-    return { emulator, server: parts.server, store: parts.store, parts };
+    // The dashboard is served while the dev API is on (it is a client of it).
+    const site =
+      flags.ui && emulator.devApi.enabled
+        ? (await import('../../adapters/http/dashboard-site.js')).loadDashboardSite()
+        : undefined;
+    parts.server = await listenOn(emulator, flags, io.cwd, site);
+    return {
+      emulator,
+      server: parts.server,
+      store: parts.store,
+      parts,
+      dashboard: site !== undefined,
+    };
   } catch (error) {
     await shutDown(parts, { by: 'failed-start' });
     throw error;
@@ -101,6 +115,7 @@ async function listenOn(
   emulator: AnyEmulator,
   flags: ServeFlags,
   cwd: string,
+  site: StaticSite | undefined,
 ): Promise<EmulatorHttpServer> {
   const { listen } = await import('../../adapters/http/http-server.js');
   try {
@@ -115,6 +130,7 @@ async function listenOn(
     return await listen(emulator, flags.port, flags.host, {
       engine,
       allowedHosts: flags.allowedHosts,
+      site,
     });
   } catch (error) {
     throw listenError(error as NodeJS.ErrnoException, flags.port, flags.host);

@@ -1,0 +1,68 @@
+/** Texts the dashboard shows, made from numbers and records (pure, tested without a browser). */
+
+/** A duration for a person: `0 ms`, `850 ms`, `1.5 s`, `2 min 5 s`, `1 h 2 min`. */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '—';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 60) return `${minutes} min ${Math.floor((ms % 60_000) / 1000)} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** A time of day with milliseconds, in UTC: `01:02:03.456`. */
+export function formatClock(ms: number): string {
+  return Number.isFinite(ms) ? new Date(ms).toISOString().slice(11, 23) : '—';
+}
+
+/** A count with thousands separated: `12,345`. */
+export function formatCount(count: number): string {
+  return Math.round(count).toLocaleString('en-US');
+}
+
+/** A fraction of a bucket as a whole percentage, bounded to 0..100. */
+export function fillPercent(tokens: number, burst: number): number {
+  if (!(burst > 0) || !Number.isFinite(tokens)) return 0;
+  return Math.max(0, Math.min(100, Math.round((tokens / burst) * 100)));
+}
+
+/** The text of a request's outcome, so colour is never the only sign of a refusal. */
+export function outcomeLabel(status: number, outcome: string): string {
+  if (status === 429) return outcome === 'injected-429' ? '429 injected' : '429 refused';
+  if (status >= 500) return `${status} fault`;
+  if (status >= 400) return `${status} error`;
+  return `${status} ok`;
+}
+
+/** The kind of a status, for its style: ok, refused or error. */
+export function statusKind(status: number): 'ok' | 'refused' | 'error' {
+  return status === 429 ? 'refused' : status >= 400 ? 'error' : 'ok';
+}
+
+/** Where a request's caller_id was, in words. */
+export function callerIdPlace(request: {
+  caller_id?: string | undefined;
+  caller_id_source?: string | undefined;
+  caller_id_misplaced: ReadonlyArray<{ place: string; name: string }>;
+}): string {
+  if (request.caller_id !== undefined && request.caller_id_source !== undefined)
+    return `in the ${request.caller_id_source === 'query' ? 'query' : 'JSON body'}, where the service reads it`;
+  const misplaced = request.caller_id_misplaced[0];
+  if (misplaced !== undefined)
+    return `misplaced: ${misplaced.place} ${misplaced.name} (the service ignores it; the client bucket counted the request)`;
+  return 'none sent: the client bucket counted the request';
+}
+
+/**
+ * A value of traffic as one line of text: control characters are shown as escapes, so a value
+ * cannot move the text around it. (Preact renders text, never HTML.)
+ */
+export function oneLine(value: unknown, max = 300): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  const escaped = text.replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return escaped.length > max ? `${escaped.slice(0, max)}…` : escaped;
+}

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { requestRecord } from '../../test/helpers/request-record.js';
+import type { EmulatorEvent } from '../core/records/records.js';
+import {
+  addJournal,
+  applyEvents,
+  busiestBuckets,
+  emptyLiveState,
+  REQUESTS_KEPT,
+  seriesColumns,
+  SERIES_SECONDS,
+} from './live-state.js';
+
+const request = (id: number, at: number, status = 200, bucket = 'caller:demo:a') =>
+  ({
+    type: 'request',
+    request: requestRecord({
+      id,
+      at,
+      status,
+      bucket,
+      level: bucket.startsWith('client') ? 'client' : 'caller',
+    }),
+  }) as EmulatorEvent;
+
+describe('applyEvents', () => {
+  it('counts allowed and refused requests per level, per bucket and per second', () => {
+    const state = applyEvents(emptyLiveState(), [
+      request(1, 1_000, 200),
+      request(2, 1_500, 429),
+      request(3, 2_100, 200, 'client:demo'),
+    ]);
+    expect(state.levels).toEqual({
+      client: { allowed: 1, refused: 0 },
+      caller: { allowed: 1, refused: 1 },
+    });
+    expect(state.buckets.get('caller:demo:a')).toEqual({ allowed: 1, refused: 1 });
+    expect(state.series).toEqual([
+      [1, 2, 1],
+      [2, 1, 0],
+    ]);
+    expect(state.requests.map((each) => each.id)).toEqual([1, 2, 3]);
+  });
+
+  it('keeps a request once when the journal and the stream both bring it', () => {
+    const once = addJournal(emptyLiveState(), [requestRecord({ id: 7 })]);
+    const twice = applyEvents(once, [{ type: 'request', request: requestRecord({ id: 7 }) }]);
+    expect(twice.requests).toHaveLength(1);
+    expect(twice).toBe(once);
+  });
+
+  it('keeps requests of another instance with the same id apart, and counts that instance', () => {
+    const state = applyEvents(emptyLiveState(), [
+      { type: 'request', request: requestRecord({ id: 1 }) },
+      { type: 'request', request: requestRecord({ id: 1 }), from: 'other' },
+    ]);
+    expect(state.requests).toHaveLength(2);
+    expect([...state.instances]).toEqual(['other']);
+  });
+
+  it('starts the totals again on a reset of the emulator, counting the reset, and forgets one bucket on its reset', () => {
+    const busy = applyEvents(emptyLiveState(), [request(1, 0), request(2, 0, 200, 'client:demo')]);
+    const oneBucket = applyEvents(busy, [
+      { type: 'reset', bucket: 'client:demo', emulator: false },
+    ]);
+    expect([...oneBucket.buckets.keys()]).toEqual(['caller:demo:a']);
+    const reset = applyEvents(busy, [
+      { type: 'reset', bucket: undefined, emulator: true },
+      request(3, 0),
+    ]);
+    expect(reset.resets).toBe(1);
+    expect(reset.requests.map((each) => each.id)).toEqual([3]);
+    expect(reset.levels.caller).toEqual({ allowed: 1, refused: 0 });
+  });
+
+  it('does not change the state it was given', () => {
+    const before = applyEvents(emptyLiveState(), [request(1, 0)]);
+    const snapshot = structuredClone({
+      ...before,
+      buckets: [...before.buckets],
+    });
+    applyEvents(before, [request(2, 0, 429)]);
+    expect({ ...before, buckets: [...before.buckets] }).toEqual(snapshot);
+  });
+
+  it('keeps the newest requests up to its bound', () => {
+    const events = Array.from({ length: REQUESTS_KEPT + 5 }, (_, index) => request(index + 1, 0));
+    const state = applyEvents(emptyLiveState(), events);
+    expect(state.requests).toHaveLength(REQUESTS_KEPT);
+    expect(state.requests[0]?.id).toBe(6);
+  });
+
+  it('lists codes newest first', () => {
+    const code = (email: string) =>
+      ({
+        type: 'code',
+        code: {
+          email,
+          code: '1',
+          merchant_id: 'm',
+          issued_at: '',
+          expires_at: '',
+          attempts_left: 5,
+          used: false,
+        },
+      }) as EmulatorEvent;
+    const state = applyEvents(emptyLiveState(), [code('a@x'), code('b@x')]);
+    expect(state.codes.map((each) => each.email)).toEqual(['b@x', 'a@x']);
+  });
+});
+
+describe('seriesColumns and busiestBuckets', () => {
+  it('fills the seconds without requests with zeros, over a fixed window ending now', () => {
+    const [times, all, refused] = seriesColumns([[98, 3, 1]], 100);
+    expect(times).toHaveLength(SERIES_SECONDS);
+    expect(times.at(-1)).toBe(100);
+    expect(all.slice(-3)).toEqual([3, 0, 0]);
+    expect(refused.slice(-3)).toEqual([1, 0, 0]);
+  });
+
+  it('puts the buckets with the most requests first', () => {
+    const buckets = new Map([
+      ['a', { allowed: 1, refused: 0 }],
+      ['b', { allowed: 1, refused: 5 }],
+    ]);
+    expect(busiestBuckets(buckets, 1)).toEqual([{ key: 'b', allowed: 1, refused: 5 }]);
+  });
+});

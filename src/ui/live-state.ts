@@ -1,0 +1,189 @@
+import type { CodeRecord, EmulatorEvent, RequestRecord } from '../core/records/records.js';
+
+/** Seconds of history the overview's chart keeps. */
+export const SERIES_SECONDS = 120;
+/** Requests the Requests page keeps in memory (the journal holds 1,000 by default). */
+export const REQUESTS_KEPT = 20_000;
+
+/** Allowed and refused counts. */
+export interface Counts {
+  allowed: number;
+  refused: number;
+}
+
+/** What the dashboard knows from the event stream and the journal, as one value. */
+export interface LiveState {
+  /** Requests seen, newest last, at most {@link REQUESTS_KEPT}. */
+  requests: RequestRecord[];
+  /**
+   * The highest request id held, per instance (`''` for this one, else the event's `from`): ids
+   * only grow, so a record the journal and the stream both bring is held once.
+   */
+  lastIds: Readonly<Record<string, number>>;
+  /** Per second of the emulator's clock: [second, requests, 429s], oldest first. */
+  series: Array<[number, number, number]>;
+  levels: { client: Counts; caller: Counts };
+  /** Per bucket key: its counts since the dashboard opened (or the last reset). */
+  buckets: ReadonlyMap<string, Counts>;
+  /** Codes issued, newest first. */
+  codes: CodeRecord[];
+  /** Resets of the whole emulator seen; the page says so once each. */
+  resets: number;
+  /** The other instances sharing the store that answered requests (their opaque ids). */
+  instances: ReadonlySet<string>;
+  /** The latest config event's limits, behaviour and OTP settings. */
+  config: { limits: unknown; behavior: unknown; otp: unknown } | undefined;
+}
+
+/** The state before anything is known. */
+export function emptyLiveState(): LiveState {
+  return {
+    requests: [],
+    lastIds: {},
+    series: [],
+    levels: { client: { allowed: 0, refused: 0 }, caller: { allowed: 0, refused: 0 } },
+    buckets: new Map(),
+    codes: [],
+    resets: 0,
+    instances: new Set(),
+    config: undefined,
+  };
+}
+
+/** Whether a request was refused for its rate (a real, shadowed-out or injected 429). */
+export function isRefused(request: Pick<RequestRecord, 'status' | 'outcome'>): boolean {
+  return request.status === 429;
+}
+
+/**
+ * The state after a batch of events (those of one animation frame), in order. Pure: the
+ * returned state shares nothing it changed with the one given.
+ */
+export function applyEvents(state: LiveState, events: readonly EmulatorEvent[]): LiveState {
+  let next = state;
+  const added: RequestRecord[] = [];
+  let lastIds: Record<string, number> | undefined;
+  for (const event of events) {
+    if (event.type === 'reset') {
+      if (event.emulator) {
+        next = { ...emptyLiveState(), resets: next.resets + 1, config: next.config };
+        added.length = 0;
+        lastIds = undefined;
+      } else next = { ...next, buckets: withoutBuckets(next.buckets, event.bucket) };
+    } else if (event.type === 'code') {
+      next = { ...next, codes: [event.code, ...next.codes].slice(0, 1000) };
+    } else if (event.type === 'config') {
+      next = {
+        ...next,
+        config: { limits: event.limits, behavior: event.behavior, otp: event.otp },
+      };
+    } else if (event.type === 'request') {
+      lastIds ??= { ...next.lastIds };
+      const from = event.from ?? '';
+      if (event.from !== undefined && !next.instances.has(event.from))
+        next = { ...next, instances: new Set(next.instances).add(event.from) };
+      if (event.request.id <= (lastIds[from] ?? 0)) continue;
+      lastIds[from] = event.request.id;
+      added.push(event.request);
+    }
+  }
+  return added.length === 0
+    ? next
+    : { ...withRequests(next, added), lastIds: lastIds ?? next.lastIds };
+}
+
+/** Adds requests first read from the journal (oldest first), as if their events had come. */
+export function addJournal(state: LiveState, requests: readonly RequestRecord[]): LiveState {
+  return applyEvents(
+    state,
+    requests.map((request) => ({ type: 'request', request })),
+  );
+}
+
+function withRequests(state: LiveState, added: RequestRecord[]): LiveState {
+  const levels = {
+    client: { ...state.levels.client },
+    caller: { ...state.levels.caller },
+  };
+  const buckets = new Map(state.buckets);
+  const series = state.series.slice();
+  for (const request of added) {
+    const refused = isRefused(request);
+    if (request.level !== undefined) count(levels[request.level], refused);
+    if (request.bucket !== undefined) {
+      const counts = { ...(buckets.get(request.bucket) ?? { allowed: 0, refused: 0 }) };
+      count(counts, refused);
+      buckets.set(request.bucket, counts);
+    }
+    addToSeries(series, Math.floor(request.at / 1000), refused);
+  }
+  let requests = state.requests.concat(added);
+  if (requests.length > REQUESTS_KEPT) requests = requests.slice(requests.length - REQUESTS_KEPT);
+  return { ...state, requests, levels, buckets, series };
+}
+
+function count(counts: Counts, refused: boolean): void {
+  if (refused) counts.refused++;
+  else counts.allowed++;
+}
+
+/** Counts a request in its second, keeping {@link SERIES_SECONDS} seconds up to the latest. */
+function addToSeries(series: Array<[number, number, number]>, second: number, refused: boolean) {
+  const last = series[series.length - 1];
+  let row = last !== undefined && last[0] === second ? last : undefined;
+  if (row === undefined) {
+    row = series.find((entry) => entry[0] === second);
+    if (row === undefined) {
+      row = [second, 0, 0];
+      series.push(row);
+      series.sort((a, b) => a[0] - b[0]);
+    } else series[series.indexOf(row)] = row = [row[0], row[1], row[2]];
+  } else series[series.length - 1] = row = [row[0], row[1], row[2]];
+  row[1]++;
+  if (refused) row[2]++;
+  const newest = series[series.length - 1]?.[0] ?? second;
+  while ((series[0]?.[0] ?? newest) <= newest - SERIES_SECONDS) series.shift();
+}
+
+function withoutBuckets(
+  buckets: ReadonlyMap<string, Counts>,
+  bucket: string | undefined,
+): ReadonlyMap<string, Counts> {
+  if (bucket === undefined) return new Map();
+  const next = new Map(buckets);
+  next.delete(bucket);
+  return next;
+}
+
+/** The busiest buckets: the most requests first, then the most refused. */
+export function busiestBuckets(
+  buckets: ReadonlyMap<string, Counts>,
+  count: number,
+): Array<{ key: string } & Counts> {
+  return [...buckets]
+    .map(([key, counts]) => ({ key, ...counts }))
+    .sort((a, b) => b.allowed + b.refused - (a.allowed + a.refused) || b.refused - a.refused)
+    .slice(0, count);
+}
+
+/**
+ * The chart's columns from the series: each of the {@link SERIES_SECONDS} seconds up to
+ * `nowSecond` (seconds without a request count zero), as uPlot takes them.
+ */
+export function seriesColumns(
+  series: ReadonlyArray<readonly [number, number, number]>,
+  nowSecond: number,
+): [number[], number[], number[]] {
+  const times: number[] = [];
+  const all: number[] = [];
+  const refused: number[] = [];
+  const first = nowSecond - SERIES_SECONDS + 1;
+  const bySecond = new Map(series.map((row) => [row[0], row]));
+  for (let second = first; second <= nowSecond; second++) {
+    const row = bySecond.get(second);
+    times.push(second);
+    all.push(row?.[1] ?? 0);
+    refused.push(row?.[2] ?? 0);
+  }
+  return [times, all, refused];
+}

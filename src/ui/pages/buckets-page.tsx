@@ -1,0 +1,231 @@
+/** @jsxImportSource preact */
+import { useEffect, useState } from 'preact/hooks';
+import { devApi, type DevAnswer } from '../dev-api.js';
+import { fillPercent, formatClock, formatCount, formatDuration, outcomeLabel } from '../format.js';
+import { live } from '../live.js';
+import { useRefresh } from '../parts/use-refresh.js';
+import { ServerAnswer } from '../parts/server-answer.js';
+import { href, route } from '../route.js';
+
+interface Bucket {
+  key: string;
+  level: string;
+  tokens: number;
+  remaining: number;
+  burst: number;
+  rate: string;
+  allowed: number;
+  rejected: number;
+  next_token_ms: number;
+  full_in_ms: number;
+  last_seen: string;
+}
+interface BucketPage {
+  total: number;
+  offset: number;
+  next_offset: number | null;
+  buckets: Bucket[];
+}
+
+const PAGE_SIZE = 50;
+
+/** Every bucket, a page at a time from the dev API: sorted, filtered, each with its detail. */
+export function BucketsPage() {
+  const params = route.value.params;
+  const [search, setSearch] = useState(params.get('search') ?? '');
+  const [sort, setSort] = useState('pressure');
+  const [level, setLevel] = useState('');
+  const [offset, setOffset] = useState(0);
+  const [page, setPage] = useState<BucketPage>();
+  const [open, setOpen] = useState(params.get('open') ?? undefined);
+  const [answer, setAnswer] = useState<DevAnswer>();
+  // Read again at most once a second while traffic comes.
+  const tick = useRefresh(1000);
+  useEffect(() => {
+    const query = new URLSearchParams({ sort, limit: String(PAGE_SIZE), offset: String(offset) });
+    if (search !== '') query.set('search', search);
+    if (level !== '') query.set('level', level);
+    void devApi<BucketPage>('GET', `/buckets?${query}`).then((got) => {
+      if (got.ok) setPage(got.body);
+    });
+  }, [search, sort, level, offset, tick, answer]);
+  const resetAll = async () => setAnswer(await devApi('DELETE', '/buckets'));
+  return (
+    <>
+      <form class="filters" onSubmit={(event) => event.preventDefault()}>
+        <label>
+          Search keys{' '}
+          <input
+            type="search"
+            value={search}
+            onInput={(event) => {
+              setSearch(event.currentTarget.value);
+              setOffset(0);
+            }}
+          />
+        </label>
+        <label>
+          Level{' '}
+          <select
+            value={level}
+            onChange={(event) => {
+              setLevel(event.currentTarget.value);
+              setOffset(0);
+            }}
+          >
+            <option value="">any</option>
+            <option value="client">client</option>
+            <option value="caller">caller</option>
+          </select>
+        </label>
+        <label>
+          Sort{' '}
+          <select value={sort} onChange={(event) => setSort(event.currentTarget.value)}>
+            <option value="pressure">emptiest first</option>
+            <option value="recent">latest used</option>
+            <option value="rejected">most refused</option>
+            <option value="key">by key</option>
+          </select>
+        </label>
+        <button type="button" onClick={() => void resetAll()}>
+          Reset all buckets
+        </button>
+      </form>
+      <ServerAnswer answer={answer} done="Reset" />
+      <Pager page={page} offset={offset} onOffset={setOffset} />
+      <BucketTable buckets={page?.buckets ?? []} open={open} onOpen={setOpen} />
+      {open === undefined ? null : <BucketDetail bucketKey={open} onReset={setAnswer} />}
+    </>
+  );
+}
+
+/** Where the page is among all buckets, and buttons to the pages around it. */
+function Pager({
+  page,
+  offset,
+  onOffset,
+}: {
+  page: BucketPage | undefined;
+  offset: number;
+  onOffset: (offset: number) => void;
+}) {
+  return (
+    <p>
+      {page === undefined
+        ? 'Reading…'
+        : `${formatCount(page.total)} buckets; showing ${page.total === 0 ? 0 : page.offset + 1}–${page.offset + page.buckets.length}`}{' '}
+      <button
+        type="button"
+        disabled={offset === 0}
+        onClick={() => onOffset(Math.max(0, offset - PAGE_SIZE))}
+      >
+        Previous page
+      </button>{' '}
+      <button
+        type="button"
+        disabled={page?.next_offset == null}
+        onClick={() => onOffset(page?.next_offset ?? offset)}
+      >
+        Next page
+      </button>
+    </p>
+  );
+}
+
+/** A page of buckets, each with its fill; a bucket's key opens its detail. */
+function BucketTable({
+  buckets,
+  open,
+  onOpen,
+}: {
+  buckets: readonly Bucket[];
+  open: string | undefined;
+  onOpen: (key: string | undefined) => void;
+}) {
+  return (
+    <table data-testid="bucket-table">
+      <thead>
+        <tr>
+          <th scope="col">Bucket</th>
+          <th scope="col">Fill</th>
+          <th scope="col">Tokens</th>
+          <th scope="col">Rate</th>
+          <th scope="col">Next token</th>
+          <th scope="col">Allowed</th>
+          <th scope="col">Refused</th>
+        </tr>
+      </thead>
+      <tbody>
+        {buckets.map((bucket) => (
+          <tr key={bucket.key}>
+            <td>
+              <button
+                type="button"
+                class="link"
+                aria-expanded={open === bucket.key}
+                onClick={() => onOpen(open === bucket.key ? undefined : bucket.key)}
+              >
+                {bucket.key}
+              </button>
+            </td>
+            <td>
+              <meter
+                min={0}
+                max={bucket.burst}
+                value={bucket.tokens}
+                aria-label={`${bucket.key} fill`}
+              />{' '}
+              {fillPercent(bucket.tokens, bucket.burst)}%
+            </td>
+            <td>
+              {bucket.remaining} / {bucket.burst}
+            </td>
+            <td>{bucket.rate}</td>
+            <td>{bucket.next_token_ms === 0 ? 'now' : formatDuration(bucket.next_token_ms)}</td>
+            <td>{formatCount(bucket.allowed)}</td>
+            <td>{formatCount(bucket.rejected)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** One bucket: its state, its recent requests, and a button to fill it again. */
+function BucketDetail({
+  bucketKey,
+  onReset,
+}: {
+  bucketKey: string;
+  onReset: (answer: DevAnswer) => void;
+}) {
+  const recent = live.value.requests
+    .filter((request) => request.bucket === bucketKey)
+    .slice(-20)
+    .reverse();
+  return (
+    <section class="panel" aria-label={`Bucket ${bucketKey}`} data-testid="bucket-detail">
+      <h2>{bucketKey}</h2>
+      <button
+        type="button"
+        onClick={async () =>
+          onReset(await devApi('DELETE', `/buckets/${encodeURIComponent(bucketKey)}`))
+        }
+      >
+        Reset this bucket
+      </button>
+      <h3>Recent requests</h3>
+      <ul>
+        {recent.map((request) => (
+          <li key={request.id}>
+            <a href={href('requests', { id: String(request.id) })}>
+              #{request.id} {formatClock(request.at)} {request.method} {request.path} —{' '}
+              {outcomeLabel(request.status, request.outcome)}
+            </a>
+          </li>
+        ))}
+        {recent.length === 0 ? <li>None since the dashboard opened.</li> : null}
+      </ul>
+    </section>
+  );
+}

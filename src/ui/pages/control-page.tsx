@@ -1,0 +1,165 @@
+/** @jsxImportSource preact */
+import { useEffect, useState } from 'preact/hooks';
+import { devApi, type DevAnswer } from '../dev-api.js';
+import { ConfigForm } from '../parts/config-form.js';
+import { ServerAnswer } from '../parts/server-answer.js';
+
+/** Faults, the manual clock, users and reset: each through the dev API, its answer shown. */
+export function ControlPage() {
+  return (
+    <>
+      <ConfigForm />
+      <FaultForm />
+      <ClockForm />
+      <UsersForm />
+      <ResetForm />
+    </>
+  );
+}
+
+function FaultForm() {
+  const [operation, setOperation] = useState('start');
+  const [status, setStatus] = useState('503');
+  const [count, setCount] = useState('1');
+  const [answer, setAnswer] = useState<DevAnswer>();
+  const [faults, setFaults] = useState<unknown>();
+  useEffect(() => {
+    void devApi('GET', '/faults').then((got) => setFaults(got.body));
+  }, [answer]);
+  return (
+    <form
+      class="panel"
+      aria-labelledby="faults"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        setAnswer(
+          await devApi('POST', '/faults', {
+            operation,
+            status: Number(status),
+            count: Number(count),
+          }),
+        );
+      }}
+    >
+      <h2 id="faults">Script faults (failNext)</h2>
+      <label>
+        Operation{' '}
+        <select value={operation} onChange={(event) => setOperation(event.currentTarget.value)}>
+          <option value="exists">exists</option>
+          <option value="start">start</option>
+          <option value="verify">verify</option>
+        </select>
+      </label>{' '}
+      <label>
+        Status{' '}
+        <input
+          inputMode="numeric"
+          value={status}
+          onInput={(event) => setStatus(event.currentTarget.value)}
+        />
+      </label>{' '}
+      <label>
+        Count{' '}
+        <input
+          inputMode="numeric"
+          value={count}
+          onInput={(event) => setCount(event.currentTarget.value)}
+        />
+      </label>{' '}
+      <button type="submit">Schedule</button>{' '}
+      <button type="button" onClick={async () => setAnswer(await devApi('DELETE', '/faults'))}>
+        Clear faults
+      </button>
+      <ServerAnswer answer={answer} done="Done" />
+      <pre class="json">{JSON.stringify(faults, null, 1)}</pre>
+    </form>
+  );
+}
+
+function ClockForm() {
+  const [advance, setAdvance] = useState('1000');
+  const [answer, setAnswer] = useState<DevAnswer<{ mode?: string; now?: string }>>();
+  const [clock, setClock] = useState<{ mode: string; now: string }>();
+  useEffect(() => {
+    void devApi<{ mode: string; now: string }>('GET', '/clock').then(
+      (got) => got.ok && setClock(got.body),
+    );
+  }, [answer]);
+  return (
+    <form
+      class="panel"
+      aria-labelledby="clock-title"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        setAnswer(await devApi('POST', '/clock', { advance_ms: Number(advance) }));
+      }}
+    >
+      <h2 id="clock-title">Clock</h2>
+      <p data-testid="clock-now">
+        {clock === undefined ? '…' : `${clock.mode} clock at ${clock.now}`}
+      </p>
+      <label>
+        Advance by (ms){' '}
+        <input
+          inputMode="numeric"
+          value={advance}
+          onInput={(event) => setAdvance(event.currentTarget.value)}
+        />
+      </label>{' '}
+      <button type="submit" disabled={clock?.mode !== 'manual'}>
+        Advance the manual clock
+      </button>
+      {clock?.mode === 'manual' ? null : (
+        <p class="dim">Start uas serve with --clock manual to move the clock.</p>
+      )}
+      <ServerAnswer answer={answer} done="Moved" />
+    </form>
+  );
+}
+
+function UsersForm() {
+  const [email, setEmail] = useState('');
+  const [answer, setAnswer] = useState<DevAnswer>();
+  return (
+    <form
+      class="panel"
+      aria-labelledby="users-title"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        setAnswer(await devApi('POST', '/users', { users: [{ email }] }));
+      }}
+    >
+      <h2 id="users-title">Users</h2>
+      <label>
+        E-mail{' '}
+        <input
+          type="email"
+          value={email}
+          onInput={(event) => setEmail(event.currentTarget.value)}
+        />
+      </label>{' '}
+      <button type="submit">Add user</button>
+      <p class="dim">The dev API adds or replaces users; it removes them only by a reset.</p>
+      <ServerAnswer answer={answer} done="Added" />
+    </form>
+  );
+}
+
+function ResetForm() {
+  const [answer, setAnswer] = useState<DevAnswer>();
+  return (
+    <form
+      class="panel"
+      aria-labelledby="reset-title"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        if (confirm('Reset the emulator: buckets, codes, journal, users, config and faults?'))
+          setAnswer(await devApi('POST', '/reset'));
+      }}
+    >
+      <h2 id="reset-title">Reset</h2>
+      <button type="submit">Reset the emulator</button>
+      <ServerAnswer answer={answer} done="Reset" />
+    </form>
+  );
+}

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { requestRecord } from '../../test/helpers/request-record.js';
+import { codeState } from './code-state.js';
+import { configChange } from './config-change.js';
+import { callerIdPlace, fillPercent, formatDuration, oneLine, outcomeLabel } from './format.js';
+import { filterRequests, NO_FILTER } from './request-filter.js';
+import { curlCommand, replayRequest, shellQuote } from './replay-request.js';
+
+describe('formatting', () => {
+  it('says durations, fills and outcomes in words, never by colour alone', () => {
+    expect(formatDuration(850)).toBe('850 ms');
+    expect(formatDuration(1500)).toBe('1.5 s');
+    expect(formatDuration(125_000)).toBe('2 min 5 s');
+    expect(formatDuration(-1)).toBe('—');
+    expect(fillPercent(3, 5)).toBe(60);
+    expect(fillPercent(9, 5)).toBe(100);
+    expect(fillPercent(1, 0)).toBe(0);
+    expect(outcomeLabel(429, 'rate-limited')).toBe('429 refused');
+    expect(outcomeLabel(429, 'injected-429')).toBe('429 injected');
+    expect(outcomeLabel(503, 'injected-fault')).toBe('503 fault');
+  });
+
+  it('escapes control and direction characters of traffic, and cuts long values', () => {
+    expect(oneLine('a\nb\u202ec')).toBe('a\\u000ab\\u202ec');
+    expect(oneLine('x'.repeat(10), 4)).toBe('xxxx…');
+    expect(oneLine({ a: 1 })).toBe('{"a":1}');
+  });
+
+  it('says where a caller_id was found, or that it was misplaced', () => {
+    const inBody = requestRecord({ caller_id: 'c', caller_id_source: 'body' });
+    expect(callerIdPlace(inBody)).toMatch(/^in the JSON body/);
+    const inHeader = requestRecord({
+      caller_id: undefined,
+      caller_id_source: undefined,
+      caller_id_misplaced: [{ place: 'header', name: 'x-caller-id', value: 'c' }],
+    });
+    expect(callerIdPlace(inHeader)).toMatch(/^misplaced: header x-caller-id/);
+  });
+
+  it('tells a verified, expired, exhausted and live code apart', () => {
+    const code = {
+      merchant_id: 'm',
+      email: 'a@x',
+      code: '1',
+      issued_at: '',
+      expires_at: '2026-01-01T00:10:00Z',
+      attempts_left: 5,
+      used: false,
+    };
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(codeState({ ...code, used: true }, now)).toBe('verified');
+    expect(codeState(code, Date.parse('2026-01-01T00:10:00Z'))).toBe('dead: expired');
+    expect(codeState({ ...code, attempts_left: 0 }, now)).toBe('dead: no attempts left');
+    expect(codeState(code, now)).toBe('live, expires in 10 min 0 s');
+  });
+});
+
+describe('filterRequests', () => {
+  const records = [
+    requestRecord({
+      id: 1,
+      operation: 'exists',
+      status: 200,
+      email: 'alice@example.com',
+      caller_id: 'ip-1',
+    }),
+    requestRecord({
+      id: 2,
+      operation: 'start',
+      status: 429,
+      outcome: 'rate-limited',
+      bucket: 'client:demo',
+      caller_id: undefined,
+      caller_id_misplaced: [{ place: 'header', name: 'x-caller-id', value: 'ip-2' }],
+    }),
+  ];
+  it('filters by operation, status class, bucket, caller_id (misplaced ones too), e-mail and text', () => {
+    const ids = (filter: Partial<typeof NO_FILTER>) =>
+      filterRequests(records, { ...NO_FILTER, ...filter }).map((each) => each.id);
+    expect(ids({})).toEqual([1, 2]);
+    expect(ids({ operation: 'start' })).toEqual([2]);
+    expect(ids({ status: '4xx' })).toEqual([2]);
+    expect(ids({ status: '429' })).toEqual([2]);
+    expect(ids({ status: 'rate-limited' })).toEqual([2]);
+    expect(ids({ bucket: 'client:' })).toEqual([2]);
+    expect(ids({ callerId: 'ip-2' })).toEqual([2]);
+    expect(ids({ email: 'ALICE' })).toEqual([1]);
+    expect(ids({ text: 'X-CALLER' })).toEqual([2]);
+  });
+});
+
+describe('replayRequest and curlCommand', () => {
+  it('sends a GET again with its fields in the query and a misplaced caller_id where it was', () => {
+    const record = requestRecord({
+      method: 'GET',
+      path: '/v1/users/exists',
+      fields: { email: 'a@x' },
+      caller_id: undefined,
+      caller_id_source: undefined,
+      caller_id_misplaced: [{ place: 'header', name: 'X-Caller-Id', value: "it's" }],
+    });
+    expect(replayRequest(record, 'tok')).toEqual({
+      method: 'GET',
+      url: '/v1/users/exists?email=a%40x',
+      headers: { authorization: 'Bearer tok', 'x-caller-id': "it's" },
+      body: undefined,
+    });
+    expect(curlCommand(record, 'http://127.0.0.1:4010')).toBe(
+      `curl -i -H "Authorization: Bearer $UAS_TOKEN" -H 'x-caller-id: it'\\''s' 'http://127.0.0.1:4010/v1/users/exists?email=a%40x'`,
+    );
+  });
+
+  it('sends a POST again as JSON with its caller_id in the body', () => {
+    const record = requestRecord({
+      method: 'POST',
+      path: '/v1/p',
+      fields: { email: 'a@x' },
+      caller_id: 'c',
+      caller_id_source: 'body',
+      caller_id_misplaced: [],
+    });
+    const replay = replayRequest(record, 't');
+    expect(JSON.parse(replay.body ?? '')).toEqual({ email: 'a@x', caller_id: 'c' });
+    expect(replay.headers['content-type']).toBe('application/json');
+    expect(shellQuote("a'b")).toBe(`'a'\\''b'`);
+  });
+});
+
+describe('configChange', () => {
+  it('sends only the fields changed, numbers as numbers and anything else as typed', () => {
+    const running = {
+      '/limits/caller/burst': '5',
+      '/limits/caller/rate': '1/s',
+      '/behavior/chaos': '0',
+    };
+    const values = { ...running, '/limits/caller/burst': '-1', '/behavior/chaos': 'lots' };
+    const numeric = new Set(['/limits/caller/burst', '/behavior/chaos']);
+    expect(configChange(values, running, numeric)).toEqual({
+      limits: { caller: { burst: -1 } },
+      behavior: { chaos: 'lots' },
+    });
+  });
+});
