@@ -75,6 +75,10 @@ await bundleCli({
 mkdirSync(join(PACKAGE, 'fixtures'), { recursive: true });
 copyFileSync(join(ROOT, 'fixtures/uas.config.json'), join(PACKAGE, 'fixtures/uas.config.json'));
 execFileSync('cp', ['-r', join(ROOT, 'fixtures/scenarios'), join(PACKAGE, 'fixtures/scenarios')]);
+// The web dashboard (`npm run build` wrote it to dist/ui), served from dist/ui beside dist/cli.
+if (!existsSync(join(ROOT, 'dist/ui/index.html')))
+  throw new Error('dist/ui/index.html is missing: run npm run build first');
+execFileSync('cp', ['-r', join(ROOT, 'dist/ui'), join(PACKAGE, 'dist/ui')]);
 writeFileSync(
   join(PACKAGE, 'package.json'),
   JSON.stringify({ type: 'module', version: manifest.version }),

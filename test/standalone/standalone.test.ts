@@ -119,6 +119,10 @@ describe('the standalone executable, with no node on PATH', () => {
     const conform = uas(['conform', '--url', url, '--token', 'uas-demo-token']);
     expect(conform.code, conform.out + conform.err).toBe(0);
     expect((JSON.parse(uas(['openapi']).out) as { openapi: string }).openapi).toBe('3.1.0');
+    // The web dashboard ships inside the executable.
+    const page = await fetch(`${url}/__uas/ui/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<script');
     expect(await stop(child)).toBe(0);
   }, 120_000);
 
