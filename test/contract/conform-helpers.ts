@@ -61,7 +61,10 @@ export async function startDriftServer(
   adminToken?: string,
 ): Promise<DriftServer> {
   const clock = createManualClock(Date.UTC(2026, 0, 1, 12));
-  const emulator = createEmulator({ config, clock, random: createSeededRandom(3), adminToken });
+  const emulator = createEmulator({
+    ...{ config, clock, random: createSeededRandom(3) },
+    devApi: { adminToken },
+  });
   let received = 0;
   const server = createServer((req, res) => {
     received++;
