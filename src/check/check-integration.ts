@@ -60,6 +60,7 @@ function* checkSteps(
       requests,
       resolved.resendWindowMs,
       resolved.retryAfterToleranceMs,
+      resolved.timedResendMs,
     ),
     options: resolved,
   };

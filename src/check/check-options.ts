@@ -25,6 +25,14 @@ export interface CheckOptions {
    */
   retryAfterToleranceMs?: number;
   /**
+   * How soon after the Retry-After it was given ran out an identical request counts as a resend
+   * for certain: a client that times its retry on Retry-After (axios-retry, uas's own client)
+   * sends it within this, scheduling noise included, where a shopper asking anew is not that
+   * punctual. Later (up to `resendWindowMs`), it is only possibly a resend.
+   * @default 500
+   */
+  timedResendMs?: number;
+  /**
    * How long after a 4xx (other than 429) an identical request counts as a retry of it.
    * @default 5000
    */
@@ -108,6 +116,7 @@ export const CHECK_DEFAULTS: ResolvedCheckOptions = {
   maxAttempts: 3,
   resendWindowMs: 30_000,
   retryAfterToleranceMs: 50,
+  timedResendMs: 500,
   clientErrorWindowMs: 5_000,
   sharedCallerIdMaxEndUsers: 3,
   perRequestMinRequests: 3,
@@ -127,6 +136,7 @@ const KINDS: Readonly<Record<keyof ResolvedCheckOptions, 'share' | 'count' | 'ms
   maxAttempts: 'count',
   resendWindowMs: 'ms',
   retryAfterToleranceMs: 'ms',
+  timedResendMs: 'ms',
   clientErrorWindowMs: 'ms',
   sharedCallerIdMaxEndUsers: 'count',
   perRequestMinRequests: 'count',

@@ -89,14 +89,16 @@ describe('groupLogicalRequests', () => {
     expect(groups.map(({ links }) => links)).toEqual([['certain'], ['certain']]);
   });
 
-  it('is sure of a resend sent before Retry-After was over, and only suspects one sent after', () => {
+  it('is sure of a resend sent before Retry-After was over or just after it, and only suspects one sent well after', () => {
     const make = recordMaker();
     const records = [
       make({ ...a, at: 0, status: 429, retryAfter: 2 }),
       make({ ...a, at: 1000, status: 429, retryAfter: 2 }),
-      make({ ...a, at: 3100, status: 429, retryAfter: 2 }),
-      make({ ...a, at: 3200 }),
+      make({ ...a, at: 3700, status: 429, retryAfter: 2 }),
+      make({ ...a, at: 3800 }),
     ];
+    const timed = [...records.slice(0, 2), make({ ...a, at: 3490, status: 429, retryAfter: 2 })];
+    expect(groupLogicalRequests(timed, 30_000)[0]?.links).toEqual(['certain', 'certain']);
     const [request] = groupLogicalRequests(records, 30_000);
     expect(request?.links).toEqual(['certain', 'possible', 'certain']);
     expect(certainRuns(request!).map((run) => run.map((record) => record.id))).toEqual([

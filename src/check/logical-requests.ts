@@ -6,9 +6,11 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 
 /**
  * How a resend is known to be one: `certain` when the client said so (the same Idempotency-Key, a
- * Retry-Attempt above the one before) or sent it before the Retry-After of the attempt before was
- * over (no shopper is that quick); `possible` when it is only the identical request sent again
- * after a full Retry-After, which a shopper may have sent anew once the client gave up.
+ * Retry-Attempt above the one before), sent it before the Retry-After of the attempt before was
+ * over (no shopper is that quick), or within `timedResendMs` after it ran out (a client timing its
+ * retry on Retry-After; no shopper is that punctual); `possible` when it is only the identical
+ * request sent again well after a full Retry-After, which a shopper may have sent anew once the
+ * client gave up.
  */
 export type ResendLink = 'certain' | 'possible';
 
@@ -39,8 +41,9 @@ export function groupLogicalRequests(
   records: readonly RequestRecord[],
   resendWindowMs: number,
   retryAfterToleranceMs = CHECK_DEFAULTS.retryAfterToleranceMs,
+  timedResendMs = CHECK_DEFAULTS.timedResendMs,
 ): LogicalRequest[] {
-  const options = { resendWindowMs, retryAfterToleranceMs };
+  const options = { resendWindowMs, retryAfterToleranceMs, timedResendMs };
   const all: LogicalRequest[] = [];
   const open = new Map<string, LogicalRequest>();
   for (const record of records) {
@@ -76,7 +79,7 @@ export function groupLogicalRequests(
 function resendLink(
   record: RequestRecord,
   last: RequestRecord,
-  options: { resendWindowMs: number; retryAfterToleranceMs: number },
+  options: { resendWindowMs: number; retryAfterToleranceMs: number; timedResendMs: number },
 ): ResendLink | undefined {
   const attempt = retryAttemptOf(record);
   if (attempt !== undefined) {
@@ -87,7 +90,10 @@ function resendLink(
   const gap = record.at - last.at;
   const retryAfter = retryAfterMs(last);
   if (gap < 0 || gap > retryAfter + options.resendWindowMs) return undefined;
-  return gap < retryAfter - options.retryAfterToleranceMs ? 'certain' : 'possible';
+  return gap < retryAfter - options.retryAfterToleranceMs ||
+    gap <= retryAfter + options.timedResendMs
+    ? 'certain'
+    : 'possible';
 }
 
 /** Recorded header text, trimmed; undefined when absent or blank. */

@@ -27,21 +27,3 @@ export function createRedactor(secrets: Array<string | undefined>): (text: strin
   );
   return (text) => text.replace(pattern, REDACTED);
 }
-
-/**
- * A copy of `value` with every string in it (at any depth of arrays and plain objects) passed
- * through `redact`: each value that holds a secret is redacted before any format renders it.
- */
-export function redactValues<T>(value: T, redact: (text: string) => string): T {
-  if (typeof value === 'string') return redact(value) as T;
-  if (Array.isArray(value)) return value.map((item: unknown) => redactValues(item, redact)) as T;
-  if (
-    typeof value === 'object' &&
-    value !== null &&
-    Object.getPrototypeOf(value) === Object.prototype
-  )
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, redactValues(item, redact)]),
-    ) as T;
-  return value;
-}

@@ -25,6 +25,8 @@ export interface ConformSenderOptions {
   timeoutMs: number;
   maxResponseBytes: number;
   fetch?: typeof fetch;
+  /** How why an answer did not come is shown (the tokens redacted); as it is by default. */
+  quote?: (text: string) => string;
 }
 
 /** Sends the suite's requests, each counted against the budget. */
@@ -111,10 +113,18 @@ async function sendOnce(
       maxResponseBytes: options.maxResponseBytes,
     },
   );
+  // Why there is no (whole) answer is only ever shown: it is redacted here, once.
+  const quote = options.quote ?? ((text: string) => text);
   if (outcome.kind === 'no-answer')
-    return { request, status: undefined, headers: new Headers(), body: '', error: outcome.error };
+    return {
+      request,
+      status: undefined,
+      headers: new Headers(),
+      body: '',
+      error: quote(outcome.error),
+    };
   const { status } = outcome;
   return outcome.kind === 'answer'
     ? { request, status, headers: outcome.headers, body: outcome.text, error: undefined }
-    : { request, status, headers: outcome.headers, body: '', error: outcome.error };
+    : { request, status, headers: outcome.headers, body: '', error: quote(outcome.error) };
 }

@@ -18,16 +18,16 @@ export function answerDifferences(
   exchange: ProbeExchange,
   expected: number,
 ): string[] {
+  const { quote } = context;
   if (exchange.status === undefined) return [`no answer: ${exchange.error}`];
   if (exchange.error !== undefined)
     return [`${exchange.status} without a whole body: ${exchange.error}`];
   if (exchange.status !== expected)
-    return [`expected ${expected}, got ${exchange.status}${bodyExcerpt(exchange.body)}`];
-  return context.validator.check(operation, {
-    status: exchange.status,
-    headers: exchange.headers,
-    body: exchange.body,
-  });
+    return [`expected ${expected}, got ${exchange.status}${quote(bodyExcerpt(exchange.body))}`];
+  // The validator's differences quote the answer's values.
+  return context.validator
+    .check(operation, { status: exchange.status, headers: exchange.headers, body: exchange.body })
+    .map(quote);
 }
 
 /** A member of a JSON body, or undefined (the body was already checked against the contract). */
@@ -40,7 +40,11 @@ export function answerMember(exchange: ProbeExchange, name: string): unknown {
 }
 
 /** A validation problem names the field: an entry of `errors` points at it. */
-export function pointerDifferences(exchange: ProbeExchange, pointer: string): string[] {
+export function pointerDifferences(
+  context: ProbeContext,
+  exchange: ProbeExchange,
+  pointer: string,
+): string[] {
   const errors = answerMember(exchange, 'errors');
   const pointers = Array.isArray(errors)
     ? errors.map((entry) => (entry as { pointer?: unknown }).pointer)
@@ -48,6 +52,6 @@ export function pointerDifferences(exchange: ProbeExchange, pointer: string): st
   return pointers.includes(pointer)
     ? []
     : [
-        `expected an entry of "errors" with "pointer": "${pointer}", got ${JSON.stringify(errors ?? null)}`,
+        `expected an entry of "errors" with "pointer": "${pointer}", got ${context.quote(JSON.stringify(errors ?? null))}`,
       ];
 }

@@ -37,6 +37,12 @@ export interface ProbeContext {
   answers: ServiceAnswer[];
   /** What earlier probes learnt, for later ones. */
   state: ProbeState;
+  /**
+   * Text the server sent (a body, a header value, a value read from them), as a report may show
+   * it: the secrets of the run (tokens) redacted. Only such text is: the results, counts, ids and
+   * uas's own wording never are, so a token such as `fail` or `1` cannot change them.
+   */
+  quote(text: string): string;
 }
 
 /** What running a probe came to. */

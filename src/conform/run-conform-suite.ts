@@ -24,6 +24,8 @@ export interface ConformSuite {
    * statuses and headers are the same for every config.
    */
   contract: OpenApiDocument;
+  /** How text the server sent is shown (see {@link ProbeContext.quote}); as it is by default. */
+  quote?: (text: string) => string;
 }
 
 /** Why the run stopped sending: the target cannot be reached, or the dev API wants a token. */
@@ -44,6 +46,7 @@ export async function runConformSuite(suite: ConformSuite): Promise<ConformRepor
     now: () => clock.now(),
     answers,
     state: { callerA: [], started: false, limited: undefined },
+    quote: suite.quote ?? ((text) => text),
     async send(operation, request) {
       const exchange = await sender.send(request);
       if (operation !== 'dev-api') answers.push({ operation, exchange });

@@ -6,12 +6,15 @@ import type { OpenApiDocument } from './openapi-types.js';
 
 /**
  * The origin a `Host` names, `http://<host>`, when it is a plain host name or address with an
- * optional port; undefined for anything else (absent, `localhost:`, `a_b`, ...).
+ * optional port from 1 to 65535; undefined for anything else (absent, `localhost:`, `a_b`,
+ * `x:0`, `x:99999`, ...).
  */
 export function hostOrigin(host: string | undefined | null): string | undefined {
-  return typeof host === 'string' && /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/.test(host)
-    ? `http://${host}`
-    : undefined;
+  if (typeof host !== 'string') return undefined;
+  const parts = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$/.exec(host);
+  if (parts === null) return undefined;
+  const port = parts[1] === undefined ? undefined : Number(parts[1]);
+  return port === undefined || (port >= 1 && port <= 65_535) ? `http://${host}` : undefined;
 }
 
 /**

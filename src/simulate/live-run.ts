@@ -56,9 +56,13 @@ export async function runLive(scenario: Scenario, options: LiveOptions): Promise
   const traffic = generateTraffic(scenario);
   const emulator = await devApi.isEmulator();
   if (emulator) {
+    // Each mode signs in users of its own (see shopperEmail).
     const emails: string[] = [];
-    for (let index = 0; index < traffic.arrivals.length; index++) emails.push(shopperEmail(index));
-    for (let index = 0; index < VICTIMS; index++) emails.push(victimEmail(index));
+    for (const mode of scenario.modes) {
+      for (let index = 0; index < traffic.arrivals.length; index++)
+        emails.push(shopperEmail(index, mode));
+      for (let index = 0; index < VICTIMS; index++) emails.push(victimEmail(index, mode));
+    }
     await devApi.addUsers(emails);
     // The scenario's limits apply to the run, as in virtual time.
     await devApi.configure({ limits: scenario.limits });
@@ -217,7 +221,7 @@ async function admitShoppers(run: LiveMode, flows: Array<Promise<void>>): Promis
 async function runShopper(run: LiveMode, index: number): Promise<void> {
   const { client, devApi, options, traffic } = run;
   const { merchantId } = options;
-  const { email, callerId } = shopperOf(run.mode, index);
+  const { email, callerId } = shopperOf(run.mode, index, true);
   const count = (result: { status: number | undefined }) =>
     countShopperAnswer(run.stats, elapsed(run), run.scenario.durationMs, result.status === 429);
   const end = (step: Operation, result: { ok: boolean; status: number | undefined }) =>
@@ -260,7 +264,7 @@ async function runBot(run: LiveMode): Promise<void> {
       run.skipped++;
       continue;
     }
-    const { email, callerId } = botRequest(spec, run.mode, index);
+    const { email, callerId } = botRequest(spec, run.mode, index, true);
     const request =
       spec.target === 'exists'
         ? run.bot.exists({ email, callerId })

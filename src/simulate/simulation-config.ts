@@ -8,14 +8,23 @@ export const SIM_MERCHANT = '00000000-0000-4000-8000-00000000c0de';
 /** Users whose codes a code-bombing bot requests (not shoppers). */
 export const VICTIMS = 50;
 
-/** The e-mail of shopper `index`. */
-export function shopperEmail(index: number): string {
-  return `shopper-${index}@example.com`;
+/**
+ * The e-mail of shopper `index`; with `mode` (a live run), one of that mode's own, so that a
+ * journal of several modes (`uas check --url` on a live run) never takes a request of one mode
+ * for a resend of another's.
+ */
+export function shopperEmail(index: number, mode?: string): string {
+  return `shopper-${index}${modeTag(mode)}@example.com`;
 }
 
-/** The e-mail a code-bombing bot targets on its `index`th request. */
-export function victimEmail(index: number): string {
-  return `victim-${index % VICTIMS}@example.com`;
+/** The e-mail a code-bombing bot targets on its `index`th request (of `mode`'s own, as above). */
+export function victimEmail(index: number, mode?: string): string {
+  return `victim-${index % VICTIMS}${modeTag(mode)}@example.com`;
+}
+
+/** The part of an e-mail that names its mode: `.per-caller`, or nothing. */
+export function modeTag(mode: string | undefined): string {
+  return mode === undefined ? '' : `.${mode}`;
 }
 
 /** The emulator config of a simulation: its shoppers and victims as users, the scenario's limits. */

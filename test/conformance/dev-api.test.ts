@@ -372,6 +372,24 @@ describe.each(TRANSPORTS)('429 behaviour over $name', (transport) => {
     expect(new Set(await retryAfters())).toEqual(new Set(['7', '8']));
   });
 
+  it('gives an injected 429 the RateLimit fields of a refusal: none left, back when Retry-After says', async () => {
+    const api = await withBehavior({ chaos: 1 }, { burst: 5, rate: '1/s' });
+    for (let index = 0; index < 10; index++) {
+      const injected = await api.exists(`${ALICE}&caller_id=a`);
+      const wait = injected.headers.get('retry-after');
+      expect(injected.headers.get('ratelimit')).toBe(`"caller";r=0;t=${wait}`);
+    }
+    // The bucket itself stays full: the dev API says so.
+    expect(target?.emulator.getBucket('caller:demo:a')).toMatchObject({ remaining: 5 });
+    // A 429 scripted by a fault likewise, in every header style.
+    await api.dev('/config', json({ behavior: { chaos: 0, headers: 'x-ratelimit' } }));
+    await api.dev('/faults', { ...json({ status: 429, retry_after: 7 }), method: 'POST' });
+    const scripted = await api.exists(`${ALICE}&caller_id=a`);
+    expect(scripted.status).toBe(429);
+    expect(scripted.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(scripted.headers.get('x-ratelimit-reset')).toBe('7');
+  });
+
   it('never injects a Retry-After earlier than the moment an empty bucket has a token', async () => {
     const api = await withBehavior({ chaos: 0 }, { burst: 1, rate: '1/30s' });
     await api.exists(`${ALICE}&caller_id=e`);

@@ -58,9 +58,13 @@ async function readRequest(req: IncomingMessage): Promise<EmulatorRequest> {
 export async function startDriftServer(
   drift: Drift = {},
   config: unknown = DEMO_CONFIG,
+  adminToken?: string,
 ): Promise<DriftServer> {
   const clock = createManualClock(Date.UTC(2026, 0, 1, 12));
-  const emulator = createEmulator({ config, clock, random: createSeededRandom(3) });
+  const emulator = createEmulator({
+    ...{ config, clock, random: createSeededRandom(3) },
+    devApi: { adminToken },
+  });
   let received = 0;
   const server = createServer((req, res) => {
     received++;

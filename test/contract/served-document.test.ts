@@ -161,6 +161,18 @@ describe.each(
       'a Host with an empty port',
       'GET /__uas/openapi.json HTTP/1.1\r\nHost: localhost:\r\nConnection: close\r\n\r\n',
     ],
+    [
+      'a Host whose port is past 65535',
+      'GET /__uas/openapi.json HTTP/1.1\r\nHost: foo.localhost:99999\r\nConnection: close\r\n\r\n',
+    ],
+    [
+      'a Host whose port is 0',
+      'GET /__uas/openapi.json HTTP/1.1\r\nHost: 127.0.0.1:0\r\nConnection: close\r\n\r\n',
+    ],
+    [
+      'a Host whose port is one past the last',
+      'GET /__uas/openapi.json HTTP/1.1\r\nHost: [::1]:65536\r\nConnection: close\r\n\r\n',
+    ],
   ])('names the address the server listens on for %s, not port 4010', async (_, request) => {
     const answer = await rawRequest(Number(new URL(target.baseUrl).port), request);
     expect(answer.status, answer.text.slice(0, 300)).toBe(200);

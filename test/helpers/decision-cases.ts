@@ -4,6 +4,7 @@ import type {
   BucketWrite,
 } from '../../src/core/limits/bucket-ledger.js';
 import type { BucketPolicy, BucketState } from '../../src/core/limits/token-bucket.js';
+import { SAME_INSTANT_STEP } from '../../src/core/limits/past-policies.js';
 import type { OtpCode } from '../../src/core/signin/otp-codes.js';
 import type { VerifyResult } from '../../src/core/signin/decide-verify.js';
 
@@ -28,8 +29,8 @@ export interface TakeCase {
     tokens: number;
     remaining: number;
     retryAfterMs: number;
-    /** What is written (undefined: nothing). */
-    write: Omit<BucketWrite, 'updatedAt'> | undefined;
+    /** What is written (undefined: nothing), dated the time of the take unless it says. */
+    write: (Omit<BucketWrite, 'updatedAt'> & { updatedAt?: number }) | undefined;
   };
 }
 
@@ -59,7 +60,14 @@ function take(
   };
 }
 
-const written = (tokens: number, count: BucketWrite['count']) => ({ tokens, count });
+const written = (tokens: number, count: BucketWrite['count'], updatedAt?: number) =>
+  updatedAt === undefined ? { tokens, count } : { tokens, count, updatedAt };
+
+/** A burst of 4 lowered to 1 and raised back to 4 at T0, within one millisecond. */
+const LOWERED_AND_RAISED = [
+  { burst: 4, refillPerMs: 1 / 1024, until: CASE_T0 },
+  { burst: 1, refillPerMs: 1 / 1024, until: CASE_T0 + SAME_INSTANT_STEP },
+];
 
 /** The take cases (data: one row each). */
 export const TAKE_CASES: readonly TakeCase[] = [
@@ -377,6 +385,30 @@ export const TAKE_CASES: readonly TakeCase[] = [
       remaining: 2,
       retryAfterMs: 0,
       write: written(2.5, 'allowed'),
+    },
+  },
+  {
+    name: 'a burst lowered and raised again in the millisecond a bucket was updated keeps its tokens cut',
+    stored: at(3),
+    request: take({ ...FOUR, past: LOWERED_AND_RAISED }),
+    expected: {
+      verdict: 'allowed',
+      tokens: 0,
+      remaining: 0,
+      retryAfterMs: 0,
+      write: written(0, 'allowed', CASE_T0 + SAME_INSTANT_STEP),
+    },
+  },
+  {
+    name: 'a bucket updated after a burst lowered and raised again in one millisecond keeps its tokens',
+    stored: { tokens: 3, updatedAt: CASE_T0 + SAME_INSTANT_STEP },
+    request: take({ ...FOUR, past: LOWERED_AND_RAISED }),
+    expected: {
+      verdict: 'allowed',
+      tokens: 2,
+      remaining: 2,
+      retryAfterMs: 0,
+      write: written(2, 'allowed', CASE_T0 + SAME_INSTANT_STEP),
     },
   },
   {

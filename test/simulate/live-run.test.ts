@@ -191,7 +191,7 @@ describe('runLive', () => {
       }),
     );
     expect(error.message).toMatch(
-      /^the target's dev API refused GET \/__uas\/codes\/shopper-\d+%40example\.com\?merchant_id=[-0-9a-f]+: 503 overloaded$/,
+      /^the target's dev API refused GET \/__uas\/codes\/shopper-\d+\.per-caller%40example\.com\?merchant_id=[-0-9a-f]+: 503 overloaded$/,
     );
   });
 
@@ -236,6 +236,44 @@ describe('runLive', () => {
     expect(sent.filter((entry) => entry.path.startsWith('/__uas/'))).toEqual([
       expect.objectContaining({ method: 'GET', path: '/__uas/health' }),
     ]);
+  });
+
+  it('gives each mode e-mails of its own, so that no request of one mode looks like a resend of another', async () => {
+    running = await listen(createEmulator(), 0, '127.0.0.1');
+    const { fetch: spy, sent } = recording();
+    const scenario = resolveScenario({
+      duration: '1s',
+      shoppers: { count: 10, arrivalRate: '1000/s', thinkTime: '1ms' },
+      bot: { rate: '10/s' },
+      modes: ['per-caller', 'rotating', 'static'],
+    });
+    const report = await runLive(scenario, {
+      target: running.url,
+      token: DEMO_TOKEN,
+      merchantId: DEMO_MERCHANT,
+      concurrency: 8,
+      fetch: spy,
+    });
+    const emailOf = (entry: Sent) =>
+      entry.body === undefined
+        ? new URL(`http://x${entry.path}`).searchParams.get('email')
+        : (JSON.parse(entry.body) as { email?: string }).email;
+    // The buckets are reset before each mode: what is sent between two resets is one mode's.
+    const modes: Array<Set<string>> = [];
+    for (const entry of sent) {
+      if (entry.method === 'DELETE' && entry.path === '/__uas/buckets') modes.push(new Set());
+      else if (entry.path.startsWith('/v1/')) modes.at(-1)?.add(String(emailOf(entry)));
+    }
+    expect(modes).toHaveLength(3);
+    for (const [index, emails] of modes.entries()) {
+      expect(emails.size).toBeGreaterThan(0);
+      for (const other of modes.slice(index + 1))
+        expect([...emails].filter((email) => other.has(email))).toEqual([]);
+    }
+    // The shoppers of each mode are users: per caller, every sign-in that ended completed.
+    const perCaller = report.modes[0]?.shoppers;
+    expect(perCaller?.completed).toBeGreaterThan(0);
+    expect(perCaller?.failed).toBe(0);
   });
 
   it('gives live shoppers documentation addresses, which uas check does not take for internal', async () => {

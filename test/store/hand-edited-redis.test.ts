@@ -87,6 +87,9 @@ describe.skipIf(!HAS_REDIS)('a code whose hash was edited by hand in Redis', () 
   });
 });
 
+/** A live change that reads as JSON but that no config takes (a rate past any number). */
+const INVALID_LIVE = '{"limits":{"caller":{"rate":"1e400/s"}}}';
+
 describe.skipIf(!HAS_REDIS)('uas:meta or uas:users holding junk', () => {
   const health = async (
     store: StoreUnderTest['start'] extends () => Promise<infer R> ? R : never,
@@ -100,6 +103,11 @@ describe.skipIf(!HAS_REDIS)('uas:meta or uas:users holding junk', () => {
       () => redis.inspect.hset('uas:meta', 'live', '{'),
     ],
     ['uas:meta', 'past limits that are not', () => redis.inspect.hset('uas:meta', 'past', '[1]')],
+    [
+      'uas:meta',
+      'a live change that is JSON but no valid config',
+      () => redis.inspect.hset('uas:meta', 'live', INVALID_LIVE),
+    ],
     ['uas:meta', 'a fingerprint of no config', () => redis.inspect.hset('uas:meta', 'base', 'x')],
     ['uas:users', 'a hash', () => redis.inspect.hset('uas:users', 'a', 'b')],
     ['uas:users', 'a list of something else', () => redis.inspect.rpush('uas:users', 'junk')],
@@ -125,5 +133,15 @@ describe.skipIf(!HAS_REDIS)('uas:meta or uas:users holding junk', () => {
     expect(other.store?.joined).toBe(true);
     expect(other.emulator.config.limits.caller.burst).toBe(2);
     expect(await health(other)).toBe('up');
+  });
+
+  it('does not join a live change that is JSON but no valid config: the instance says degraded and runs the limits of the others', async () => {
+    const first = await shared.start();
+    await redis.inspect.hset('uas:meta', 'live', INVALID_LIVE);
+    const second = await shared.start();
+    expect(second.store?.joined).toBe(false);
+    expect(await health(second)).toBe('degraded');
+    expect(await health(first)).toBe('degraded');
+    expect(second.emulator.config.limits.caller).toEqual(first.emulator.config.limits.caller);
   });
 });

@@ -75,6 +75,22 @@ describe.each(STORES)('a live change of limits on $name', (store) => {
     expect(await tokens(emulator)).toBe(5);
   });
 
+  it('keeps the tokens a burst lowered and raised again at one instant cut, and a bucket first used after both full', async () => {
+    const { emulator } = await store.start();
+    await take(emulator, 16); // 4 left of 20, no time passes
+    await change(emulator, { client: { burst: 1 }, caller: { burst: 1 } });
+    await change(emulator, { client: { burst: 20 }, caller: { burst: 5 } });
+    expect(await tokens(emulator)).toBe(1);
+    await change(emulator, { client: { burst: 2 } });
+    await change(emulator, { client: { burst: 20 } });
+    expect(await tokens(emulator)).toBe(1);
+    // A bucket first used after the changes, at the same instant, starts full at the burst now.
+    expect((await emulator.handle(existsRequest('fresh'))).status).toBe(200);
+    expect((await emulator.getBucket('caller:demo:fresh'))?.tokens).toBe(4);
+    await take(emulator, 1);
+    expect(await tokens(emulator)).toBe(0);
+  });
+
   it.skipIf(!store.shared)(
     'settles a bucket once, at the moment of the change, on every instance sharing the store',
     async () => {

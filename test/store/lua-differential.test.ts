@@ -77,7 +77,7 @@ describe.skipIf(!HAS_REDIS)('the Redis scripts decide as the core does', () => {
       return taken;
     }
     expect(Number(after.t), label).toBe(expected.write.tokens);
-    expect(Number(after.u), label).toBe(request.now);
+    expect(Number(after.u), label).toBe(expected.write.updatedAt);
     const counters = { allowed: 'a', rejected: 'r', shadowRejected: 's' } as const;
     for (const [name, field] of Object.entries(counters)) {
       const before = stored === undefined ? 0 : COUNTERS[field];

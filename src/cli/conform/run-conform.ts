@@ -8,7 +8,7 @@ import { createOpenApiDocument } from '../../contract/openapi-document.js';
 import { trimBaseUrl } from '../../http/join-url.js';
 import type { ConformOptions } from '../../conform/conform-options.js';
 import { conformPlanToJson, formatConformPlan, planConform } from '../../conform/conform-plan.js';
-import { createRedactor, redactValues } from '../../conform/conform-redaction.js';
+import { createRedactor } from '../../conform/conform-redaction.js';
 import { conformReportToJson } from '../../conform/conform-report-json.js';
 import type { ConformHeading, ConformReport } from '../../conform/conform-report.js';
 import { createConformSender } from '../../conform/conform-sender.js';
@@ -101,13 +101,16 @@ async function conform(
   const timeoutMs = durationFlag('--timeout', flags.timeout, true);
   const maxResponseBytes = sizeFlag('--max-response', flags.maxResponse);
   const redact = createRedactor([token, flags.adminToken]);
-  const heading: ConformHeading = redactValues(
-    { target: baseUrl, style: flags.headers, maxRequests: flags.maxRequests },
-    redact,
-  );
+  // uas's own values (the target it was given, the options, results, counts) are shown as
+  // they are; only text the server sent is redacted (see ProbeContext.quote).
+  const heading: ConformHeading = {
+    target: baseUrl,
+    style: flags.headers,
+    maxRequests: flags.maxRequests,
+  };
   const adminToken = flags.adminToken !== undefined;
   if (flags.dryRun) {
-    const plan = planConform(redactValues(options, redact));
+    const plan = planConform(options);
     io.stdout.write(
       flags.json
         ? `${toSafeJson(conformPlanToJson(plan, heading, adminToken))}\n`
@@ -122,6 +125,7 @@ async function conform(
     maxRequests: flags.maxRequests,
     timeoutMs,
     maxResponseBytes,
+    quote: redact,
     ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
   });
   // The contract `uas serve` gives for the bundled config in the expected rate-limit style.
@@ -129,9 +133,10 @@ async function conform(
     resolveConfig({ ...DEMO_CONFIG, behavior: { headers: options.style } }),
   );
   const clock = deps.clock ?? SYSTEM_CLOCK;
-  // Server text can hold the token (a server that echoes the request): each value that does is
-  // redacted before any output is formatted, so no format's own text or escaping can meet it.
-  const report = redactValues(await runConformSuite({ options, sender, clock, contract }), redact);
+  // Server text can hold the token (a server that echoes the request): each piece a report
+  // quotes is redacted where it is quoted, before any output is formatted, so no format's own
+  // text or escaping can meet it, and nothing uas wrote itself is touched.
+  const report = await runConformSuite({ options, sender, clock, contract, quote: redact });
   await writeReports(report, heading, flags, io);
   return exitCodeOf(report, io);
 }

@@ -13,7 +13,7 @@ export const existsInvalidEmail: Probe = {
     const exchange = await context.send('exists', request!);
     const differences = answerDifferences(context, 'exists', exchange, 400);
     return probeOutcome(
-      differences.length > 0 ? differences : pointerDifferences(exchange, '#/email'),
+      differences.length > 0 ? differences : pointerDifferences(context, exchange, '#/email'),
     );
   },
 };

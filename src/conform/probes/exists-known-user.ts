@@ -20,7 +20,7 @@ export const existsKnownUser: Probe = {
     const differences = answerDifferences(context, 'exists', exchange, 200);
     if (differences.length === 0 && answerMember(exchange, 'exists') !== true)
       differences.push(
-        `expected "exists": true for ${email} (--email), got ${JSON.stringify(answerMember(exchange, 'exists'))}`,
+        `expected "exists": true for ${email} (--email), got ${context.quote(String(JSON.stringify(answerMember(exchange, 'exists'))))}`,
       );
     return probeOutcome(differences);
   },

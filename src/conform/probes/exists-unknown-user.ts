@@ -19,7 +19,7 @@ export const existsUnknownUser: Probe = {
     const differences = answerDifferences(context, 'exists', exchange, 200);
     if (differences.length === 0 && answerMember(exchange, 'exists') !== false)
       differences.push(
-        `expected "exists": false for ${probeEmail(options)}, got ${JSON.stringify(answerMember(exchange, 'exists'))}`,
+        `expected "exists": false for ${probeEmail(options)}, got ${context.quote(String(JSON.stringify(answerMember(exchange, 'exists'))))}`,
       );
     return probeOutcome(differences);
   },

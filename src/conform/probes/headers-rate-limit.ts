@@ -26,7 +26,7 @@ export const headersRateLimit: Probe = {
     for (const { operation, exchange } of answers) {
       const { problems } = judgeRateLimitFields(style, (name) => exchange.headers.get(name));
       for (const problem of problems)
-        differences.push(`${operation} ${exchange.status}: ${problem}`);
+        differences.push(`${operation} ${exchange.status}: ${context.quote(problem)}`);
     }
     const unique = [...new Set(differences)];
     return probeOutcome(

@@ -26,17 +26,17 @@ export const limitRetryAfterHonoured: Probe = {
     const waitMs = readRetryAfter(value, context.now());
     if (waitMs === undefined)
       return {
-        skip: `the 429 had no readable Retry-After (${value === null ? 'none' : JSON.stringify(value)})`,
+        skip: `the 429 had no readable Retry-After (${value === null ? 'none' : context.quote(JSON.stringify(value))})`,
       };
     if (waitMs > context.options.maxWaitMs)
       return {
-        skip: `Retry-After ${JSON.stringify(value)} asks for longer than --max-wait (${context.options.maxWaitMs / 1000} s)`,
+        skip: `Retry-After ${context.quote(JSON.stringify(value))} asks for longer than --max-wait (${context.options.maxWaitMs / 1000} s)`,
       };
     await context.sleep(waitMs);
     const exchange = await context.send('exists', request!);
     return probeOutcome(
       answerDifferences(context, 'exists', exchange, 200).map(
-        (line) => `after waiting Retry-After ${value} s: ${line}`,
+        (line) => `after waiting Retry-After ${context.quote(String(value))} s: ${line}`,
       ),
     );
   },

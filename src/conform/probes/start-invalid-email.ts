@@ -21,7 +21,7 @@ export const startInvalidEmail: Probe = {
     const exchange = await context.send('start', request!);
     const differences = answerDifferences(context, 'start', exchange, 400);
     return probeOutcome(
-      differences.length > 0 ? differences : pointerDifferences(exchange, '#/email'),
+      differences.length > 0 ? differences : pointerDifferences(context, exchange, '#/email'),
     );
   },
 };

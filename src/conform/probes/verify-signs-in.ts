@@ -23,7 +23,11 @@ function codeOf(read: ProbeExchange): string | undefined {
 }
 
 /** Whether the signed-in answer names the user and the merchant asked about. */
-function identityDifferences(options: ConformOptions, exchange: ProbeExchange): string[] {
+function identityDifferences(
+  options: ConformOptions,
+  exchange: ProbeExchange,
+  quote: (text: string) => string,
+): string[] {
   const email = options.email as string;
   const merchantId = options.merchantId as string;
   const got = {
@@ -33,11 +37,11 @@ function identityDifferences(options: ConformOptions, exchange: ProbeExchange): 
   const differences: string[] = [];
   if (String(got.email).toLowerCase() !== email.toLowerCase())
     differences.push(
-      `expected "email": ${JSON.stringify(email)}, got ${JSON.stringify(got.email)}`,
+      `expected "email": ${JSON.stringify(email)}, got ${quote(String(JSON.stringify(got.email)))}`,
     );
   if (String(got.merchant_id).toLowerCase() !== merchantId.toLowerCase())
     differences.push(
-      `expected "merchant_id": ${JSON.stringify(merchantId)}, got ${JSON.stringify(got.merchant_id)}`,
+      `expected "merchant_id": ${JSON.stringify(merchantId)}, got ${quote(String(JSON.stringify(got.merchant_id)))}`,
     );
   return differences;
 }
@@ -65,12 +69,12 @@ export const verifySignsIn: Probe = {
     const code = codeOf(read);
     if (code === undefined)
       return probeOutcome([
-        `the dev API did not give a code: ${read.status ?? 'no answer'}${read.status === undefined ? ` (${read.error})` : bodyExcerpt(read.body)}`,
+        `the dev API did not give a code: ${read.status ?? 'no answer'}${read.status === undefined ? ` (${read.error})` : context.quote(bodyExcerpt(read.body))}`,
       ]);
     const exchange = await context.send('verify', verifyWith(options, code));
     const differences = answerDifferences(context, 'verify', exchange, 200);
     return probeOutcome(
-      differences.length > 0 ? differences : identityDifferences(options, exchange),
+      differences.length > 0 ? differences : identityDifferences(options, exchange, context.quote),
     );
   },
 };

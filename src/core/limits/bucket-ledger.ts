@@ -1,5 +1,6 @@
 import type { MaybePromise } from '../async/maybe-promise.js';
 import type { Level } from './bucket-key.js';
+import { writtenAt } from './past-policies.js';
 import {
   takeTokens,
   type BucketDecision,
@@ -60,6 +61,7 @@ export function decideTake(
   request: BucketTake,
 ): { taken: BucketTaken; write: BucketWrite | undefined } {
   const { now, policy, cost, mode } = request;
+  const at = writtenAt(now, policy);
   const decision = takeTokens(stored, now, policy, cost);
   const unchanged = () => takeTokens(stored, now, policy, 0);
   if (mode === 'peek')
@@ -68,29 +70,29 @@ export function decideTake(
     const state = unchanged();
     return {
       taken: { verdict: 'injected', state: { ...state, retryAfterMs: decision.retryAfterMs } },
-      write: { tokens: state.tokens, updatedAt: now, count: 'rejected' },
+      write: { tokens: state.tokens, updatedAt: at, count: 'rejected' },
     };
   }
   if (!decision.allowed && !request.shadow)
     return {
       taken: { verdict: 'rejected', state: decision },
-      write: { tokens: decision.tokens, updatedAt: now, count: 'rejected' },
+      write: { tokens: decision.tokens, updatedAt: at, count: 'rejected' },
     };
   if (!request.valid) {
     if (request.countInvalid && decision.allowed)
       return {
         taken: { verdict: 'refused', state: decision },
-        write: { tokens: decision.tokens, updatedAt: now, count: 'allowed' },
+        write: { tokens: decision.tokens, updatedAt: at, count: 'allowed' },
       };
     return { taken: { verdict: 'refused', state: unchanged() }, write: undefined };
   }
   if (!decision.allowed)
     return {
       taken: { verdict: 'shadow-limited', state: decision },
-      write: { tokens: decision.tokens, updatedAt: now, count: 'shadowRejected' },
+      write: { tokens: decision.tokens, updatedAt: at, count: 'shadowRejected' },
     };
   return {
     taken: { verdict: 'allowed', state: decision },
-    write: { tokens: decision.tokens, updatedAt: now, count: 'allowed' },
+    write: { tokens: decision.tokens, updatedAt: at, count: 'allowed' },
   };
 }

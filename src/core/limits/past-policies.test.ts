@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PAST_POLICIES, pastAfterChange, readPastPolicies } from './past-policies.js';
+import {
+  MAX_PAST_POLICIES,
+  SAME_INSTANT_STEP,
+  pastAfterChange,
+  readPastPolicies,
+  writtenAt,
+} from './past-policies.js';
 import { tokensAt, type BucketPolicy } from './token-bucket.js';
 
 const fast = { burst: 20, refillPerMs: 10 / 1000 }; // full from empty in 2 s
@@ -42,6 +48,26 @@ describe('pastAfterChange', () => {
     }
     expect(policy.past).toHaveLength(MAX_PAST_POLICIES);
     expect(policy.past?.at(-1)?.until).toBe(MAX_PAST_POLICIES + 5);
+  });
+});
+
+describe('changes made at one instant', () => {
+  it('are dated in the order they were made, and a bucket updated after them is dated after them', () => {
+    const low = { ...fast, burst: 1 };
+    const first = pastAfterChange(fast, low, 1_000);
+    const second = pastAfterChange({ ...low, past: first }, fast, 1_000);
+    expect(second).toEqual([
+      { ...fast, until: 1_000 },
+      { ...low, until: 1_000 + SAME_INSTANT_STEP },
+    ]);
+    const raised: BucketPolicy = { ...fast, past: second };
+    // Updated at that instant before the changes: cut to the lowered burst.
+    expect(tokensAt({ tokens: 15, updatedAt: 1_000 }, 1_000, raised)).toBe(1);
+    expect(writtenAt(1_000, raised)).toBe(1_000 + SAME_INSTANT_STEP);
+    expect(tokensAt({ tokens: 15, updatedAt: writtenAt(1_000, raised) }, 1_000, raised)).toBe(15);
+    // A change a millisecond later, or a bucket updated a millisecond later, is dated as it is.
+    expect(pastAfterChange(raised, low, 1_001).at(-1)?.until).toBe(1_001);
+    expect(writtenAt(1_001, raised)).toBe(1_001);
   });
 });
 

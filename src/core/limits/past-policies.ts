@@ -29,9 +29,10 @@ export function pastAfterChange(
   after: BucketPolicy,
   at: number,
 ): readonly PastPolicy[] {
-  const past = (before.past ?? NO_PAST).filter((era) => era.until <= at);
+  const past = (before.past ?? NO_PAST).filter((era) => era.until < at + 1);
   if (samePolicy(before, after)) return past;
-  const all = [...past, { burst: before.burst, refillPerMs: before.refillPerMs, until: at }];
+  const until = changeInstant(past, at);
+  const all = [...past, { burst: before.burst, refillPerMs: before.refillPerMs, until }];
   let first = Math.max(0, all.length - MAX_PAST_POLICIES);
   for (let index = 1; index < all.length; index++) {
     const era = all[index] as PastPolicy;
@@ -39,6 +40,35 @@ export function pastAfterChange(
     if (era.until - start >= era.burst / era.refillPerMs) first = Math.max(first, index);
   }
   return all.slice(first);
+}
+
+/**
+ * How far apart changes made within one millisecond are dated (exact in binary at any time of
+ * the clock's range up to the year 2248), so that their order stays known; see {@link changeInstant}.
+ */
+export const SAME_INSTANT_STEP = 1 / 1024;
+
+/**
+ * When a change at `at` is dated. A change made at the instant of the one before (a burst
+ * lowered, then raised, in the same millisecond) is dated a step after it: otherwise the policy
+ * between them would last no time and a bucket updated at that instant could not tell whether
+ * it was updated before the two (its tokens cut to that burst) or after them (not cut). A bucket
+ * updated after a change is dated no earlier than it ({@link writtenAt}). After about a thousand
+ * changes in one millisecond, the oldest of them are forgotten.
+ */
+function changeInstant(past: readonly PastPolicy[], at: number): number {
+  const last = past[past.length - 1]?.until;
+  return last !== undefined && last >= at ? last + SAME_INSTANT_STEP : at;
+}
+
+/**
+ * The time a bucket updated at `now` under `policy` is stored as: `now`, or the date of the last
+ * live change when that change was made within the same millisecond and dated after `now` by
+ * {@link changeInstant}, so that the update counts as after it (the Redis script does the same).
+ */
+export function writtenAt(now: number, policy: BucketPolicy): number {
+  const last = policy.past?.[policy.past.length - 1]?.until;
+  return last !== undefined && last > now && last < now + 1 ? last : now;
 }
 
 /**

@@ -37,13 +37,11 @@ export function renderResult(
   result: ServiceResult,
   path: string,
 ): EmulatorResponse {
-  const headers = rateLimitHeaders(
-    config,
-    result.bucket,
-    result.level,
-    result.state,
-    result.resetSeconds,
-  );
+  // An injected 429 speaks as a refusal does: no request left until Retry-After (the bucket
+  // itself was not charged; the dev API and the body say so), never "full, next token in N s".
+  const state =
+    result.outcome === 'injected-429' ? { ...result.state, remaining: 0 } : result.state;
+  const headers = rateLimitHeaders(config, result.bucket, result.level, state, result.resetSeconds);
   if (result.status === 429) return tooManyRequests(config, random, result, headers, path);
   if (result.outcome === 'shadow-limited') headers['uas-shadow-limited'] = 'true';
   if (result.scripted?.retryAfter !== undefined)

@@ -5,12 +5,13 @@ import { isMetaSound } from './live-change.js';
 /**
  * What the store says of itself when asked: `down` when Redis did not answer its last command
  * (`healthy` false) or this check; `degraded` when it answers but `uas:meta` or `uas:users` hold
- * what uas cannot read (written by something else: a reset of the emulator repairs them); `up`.
+ * what uas cannot read or apply (a live change no config takes) (written by something else: a reset of the emulator repairs them); `up`.
  */
 export async function checkRedisStore(
   redis: ScriptedRedis,
   keys: RedisKeys,
   healthy: boolean,
+  liveApplies?: (live: unknown) => boolean,
 ): Promise<'up' | 'down' | 'degraded'> {
   if (!healthy) return 'down';
   try {
@@ -21,7 +22,9 @@ export async function checkRedisStore(
       }),
       redis.uasUsersCheck(keys.users),
     ]);
-    return meta !== undefined && isMetaSound(meta) && users === 'ok' ? 'up' : 'degraded';
+    return meta !== undefined && isMetaSound(meta, liveApplies) && users === 'ok'
+      ? 'up'
+      : 'degraded';
   } catch {
     return 'down';
   }

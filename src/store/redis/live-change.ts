@@ -29,14 +29,18 @@ export function readLiveChange(meta: Record<string, string>): LiveChange | undef
 /**
  * Whether `uas:meta`, read whole, holds what uas keeps there: nothing yet, or the fingerprint of
  * the config the instances started with, and a live change that reads back (its parts a JSON
- * object, its past limits as instances send them).
+ * object that `liveApplies` takes, its past limits as instances send them).
  */
-export function isMetaSound(meta: Record<string, string>): boolean {
+export function isMetaSound(
+  meta: Record<string, string>,
+  liveApplies: (live: unknown) => boolean = () => true,
+): boolean {
   if (Object.keys(meta).length === 0) return true;
   if (!/^[0-9a-f]{64}$/.test(meta.base ?? '')) return false;
   if (meta.live !== undefined && meta.live !== '') {
     const live = parseJson(meta.live);
     if (typeof live !== 'object' || live === null || Array.isArray(live)) return false;
+    if (!liveApplies(live)) return false;
   }
   if (meta.past === undefined || meta.past === 'null') return true;
   return readPastPolicies(parseJson(meta.past)) !== undefined;

@@ -53,6 +53,8 @@ export async function joinPrefix(options: {
   health: RedisHealth;
   base: string;
   display: string;
+  /** Whether the parts of a live change found there make a valid config of this instance's. */
+  liveApplies?: (live: unknown) => boolean;
 }): Promise<PrefixState> {
   const { redis, keys, health, base } = options;
   // Asked before the config is read: an instance of this config that starts at the same moment
@@ -61,7 +63,12 @@ export async function joinPrefix(options: {
   const meta = await health.command(() => redis.hgetall(keys.meta));
   if (meta.base === base) {
     const users = await health.command(() => redis.lrange(keys.users, 0, -1));
-    return { base, joined: true, live: readLiveChange(meta), users: readUserBatches(users) };
+    const live = readLiveChange(meta);
+    // A live change no config takes (written by something other than uas) is not joined: this
+    // instance runs the config it started with, as the others do, and health says degraded.
+    if (live !== undefined && options.liveApplies?.(live.live) === false)
+      return { base, joined: false, live: undefined, users: readUserBatches(users) };
+    return { base, joined: true, live, users: readUserBatches(users) };
   }
   if (running > 0 && meta.base !== undefined)
     throw new Error(

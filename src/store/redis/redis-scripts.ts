@@ -83,7 +83,8 @@ end
  * ms, [5] cost, [6] mode (peek, inject, decide), [7] shadow, [8] valid, [9] count invalid (each
  * '1' or '0'), [10] least time to live in ms, [11] most time to live in ms, [12] how many past
  * policies follow (live changes, oldest first), then for each: the time it ended, its burst, its
- * refill per ms. Tokens are worked out as `tokensAt` in the core does, step by step alike.
+ * refill per ms. Tokens are worked out as `tokensAt` in the core does, step by step alike, and
+ * the bucket is dated as `writtenAt` dates it.
  *
  * Returns the bucket before the take (tokens and updated-at as text, '' for none) and the time
  * of the take: the caller works out the verdict from them with the same pure function. A key
@@ -131,6 +132,13 @@ if allowed then
   after = available - cost
   if after < 0 then after = 0 end
 end
+-- Dated no earlier than a live change made within this millisecond (writtenAt in the core).
+local at = now
+local changes = tonumber(ARGV[12])
+if changes > 0 then
+  local last = tonumber(ARGV[13 + 3 * (changes - 1)])
+  if last > now and last < now + 1 then at = last end
+end
 local tokens, count = nil, nil
 if mode == 'peek' then
 elseif mode == 'inject' then tokens, count = available, 'r'
@@ -141,7 +149,7 @@ elseif not allowed then tokens, count = available, 's'
 else tokens, count = after, 'a' end
 if tokens then
   if junk then redis.call('DEL', KEYS[1]) end
-  redis.call('HSET', KEYS[1], 't', num(tokens), 'u', num(now))
+  redis.call('HSET', KEYS[1], 't', num(tokens), 'u', num(at))
   redis.call('HINCRBY', KEYS[1], count, 1)
   local ttl = math.ceil((burst - tokens) / rate)
   local least, most = tonumber(ARGV[10]), tonumber(ARGV[11])

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EmulatorStore, StoreChannel } from '../../core/store/emulator-store.js';
 import type { ManualClock } from '../../core/time/clock.js';
+import { applyConfigPatch } from '../../core/config/config.js';
+import type { ConfigFile } from '../../core/config/config-schema.js';
 import { checkRedisStore } from './check-redis-store.js';
 import {
   configFingerprint,
@@ -157,7 +159,11 @@ async function openRedisStore(
   health.connected();
   // The config this instance started with decides whether it joins the live state it finds.
   const base = configFingerprint(options.config, options.manualClock !== undefined);
-  const prefix = await joinPrefix({ redis, keys, health, base, display: target.display });
+  const liveApplies = (live: unknown) => appliesTo(options.config, live);
+  const prefix = await joinPrefix({
+    ...{ redis, keys, health, base, liveApplies },
+    display: target.display,
+  });
   redis.on('ready', () => void seedMeta(redis, keys, prefix).catch(() => {}));
   const instance = randomUUID();
   const publish = createPublisher(redis, instance);
@@ -234,7 +240,8 @@ function assembleStore(parts: StoreParts, pubsub: RedisChannel): RedisStore {
       await listing.unlinkAll(keys.codes);
       await resetPrefix(redis, keys, health, prefix);
     },
-    check: () => checkRedisStore(redis, keys, health.state.healthy),
+    check: () =>
+      checkRedisStore(redis, keys, health.state.healthy, (live) => appliesTo(options.config, live)),
     async close() {
       pubsub.stop();
       parts.stopTime();
@@ -243,4 +250,14 @@ function assembleStore(parts: StoreParts, pubsub: RedisChannel): RedisStore {
       redis.disconnect();
     },
   };
+}
+
+/** Whether the parts of a live change make a valid config of `config` (the one started with). */
+function appliesTo(config: unknown, live: unknown): boolean {
+  try {
+    applyConfigPatch(config as ConfigFile, live);
+    return true;
+  } catch {
+    return false;
+  }
 }
