@@ -49,9 +49,9 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'src/**/*.tsx'],
     ignores: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     rules: {
-      'max-lines': ['warn', { max: 400, skipBlankLines: false, skipComments: false }],
+      'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
       'max-lines-per-function': [
-        'warn',
+        'error',
         { max: 80, skipBlankLines: false, skipComments: false, IIFEs: true },
       ],
     },
