@@ -11,11 +11,7 @@ const PURE_UNDER_TEST = [
   'test/check/recipes/clean-integration.test.ts',
   'test/check/recorded-resends.test.ts',
   'test/check/rule-docs.test.ts',
-  'test/contract/conform-budget.test.ts',
-  'test/contract/conform-drift.test.ts',
-  'test/contract/conform-redaction.test.ts',
   'test/docs/doc-markers.test.ts',
-  'test/docs/doc-output.test.ts',
   'test/recipes/vitest-msw/sign-in.test.ts',
   'test/tiers.test.ts',
 ];
@@ -27,10 +23,14 @@ const SOCKETS_UNDER_SRC = [
   'src/transport/delay-answer.test.ts',
 ];
 
-/** Tests that pack or install the package, or drive a browser or a terminal. */
+/**
+ * Tests that pack or install the package, drive a browser or a terminal, or run every shell
+ * example of the docs (the slowest of the rest, measured: minutes, each example a server).
+ */
 const END_TO_END = [
   'test/browser/**/*.test.ts',
   'test/docs/doc-install.test.ts',
+  'test/docs/doc-shell.test.ts',
   'test/docs/doc-terminal.test.ts',
   'test/package/**/*.test.ts',
   'test/tui/top-screen.test.ts',
