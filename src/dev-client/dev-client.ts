@@ -5,7 +5,7 @@ import type { BucketSort, BucketView } from '../core/limits/bucket-view.js';
 import type { Level } from '../core/limits/bucket-key.js';
 import { joinUrl } from '../http/join-url.js';
 import { sendRequest } from '../http/send-request.js';
-import { checkBaseUrl } from '../transport/base-url.js';
+import { checkBaseUrl } from '../http/base-url.js';
 import { DevApiError } from './dev-api-error.js';
 import { readRefusal } from './refusal-body.js';
 import { createAnswerReader } from './answer-reader.js';

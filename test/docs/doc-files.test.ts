@@ -135,8 +135,11 @@ describe('the npm commands shown', () => {
     expect(named.filter((script) => scripts[script] === undefined)).toEqual([]);
   });
 
-  it('start the emulator with npm start, and run the suite with npm test', () => {
+  it('start the emulator with npm start, and run the suite with npm test and test:e2e', () => {
     expect(scripts.start).toMatch(/^npm run build && node bin\/uas\.js serve$/);
-    expect(scripts.test).toMatch(/^npm run build && npm run typecheck && vitest run$/);
+    expect(scripts.test).toMatch(
+      /^npm run build && npm run typecheck && npm run lint:layers && vitest run --project unit --project integration$/,
+    );
+    expect(scripts['test:e2e']).toMatch(/^npm run build && vitest run --project e2e$/);
   });
 });

@@ -3,7 +3,7 @@ import type { AnyEmulator } from '../../core/emulator.js';
 import type { MaybePromise } from '../../core/async/maybe-promise.js';
 import type { EmulatorRequest, EmulatorResponse } from '../../core/service/exchange.js';
 import { createEmulator, type EmulatorOptions } from '../../emulator.js';
-import { checkBaseUrl } from '../../transport/base-url.js';
+import { checkBaseUrl } from '../../http/base-url.js';
 import { delayAnswer } from '../../transport/delay-answer.js';
 import { giveWay } from '../../runtime/give-way.js';
 
