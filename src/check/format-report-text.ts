@@ -34,7 +34,7 @@ export function formatReportText(report: CheckReport, colors: ReportColors): str
   }
   const retries = retryLine(report.summary);
   if (retries !== undefined) lines.push(colors.dim(retries));
-  for (const warning of report.warnings ?? [])
+  for (const warning of report.warnings)
     lines.push(`${colors.yellow(colors.bold('incomplete:'))} ${clean(warning)}`);
   lines.push(summaryLine(report, colors));
   return lines.join('\n');

@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { CommandOutcome } from '../../check/command-outcome.js';
 import type { RequestRecord } from '../../core/records/records.js';
-import { parseDuration } from '../../core/config/duration.js';
+import { missingUnit, parseDuration } from '../../core/config/duration.js';
 import type { CheckFlags } from './check-flags.js';
 import { applyConfigFlags, configErrorToCli, loadConfigFile } from '../config-loader.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
@@ -34,11 +34,7 @@ export async function fromCommand(
   context: CommandContext,
 ): Promise<CommandRecorded> {
   const { io } = context;
-  const timeoutMs = parseDuration(flags.timeout);
-  if (timeoutMs === undefined || timeoutMs <= 0)
-    throw new CliError(
-      `invalid --timeout: expected a duration such as "30s" or "10m"; got ${JSON.stringify(flags.timeout)}`,
-    );
+  const timeoutMs = checkTimeout(flags.timeout);
   const emulator = await createCheckEmulator(flags, io.cwd);
   const recording = flags.record === undefined ? undefined : await openRecord(flags.record, io.cwd);
   const { listen } = await import('../../adapters/http/http-server.js');
@@ -81,6 +77,22 @@ export async function fromCommand(
   const outcome = commandOutcome(ended, flags.timeout);
   io.stderr.write(chalk.dim(`uas check: ${outcome.message}\n`));
   return { records, dropped: emulator.requestsDropped, command: outcome };
+}
+
+/**
+ * The `--timeout` of a command, in ms: above zero, with its unit (as every duration flag), and of
+ * any length (a timer longer than 2^31-1 ms is made of several).
+ */
+function checkTimeout(text: string): number {
+  const unit = missingUnit(text);
+  if (unit !== undefined)
+    throw new CliError(`invalid --timeout: ${unit}; got ${JSON.stringify(text)}`);
+  const timeoutMs = parseDuration(text);
+  if (timeoutMs === undefined || timeoutMs <= 0)
+    throw new CliError(
+      `invalid --timeout: expected a duration above zero such as "30s" or "10m"; got ${JSON.stringify(text)}`,
+    );
+  return timeoutMs;
 }
 
 /** The emulator `uas check -- <command>` runs: the config, with --chaos and --limits on top. */
