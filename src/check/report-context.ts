@@ -16,6 +16,8 @@ export interface ReportContext {
    * service"): the reports say it, and fail.
    */
   unjudged?: string | undefined;
+  /** The seed of the chaos of the emulator `uas check -- <command>` ran (`--seed` replays it). */
+  seed?: number | undefined;
 }
 
 /** Whether a finding of `severity` fails the check under `failOn`. */

@@ -1,8 +1,10 @@
+import { randomInt } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { CommandOutcome } from '../../check/command-outcome.js';
 import type { RequestRecord } from '../../core/records/records.js';
+import { createSeededRandom } from '../../core/time/random.js';
 import { missingUnit, parseDuration } from '../../core/config/duration.js';
 import type { CheckFlags } from './check-flags.js';
 import { applyConfigFlags, configErrorToCli, loadConfigFile } from '../config-loader.js';
@@ -13,6 +15,14 @@ import { runCommand, type CommandEnd } from './run-command.js';
 /** Small buckets that empty after a few requests, so an integration meets 429s. */
 const TIGHT_LIMITS = { client: { burst: 5, rate: '1/2s' }, caller: { burst: 3, rate: '1/2s' } };
 
+/**
+ * The Retry-After of the 429s chaos injects under `uas check`, unless the config or
+ * `--chaos-retry-after` says otherwise: varied (a client that waits a fixed second is caught at
+ * one injected 429 in two), and short (a correct client's two retries fit in a test runner's
+ * 5 s default timeout).
+ */
+const CHECK_CHAOS_RETRY_AFTER = '1-2';
+
 /** How long the processes of a stopped command may take to exit before they are killed outright. */
 const KILL_GRACE_MS = 5_000;
 
@@ -21,6 +31,8 @@ export interface CommandRecorded {
   records: RequestRecord[];
   dropped: number;
   command: CommandOutcome;
+  /** The seed of the emulator's random source (chaos, its Retry-After): `--seed` replays it. */
+  seed: number;
 }
 
 /**
@@ -35,7 +47,8 @@ export async function fromCommand(
 ): Promise<CommandRecorded> {
   const { io } = context;
   const timeoutMs = checkTimeout(flags.timeout);
-  const emulator = await createCheckEmulator(flags, io.cwd);
+  const seed = flags.seed ?? randomInt(2 ** 32);
+  const emulator = await createCheckEmulator(flags, io.cwd, seed);
   const recording = flags.record === undefined ? undefined : await openRecord(flags.record, io.cwd);
   const { listen } = await import('../../adapters/http/http-server.js');
   const port = flags.port ?? 0;
@@ -62,7 +75,7 @@ export async function fromCommand(
       started: () =>
         io.stderr.write(
           chalk.dim(
-            `uas check: emulator at ${running.url} (chaos ${flags.chaos}, limits ${flags.limits}); running ${command.map((part) => JSON.stringify(part)).join(' ')}\n`,
+            `uas check: emulator at ${running.url} (chaos ${flags.chaos}, Retry-After ${describeRange(emulator.config.behavior.chaosRetryAfter)} s, seed ${seed}, limits ${flags.limits}); running ${command.map((part) => JSON.stringify(part)).join(' ')}\n`,
           ),
         ),
     });
@@ -76,7 +89,11 @@ export async function fromCommand(
   if (recording !== undefined) await writeRecord(recording, records);
   const outcome = commandOutcome(ended, flags.timeout);
   io.stderr.write(chalk.dim(`uas check: ${outcome.message}\n`));
-  return { records, dropped: emulator.requestsDropped, command: outcome };
+  return { records, dropped: emulator.requestsDropped, command: outcome, seed };
+}
+
+function describeRange({ min, max }: { min: number; max: number }): string {
+  return min === max ? `${min}` : `${min}-${max}`;
 }
 
 /**
@@ -96,10 +113,17 @@ function checkTimeout(text: string): number {
 }
 
 /** The emulator `uas check -- <command>` runs: the config, with --chaos and --limits on top. */
-async function createCheckEmulator(flags: CheckFlags, cwd: string) {
+async function createCheckEmulator(flags: CheckFlags, cwd: string, seed: number) {
   const loaded = await loadConfigFile(flags.config, cwd);
+  const behavior = loaded.config.behavior as Record<string, unknown> | undefined;
   const overrides = [
     { flag: '--chaos', path: ['behavior', 'chaos'], value: flags.chaos },
+    // Short waits by default, so that a correct client's retries fit a test runner's timeout.
+    {
+      flag: '--chaos-retry-after',
+      path: ['behavior', 'chaosRetryAfter'],
+      value: flags.chaosRetryAfter ?? behavior?.chaosRetryAfter ?? CHECK_CHAOS_RETRY_AFTER,
+    },
     { flag: 'journal', path: ['journal', 'size'], value: 'unbounded' },
     ...(flags.limits === 'tight'
       ? [
@@ -116,7 +140,10 @@ async function createCheckEmulator(flags: CheckFlags, cwd: string) {
     import('../../core/config/config-error.js'),
   ]);
   try {
-    return createEmulator({ config: applyConfigFlags(loaded.config, overrides) });
+    return createEmulator({
+      config: applyConfigFlags(loaded.config, overrides),
+      random: createSeededRandom(seed),
+    });
   } catch (error) {
     if (!isConfigError(error)) throw error;
     throw configErrorToCli(error, overrides, `config in ${loaded.path}`);

@@ -40,6 +40,7 @@ export async function runCheck(
     records,
     dropped,
     command: ran,
+    seed,
   } = flags.url !== undefined
     ? await fromServer(flags.url, flags.adminToken)
     : journal !== undefined
@@ -57,12 +58,14 @@ export async function runCheck(
     failOn: flags.failOn,
     command: ran,
     unjudged: unjudgedReason(flags, journal),
+    seed,
   };
   const verdict = reportVerdict(report, shown);
   const judged = report.summary.requests > 0;
-  if (flags.json) io.stdout.write(`${jsonText(jsonReport(report, dropped, ran, verdict))}\n`);
+  if (flags.json) io.stdout.write(`${jsonText(jsonReport(report, dropped, shown, verdict))}\n`);
   // With nothing judged, a list of thirteen rules not exercised would only hide the one line below.
-  else if (judged) io.stdout.write(`${formatReportText(report, colorsFor(io.stdout, io.env))}\n`);
+  else if (judged)
+    io.stdout.write(`${formatReportText(report, colorsFor(io.stdout, io.env), shown)}\n`);
   await writeReport(flags.junit, '--junit', () => formatReportJunit(report, shown), io.cwd);
   await writeReport(
     flags.markdown,
@@ -112,17 +115,17 @@ function checkSources(command: string[], flags: CheckFlags): void {
 }
 
 /**
- * What `--json` prints: the report, how the command ended (in the summary), `dropped`, and the
- * verdict (`failed`, as the exit code says, and every reason why).
+ * What `--json` prints: the report, how the command ended (in the summary), `dropped`, the
+ * verdict (`failed`, as the exit code says, and every reason why), and with a command its `seed`.
  */
 function jsonReport(
   report: CheckReport,
   dropped: number,
-  ran: CommandOutcome | undefined,
+  { command, seed }: ReportContext,
   verdict: ReportVerdict,
 ) {
-  const summary = ran === undefined ? report.summary : { ...report.summary, command: ran };
-  return { ...report, summary, dropped, verdict };
+  const summary = command === undefined ? report.summary : { ...report.summary, command };
+  return { ...report, summary, dropped, verdict, ...(seed === undefined ? {} : { seed }) };
 }
 
 /** Where the records come from, and how the command that made them ended. */
@@ -131,6 +134,8 @@ interface Recorded {
   dropped: number;
   /** How the command run by `uas check -- <command>` ended. */
   command?: CommandOutcome | undefined;
+  /** The seed of that command's emulator. */
+  seed?: number | undefined;
 }
 
 /** The requests a running emulator has seen, each checked (the server is not trusted). */
