@@ -170,7 +170,13 @@ async function fromServer(url: string, adminToken: string | undefined): Promise<
       );
     return read.record;
   });
-  return { records, dropped: typeof answer.dropped === 'number' ? answer.dropped : 0 };
+  const { dropped = 0 } = answer;
+  if (typeof dropped !== 'number' || !Number.isSafeInteger(dropped) || dropped < 0)
+    throw new CliError(
+      `the emulator at ${target.origin} answered something that is not a journal (dropped: ${escapeControls(String(JSON.stringify(dropped)), { keepNewlines: false })}, not a count of requests)`,
+      EXIT.failure,
+    );
+  return { records, dropped };
 }
 
 async function writeReport(
