@@ -19,7 +19,7 @@ import { CliError, colorsFor, EXIT } from '../io.js';
 import { parseHttpUrl } from '../options.js';
 import type { CommandContext } from '../command-context.js';
 import { fromCommand } from './from-command.js';
-import { readRecording } from './read-recording.js';
+import { readRecording, type LeftOut } from './read-recording.js';
 import { createLossTally } from './recording-losses.js';
 
 /** Runs `uas check` and returns its exit code. */
@@ -36,6 +36,7 @@ export async function runCheck(
       ? flags.journal
       : resolvePath(io.cwd, flags.journal);
   const losses = createLossTally();
+  const leftOut: LeftOut = {};
   const {
     records,
     dropped,
@@ -45,13 +46,14 @@ export async function runCheck(
     ? await fromServer(flags.url, flags.adminToken)
     : journal !== undefined
       ? {
-          records: await readRecording({ path: journal, stdin: io.stdin }, warn, losses),
+          records: await readRecording({ path: journal, stdin: io.stdin }, warn, losses, leftOut),
           dropped: 0,
         }
       : await fromCommand(command, flags, context);
   // What could not be judged is said in every report format, and on stderr.
   const report = withWarnings(checkIntegration(records), [
-    droppedWarning(dropped),
+    droppedWarning(dropped + (leftOut.dropped ?? 0)),
+    leftOut.nextPage,
     describeLosses(losses.losses),
   ]);
   const shown: ReportContext = {
@@ -62,7 +64,10 @@ export async function runCheck(
   };
   const verdict = reportVerdict(report, shown);
   const judged = report.summary.requests > 0;
-  if (flags.json) io.stdout.write(`${jsonText(jsonReport(report, dropped, shown, verdict))}\n`);
+  if (flags.json)
+    io.stdout.write(
+      `${jsonText(jsonReport(report, dropped + (leftOut.dropped ?? 0), shown, verdict))}\n`,
+    );
   // With nothing judged, a list of thirteen rules not exercised would only hide the one line below.
   else if (judged)
     io.stdout.write(`${formatReportText(report, colorsFor(io.stdout, io.env), shown)}\n`);
