@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { CommandOutcome } from '../../check/command-outcome.js';
 import type { RequestRecord } from '../../core/records/records.js';
@@ -180,12 +181,34 @@ interface OpenRecord {
 async function openRecord(file: string, cwd: string): Promise<OpenRecord> {
   const path = resolvePath(cwd, file);
   try {
-    return { path, file: await open(path, 'w') };
+    return { path, file: await openWithoutWaiting(path) };
   } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
     throw new CliError(
-      `cannot open --record ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      code === 'ENXIO'
+        ? `cannot open --record ${path}: it is a FIFO that nobody reads; start its reader first (cat ${path} > sent.ndjson &), or give a file`
+        : `cannot open --record ${path}: ${code ?? (error as Error).message}`,
       EXIT.usage,
     );
+  }
+}
+
+/**
+ * Opens a file (emptied) for writing; a FIFO only once a reader holds it: opening a FIFO nobody
+ * reads would wait for one, before --timeout or a signal could stop uas. ENXIO when nobody does.
+ */
+async function openWithoutWaiting(path: string): Promise<FileHandle> {
+  const fifo = await stat(path).then(
+    (found) => found.isFIFO(),
+    () => false,
+  );
+  if (!fifo) return open(path, 'w');
+  const probe = await open(path, constants.O_WRONLY | constants.O_NONBLOCK);
+  // A reader holds it now, so a blocking open returns at once; writes wait for the reader.
+  try {
+    return await open(path, constants.O_WRONLY);
+  } finally {
+    await probe.close();
   }
 }
 
