@@ -100,6 +100,7 @@ function* checkSteps(
     summary: summarizeRequests(requests, context.logical, records.length - requests.length),
     findings,
     rules,
+    warnings: [],
   };
 }
 

@@ -126,7 +126,8 @@ export interface CheckReport {
   rules: RuleResult[];
   /**
    * What the report could not judge, one sentence each: requests a recording lost, or that the
-   * journal let go. Absent when nothing was left out. Unescaped: it may quote a recording.
+   * journal let go; nothing was judged at all. Empty (never absent) when nothing was left out.
+   * Unescaped: it may quote a recording.
    */
-  warnings?: string[];
+  warnings: string[];
 }

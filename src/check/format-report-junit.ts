@@ -2,6 +2,7 @@ import type { CheckReport, Finding } from './check-report.js';
 import type { CommandOutcome } from './command-outcome.js';
 import { describeEvidenceRequest } from './describe-evidence-request.js';
 import { failsAt, type ReportContext } from './report-context.js';
+import { nothingJudged } from './report-verdict.js';
 import { junitXml, type JunitCase } from '../text/junit-xml.js';
 
 /**
@@ -10,7 +11,8 @@ import { junitXml, type JunitCase } from '../text/junit-xml.js';
  * `<skipped>` when nothing exercised it; for `uas check -- <command>`, a test case `command` that
  * fails when the command did; and, when the report has warnings (requests it could not judge),
  * a case `all-requests-judged`, failed at `--fail-on warn`, passed with the warnings in
- * `<system-out>` otherwise. So the suite fails exactly when `uas check` exits 1 for them. Every
+ * `<system-out>` otherwise; when no request was judged at all, a failed case `requests-judged`
+ * that says why. So the suite fails exactly when `uas check` exits 1 for them. Every
  * text is escaped for XML; control characters, which XML 1.0 cannot hold at all, are written as
  * `\xNN`.
  */
@@ -34,7 +36,7 @@ export function formatReportJunit(report: CheckReport, context: ReportContext = 
       };
     return { name: rule.rule };
   });
-  const warnings = report.warnings ?? [];
+  const warnings = report.warnings;
   if (warnings.length > 0)
     cases.push(
       failsAt('warn', context.failOn)
@@ -44,6 +46,12 @@ export function formatReportJunit(report: CheckReport, context: ReportContext = 
           }
         : { name: 'all-requests-judged', systemOut: ['warn: below --fail-on', ...warnings] },
     );
+  const unjudged = nothingJudged(report, context);
+  if (unjudged !== undefined)
+    cases.push({
+      name: 'requests-judged',
+      failure: { message: unjudged, type: 'error', lines: [unjudged] },
+    });
   if (context.command !== undefined) cases.push(commandCase(context.command));
   return junitXml({ title: 'uas check', name: 'uas check', classname: 'uas.check' }, cases);
 }

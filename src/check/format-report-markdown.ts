@@ -2,29 +2,34 @@ import type { CheckReport, Finding, RuleResult } from './check-report.js';
 import { describeEvidenceRequest } from './describe-evidence-request.js';
 import { describeSummary } from './describe-summary.js';
 import type { ReportContext } from './report-context.js';
+import { nothingJudged } from './report-verdict.js';
 import { escapeControls } from '../text/escape-controls.js';
 import { markdownText as text } from '../text/markdown-text.js';
 
 /**
  * The report as Markdown, for a pull-request comment: a verdict (the command's failure in it,
- * when a command failed), what it could not judge (its warnings), a table of every rule with its
+ * when a command failed; "nothing judged" and why, when no request was), what it could not judge (its warnings), a table of every rule with its
  * status, then each finding with its evidence, spec rule and fix. Text from requests is escaped
  * so that it cannot add links, images, HTML or table cells; values and requests are shown as code.
  */
 export function formatReportMarkdown(report: CheckReport, context: ReportContext = {}): string {
   const errors = report.findings.filter((finding) => finding.severity === 'error').length;
   const warnings = report.findings.length - errors;
+  const unjudged = nothingJudged(report, context);
   const verdict =
-    report.findings.length === 0
-      ? 'no findings'
-      : `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
+    unjudged !== undefined
+      ? 'failed, nothing judged'
+      : report.findings.length === 0
+        ? 'no findings'
+        : `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
   const { command } = context;
   const lines = [
     `### uas check: ${verdict}${command?.failed ? `; ${text(command.message)}` : ''}`,
     '',
     `${text(describeSummary(report.summary))}${command === undefined ? '' : `; ${text(command.message)}`}.`,
     '',
-    ...(report.warnings ?? []).flatMap((warning) => [`> ⚠️ **Incomplete:** ${text(warning)}`, '']),
+    ...(unjudged === undefined ? [] : [`> ❌ **Failed:** ${text(unjudged)}`, '']),
+    ...report.warnings.flatMap((warning) => [`> ⚠️ **Incomplete:** ${text(warning)}`, '']),
     '| Rule | Severity | Status |',
     '| --- | --- | --- |',
     ...report.rules.map(

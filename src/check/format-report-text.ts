@@ -3,6 +3,7 @@ import { describeEvidenceRequest } from './describe-evidence-request.js';
 import { describeSummary } from './describe-summary.js';
 import { escapeControls } from '../text/escape-controls.js';
 import type { ReportColors } from './report-colors.js';
+import type { ReportContext } from './report-context.js';
 
 // Every text of a report may come from a request (messages quote caller_ids and e-mails), and a
 // report may have been read back from a file: all of it is escaped, and kept on one line.
@@ -11,10 +12,14 @@ const clean = (text: string) => escapeControls(text, { keepNewlines: false });
 /**
  * The report for a terminal: the findings grouped by rule, worst first, each with its evidence,
  * spec rule and fix; then the rules not exercised and those passed; what it could not judge (the
- * report's warnings); a summary line last. Every value from a request is escaped of control
+ * report's warnings); the seed of the emulator's chaos, when given; a summary line last. Every value from a request is escaped of control
  * characters.
  */
-export function formatReportText(report: CheckReport, colors: ReportColors): string {
+export function formatReportText(
+  report: CheckReport,
+  colors: ReportColors,
+  context: Pick<ReportContext, 'seed'> = {},
+): string {
   const lines: string[] = [];
   for (const finding of report.findings) lines.push(...findingLines(finding, colors), '');
   const skipped = report.rules.filter((rule) => rule.status === 'not-exercised');
@@ -34,8 +39,10 @@ export function formatReportText(report: CheckReport, colors: ReportColors): str
   }
   const retries = retryLine(report.summary);
   if (retries !== undefined) lines.push(colors.dim(retries));
-  for (const warning of report.warnings ?? [])
+  for (const warning of report.warnings)
     lines.push(`${colors.yellow(colors.bold('incomplete:'))} ${clean(warning)}`);
+  if (context.seed !== undefined)
+    lines.push(colors.dim(`seed ${context.seed}: --seed ${context.seed} replays this run's chaos`));
   lines.push(summaryLine(report, colors));
   return lines.join('\n');
 }

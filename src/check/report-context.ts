@@ -11,6 +11,13 @@ export interface ReportContext {
   failOn?: Severity;
   /** How the command run by `uas check -- <command>` ended; absent for other sources. */
   command?: CommandOutcome | undefined;
+  /**
+   * Why no request was judged, when none was (such as "the command sent no request to the
+   * service"): the reports say it, and fail.
+   */
+  unjudged?: string | undefined;
+  /** The seed of the chaos of the emulator `uas check -- <command>` ran (`--seed` replays it). */
+  seed?: number | undefined;
 }
 
 /** Whether a finding of `severity` fails the check under `failOn`. */

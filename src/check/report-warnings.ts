@@ -8,13 +8,13 @@ export function droppedWarning(dropped: number): string | undefined {
     : undefined;
 }
 
-/** The report with `warnings` added (left absent when there are none). */
+/** The report with `warnings` added to its own (`[]` when there are none: never absent). */
 export function withWarnings(
   report: CheckReport,
   warnings: ReadonlyArray<string | undefined>,
 ): CheckReport {
-  const kept = [...(report.warnings ?? []), ...warnings].filter(
+  const kept = [...report.warnings, ...warnings].filter(
     (warning): warning is string => warning !== undefined,
   );
-  return kept.length === 0 ? report : { ...report, warnings: kept };
+  return { ...report, warnings: kept };
 }

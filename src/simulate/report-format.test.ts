@@ -98,7 +98,7 @@ describe('reportHeadline', () => {
     const [, run, limits] = reportHeadline(buildReport(scenario, [stats], 0, 'virtual'));
     expect(run).toContain('; up to 1 shopper; ');
     expect(limits).toBe(
-      'limits: client 20 tokens at 10/s, caller 1 token at 1/s; shoppers retry at most 1 attempt',
+      'limits: client 20 tokens at 10/s, caller 1 token at 1/s; shoppers make at most 1 attempt (no retry)',
     );
   });
 });

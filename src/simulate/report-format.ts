@@ -67,7 +67,7 @@ export function reportHeadline(report: SimulationReport): string[] {
   return [
     `scenario ${s.name}${s.description === '' ? '' : `: ${s.description}`}`,
     `${s.duration_s} s simulated (${s.engine}${s.target === undefined ? '' : ` against ${s.target}`}), seed ${s.seed}; up to ${pluralize(s.shoppers, 'shopper')}; ${bot}`,
-    `limits: client ${pluralize(s.limits.client.burst, 'token')} at ${s.limits.client.rate}, caller ${pluralize(s.limits.caller.burst, 'token')} at ${s.limits.caller.rate}; shoppers retry at most ${pluralize(s.retry.max_attempts, 'attempt')}`,
+    `limits: client ${pluralize(s.limits.client.burst, 'token')} at ${s.limits.client.rate}, caller ${pluralize(s.limits.caller.burst, 'token')} at ${s.limits.caller.rate}; shoppers make at most ${pluralize(s.retry.max_attempts, 'attempt')}${s.retry.max_attempts === 1 ? ' (no retry)' : ''}`,
     ...report.warnings.map((warning) => `${WARNING}${warning}`),
   ];
 }

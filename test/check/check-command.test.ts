@@ -176,7 +176,10 @@ describe('uas check --url and GET /__uas/check', () => {
     const answer = await fetch(`${server.url}/__uas/check`);
     expect(answer.status).toBe(200);
     const served = (await answer.json()) as CheckReport & { dropped: number };
-    expect(served).toEqual(report);
+    // The CLI adds its verdict (the dev API knows no --fail-on): the rest is the same report.
+    const { verdict, ...judged } = report as typeof report & { verdict: unknown };
+    expect(verdict).toEqual({ failed: true, reasons: ['1 finding at --fail-on error or worse'] });
+    expect(served).toEqual(judged);
   });
 
   it('prints the text report, worst first, for a person', async () => {

@@ -4,7 +4,7 @@ import type { RuleId } from '../../src/check/check-report.js';
 // The fixture integrations under fixtures/integrations, with the flags that make the rules each
 // raises independent of luck: `--chaos 0` where only caller_ids are judged (no 429 at all, so no
 // retry is timed), `--chaos 1` where retries are judged (every request is refused, with a
-// Retry-After of 1 to 5 s, so every shopper retries), `--limits tight` where a bucket must empty. Randomness of the fixtures themselves (jitter) is seeded per shopper. docs/check.md shows this
+// Retry-After of 1 to 2 s, 1 to 5 s where a fixed wait must be caught, so every shopper retries), `--limits tight` where a bucket must empty. Randomness of the fixtures themselves (jitter) is seeded per shopper. docs/check.md shows this
 // list as a table, and a test holds the two together.
 
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/integrations/', import.meta.url));
@@ -32,7 +32,8 @@ export const FIXTURE_CASES: FixtureCase[] = [
   },
   {
     fixture: 'retry-after-ignored',
-    flags: ['--chaos', '1'],
+    // 1 to 5 s: a fixed 1-s wait is early at 4 injected 429s in 5, not 1 in 2 (check's 1-2 s).
+    flags: ['--chaos', '1', '--chaos-retry-after', '1-5'],
     rules: ['retry-before-retry-after', 'retry-without-jitter'],
   },
   { fixture: 'resend-after-4xx', flags: ['--chaos', '0'], rules: ['retry-on-client-error'] },

@@ -324,6 +324,7 @@ describe('uas call', () => {
       'uas: the last 429 was injected by the emulator (--chaos, or a fault scripted with POST /__uas/faults), not caused by an empty bucket (it had 5 tokens); it says nothing about your caller_id.',
     );
     expect(result.stderr).not.toContain('caller_id unique to each end-user');
+    expect(result.stderr).not.toContain('uas: uas:');
   });
 
   it('points at the caller_id when the 429s came from a bucket that stayed empty', async () => {
@@ -341,13 +342,37 @@ describe('uas call', () => {
       'uas: persistent 429s usually mean a missing or shared caller_id (one bucket for many users), or abuse; send a caller_id unique to each end-user.',
     );
     expect(result.stderr).not.toContain('injected');
+    expect(result.stderr).not.toContain('uas: uas:');
   });
 
-  it('does not call a single 429 of --no-retry persistent', async () => {
+  it('does not call a single 429 of --no-retry persistent, but says it was injected', async () => {
     const { url } = await emulatorServer({ behavior: { chaos: 1 } });
     const result = await callInProcess(['exists', '--email', 'a@b.co', '--no-retry'], url);
     expect(result.code).toBe(3);
-    expect(result.stderr).toBe('uas: still rate limited after 1 attempt (client:demo).\n');
+    expect(result.stderr).toBe(
+      'uas: still rate limited after 1 attempt (client:demo).\n' +
+        'uas: the last 429 was injected by the emulator (--chaos, or a fault scripted with POST /__uas/faults), not caused by an empty bucket (it had 20 tokens); it says nothing about your caller_id.\n',
+    );
+  });
+
+  it('says a single 429 of --max-attempts 1 was injected', async () => {
+    const { url } = await emulatorServer({ behavior: { chaos: 1 } });
+    const args = ['exists', '--email', 'a@b.co', '--caller-id', 'm', '--max-attempts', '1'];
+    const result = await callInProcess(args, url);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('\nuas: the last 429 was injected by the emulator');
+    expect(result.stderr).not.toContain('persistent');
+  });
+
+  it('says nothing of persistence for a single 429 of an empty bucket', async () => {
+    const { url } = await emulatorServer({
+      limits: { ...DEMO_CONFIG.limits, caller: { burst: 1, rate: '1/h' } },
+    });
+    const args = ['exists', '--email', 'a@b.co', '--caller-id', 'e'];
+    await callInProcess(args, url);
+    const result = await callInProcess([...args, '--no-retry'], url);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toBe('uas: still rate limited after 1 attempt (caller:demo:e).\n');
   });
 
   it('gives up at once when Retry-After is above --max-wait', async () => {

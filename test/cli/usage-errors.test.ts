@@ -133,7 +133,7 @@ const BARE_DURATIONS: Array<[string[], string]> = [
   ],
   [
     ['check', '--timeout', '5', '--', 'true'],
-    'invalid --timeout: expected a duration such as "30s" or "10m"; got "5"',
+    'invalid --timeout: give a unit, e.g. 5s or 5ms; got "5"',
   ],
 ];
 

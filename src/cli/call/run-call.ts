@@ -276,8 +276,10 @@ function explain(
           ),
         );
       }
-      // One 429 (--no-retry, or a Retry-After above --max-wait) is not yet "persistent".
-      if (result.attempts.length > 1) warn(persistent429Advice(result));
+      // An injected 429 is said to be one, even alone; one 429 of an empty bucket (--no-retry,
+      // or a Retry-After above --max-wait) is not yet "persistent".
+      if (result.problem?.injected === true) warn(injected429Note(result));
+      else if (result.attempts.length > 1) warn(PERSISTENT_429_ADVICE);
       return;
     }
     case 'network-error': {
@@ -308,17 +310,19 @@ function explain(
   }
 }
 
+/** What persistent 429s of an empty bucket mean. */
+const PERSISTENT_429_ADVICE =
+  'persistent 429s usually mean a missing or shared caller_id (one bucket for many users), or abuse; send a caller_id unique to each end-user.';
+
 /**
- * What persistent 429s mean. An emulator marks the 429s it injects (`"injected": true`, from
+ * What an injected 429 means. An emulator marks the 429s it injects (`"injected": true`, from
  * --chaos or a scripted fault): those say nothing about the bucket or the caller_id.
  */
-function persistent429Advice(result: CallResult<unknown>): string {
-  if (result.problem?.injected !== true)
-    return 'uas: persistent 429s usually mean a missing or shared caller_id (one bucket for many users), or abuse; send a caller_id unique to each end-user.';
+function injected429Note(result: CallResult<unknown>): string {
   const remaining = result.rateLimit?.remaining;
   const tokens =
     remaining === undefined ? '' : ` (it had ${remaining} token${remaining === 1 ? '' : 's'})`;
-  return `uas: the last 429 was injected by the emulator (--chaos, or a fault scripted with POST /__uas/faults), not caused by an empty bucket${tokens}; it says nothing about your caller_id.`;
+  return `the last 429 was injected by the emulator (--chaos, or a fault scripted with POST /__uas/faults), not caused by an empty bucket${tokens}; it says nothing about your caller_id.`;
 }
 
 /** The exit code of a call; docs/call.md and `uas call --help` list them. */

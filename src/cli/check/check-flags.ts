@@ -5,6 +5,8 @@ export interface CheckFlags {
   journal?: string;
   config?: string;
   chaos: number;
+  chaosRetryAfter?: string;
+  seed?: number;
   limits: 'config' | 'tight';
   timeout: string;
   json?: boolean;

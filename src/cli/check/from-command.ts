@@ -1,9 +1,12 @@
+import { randomInt } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { CommandOutcome } from '../../check/command-outcome.js';
 import type { RequestRecord } from '../../core/records/records.js';
-import { parseDuration } from '../../core/config/duration.js';
+import { createSeededRandom } from '../../core/time/random.js';
+import { missingUnit, parseDuration } from '../../core/config/duration.js';
 import type { CheckFlags } from './check-flags.js';
 import { applyConfigFlags, configErrorToCli, loadConfigFile } from '../config-loader.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
@@ -13,6 +16,14 @@ import { runCommand, type CommandEnd } from './run-command.js';
 /** Small buckets that empty after a few requests, so an integration meets 429s. */
 const TIGHT_LIMITS = { client: { burst: 5, rate: '1/2s' }, caller: { burst: 3, rate: '1/2s' } };
 
+/**
+ * The Retry-After of the 429s chaos injects under `uas check`, unless the config or
+ * `--chaos-retry-after` says otherwise: varied (a client that waits a fixed second is caught at
+ * one injected 429 in two), and short (a correct client's two retries fit in a test runner's
+ * 5 s default timeout).
+ */
+const CHECK_CHAOS_RETRY_AFTER = '1-2';
+
 /** How long the processes of a stopped command may take to exit before they are killed outright. */
 const KILL_GRACE_MS = 5_000;
 
@@ -21,6 +32,8 @@ export interface CommandRecorded {
   records: RequestRecord[];
   dropped: number;
   command: CommandOutcome;
+  /** The seed of the emulator's random source (chaos, its Retry-After): `--seed` replays it. */
+  seed: number;
 }
 
 /**
@@ -34,12 +47,9 @@ export async function fromCommand(
   context: CommandContext,
 ): Promise<CommandRecorded> {
   const { io } = context;
-  const timeoutMs = parseDuration(flags.timeout);
-  if (timeoutMs === undefined || timeoutMs <= 0)
-    throw new CliError(
-      `invalid --timeout: expected a duration such as "30s" or "10m"; got ${JSON.stringify(flags.timeout)}`,
-    );
-  const emulator = await createCheckEmulator(flags, io.cwd);
+  const timeoutMs = checkTimeout(flags.timeout);
+  const seed = flags.seed ?? randomInt(2 ** 32);
+  const emulator = await createCheckEmulator(flags, io.cwd, seed);
   const recording = flags.record === undefined ? undefined : await openRecord(flags.record, io.cwd);
   const { listen } = await import('../../adapters/http/http-server.js');
   const port = flags.port ?? 0;
@@ -66,7 +76,7 @@ export async function fromCommand(
       started: () =>
         io.stderr.write(
           chalk.dim(
-            `uas check: emulator at ${running.url} (chaos ${flags.chaos}, limits ${flags.limits}); running ${command.map((part) => JSON.stringify(part)).join(' ')}\n`,
+            `uas check: emulator at ${running.url} (chaos ${flags.chaos}, Retry-After ${describeRange(emulator.config.behavior.chaosRetryAfter)} s, seed ${seed}, limits ${flags.limits}); running ${command.map((part) => JSON.stringify(part)).join(' ')}\n`,
           ),
         ),
     });
@@ -80,14 +90,41 @@ export async function fromCommand(
   if (recording !== undefined) await writeRecord(recording, records);
   const outcome = commandOutcome(ended, flags.timeout);
   io.stderr.write(chalk.dim(`uas check: ${outcome.message}\n`));
-  return { records, dropped: emulator.requestsDropped, command: outcome };
+  return { records, dropped: emulator.requestsDropped, command: outcome, seed };
+}
+
+function describeRange({ min, max }: { min: number; max: number }): string {
+  return min === max ? `${min}` : `${min}-${max}`;
+}
+
+/**
+ * The `--timeout` of a command, in ms: above zero, with its unit (as every duration flag), and of
+ * any length (a timer longer than 2^31-1 ms is made of several).
+ */
+function checkTimeout(text: string): number {
+  const unit = missingUnit(text);
+  if (unit !== undefined)
+    throw new CliError(`invalid --timeout: ${unit}; got ${JSON.stringify(text)}`);
+  const timeoutMs = parseDuration(text);
+  if (timeoutMs === undefined || timeoutMs <= 0)
+    throw new CliError(
+      `invalid --timeout: expected a duration above zero such as "30s" or "10m"; got ${JSON.stringify(text)}`,
+    );
+  return timeoutMs;
 }
 
 /** The emulator `uas check -- <command>` runs: the config, with --chaos and --limits on top. */
-async function createCheckEmulator(flags: CheckFlags, cwd: string) {
+async function createCheckEmulator(flags: CheckFlags, cwd: string, seed: number) {
   const loaded = await loadConfigFile(flags.config, cwd);
+  const behavior = loaded.config.behavior as Record<string, unknown> | undefined;
   const overrides = [
     { flag: '--chaos', path: ['behavior', 'chaos'], value: flags.chaos },
+    // Short waits by default, so that a correct client's retries fit a test runner's timeout.
+    {
+      flag: '--chaos-retry-after',
+      path: ['behavior', 'chaosRetryAfter'],
+      value: flags.chaosRetryAfter ?? behavior?.chaosRetryAfter ?? CHECK_CHAOS_RETRY_AFTER,
+    },
     { flag: 'journal', path: ['journal', 'size'], value: 'unbounded' },
     ...(flags.limits === 'tight'
       ? [
@@ -104,7 +141,10 @@ async function createCheckEmulator(flags: CheckFlags, cwd: string) {
     import('../../core/config/config-error.js'),
   ]);
   try {
-    return createEmulator({ config: applyConfigFlags(loaded.config, overrides) });
+    return createEmulator({
+      config: applyConfigFlags(loaded.config, overrides),
+      random: createSeededRandom(seed),
+    });
   } catch (error) {
     if (!isConfigError(error)) throw error;
     throw configErrorToCli(error, overrides, `config in ${loaded.path}`);
@@ -141,12 +181,34 @@ interface OpenRecord {
 async function openRecord(file: string, cwd: string): Promise<OpenRecord> {
   const path = resolvePath(cwd, file);
   try {
-    return { path, file: await open(path, 'w') };
+    return { path, file: await openWithoutWaiting(path) };
   } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
     throw new CliError(
-      `cannot open --record ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      code === 'ENXIO'
+        ? `cannot open --record ${path}: it is a FIFO that nobody reads; start its reader first (cat ${path} > sent.ndjson &), or give a file`
+        : `cannot open --record ${path}: ${code ?? (error as Error).message}`,
       EXIT.usage,
     );
+  }
+}
+
+/**
+ * Opens a file (emptied) for writing; a FIFO only once a reader holds it: opening a FIFO nobody
+ * reads would wait for one, before --timeout or a signal could stop uas. ENXIO when nobody does.
+ */
+async function openWithoutWaiting(path: string): Promise<FileHandle> {
+  const fifo = await stat(path).then(
+    (found) => found.isFIFO(),
+    () => false,
+  );
+  if (!fifo) return open(path, 'w');
+  const probe = await open(path, constants.O_WRONLY | constants.O_NONBLOCK);
+  // A reader holds it now, so a blocking open returns at once; writes wait for the reader.
+  try {
+    return await open(path, constants.O_WRONLY);
+  } finally {
+    await probe.close();
   }
 }
 

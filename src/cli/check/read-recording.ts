@@ -4,6 +4,7 @@ import { describeFsError, describeJsonError } from '../config-loader.js';
 import { CliError, EXIT, isCliError } from '../io.js';
 import { RecordingLines } from './recording-lines.js';
 import { checkedRecord } from './checked-record.js';
+import { escapeControls } from '../../text/escape-controls.js';
 import { createLossTally, type LossTally } from './recording-losses.js';
 
 /** The largest recording read as one JSON document (a list of records); NDJSON has no limit. */
@@ -36,6 +37,7 @@ export async function readRecording(
   source: RecordingSource,
   warn: (line: string) => void = () => {},
   losses: LossTally = createLossTally(),
+  leftOut: LeftOut = {},
 ): Promise<RequestRecord[]> {
   const name = source.path === '-' ? 'on stdin' : source.path;
   let input: NodeJS.ReadableStream | undefined;
@@ -43,7 +45,7 @@ export async function readRecording(
   else if (source.stdin === undefined)
     throw new CliError('--journal -: there is no standard input to read', EXIT.usage);
   else input = source.stdin;
-  const reader = new RecordingReader(name, warn, losses);
+  const reader = new RecordingReader(name, warn, losses, leftOut);
   try {
     for await (const chunk of input) reader.push(toBuffer(chunk));
   } catch (error) {
@@ -78,6 +80,7 @@ class RecordingReader {
     private readonly name: string,
     warn: (line: string) => void,
     losses: LossTally,
+    private readonly leftOut: LeftOut,
   ) {
     this.lines = new RecordingLines(name, warn, losses);
   }
@@ -157,8 +160,35 @@ class RecordingReader {
         `recording ${this.name} is a JSON document but neither a list of records nor {"requests": [...]}`,
         EXIT.usage,
       );
+    if (!Array.isArray(document)) this.readPaging(document as Record<string, unknown>);
     return list.map((value, index) => checkedRecord(value, this.name, `record ${index + 1}`));
   }
+
+  /** What a saved `GET /__uas/requests` answer says it left out: `dropped`, `next_after_id`. */
+  private readPaging({ dropped = 0, next_after_id: next = null }: Record<string, unknown>): void {
+    const count = (value: unknown, least: number) =>
+      typeof value === 'number' && Number.isSafeInteger(value) && value >= least;
+    for (const [field, value, least] of [
+      ['dropped', dropped, 0],
+      ['next_after_id', next ?? 1, 1],
+    ] as const)
+      if (!count(value, least))
+        throw new CliError(
+          `recording ${this.name} holds {"requests": [...]} with a ${field} that is not a whole number from ${least} up (${escapeControls(String(JSON.stringify(value)), { keepNewlines: false })})`,
+          EXIT.usage,
+        );
+    this.leftOut.dropped = dropped as number;
+    if (next !== null)
+      this.leftOut.nextPage = `the recording ${this.name} is one page of GET /__uas/requests: the requests after #${next as number} were not in it and are not judged (uas check --url reads every page)`;
+  }
+}
+
+/** What a saved `GET /__uas/requests` answer left out, filled in by {@link readRecording}. */
+export interface LeftOut {
+  /** Its `dropped`: requests the journal had let go. */
+  dropped?: number;
+  /** A warning when it was one page of several (its `next_after_id` was set). */
+  nextPage?: string;
 }
 
 /** How `uas serve --record` starts every line: a record, or a loss marker. */

@@ -7,7 +7,8 @@ import { formatReportJunit } from '../../check/format-report-junit.js';
 import { formatReportMarkdown } from '../../check/format-report-markdown.js';
 import { formatReportText } from '../../check/format-report-text.js';
 import { readRequestRecord } from '../../core/records/record-schema.js';
-import { failsAt, type ReportContext } from '../../check/report-context.js';
+import type { ReportContext } from '../../check/report-context.js';
+import { nothingJudged, reportVerdict, type ReportVerdict } from '../../check/report-verdict.js';
 import { describeLosses } from '../../check/recording-loss.js';
 import { droppedWarning, withWarnings } from '../../check/report-warnings.js';
 import type { RequestRecord } from '../../core/records/records.js';
@@ -18,7 +19,7 @@ import { CliError, colorsFor, EXIT } from '../io.js';
 import { parseHttpUrl } from '../options.js';
 import type { CommandContext } from '../command-context.js';
 import { fromCommand } from './from-command.js';
-import { readRecording } from './read-recording.js';
+import { readRecording, type LeftOut } from './read-recording.js';
 import { createLossTally } from './recording-losses.js';
 
 /** Runs `uas check` and returns its exit code. */
@@ -35,31 +36,41 @@ export async function runCheck(
       ? flags.journal
       : resolvePath(io.cwd, flags.journal);
   const losses = createLossTally();
+  const leftOut: LeftOut = {};
   const {
     records,
     dropped,
     command: ran,
+    seed,
   } = flags.url !== undefined
     ? await fromServer(flags.url, flags.adminToken)
     : journal !== undefined
       ? {
-          records: await readRecording({ path: journal, stdin: io.stdin }, warn, losses),
+          records: await readRecording({ path: journal, stdin: io.stdin }, warn, losses, leftOut),
           dropped: 0,
         }
       : await fromCommand(command, flags, context);
   // What could not be judged is said in every report format, and on stderr.
   const report = withWarnings(checkIntegration(records), [
-    droppedWarning(dropped),
+    droppedWarning(dropped + (leftOut.dropped ?? 0)),
+    leftOut.nextPage,
     describeLosses(losses.losses),
   ]);
-  const shown: ReportContext = { failOn: flags.failOn, command: ran };
-  const failing =
-    report.findings.some((finding) => failsAt(finding.severity, flags.failOn)) ||
-    (report.warnings !== undefined && failsAt('warn', flags.failOn));
+  const shown: ReportContext = {
+    failOn: flags.failOn,
+    command: ran,
+    unjudged: unjudgedReason(flags, journal),
+    seed,
+  };
+  const verdict = reportVerdict(report, shown);
   const judged = report.summary.requests > 0;
-  if (flags.json) io.stdout.write(`${jsonText(jsonReport(report, dropped, ran))}\n`);
+  if (flags.json)
+    io.stdout.write(
+      `${jsonText(jsonReport(report, dropped + (leftOut.dropped ?? 0), shown, verdict))}\n`,
+    );
   // With nothing judged, a list of thirteen rules not exercised would only hide the one line below.
-  else if (judged) io.stdout.write(`${formatReportText(report, colorsFor(io.stdout, io.env))}\n`);
+  else if (judged)
+    io.stdout.write(`${formatReportText(report, colorsFor(io.stdout, io.env), shown)}\n`);
   await writeReport(flags.junit, '--junit', () => formatReportJunit(report, shown), io.cwd);
   await writeReport(
     flags.markdown,
@@ -67,25 +78,21 @@ export async function runCheck(
     () => formatReportMarkdown(report, shown),
     io.cwd,
   );
-  for (const warning of report.warnings ?? [])
-    warn(escapeControls(warning, { keepNewlines: false }));
-  if (!judged) {
-    warn(
-      `nothing was judged: ${
-        flags.url !== undefined
-          ? `the emulator at ${flags.url} has seen no request to the service (/v1/...)`
-          : journal !== undefined
-            ? `the recording ${journal === '-' ? 'on stdin' : journal} holds no request to the service (/v1/...)`
-            : 'the command sent no request to the service; does it call UAS_URL (with UAS_TOKEN and UAS_MERCHANT_ID)?'
-      }`,
-    );
-    return EXIT.failure;
-  }
-  if (ran?.failed) {
+  for (const warning of report.warnings) warn(escapeControls(warning, { keepNewlines: false }));
+  const unjudged = nothingJudged(report, shown);
+  if (unjudged !== undefined) warn(unjudged);
+  else if (ran?.failed)
     warn(`${ran.message}, so uas check fails too (the report above is what it sent)`);
-    return EXIT.failure;
-  }
-  return failing ? EXIT.failure : EXIT.ok;
+  return verdict.failed ? EXIT.failure : EXIT.ok;
+}
+
+/** Why a source held no request to the service, in the words of its flag. */
+function unjudgedReason(flags: CheckFlags, journal: string | undefined): string {
+  return flags.url !== undefined
+    ? `the emulator at ${flags.url} has seen no request to the service (/v1/...)`
+    : journal !== undefined
+      ? `the recording ${journal === '-' ? 'on stdin' : journal} holds no request to the service (/v1/...)`
+      : 'the command sent no request to the service; does it call UAS_URL (with UAS_TOKEN and UAS_MERCHANT_ID)?';
 }
 
 /** Exactly one source; the flags of a command only with one. */
@@ -95,7 +102,13 @@ function checkSources(command: string[], flags: CheckFlags): void {
     throw new CliError(
       'give one of: a command after -- (uas check -- node my-test.mjs), --url, or --journal',
     );
-  if (command.length > 0) return;
+  if (command.length > 0) {
+    if (command[0]?.trim() === '')
+      throw new CliError(
+        'the command after -- is empty; give the command that runs your integration (uas check -- node my-test.mjs)',
+      );
+    return;
+  }
   for (const [flag, value] of [
     ['--port', flags.port],
     ['--record', flags.record],
@@ -106,10 +119,18 @@ function checkSources(command: string[], flags: CheckFlags): void {
       );
 }
 
-/** What `--json` prints: the report, how the command ended (in the summary), and `dropped`. */
-function jsonReport(report: CheckReport, dropped: number, ran: CommandOutcome | undefined) {
-  const summary = ran === undefined ? report.summary : { ...report.summary, command: ran };
-  return { ...report, summary, dropped };
+/**
+ * What `--json` prints: the report, how the command ended (in the summary), `dropped`, the
+ * verdict (`failed`, as the exit code says, and every reason why), and with a command its `seed`.
+ */
+function jsonReport(
+  report: CheckReport,
+  dropped: number,
+  { command, seed }: ReportContext,
+  verdict: ReportVerdict,
+) {
+  const summary = command === undefined ? report.summary : { ...report.summary, command };
+  return { ...report, summary, dropped, verdict, ...(seed === undefined ? {} : { seed }) };
 }
 
 /** Where the records come from, and how the command that made them ended. */
@@ -118,6 +139,8 @@ interface Recorded {
   dropped: number;
   /** How the command run by `uas check -- <command>` ended. */
   command?: CommandOutcome | undefined;
+  /** The seed of that command's emulator. */
+  seed?: number | undefined;
 }
 
 /** The requests a running emulator has seen, each checked (the server is not trusted). */
@@ -152,7 +175,13 @@ async function fromServer(url: string, adminToken: string | undefined): Promise<
       );
     return read.record;
   });
-  return { records, dropped: typeof answer.dropped === 'number' ? answer.dropped : 0 };
+  const { dropped = 0 } = answer;
+  if (typeof dropped !== 'number' || !Number.isSafeInteger(dropped) || dropped < 0)
+    throw new CliError(
+      `the emulator at ${target.origin} answered something that is not a journal (dropped: ${escapeControls(String(JSON.stringify(dropped)), { keepNewlines: false })}, not a count of requests)`,
+      EXIT.failure,
+    );
+  return { records, dropped };
 }
 
 async function writeReport(

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { MAX_TIMER_MS } from '../../client/sleep.js';
+import { escapeControls } from '../../text/escape-controls.js';
 import { CliError, EXIT } from '../io.js';
 import { processGroupOf } from './process-group.js';
 
@@ -49,11 +50,19 @@ export function runCommand(command: string[], options: RunCommandOptions): Promi
   const [file, ...args] = command as [string, ...string[]];
   const { env, timeoutMs, graceMs, write } = options;
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: process.platform !== 'win32',
-    });
+    let child: ReturnType<typeof spawnCommand>;
+    try {
+      child = spawnCommand(file, args, env);
+    } catch (error) {
+      // Node refuses some arguments before it tries (an empty command, a NUL byte): a usage error.
+      reject(
+        new CliError(
+          `cannot run ${JSON.stringify(file)}: ${escapeControls((error as Error).message, { keepNewlines: false })}`,
+          EXIT.usage,
+        ),
+      );
+      return;
+    }
     const group = processGroupOf(child);
     let stoppedBy: StopReason | undefined;
     let exited = false;
@@ -104,6 +113,15 @@ export function runCommand(command: string[], options: RunCommandOptions): Promi
         resolve({ code, signal, stoppedBy, leftRunning });
       })();
     });
+  });
+}
+
+/** The command, in a process group of its own, its output piped to uas, and no stdin. */
+function spawnCommand(file: string, args: string[], env: NodeJS.ProcessEnv) {
+  return spawn(file, args, {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: process.platform !== 'win32',
   });
 }
 

@@ -28,6 +28,15 @@ export function registerCheck(program: Command, context: CommandContext): void {
       numberIn(0, 1),
       0.2,
     )
+    .option(
+      '--chaos-retry-after <seconds>',
+      'with a command: Retry-After of the 429s --chaos injects: whole seconds, or a range drawn from (default "1-2", or the config\'s behavior.chaosRetryAfter)',
+    )
+    .option(
+      '--seed <n>',
+      'with a command: seed of the chaos (which requests get a 429, the Retry-After they ask for); default: a random one, printed in the report, so a run can be replayed',
+      integerIn(0, 2 ** 32 - 1),
+    )
     .addOption(
       new Option(
         '--limits <preset>',
@@ -58,16 +67,29 @@ export function registerCheck(program: Command, context: CommandContext): void {
         .choices(['error', 'warn'])
         .default('error'),
     )
-    .addHelpText(
-      'after',
-      `
+    .addHelpText('after', CHECK_HELP)
+    .action(async (command: string[], flags: CheckFlags) => {
+      const { runCheck } = await import('../check/run-check.js');
+      context.exitCode = await runCheck(command, flags, context);
+    });
+}
+
+/** What `uas check --help` says after the options. */
+const CHECK_HELP = `
 The command gets UAS_URL, UAS_TOKEN and UAS_MERCHANT_ID in its environment: point your
-integration at them (one-time codes: GET $UAS_URL/__uas/codes/<email>). Its output goes to
-stderr as it wrote it. It runs in a process group of its own: once it exits, what it left
+integration at them (one-time codes: GET $UAS_URL/__uas/codes/<email>). Its stdin is empty;
+its output goes to stderr as it wrote it. It runs in a process group of its own: once it exits, what it left
 running is ended; at --timeout, or on SIGINT or SIGTERM to uas, the whole group is (SIGTERM,
 then SIGKILL 5 s later). Exit codes: 0 clean; 1 a finding at --fail-on or worse, no request at
 all, or the command failed (a non-zero exit, a signal, --timeout, uas interrupted); 2 usage;
 4 the emulator of --url cannot be reached.
+
+Test-runner timeouts: an injected 429 asks for 1 to 2 s (--chaos-retry-after), so a correct
+client that retries a request twice waits up to about 4 s plus its jitter: within the 5 s that
+vitest and jest give a test by default, but only just for a test that makes several calls. Give
+such tests more time (vitest --testTimeout 20000, jest --testTimeout 20000), or lower --chaos.
+A client that waits a fixed 1 s instead of reading Retry-After is caught at each injected 429
+with probability 1/2 (the seed of the run is in the report: --seed replays it).
 
 Examples:
   $ uas check -- node my-checkout-test.mjs
@@ -76,10 +98,4 @@ Examples:
   $ uas check --url http://127.0.0.1:4010
   $ uas serve --record requests.ndjson   # then, after a run:
   $ uas check --journal requests.ndjson --markdown report.md
-  $ gunzip -c requests.ndjson.gz | uas check --journal -`,
-    )
-    .action(async (command: string[], flags: CheckFlags) => {
-      const { runCheck } = await import('../check/run-check.js');
-      context.exitCode = await runCheck(command, flags, context);
-    });
-}
+  $ gunzip -c requests.ndjson.gz | uas check --journal -`;
