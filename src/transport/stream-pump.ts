@@ -59,10 +59,25 @@ async function pump(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   ended: () => boolean,
 ): Promise<void> {
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
   for (;;) {
     const { done, value } = await reader.read();
     if (done || ended()) return;
-    if (!res.write(value)) await drained(res);
+    // The events of one turn of the event loop (a burst of requests) go out in one write to the
+    // socket, not one each: the socket is corked at the first and uncorked once the turn is over.
+    if (!corked) {
+      corked = true;
+      res.cork();
+      setImmediate(uncork);
+    }
+    if (!res.write(value)) {
+      if (corked) uncork();
+      await drained(res);
+    }
     if (res.destroyed) return;
   }
 }

@@ -2,12 +2,7 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../command-context.js';
 import { DEFAULT_PORT } from '../defaults.js';
 import { integerIn } from '../options.js';
-
-/** Flags of `uas doctor`. */
-export interface DoctorFlags {
-  port: number;
-  json?: boolean;
-}
+import type { DoctorFlags } from '../doctor/doctor-flags.js';
 
 /** Registers `uas doctor`. */
 export function registerDoctor(program: Command, context: CommandContext): void {

@@ -1,4 +1,4 @@
-import type { DoctorFlags } from '../commands/doctor.js';
+import type { DoctorFlags } from './doctor-flags.js';
 import { colorsFor, EXIT, type CliIO } from '../io.js';
 import { diagnose } from './diagnose.js';
 import { formatDiagnosis } from './format-diagnosis.js';

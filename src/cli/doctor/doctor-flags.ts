@@ -1,0 +1,5 @@
+/** Flags of `uas doctor`. */
+export interface DoctorFlags {
+  port: number;
+  json?: boolean;
+}
