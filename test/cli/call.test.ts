@@ -321,7 +321,7 @@ describe('uas call', () => {
     expect(result.stderr).toContain('uas: still rate limited after 2 attempts (caller:demo:p).');
     // chaos 1 injected every 429 into a full bucket: no caller_id is to blame.
     expect(result.stderr).toContain(
-      'uas: the last 429 was injected by the emulator (--chaos, or a fault scripted with POST /__uas/faults), not caused by an empty bucket (it had 5 tokens); it says nothing about your caller_id.',
+      'uas: the last 429 was injected by the emulator (--chaos, or a fault scripted with POST /__uas/faults), not caused by an empty bucket; it says nothing about your caller_id.',
     );
     expect(result.stderr).not.toContain('caller_id unique to each end-user');
     expect(result.stderr).not.toContain('uas: uas:');
@@ -351,7 +351,7 @@ describe('uas call', () => {
     expect(result.code).toBe(3);
     expect(result.stderr).toBe(
       'uas: still rate limited after 1 attempt (client:demo).\n' +
-        'uas: the last 429 was injected by the emulator (--chaos, or a fault scripted with POST /__uas/faults), not caused by an empty bucket (it had 20 tokens); it says nothing about your caller_id.\n',
+        'uas: the last 429 was injected by the emulator (--chaos, or a fault scripted with POST /__uas/faults), not caused by an empty bucket; it says nothing about your caller_id.\n',
     );
   });
 

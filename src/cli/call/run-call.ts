@@ -278,7 +278,7 @@ function explain(
       }
       // An injected 429 is said to be one, even alone; one 429 of an empty bucket (--no-retry,
       // or a Retry-After above --max-wait) is not yet "persistent".
-      if (result.problem?.injected === true) warn(injected429Note(result));
+      if (result.problem?.injected === true) warn(injected429Note());
       else if (result.attempts.length > 1) warn(PERSISTENT_429_ADVICE);
       return;
     }
@@ -316,13 +316,12 @@ const PERSISTENT_429_ADVICE =
 
 /**
  * What an injected 429 means. An emulator marks the 429s it injects (`"injected": true`, from
- * --chaos or a scripted fault): those say nothing about the bucket or the caller_id.
+ * --chaos or a scripted fault): those say nothing about the bucket or the caller_id. Their
+ * rate-limit fields say none left until Retry-After, as a refusal does, so the bucket's own
+ * tokens are not known here (the dev API shows them).
  */
-function injected429Note(result: CallResult<unknown>): string {
-  const remaining = result.rateLimit?.remaining;
-  const tokens =
-    remaining === undefined ? '' : ` (it had ${remaining} token${remaining === 1 ? '' : 's'})`;
-  return `the last 429 was injected by the emulator (--chaos, or a fault scripted with POST /__uas/faults), not caused by an empty bucket${tokens}; it says nothing about your caller_id.`;
+function injected429Note(): string {
+  return 'the last 429 was injected by the emulator (--chaos, or a fault scripted with POST /__uas/faults), not caused by an empty bucket; it says nothing about your caller_id.';
 }
 
 /** The exit code of a call; docs/call.md and `uas call --help` list them. */
