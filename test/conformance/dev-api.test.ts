@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CONFIG, DEMO_MERCHANT } from '../../src/demo-config.js';
 import { createApi, send } from '../helpers/api.js';
+import { eventually } from '../helpers/eventually.js';
 import {
   START_TIME,
   useTransports,
@@ -244,23 +245,20 @@ describe.each(TRANSPORTS)('the dev API over $name', (transport) => {
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     let text = '';
-    const received = (async () => {
+    // Reads until both kinds of event are in; the abort below ends a read still waiting.
+    void (async () => {
       while (!(text.includes('event: request') && text.includes('event: code'))) {
         const { value, done } = await reader.read();
         if (done) break;
         text += new TextDecoder().decode(value);
       }
-    })();
-    // Keep signing in until the stream has shown both kinds of event: a subscriber may attach a
-    // moment after the response headers arrive.
-    for (
-      let attempt = 0;
-      attempt < 50 && !(text.includes('event: request') && text.includes('event: code'));
-      attempt++
-    ) {
-      await api.start({ email: 'alice@example.com' });
-      await Promise.race([received, new Promise((resolve) => setTimeout(resolve, 20))]);
-    }
+    })().catch(() => {});
+    // The reader may attach a moment after the response headers arrive: sign in once it has.
+    await eventually(async () => /^uas_event_readers 1$/m.test((await api.dev('/metrics')).text));
+    await api.start({ email: 'alice@example.com' });
+    await eventually(() => text.includes('event: request') && text.includes('event: code')).catch(
+      () => {},
+    );
     // Not awaited: msw's interceptor may settle a cancel only once the stream would have ended.
     controller.abort();
     void reader.cancel().catch(() => {});
@@ -595,6 +593,8 @@ describe.each(TRANSPORTS)('the test controls of the dev API over $name', (transp
       answered = true;
       return reply;
     });
+    // A wait for something that must not happen (an answer before the clock moves): there is
+    // no event to await, so it gives one 100 ms to show.
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(answered).toBe(false);
     target.clock.advance(3_000);
