@@ -66,7 +66,9 @@ describe('uas serve', () => {
     const api = createApi(url);
     const pending = api.exists('email=alice%40example.com');
     // The emulator journals the request as it answers it, before the answer waits its latency.
-    await eventually(async () => (await api.dev('/requests')).body.requests?.length === 1);
+    await eventually(
+      async () => ((await api.dev('/requests')).body.requests as unknown[]).length === 1,
+    );
     const started = Date.now();
     uas.child.kill('SIGTERM');
     expect(await uas.exited).toBe(0);
