@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CONFIG } from '../../src/demo-config.js';
 import { createApi } from '../helpers/api.js';
+import { eventually } from '../helpers/eventually.js';
 import { runCli } from '../helpers/run-cli.js';
 import { runUas, spawnUas, UAS_BIN, waitForUrl, type UasProcess } from '../helpers/spawn-uas.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -62,8 +63,12 @@ describe('uas serve', () => {
 
   it('exits within the grace period on SIGTERM while an answer waits on its latency', async () => {
     const { uas, url } = await serve(['--latency', '60s', '--log', 'off']);
-    const pending = createApi(url).exists('email=alice%40example.com');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const api = createApi(url);
+    const pending = api.exists('email=alice%40example.com');
+    // The emulator journals the request as it answers it, before the answer waits its latency.
+    await eventually(
+      async () => ((await api.dev('/requests')).body.requests as unknown[]).length === 1,
+    );
     const started = Date.now();
     uas.child.kill('SIGTERM');
     expect(await uas.exited).toBe(0);
@@ -93,16 +98,14 @@ describe('uas serve', () => {
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     // The URL cannot be read from the output: find the port from the process's sockets instead.
-    const port = await new Promise<number>((resolve, reject) => {
-      const deadline = Date.now() + 10_000;
-      const look = () => {
-        const found = listeningPort(child.pid as number);
-        if (found !== undefined) resolve(found);
-        else if (Date.now() > deadline) reject(new Error(`no port; stderr: ${stderr}`));
-        else setTimeout(look, 100);
-      };
-      look();
+    let found: number | undefined;
+    await eventually(
+      () => (found = listeningPort(child.pid as number)) !== undefined,
+      10_000,
+    ).catch((error: Error) => {
+      throw new Error(`no port (${error.message}); stderr: ${stderr}`);
     });
+    const port = found as number;
     const api = createApi(`http://127.0.0.1:${port}`);
     for (let index = 0; index < 5; index++)
       expect((await api.exists('email=alice%40example.com')).status).toBe(200);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Emulator } from '../../src/core/emulator.js';
+import type { AnyEmulator, Emulator } from '../../src/core/emulator.js';
 import type { EmulatorRequest } from '../../src/core/service/exchange.js';
 import { createManualClock } from '../../src/core/time/clock.js';
 import { createSeededRandom } from '../../src/core/time/random.js';
@@ -12,7 +12,9 @@ import {
   OTHER_TOKEN,
 } from '../../src/demo-config.js';
 import { createEmulator } from '../../src/emulator.js';
-import { TRANSPORTS, type Target } from '../helpers/targets.js';
+import { useTransports, type AnyTarget } from '../helpers/targets.js';
+
+const TRANSPORTS = useTransports();
 
 /** Outcomes of requests refused before their operation runs: they must change nothing. */
 const REFUSED = new Set(['invalid', 'unauthenticated', 'unrouted', 'rate-limited', 'injected-429']);
@@ -107,14 +109,14 @@ const requestArb = fc.record({
 type Generated = typeof requestArb extends fc.Arbitrary<infer T> ? T : never;
 
 /** The state a refused request must not touch: bucket tokens, codes, users. */
-function stateOf(emulator: Emulator): string {
-  const buckets = emulator
-    .listBuckets({ limit: 100_000, sort: 'key' })
-    .buckets.map((bucket) => [bucket.key, bucket.tokens, bucket.allowed]);
-  const users = ['alice@example.com', 'bob@example.com', 'carol@example.com'].map(
-    (email) => emulator.latestCode(email)?.attempts_left ?? null,
+async function stateOf(emulator: AnyEmulator): Promise<string> {
+  const buckets = (await emulator.listBuckets({ limit: 100_000, sort: 'key' })).buckets.map(
+    (bucket) => [bucket.key, bucket.tokens, bucket.allowed],
   );
-  return JSON.stringify({ buckets, codes: emulator.listCodes(), users });
+  const users: Array<number | null> = [];
+  for (const email of ['alice@example.com', 'bob@example.com', 'carol@example.com'])
+    users.push((await emulator.latestCode(email))?.attempts_left ?? null);
+  return JSON.stringify({ buckets, codes: await emulator.listCodes(), users });
 }
 
 function assertAnswer(
@@ -154,11 +156,11 @@ function makeEmulator(): Emulator {
 }
 
 describe('any request to the core', () => {
-  it('gets a 2xx or 4xx answer, a problem+json body on errors, and changes nothing when refused', () => {
+  it('gets a 2xx or 4xx answer, a problem+json body on errors, and changes nothing when refused', async () => {
     const emulator = makeEmulator();
-    fc.assert(
-      fc.property(requestArb, (generated: Generated) => {
-        const before = stateOf(emulator);
+    await fc.assert(
+      fc.asyncProperty(requestArb, async (generated: Generated) => {
+        const before = await stateOf(emulator);
         const headers: Record<string, string> = {};
         if (generated.authorization !== undefined) headers.authorization = generated.authorization;
         if (generated.contentType !== undefined) headers['content-type'] = generated.contentType;
@@ -177,7 +179,8 @@ describe('any request to the core', () => {
           request.method,
         );
         const outcome = emulator.journal(1)[0]?.outcome;
-        if (outcome !== undefined && REFUSED.has(outcome)) expect(stateOf(emulator)).toBe(before);
+        if (outcome !== undefined && REFUSED.has(outcome))
+          expect(await stateOf(emulator)).toBe(before);
       }),
       { numRuns: 1500, seed: 42 },
     );
@@ -185,10 +188,10 @@ describe('any request to the core', () => {
 });
 
 describe.each(TRANSPORTS)('any request over $name', (transport) => {
-  let target: Target;
+  let target: AnyTarget;
   beforeAll(async () => {
     target = await transport.start();
-    target.emulator.handle({
+    await target.emulator.handle({
       method: 'POST',
       url: `/v1/merchants/${DEMO_MERCHANT}/users/passwordless/start`,
       headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
@@ -202,7 +205,7 @@ describe.each(TRANSPORTS)('any request over $name', (transport) => {
   it('gets a 2xx or 4xx problem+json answer and changes nothing when refused', async () => {
     await fc.assert(
       fc.asyncProperty(requestArb, async (generated: Generated) => {
-        const before = stateOf(target.emulator);
+        const before = await stateOf(target.emulator);
         const headers: Record<string, string> = {};
         if (generated.authorization !== undefined) headers.authorization = generated.authorization;
         if (generated.contentType !== undefined) headers['content-type'] = generated.contentType;
@@ -221,7 +224,7 @@ describe.each(TRANSPORTS)('any request over $name', (transport) => {
         );
         const entry = target.emulator.journal(1)[0];
         if (entry !== undefined && entry.id !== journalBefore && REFUSED.has(entry.outcome))
-          expect(stateOf(target.emulator)).toBe(before);
+          expect(await stateOf(target.emulator)).toBe(before);
       }),
       { numRuns: 120, seed: 7 },
     );

@@ -1,12 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_MERCHANT, OTHER_MERCHANT, OTHER_TOKEN } from '../../src/demo-config.js';
 import { createApi } from '../helpers/api.js';
-import { TRANSPORTS, type Target } from '../helpers/targets.js';
+import { useTransports, type AnyTarget } from '../helpers/targets.js';
+
+const TRANSPORTS = useTransports();
 
 const ALICE = 'email=alice%40example.com';
 
 describe.each(TRANSPORTS)('the service over $name', (transport) => {
-  let target: Target;
+  let target: AnyTarget;
   let api: ReturnType<typeof createApi>;
   beforeEach(async () => {
     target = await transport.start();
@@ -88,7 +90,7 @@ describe.each(TRANSPORTS)('the service over $name', (transport) => {
 
     it('charges no bucket for a 401', async () => {
       await api.exists(ALICE, { token: 'not-a-known-token' });
-      expect(target.emulator.listBuckets().total).toBe(0);
+      expect((await target.emulator.listBuckets()).total).toBe(0);
     });
   });
 
@@ -121,7 +123,7 @@ describe.each(TRANSPORTS)('the service over $name', (transport) => {
       const reply = await api.start({ email: 'alice@example.com' });
       expect(reply.status).toBe(200);
       expect(reply.body).toEqual({ sent: true, expires_in: 600, attempts_allowed: 5 });
-      const code = target.emulator.latestCode('alice@example.com');
+      const code = await target.emulator.latestCode('alice@example.com');
       expect(code?.code).toMatch(/^\d{6}$/);
       expect(reply.text).not.toContain(code?.code);
     });
@@ -136,7 +138,7 @@ describe.each(TRANSPORTS)('the service over $name', (transport) => {
       expect(malformed.body.type).toBe('urn:uas:problem:malformed-json');
       const large = await api.start({ email: 'alice@example.com', padding: 'x'.repeat(20_000) });
       expect(large.status).toBe(413);
-      expect(target.emulator.listCodes()).toEqual([]);
+      expect(await target.emulator.listCodes()).toEqual([]);
     });
 
     it('names each invalid field with a JSON pointer', async () => {
@@ -171,7 +173,7 @@ describe.each(TRANSPORTS)('the service over $name', (transport) => {
   describe('passwordless verify', () => {
     const startAndRead = async () => {
       await api.start({ email: 'alice@example.com' });
-      return target.emulator.latestCode('alice@example.com', DEMO_MERCHANT)?.code as string;
+      return (await target.emulator.latestCode('alice@example.com', DEMO_MERCHANT))?.code as string;
     };
     const wrongOf = (code: string) => (code === '000000' ? '111111' : '000000');
 
@@ -283,7 +285,7 @@ describe.each(TRANSPORTS)('the service over $name', (transport) => {
       const invalid = await api.start({ email: 'not-an-email', caller_id: 'careful' });
       expect(invalid.status).toBe(400);
       expect(invalid.headers.get('ratelimit')).toBe('"caller";r=4;t=1');
-      expect(target.emulator.getBucket('caller:demo:careful')?.allowed).toBe(1);
+      expect((await target.emulator.getBucket('caller:demo:careful'))?.allowed).toBe(1);
     });
 
     it('scopes caller buckets to the client', async () => {

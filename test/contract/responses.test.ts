@@ -8,7 +8,7 @@ import {
 } from '../../src/contract/response-validator.js';
 import { DEMO_MERCHANT, OTHER_MERCHANT, OTHER_TOKEN } from '../../src/demo-config.js';
 import { createApi, type Reply } from '../helpers/api.js';
-import { TRANSPORTS, type Target } from '../helpers/targets.js';
+import { useTransports, type AnyTarget } from '../helpers/targets.js';
 
 type Operation = 'exists' | 'start' | 'verify';
 
@@ -18,8 +18,10 @@ const ALICE = 'email=alice%40example.com';
  * Every answer the emulator gives to the requests of the conformance suite, and to fuzzed ones,
  * must be one the OpenAPI document describes: status, content type, body and headers.
  */
+const TRANSPORTS = useTransports();
+
 describe.each(TRANSPORTS)('answers over $name', (transport) => {
-  let target: Target;
+  let target: AnyTarget;
   let api: ReturnType<typeof createApi>;
   let checked: number;
   beforeEach(async () => {
@@ -112,7 +114,7 @@ describe.each(TRANSPORTS)('answers over $name', (transport) => {
     conforms('verify', await api.verify(wrong));
     conforms('verify', await api.verify({ email: 'alice@example.com' }));
     conforms('verify', await api.verify({ email: 'carol@example.com', verification_code: '1' }));
-    const code = target.emulator.latestCode('alice@example.com')?.code as string;
+    const code = (await target.emulator.latestCode('alice@example.com'))?.code as string;
     conforms('verify', await api.verify({ ...alice, verification_code: code }));
     conforms('verify', await api.verify({ ...alice, verification_code: code }));
     // Expired, then killed by wrong codes.

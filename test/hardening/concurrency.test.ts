@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CONFIG, DEMO_MERCHANT } from '../../src/demo-config.js';
 import { createApi } from '../helpers/api.js';
-import { TRANSPORTS, type Target } from '../helpers/targets.js';
+import { useTransports, type AnyTarget } from '../helpers/targets.js';
+
+const TRANSPORTS = useTransports();
 
 describe.each(TRANSPORTS)('concurrent requests over $name', (transport) => {
-  let target: Target | undefined;
+  let target: AnyTarget | undefined;
   afterEach(async () => {
     await target?.close();
     target = undefined;
@@ -29,7 +31,7 @@ describe.each(TRANSPORTS)('concurrent requests over $name', (transport) => {
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(7);
     expect(statuses.filter((status) => status === 429)).toHaveLength(53);
-    expect(target.emulator.getBucket('caller:demo:race')).toMatchObject({
+    expect(await target.emulator.getBucket('caller:demo:race')).toMatchObject({
       allowed: 7,
       rejected: 53,
       remaining: 0,
@@ -45,7 +47,8 @@ describe.each(TRANSPORTS)('concurrent requests over $name', (transport) => {
     });
     const api = createApi(target.baseUrl);
     await api.start({ email: 'alice@example.com' });
-    const code = target.emulator.latestCode('alice@example.com', DEMO_MERCHANT)?.code as string;
+    const code = (await target.emulator.latestCode('alice@example.com', DEMO_MERCHANT))
+      ?.code as string;
     const wrong = code === '000000' ? '111111' : '000000';
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, index) =>

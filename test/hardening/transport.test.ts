@@ -9,6 +9,7 @@ import type { Emulator } from '../../src/core/emulator.js';
 import { DEMO_CONFIG, DEMO_MERCHANT, DEMO_TOKEN } from '../../src/demo-config.js';
 import { createEmulator, type EmulatorOptions } from '../../src/emulator.js';
 import type { HttpTransportOptions } from '../../src/transport/http-transport.js';
+import { eventually } from '../helpers/eventually.js';
 import { destroySockets, openSocket, rawRequest, type RawAnswer } from '../helpers/raw-http.js';
 
 const ENGINES = [
@@ -194,7 +195,8 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
           'b1',
           'b2',
         ]);
-        // The msw engine would run it on a later turn.
+        // The msw engine would run it on a later turn. A wait for something that must not
+        // happen: there is no event to await, so it gives that turn 50 ms to show.
         await new Promise((resolve) => setTimeout(resolve, 50));
         expect(ghostAdded(emulator)).toBe(false);
       },
@@ -209,6 +211,7 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
       );
       expect(answer.status).toBe(401);
       expect(answer.closed).toBe(true);
+      // A wait for something that must not happen (the ghost request run): nothing to await.
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(ghostAdded(emulator)).toBe(false);
     });
@@ -218,6 +221,7 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
       const reader = openSocket(port);
       reader.write(pipelined('GET /__uas/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'));
       await new Promise((resolve) => reader.once('data', resolve));
+      // A wait for something that must not happen (the ghost request run): nothing to await.
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(ghostAdded(emulator)).toBe(false);
     });
@@ -292,10 +296,10 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
     // They read what comes (a 408) but never send a byte nor close their side.
     const idle = Array.from({ length: 20 }, () => openSocket(port, true).resume());
     const ended = idle.map((socket) => new Promise((resolve) => socket.once('end', resolve)));
-    await until(async () => (await connections()) === 20, 2_000);
+    await eventually(async () => (await connections()) === 20, 2_000);
     await Promise.all(ended);
     // The clients keep their side open; the server must not keep its descriptors for them.
-    await until(async () => (await connections()) === 0, 5_000);
+    await eventually(async () => (await connections()) === 0, 5_000);
     expect(idle.every((socket) => !socket.destroyed)).toBe(true);
     expect(await connections()).toBe(0);
   });
@@ -310,7 +314,7 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
     let healthyBytes = 0;
     healthy.on('data', (chunk: Buffer) => (healthyBytes += chunk.length));
     healthy.write(`GET /__uas/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
-    await until(() => readers(emulator) === 2, 2_000);
+    await eventually(() => readers(emulator) === 2, 2_000);
     // Events come in bursts (of about 15 KiB, well under the queue) between turns of the event
     // loop, as requests do.
     let sent = 0;
@@ -325,13 +329,13 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
     }
     expect(dropped(emulator)).toBe(1);
     // The server closes the connection at once, though the reader still reads nothing.
-    await until(async () => (await connections()) === 1, 2_000);
+    await eventually(async () => (await connections()) === 1, 2_000);
     stalled.resume();
     await stalledClosed;
     expect(readers(emulator)).toBe(1);
     const before = healthyBytes;
     emulator.handle({ method: 'GET', url: EXISTS, headers: {} });
-    await until(() => healthyBytes > before, 2_000);
+    await eventually(() => healthyBytes > before, 2_000);
   });
 
   it('refuses more event readers than allowed at once, with 503 and Retry-After', async () => {
@@ -413,7 +417,7 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
     const greedy = openSocket(port);
     greedy.write('GET /__uas/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'.repeat(3));
     await new Promise((resolve) => greedy.once('data', resolve));
-    await until(() => readers(emulator) === 1, 2_000);
+    await eventually(() => readers(emulator) === 1, 2_000);
     const other = await rawRequest(port, 'GET /__uas/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     expect(other.status).toBe(200);
   });
@@ -498,6 +502,7 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
           `${'GET /__uas/journal?limit=1000 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'.repeat(20)}GET ${EXISTS}&caller_id=late HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`,
         );
         await lateClosed;
+        // A wait for something that must not happen (the late request run): nothing to await.
         await new Promise((resolve) => setTimeout(resolve, 100));
         expect(emulator.requests({ callerId: 'late' })).toHaveLength(0);
       }
@@ -521,7 +526,7 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
       reader.pause();
       reader.write('GET /__uas/journal?limit=400 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'.repeat(5));
     }
-    await until(() => closed.length === 6, 5_000);
+    await eventually(() => closed.length === 6, 5_000);
     const first = await Promise.race([
       Promise.race(closed).then(() => 'closed'),
       new Promise((resolve) => setTimeout(() => resolve('all open'), 5_000)),
@@ -549,6 +554,8 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
     await closed;
     reader.destroy();
     const gc = collectGarbage();
+    // The collector offers no event to await: it is run, and the reference looked at, until it
+    // is gone (at most 20 times, 20 ms apart).
     for (let attempt = 0; attempt < 20 && served?.deref() !== undefined; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       gc();
@@ -565,7 +572,7 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
     expect(readers(emulator)).toBe(1);
     // Half-closed, as a client that exits does; no heartbeat is due for 15 s.
     reader.end();
-    await until(() => readers(emulator) === 0, 2_000);
+    await eventually(() => readers(emulator) === 0, 2_000);
     // Also when the stream answers a pipelined request, and the client closed before it began.
     const pipelined = openSocket(port, true);
     pipelined.resume();
@@ -676,8 +683,8 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
     const reader = openSocket(port);
     reader.write('GET /__uas/journal?limit=100000 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     reader.pause();
-    await until(async () => (await connections()) === 1, 2_000);
-    await until(async () => (await connections()) === 0, 5_000);
+    await eventually(async () => (await connections()) === 1, 2_000);
+    await eventually(async () => (await connections()) === 0, 5_000);
   });
 
   describe('the dev API against web pages', () => {
@@ -779,8 +786,7 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
    */
   async function shutDownDuring(emulator: Emulator, port: number, text: string) {
     const pending = rawRequest(port, text, 5_000);
-    await until(() => emulator.requests().length >= 1, 2_000);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(() => emulator.requests().length >= 1, 2_000);
     const started = performance.now();
     await running!.close(3_000);
     running = undefined;
@@ -831,16 +837,4 @@ function readers(emulator: Emulator): number {
 
 function dropped(emulator: Emulator): number {
   return Number(/^uas_event_readers_dropped_total (\d+)$/m.exec(emulator.metrics())?.[1]);
-}
-
-/** Polls `condition` (at most `timeoutMs`): for states the server reaches on its own time. */
-async function until(
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await condition())) {
-    if (performance.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

@@ -61,6 +61,8 @@ describe.skipIf(!HAS_REDIS)('the Redis store while Redis is away', () => {
       proxy.dropAll();
       await eventually(() => proxy.held > 0);
       await store.close();
+      // A wait for something that must not happen (an unhandled rejection after the close):
+      // there is no event to await, so it gives one 50 ms to show.
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(unhandled).toEqual([]);
     } finally {

@@ -160,10 +160,11 @@ describe.skipIf(!HAS_REDIS)('uas serve instances on one Redis', () => {
         text += decoder.decode(value);
       }
     })();
-    for (let tries = 0; tries < 100 && !text.includes('"caller_id":"seen-on-b"'); tries++) {
+    // Instance a publishes events once it has learnt that b has a reader (it asks each second).
+    await eventually(async () => {
       await apiA.exists('email=alice%40example.com&caller_id=seen-on-b');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+      return text.includes('"caller_id":"seen-on-b"');
+    }, 10_000).catch(() => {});
     await reader.cancel();
     await reading;
     expect(text).toContain('"caller_id":"seen-on-b"');
@@ -175,11 +176,10 @@ describe.skipIf(!HAS_REDIS)('uas serve instances on one Redis', () => {
       body: JSON.stringify({ limits: { caller: { burst: 2 } } }),
     });
     expect(patched.status).toBe(200);
-    for (let tries = 0; tries < 100; tries++) {
+    await eventually(async () => {
       const limits = (await send(b, '/__uas/config')).body.limits as { caller: { burst: number } };
-      if (limits.caller.burst === 2) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+      return limits.caller.burst === 2;
+    }).catch(() => {});
     expect(((await send(b, '/__uas/config')).body.limits as { caller: unknown }).caller).toEqual({
       burst: 2,
       rate: '1/s',
@@ -231,15 +231,15 @@ describe.skipIf(!HAS_REDIS)('uas serve instances on one Redis', () => {
     process.kill(Number(worker), 'SIGKILL');
     await uas.waitFor(/worker \d stopped \(SIGKILL\); starting another/);
     let after = 0;
-    for (let tries = 0; tries < 100 && after !== 429; tries++) {
+    await eventually(async () => {
       // A kept-alive connection the killed worker held fails once ("other side closed"): a
       // client sends again, on a new connection, which a live worker takes.
       after = await fetch(`${url}${EXISTS}`, { headers: AUTH }).then(
         (response) => response.status,
         () => 0,
       );
-      if (after !== 429) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+      return after === 429;
+    }, 10_000).catch(() => {});
     expect(after).toBe(429);
     const replaced = execFileSync('pgrep', ['-P', String(uas.child.pid)], { encoding: 'utf8' })
       .trim()
@@ -423,10 +423,10 @@ describe.skipIf(!HAS_REDIS)('uas serve instances on one Redis', () => {
       await redis.restart();
     }
     let status = 0;
-    for (let tries = 0; tries < 200 && status !== 200; tries++) {
+    await eventually(async () => {
       status = (await fetch(`${url}${EXISTS}`, { headers: AUTH })).status;
-      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+      return status === 200;
+    }, 10_000).catch(() => {});
     expect(status).toBe(200);
     expect((await send(url, '/__uas/health')).body).toMatchObject({ store: 'up' });
     await uas.waitFor(

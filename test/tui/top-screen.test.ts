@@ -37,14 +37,15 @@ async function serve(options: { journalSize?: number; adminToken?: string } = {}
   const api = createApi(running.url);
   return {
     url: running.url,
-    /** Sends `count` exists requests as `callerId`, one after the other, `gapMs` apart. */
-    async send(callerId: string, count: number, gapMs = 0) {
+    /** Sends `count` exists requests as `callerId`, one after the other. */
+    async send(callerId: string, count: number) {
       for (let index = 0; index < count; index++) {
         const reply = await api.exists(`email=alice%40example.com&caller_id=${callerId}`);
         expect([200, 429]).toContain(reply.status);
-        if (gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
       }
     },
+    /** Readers of the server's event stream connected now. */
+    readers: () => Number(/^uas_event_readers (\d+)$/m.exec(emulator.metrics())?.[1]),
   };
 }
 
@@ -93,8 +94,13 @@ describe.skipIf(!hasTmux)(needsTmux('uas top in a terminal (tmux)'), () => {
     const server = await serve();
     await server.send('early', 2);
     top(server.url, 100, 40);
-    // Sent while the screen starts: before, during and after it connects and reads the journal.
-    await server.send('bot', 5, 40);
+    // Sent while the screen starts: before it attaches to the event stream, once it has (while
+    // it reads the journal), and once it says it is connected.
+    await server.send('bot', 2);
+    await until(() => expect(server.readers()).toBe(1));
+    await server.send('bot', 2);
+    await until(() => expect(tmux.screen()).toContain('● connected'));
+    await server.send('bot', 1);
     await until(() => expect(rateLine()).toContain('totals 7 req, 2 429 · 2 buckets, by pressure'));
     // The bucket list is polled (every 500 ms): its rows catch up with the totals.
     await until(() => expect(bucketCounts('bot')).toEqual(['3', '2']));
