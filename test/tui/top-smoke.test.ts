@@ -91,6 +91,9 @@ describe('uas top', () => {
         interval: 100,
       });
     },
+    // Four waits of up to 10 s each: the whole may take longer than the default 20 s when the
+    // other end-to-end tests (installs, a browser) share the cores.
+    60_000,
   );
 
   it.skipIf(!hasTmux)(
