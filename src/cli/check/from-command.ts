@@ -12,6 +12,7 @@ import { applyConfigFlags, configErrorToCli, loadConfigFile } from '../config-lo
 import { CliError, colorsFor, EXIT } from '../io.js';
 import type { CommandContext } from '../command-context.js';
 import { runCommand, type CommandEnd } from './run-command.js';
+import type { CommandPassthrough } from './command-passthrough.js';
 
 /** Small buckets that empty after a few requests, so an integration meets 429s. */
 const TIGHT_LIMITS = { client: { burst: 5, rate: '1/2s' }, caller: { burst: 3, rate: '1/2s' } };
@@ -27,6 +28,9 @@ const CHECK_CHAOS_RETRY_AFTER = '1-2';
 /** How long the processes of a stopped command may take to exit before they are killed outright. */
 const KILL_GRACE_MS = 5_000;
 
+/** How long the command's output, once it ended, may wait for a slow reader of uas's stderr. */
+const OUTPUT_GRACE_MS = 1_000;
+
 /** What `uas check -- <command>` judges: what the command sent, and how it ended. */
 export interface CommandRecorded {
   records: RequestRecord[];
@@ -34,6 +38,8 @@ export interface CommandRecorded {
   command: CommandOutcome;
   /** The seed of the emulator's random source (chaos, its Retry-After): `--seed` replays it. */
   seed: number;
+  /** Bytes of the command's output left out of uas's stderr (its reader was slow). */
+  outputLeftOut: number;
 }
 
 /**
@@ -45,6 +51,7 @@ export async function fromCommand(
   command: string[],
   flags: CheckFlags,
   context: CommandContext,
+  output: CommandPassthrough | undefined,
 ): Promise<CommandRecorded> {
   const { io } = context;
   const timeoutMs = checkTimeout(flags.timeout);
@@ -71,7 +78,7 @@ export async function fromCommand(
       env,
       timeoutMs,
       graceMs: KILL_GRACE_MS,
-      write: (chunk) => io.stderr.write(chunk),
+      write: (chunk) => (output === undefined ? io.stderr.write(chunk) : output.command(chunk)),
       onSignal: (handler) => io.onSignal(handler),
       started: () =>
         io.stderr.write(
@@ -86,11 +93,12 @@ export async function fromCommand(
   } finally {
     await running.close(500);
   }
+  const outputLeftOut = (await output?.settle(OUTPUT_GRACE_MS)) ?? 0;
   const records = emulator.requests();
   if (recording !== undefined) await writeRecord(recording, records);
   const outcome = commandOutcome(ended, flags.timeout);
   io.stderr.write(chalk.dim(`uas check: ${outcome.message}\n`));
-  return { records, dropped: emulator.requestsDropped, command: outcome, seed };
+  return { records, dropped: emulator.requestsDropped, command: outcome, seed, outputLeftOut };
 }
 
 function describeRange({ min, max }: { min: number; max: number }): string {
