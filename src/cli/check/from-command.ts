@@ -12,6 +12,7 @@ import { applyConfigFlags, configErrorToCli, loadConfigFile } from '../config-lo
 import { CliError, colorsFor, EXIT } from '../io.js';
 import type { CommandContext } from '../command-context.js';
 import { runCommand, type CommandEnd } from './run-command.js';
+import { recordOpenError } from '../record-open-error.js';
 import type { CommandPassthrough } from './command-passthrough.js';
 
 /** Small buckets that empty after a few requests, so an integration meets 429s. */
@@ -191,13 +192,7 @@ async function openRecord(file: string, cwd: string): Promise<OpenRecord> {
   try {
     return { path, file: await openWithoutWaiting(path) };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(
-      code === 'ENXIO'
-        ? `cannot open --record ${path}: it is a FIFO that nobody reads; start its reader first (cat ${path} > sent.ndjson &), or give a file`
-        : `cannot open --record ${path}: ${code ?? (error as Error).message}`,
-      EXIT.usage,
-    );
+    throw recordOpenError(path, error);
   }
 }
 
