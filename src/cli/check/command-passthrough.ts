@@ -120,3 +120,10 @@ function socketPassthrough(socket: Socket, maxBytes: number): CommandPassthrough
     },
   };
 }
+
+/** The warning for the command's output left out of uas's stderr; undefined for none. */
+export function outputWarning(leftOut: number): string | undefined {
+  return leftOut > 0
+    ? `${leftOut} bytes of the command's output were left out of uas's stderr: its reader did not keep up (at most ${PASSTHROUGH_BUFFER_BYTES} bytes wait for it)`
+    : undefined;
+}

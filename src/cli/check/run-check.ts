@@ -73,7 +73,7 @@ async function judge(
     dropped,
     command: ran,
     seed,
-    outputLeftOut,
+    warnings,
   } = flags.url !== undefined
     ? await fromServer(flags.url, flags.adminToken)
     : journal !== undefined
@@ -87,7 +87,7 @@ async function judge(
     droppedWarning(dropped + (leftOut.dropped ?? 0)),
     leftOut.nextPage,
     describeLosses(losses.losses),
-    outputWarning(outputLeftOut ?? 0),
+    ...(warnings ?? []),
   ]);
   const shown: ReportContext = {
     failOn: flags.failOn,
@@ -117,13 +117,6 @@ async function judge(
   else if (ran?.failed)
     warn(`${ran.message}, so uas check fails too (the report above is what it sent)`);
   return verdict.failed ? EXIT.failure : EXIT.ok;
-}
-
-/** The warning for the command's output left out of uas's stderr; undefined for none. */
-function outputWarning(leftOut: number): string | undefined {
-  return leftOut > 0
-    ? `${leftOut} bytes of the command's output were left out of uas's stderr: its reader did not keep up (at most ${PASSTHROUGH_BUFFER_BYTES} bytes wait for it)`
-    : undefined;
 }
 
 /** Why a source held no request to the service, in the words of its flag. */
@@ -181,8 +174,8 @@ interface Recorded {
   command?: CommandOutcome | undefined;
   /** The seed of that command's emulator. */
   seed?: number | undefined;
-  /** Bytes of that command's output left out of uas's stderr. */
-  outputLeftOut?: number | undefined;
+  /** What the report of that command could not give whole. */
+  warnings?: Array<string | undefined> | undefined;
 }
 
 /** The requests a running emulator has seen, each checked (the server is not trusted). */

@@ -28,11 +28,11 @@ export interface OpenedSink extends RecordSink {
 }
 
 /**
- * Opens `path` for appending, at start, without waiting: a FIFO nobody reads is ENXIO at once
+ * Opens `path` for appending (or emptied first), at start, without waiting: a FIFO nobody reads is ENXIO at once
  * (waiting for its reader would hold the start, and --port's errors, before a signal could stop
  * uas). Throws what `open` throws.
  */
-export function openSinkSync(path: string): OpenedSink {
+export function openSinkSync(path: string, mode: 'append' | 'truncate' = 'append'): OpenedSink {
   const fifo = (() => {
     try {
       return statSync(path).isFIFO();
@@ -42,7 +42,7 @@ export function openSinkSync(path: string): OpenedSink {
   })();
   const fd = fifo
     ? openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_NONBLOCK)
-    : openSync(path, 'a');
+    : openSync(path, mode === 'append' ? 'a' : 'w');
   return sinkOver(fd);
 }
 
