@@ -7,6 +7,8 @@ export interface OutputStream {
   isTTY?: boolean | undefined;
   columns?: number | undefined;
   rows?: number | undefined;
+  /** The process's descriptor under it (1, 2); absent in-process. */
+  fd?: number | undefined;
 }
 
 /** What a command may touch of the outside world; injected so tests run commands in-process. */
@@ -94,6 +96,7 @@ export function resilientStream(stream: NodeJS.WriteStream): OutputStream {
     get rows() {
       return stream.rows;
     },
+    fd: (stream as { fd?: number }).fd,
   };
 }
 

@@ -1,8 +1,4 @@
 import { randomInt } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
-import { constants } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
-import { resolve as resolvePath } from 'node:path';
 import type { CommandOutcome } from '../../check/command-outcome.js';
 import type { RequestRecord } from '../../core/records/records.js';
 import { createSeededRandom } from '../../core/time/random.js';
@@ -12,6 +8,9 @@ import { applyConfigFlags, configErrorToCli, loadConfigFile } from '../config-lo
 import { CliError, colorsFor, EXIT } from '../io.js';
 import type { CommandContext } from '../command-context.js';
 import { runCommand, type CommandEnd } from './run-command.js';
+import { outputWarning, type CommandPassthrough } from './command-passthrough.js';
+import { openCommandRecording, writeCommandRecording } from './command-recording.js';
+import { watchLateSignal } from './late-signal.js';
 
 /** Small buckets that empty after a few requests, so an integration meets 429s. */
 const TIGHT_LIMITS = { client: { burst: 5, rate: '1/2s' }, caller: { burst: 3, rate: '1/2s' } };
@@ -27,6 +26,9 @@ const CHECK_CHAOS_RETRY_AFTER = '1-2';
 /** How long the processes of a stopped command may take to exit before they are killed outright. */
 const KILL_GRACE_MS = 5_000;
 
+/** How long the command's output, once it ended, may wait for a slow reader of uas's stderr. */
+const OUTPUT_GRACE_MS = 1_000;
+
 /** What `uas check -- <command>` judges: what the command sent, and how it ended. */
 export interface CommandRecorded {
   records: RequestRecord[];
@@ -34,6 +36,8 @@ export interface CommandRecorded {
   command: CommandOutcome;
   /** The seed of the emulator's random source (chaos, its Retry-After): `--seed` replays it. */
   seed: number;
+  /** What the report could not give whole: the command's output, a recording cut short. */
+  warnings: Array<string | undefined>;
 }
 
 /**
@@ -45,16 +49,18 @@ export async function fromCommand(
   command: string[],
   flags: CheckFlags,
   context: CommandContext,
+  output: CommandPassthrough | undefined,
 ): Promise<CommandRecorded> {
   const { io } = context;
   const timeoutMs = checkTimeout(flags.timeout);
   const seed = flags.seed ?? randomInt(2 ** 32);
   const emulator = await createCheckEmulator(flags, io.cwd, seed);
-  const recording = flags.record === undefined ? undefined : await openRecord(flags.record, io.cwd);
+  const recording =
+    flags.record === undefined ? undefined : openCommandRecording(flags.record, io.cwd);
   const { listen } = await import('../../adapters/http/http-server.js');
   const port = flags.port ?? 0;
-  const running = await listen(emulator, port, '127.0.0.1').catch(async (error: unknown) => {
-    await recording?.file.close();
+  const running = await listen(emulator, port, '127.0.0.1').catch((error: unknown) => {
+    recording?.sink.close();
     throw listenError(error as NodeJS.ErrnoException, port);
   });
   const client = emulator.config.clients[0];
@@ -66,12 +72,13 @@ export async function fromCommand(
   };
   const chalk = colorsFor(io.stderr, io.env);
   let ended: CommandEnd;
+  const late = watchLateSignal(io);
   try {
     ended = await runCommand(command, {
       env,
       timeoutMs,
       graceMs: KILL_GRACE_MS,
-      write: (chunk) => io.stderr.write(chunk),
+      write: (chunk) => (output === undefined ? io.stderr.write(chunk) : output.command(chunk)),
       onSignal: (handler) => io.onSignal(handler),
       started: () =>
         io.stderr.write(
@@ -80,17 +87,28 @@ export async function fromCommand(
           ),
         ),
     });
+    late.arm();
   } catch (error) {
-    await recording?.file.close();
+    late.remove();
+    recording?.sink.close();
     throw error;
   } finally {
     await running.close(500);
   }
-  const records = emulator.requests();
-  if (recording !== undefined) await writeRecord(recording, records);
-  const outcome = commandOutcome(ended, flags.timeout);
-  io.stderr.write(chalk.dim(`uas check: ${outcome.message}\n`));
-  return { records, dropped: emulator.requestsDropped, command: outcome, seed };
+  try {
+    const outputLeftOut = (await output?.settle(OUTPUT_GRACE_MS)) ?? 0;
+    const records = emulator.requests();
+    const outcome = commandOutcome(ended, flags.timeout);
+    io.stderr.write(chalk.dim(`uas check: ${outcome.message}\n`));
+    const cut =
+      recording === undefined
+        ? undefined
+        : await writeCommandRecording(recording, records, late.signalled);
+    const warnings = [outputWarning(outputLeftOut), cut];
+    return { records, dropped: emulator.requestsDropped, command: outcome, seed, warnings };
+  } finally {
+    late.remove();
+  }
 }
 
 function describeRange({ min, max }: { min: number; max: number }): string {
@@ -170,67 +188,6 @@ export function commandOutcome(ended: CommandEnd, timeout: string): CommandOutco
     failed: code !== 0 || stoppedBy !== undefined,
     message: leftRunning ? `${why}; processes it left running were ended` : why,
   };
-}
-
-/** A `--record` file, opened (emptied) before the command runs, so a bad path stops nothing. */
-interface OpenRecord {
-  path: string;
-  file: FileHandle;
-}
-
-async function openRecord(file: string, cwd: string): Promise<OpenRecord> {
-  const path = resolvePath(cwd, file);
-  try {
-    return { path, file: await openWithoutWaiting(path) };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(
-      code === 'ENXIO'
-        ? `cannot open --record ${path}: it is a FIFO that nobody reads; start its reader first (cat ${path} > sent.ndjson &), or give a file`
-        : `cannot open --record ${path}: ${code ?? (error as Error).message}`,
-      EXIT.usage,
-    );
-  }
-}
-
-/**
- * Opens a file (emptied) for writing; a FIFO only once a reader holds it: opening a FIFO nobody
- * reads would wait for one, before --timeout or a signal could stop uas. ENXIO when nobody does.
- */
-async function openWithoutWaiting(path: string): Promise<FileHandle> {
-  const fifo = await stat(path).then(
-    (found) => found.isFIFO(),
-    () => false,
-  );
-  if (!fifo) return open(path, 'w');
-  const probe = await open(path, constants.O_WRONLY | constants.O_NONBLOCK);
-  // A reader holds it now, so a blocking open returns at once; writes wait for the reader.
-  try {
-    return await open(path, constants.O_WRONLY);
-  } finally {
-    await probe.close();
-  }
-}
-
-/** Writes the records oldest first, one JSON line each: the NDJSON of `uas serve --record`. */
-async function writeRecord(recording: OpenRecord, records: RequestRecord[]): Promise<void> {
-  const ordered = [...records].sort((a, b) => a.id - b.id);
-  try {
-    for (let from = 0; from < ordered.length; from += 1_000)
-      await recording.file.write(
-        ordered
-          .slice(from, from + 1_000)
-          .map((record) => `${JSON.stringify(record)}\n`)
-          .join(''),
-      );
-  } catch (error) {
-    throw new CliError(
-      `cannot write --record ${recording.path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      EXIT.usage,
-    );
-  } finally {
-    await recording.file.close();
-  }
 }
 
 function listenError(error: NodeJS.ErrnoException, port: number): Error {

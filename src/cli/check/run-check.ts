@@ -18,15 +18,46 @@ import type { CheckFlags } from './check-flags.js';
 import { CliError, colorsFor, EXIT } from '../io.js';
 import { parseHttpUrl } from '../options.js';
 import type { CommandContext } from '../command-context.js';
+import {
+  openPassthrough,
+  PASSTHROUGH_BUFFER_BYTES,
+  type CommandPassthrough,
+} from './command-passthrough.js';
 import { fromCommand } from './from-command.js';
 import { readRecording, type LeftOut } from './read-recording.js';
 import { createLossTally } from './recording-losses.js';
 
-/** Runs `uas check` and returns its exit code. */
+/** How long uas's last lines may wait for a slow reader of its stderr before they are let go. */
+const CLOSE_GRACE_MS = 1_000;
+
+/**
+ * Runs `uas check` and returns its exit code. With a command, what goes to stderr (the command's
+ * output, and uas's lines meanwhile) never blocks uas (see {@link openPassthrough}).
+ */
 export async function runCheck(
   command: string[],
   flags: CheckFlags,
   context: CommandContext,
+): Promise<number> {
+  if (command.length === 0) return judge(command, flags, context, undefined);
+  const output = openPassthrough(context.io.stderr, PASSTHROUGH_BUFFER_BYTES);
+  try {
+    return await judge(
+      command,
+      flags,
+      { ...context, io: { ...context.io, stderr: output.stream } },
+      output,
+    );
+  } finally {
+    await output.close(CLOSE_GRACE_MS);
+  }
+}
+
+async function judge(
+  command: string[],
+  flags: CheckFlags,
+  context: CommandContext,
+  output: CommandPassthrough | undefined,
 ): Promise<number> {
   const { io } = context;
   checkSources(command, flags);
@@ -42,6 +73,7 @@ export async function runCheck(
     dropped,
     command: ran,
     seed,
+    warnings,
   } = flags.url !== undefined
     ? await fromServer(flags.url, flags.adminToken)
     : journal !== undefined
@@ -49,12 +81,13 @@ export async function runCheck(
           records: await readRecording({ path: journal, stdin: io.stdin }, warn, losses, leftOut),
           dropped: 0,
         }
-      : await fromCommand(command, flags, context);
+      : await fromCommand(command, flags, context, output);
   // What could not be judged is said in every report format, and on stderr.
   const report = withWarnings(checkIntegration(records), [
     droppedWarning(dropped + (leftOut.dropped ?? 0)),
     leftOut.nextPage,
     describeLosses(losses.losses),
+    ...(warnings ?? []),
   ]);
   const shown: ReportContext = {
     failOn: flags.failOn,
@@ -141,6 +174,8 @@ interface Recorded {
   command?: CommandOutcome | undefined;
   /** The seed of that command's emulator. */
   seed?: number | undefined;
+  /** What the report of that command could not give whole. */
+  warnings?: Array<string | undefined> | undefined;
 }
 
 /** The requests a running emulator has seen, each checked (the server is not trusted). */

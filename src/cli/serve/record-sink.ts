@@ -1,4 +1,14 @@
-import { close, constants, fstat, fstatSync, open, openSync, write, type Stats } from 'node:fs';
+import {
+  close,
+  constants,
+  fstat,
+  fstatSync,
+  open,
+  openSync,
+  statSync,
+  write,
+  type Stats,
+} from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import type { RecordSink } from './record-writer.js';
@@ -18,11 +28,21 @@ export interface OpenedSink extends RecordSink {
 }
 
 /**
- * Opens `path` for appending, at start: a FIFO waits here for its reader (`mkfifo`, then a reader
- * started after uas). Throws what `open` throws.
+ * Opens `path` for appending (or emptied first), at start, without waiting: a FIFO nobody reads is ENXIO at once
+ * (waiting for its reader would hold the start, and --port's errors, before a signal could stop
+ * uas). Throws what `open` throws.
  */
-export function openSinkSync(path: string): OpenedSink {
-  const fd = openSync(path, 'a');
+export function openSinkSync(path: string, mode: 'append' | 'truncate' = 'append'): OpenedSink {
+  const fifo = (() => {
+    try {
+      return statSync(path).isFIFO();
+    } catch {
+      return false;
+    }
+  })();
+  const fd = fifo
+    ? openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_NONBLOCK)
+    : openSync(path, mode === 'append' ? 'a' : 'w');
   return sinkOver(fd);
 }
 

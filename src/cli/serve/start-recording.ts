@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { plural } from '../../check/check-rule.js';
 import type { AnyEmulator } from '../../core/emulator.js';
-import { CliError, EXIT, type CliIO } from '../io.js';
+import type { CliIO } from '../io.js';
+import { recordOpenError } from '../record-open-error.js';
 import { openSinkSync, reopenSink, type OpenedSink } from './record-sink.js';
 import { createRecordWriter, type RecordWriter, type RecordWriterNews } from './record-writer.js';
 
@@ -26,8 +27,8 @@ export interface Recording {
 
 /**
  * Starts the recording of `uas serve --record FILE` (undefined without the flag), telling on
- * stderr what it loses. A file that cannot be opened is a CliError (exit 2): the server then
- * stops before it listens.
+ * stderr what it loses. A file that cannot be opened, or a FIFO nobody reads, is a CliError
+ * (exit 2): the server then stops before it listens.
  */
 export function startRecording(
   flags: { record?: string | undefined; recordBuffer: number },
@@ -57,10 +58,7 @@ function openRecording(
   try {
     sink = openSinkSync(path);
   } catch (error) {
-    throw new CliError(
-      `cannot open --record ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      EXIT.usage,
-    );
+    throw recordOpenError(path, error);
   }
   const writer = createRecordWriter({
     sink,

@@ -1,0 +1,15 @@
+import { CliError, EXIT } from './io.js';
+
+/**
+ * The one-line error (exit 2) for a `--record` path that cannot be opened: a FIFO nobody reads
+ * (ENXIO, as a FIFO opened without waiting for its reader fails) says how to start its reader.
+ */
+export function recordOpenError(path: string, error: unknown): CliError {
+  const code = (error as NodeJS.ErrnoException).code;
+  return new CliError(
+    code === 'ENXIO'
+      ? `cannot open --record ${path}: it is a FIFO that nobody reads; start its reader first (cat ${path} > sent.ndjson &), or give a file`
+      : `cannot open --record ${path}: ${code ?? (error as Error).message}`,
+    EXIT.usage,
+  );
+}
