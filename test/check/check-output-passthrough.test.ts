@@ -65,7 +65,7 @@ describe.skipIf(process.platform !== 'linux')('uas check -- <command>: its outpu
       { stdio: ['ignore', 'pipe', stderr], env: { ...process.env, NO_COLOR: '1' } },
     );
     closeSync(stderr);
-    uas.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    uas.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const started = performance.now();
     try {
       // 3 s of --timeout, the command's 1 s to exit, 1 s for the output and 1 s for uas's lines.
