@@ -36,10 +36,12 @@ export type PacedCheck = (
 
 /**
  * {@link checkAnswer} for one emulator, computing each state of its journal once: a paced check of
- * the journal a running one is already judging shares that one's answer, and so does a check of
- * a journal unchanged since the last answer. A journal's state is known by its size, the
- * requests it let go and its first and last request (ids only grow, and a journaled request does
- * not change). Checks without `giveWay` are answered at once, as before.
+ * the service requests a running one is already judging shares that one's answer, and so does a
+ * check of service requests unchanged since the last answer. Dev-API requests (a health probe,
+ * the check itself) do not change the state: they count only in the summary's `ignored`, which
+ * each answer gives for its own records. A state is known by the number of service requests, the
+ * requests the journal let go and its first and last service request (ids only grow, and a
+ * journaled request does not change). Checks without `giveWay` are answered at once, as before.
  */
 export function createCoalescedCheck(
   paced: PacedCheck = (records, giveWay) => checkIntegrationPaced(records, {}, giveWay),
@@ -48,23 +50,29 @@ export function createCoalescedCheck(
   return (records, context) => {
     const { giveWay, dropped } = context;
     if (giveWay === undefined) return checkAnswer(records, context);
-    const state = journalState(records, dropped);
-    if (last?.state === state) return last.answer;
-    const answer = paced(records, giveWay).then((report) => answerOf(report, dropped));
-    const current = { state, answer };
-    last = current;
-    // A failed check is not kept: the next one computes again.
-    answer.catch(() => {
-      if (last === current) last = undefined;
-    });
-    return answer;
+    const service = records.filter((record) => record.operation !== undefined);
+    const ignored = records.length - service.length;
+    const state = journalState(service, dropped);
+    if (last?.state !== state) {
+      const answer = paced(service, giveWay).then((report) => answerOf(report, dropped));
+      const current = { state, answer };
+      last = current;
+      // A failed check is not kept: the next one computes again.
+      answer.catch(() => {
+        if (last === current) last = undefined;
+      });
+    }
+    return last.answer.then((answer) => ({
+      ...answer,
+      summary: { ...answer.summary, ignored },
+    }));
   };
 }
 
-function journalState(records: readonly RequestRecord[], dropped: number): string {
-  const first = records[0];
-  const last = records[records.length - 1];
-  return JSON.stringify([records.length, dropped, first?.id, first?.at, last?.id, last?.at]);
+function journalState(service: readonly RequestRecord[], dropped: number): string {
+  const first = service[0];
+  const last = service[service.length - 1];
+  return JSON.stringify([service.length, dropped, first?.id, first?.at, last?.id, last?.at]);
 }
 
 function answerOf(report: CheckReport, dropped: number): CheckAnswer {
