@@ -1,4 +1,4 @@
-import { checkAnswer } from './check/check-answer.js';
+import { createCoalescedCheck } from './check/check-answer.js';
 import { servedDocument } from './contract/served-document.js';
 import type { DevApiProviders } from './core/admin/dev-api-providers.js';
 import { createCoreEmulator, createCoreSharedEmulator } from './core/create-core-emulator.js';
@@ -18,10 +18,13 @@ export interface SharedEmulatorOptions extends EmulatorOptions {
 }
 
 /**
- * What the core's dev API needs from above it: `uas check` on the journal for `GET /__uas/check`,
- * and the OpenAPI documents of `GET /__uas/openapi.json`.
+ * What the core's dev API needs from above it: `uas check` on the journal for `GET /__uas/check`
+ * (one per emulator, so that concurrent checks of its journal are computed once), and the OpenAPI
+ * documents of `GET /__uas/openapi.json`.
  */
-const PROVIDERS: DevApiProviders = { checkReport: checkAnswer, servedDocument };
+function providers(): DevApiProviders {
+  return { checkReport: createCoalescedCheck(), servedDocument };
+}
 
 /**
  * Creates an emulator. Defaults: the bundled demo config, the wall clock and Math.random.
@@ -49,6 +52,6 @@ function withDefaults(options: EmulatorOptions): CoreEmulatorOptions {
     eventQueueBytes: options.eventQueueBytes,
     maxEventReaders: options.maxEventReaders,
     moreMetrics: options.moreMetrics,
-    providers: PROVIDERS,
+    providers: providers(),
   };
 }

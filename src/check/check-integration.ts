@@ -2,11 +2,12 @@ import type { RequestRecord } from '../core/records/records.js';
 import { resolveCheckOptions, type CheckOptions } from './check-options.js';
 import type { CheckReport, Finding, RuleResult } from './check-report.js';
 import type { RuleContext } from './check-rule.js';
-import { groupLogicalRequests } from './logical-requests.js';
+import { groupLogicalRequestsSteps } from './logical-requests.js';
+import { primeRecordKeys } from './record-keys.js';
 import { evidenceRequests } from './evidence-requests.js';
 import { CHECK_RULES } from './rule-catalog.js';
 import { ruleDocsLink } from './rule-docs.js';
-import { summarizeRequests } from './summarize-requests.js';
+import { summarizeRequestsSteps } from './summarize-requests.js';
 
 /**
  * Judges an integration from what it sent: every rule of {@link CHECK_RULES} over the service
@@ -53,15 +54,14 @@ function* checkSteps(
     .filter((record) => record.operation !== undefined)
     .sort((a, b) => a.at - b.at || a.id - b.id);
   yield;
+  // What several rules read of every record, worked out once, a slice at a time.
+  yield* primeRecordKeys(requests);
+  const logical = yield* groupLogicalRequestsSteps(requests, resolved);
+  yield;
   const context: RuleContext = {
     requests,
     authenticated: requests.filter((record) => record.client_id !== undefined),
-    logical: groupLogicalRequests(
-      requests,
-      resolved.resendWindowMs,
-      resolved.retryAfterToleranceMs,
-      resolved.timedResendMs,
-    ),
+    logical,
     options: resolved,
   };
   yield;
@@ -69,7 +69,7 @@ function* checkSteps(
   const rules: RuleResult[] = [];
   for (const rule of CHECK_RULES) {
     yield;
-    const verdict = rule.evaluate(context);
+    const verdict = rule.steps === undefined ? rule.evaluate(context) : yield* rule.steps(context);
     const { id, severity } = rule;
     if (verdict.status === 'failed') {
       const { message, evidence } = verdict;
@@ -97,7 +97,7 @@ function* checkSteps(
   );
   yield;
   return {
-    summary: summarizeRequests(requests, context.logical, records.length - requests.length),
+    summary: yield* summarizeRequestsSteps(requests, logical, records.length - requests.length),
     findings,
     rules,
     warnings: [],

@@ -28,6 +28,11 @@ export interface CheckRule {
   spec: string;
   fix: string;
   evaluate(context: RuleContext): RuleVerdict;
+  /**
+   * The same judgement as {@link evaluate}, yielding now and then: a rule whose work grows with
+   * the records has it, so that a paced check (`GET /__uas/check`) gives way within the rule.
+   */
+  steps?(context: RuleContext): Generator<void, RuleVerdict>;
 }
 
 /** Most request ids and values an {@link Evidence} lists. */

@@ -1,5 +1,7 @@
 import type { RequestRecord } from '../core/records/records.js';
 import { CHECK_DEFAULTS } from './check-options.js';
+import { ITEMS_PER_PAUSE } from './paced.js';
+import { keysOf } from './record-keys.js';
 
 /** Statuses that mean "the request did not run, try again later": the ones a client may resend. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 503]);
@@ -44,19 +46,47 @@ export function groupLogicalRequests(
   timedResendMs = CHECK_DEFAULTS.timedResendMs,
 ): LogicalRequest[] {
   const options = { resendWindowMs, retryAfterToleranceMs, timedResendMs };
+  const steps = groupLogicalRequestsSteps(records, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/** Options of {@link groupLogicalRequestsSteps}; see {@link groupLogicalRequests}. */
+export interface GroupingOptions {
+  resendWindowMs: number;
+  retryAfterToleranceMs: number;
+  timedResendMs: number;
+}
+
+/**
+ * {@link groupLogicalRequests}, with a yield after every {@link ITEMS_PER_PAUSE} records, for a
+ * check that gives way to other requests meanwhile.
+ */
+export function* groupLogicalRequestsSteps(
+  records: readonly RequestRecord[],
+  options: GroupingOptions,
+): Generator<void, LogicalRequest[]> {
   const all: LogicalRequest[] = [];
-  const open = new Map<string, LogicalRequest>();
-  for (const record of records) {
+  // An identical request and a request with an Idempotency-Key are looked up apart.
+  const open = {
+    request: new Map<string, LogicalRequest>(),
+    key: new Map<string, LogicalRequest>(),
+  };
+  for (let index = 0; index < records.length; index++) {
+    if (index > 0 && index % ITEMS_PER_PAUSE === 0) yield;
+    const record = records[index]!;
     if (record.fields === undefined) {
       all.push({ attempts: [record], links: [] });
       continue;
     }
     const idempotencyKey = textOf(record.idempotency_key);
-    const key =
+    const [byKey, key] =
       idempotencyKey === undefined
-        ? `${record.client_id ?? ''}\nrequest\n${record.fingerprint}`
-        : `${record.client_id ?? ''}\nkey\n${idempotencyKey}`;
-    const current = open.get(key);
+        ? [open.request, keysOf(record).sameRequest]
+        : [open.key, `${record.client_id ?? ''}\n${idempotencyKey}`];
+    const current = byKey.get(key);
     const last = current?.attempts[current.attempts.length - 1];
     const link =
       last === undefined
@@ -71,7 +101,7 @@ export function groupLogicalRequests(
     }
     const fresh: LogicalRequest = { attempts: [record], links: [] };
     all.push(fresh);
-    open.set(key, fresh);
+    byKey.set(key, fresh);
   }
   return all;
 }
@@ -79,7 +109,7 @@ export function groupLogicalRequests(
 function resendLink(
   record: RequestRecord,
   last: RequestRecord,
-  options: { resendWindowMs: number; retryAfterToleranceMs: number; timedResendMs: number },
+  options: GroupingOptions,
 ): ResendLink | undefined {
   const attempt = retryAttemptOf(record);
   if (attempt !== undefined) {

@@ -1,8 +1,8 @@
 import type { RequestRecord } from '../core/records/records.js';
-import { callerKeyOf } from './caller-id-of.js';
 import type { CheckSummary } from './check-report.js';
-import { endUserOf } from './end-user.js';
 import { retryAfterMs, retryWaits, type LogicalRequest } from './logical-requests.js';
+import { drain, eachPaced, filterPaced, mapPaced, type Steps } from './paced.js';
+import { keysOf } from './record-keys.js';
 import { delayStats } from './statistics.js';
 
 /** What the service requests held: counts, people, retries and time, whatever the rules say. */
@@ -11,20 +11,29 @@ export function summarizeRequests(
   logical: readonly LogicalRequest[],
   ignored: number,
 ): CheckSummary {
-  const waits = logical.flatMap(retryWaits);
+  return drain(summarizeRequestsSteps(requests, logical, ignored));
+}
+
+/** {@link summarizeRequests}, yielding now and then (see `paced.ts`). */
+export function* summarizeRequestsSteps(
+  requests: readonly RequestRecord[],
+  logical: readonly LogicalRequest[],
+  ignored: number,
+): Steps<CheckSummary> {
+  const waits = (yield* mapPaced(logical, retryWaits)).flat();
   const first = requests[0];
   const last = requests[requests.length - 1];
   return {
     requests: requests.length,
     ignored,
-    by_operation: countBy(requests, (record) => record.operation ?? 'unknown'),
-    by_status: countBy(requests, (record) => String(record.status)),
-    end_users: distinct(requests, endUserOf),
-    caller_ids: distinct(requests, callerKeyOf),
-    rate_limited: requests.filter((record) => record.status === 429).length,
+    by_operation: yield* countBy(requests, (record) => record.operation ?? 'unknown'),
+    by_status: yield* countBy(requests, (record) => String(record.status)),
+    end_users: yield* distinct(requests, (record) => keysOf(record).endUser),
+    caller_ids: yield* distinct(requests, (record) => keysOf(record).callerKey),
+    rate_limited: (yield* filterPaced(requests, (record) => record.status === 429)).length,
     logical_requests: logical.length,
-    retried: logical.filter(({ attempts }) => attempts.length > 1).length,
-    attempts: countBy(logical, ({ attempts }) => String(attempts.length)),
+    retried: (yield* filterPaced(logical, ({ attempts }) => attempts.length > 1)).length,
+    attempts: yield* countBy(logical, ({ attempts }) => String(attempts.length)),
     retry_delay_ms: delayStats(waits.map((wait) => wait.waitMs)),
     retry_delay_beyond_retry_after_ms: delayStats(
       waits.filter((wait) => retryAfterMs(wait.before) > 0).map((wait) => wait.backoffMs),
@@ -40,18 +49,21 @@ export function summarizeRequests(
   };
 }
 
-function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {
+function* countBy<T>(items: readonly T[], key: (item: T) => string): Steps<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
+  yield* eachPaced(items, (item) => {
+    const name = key(item);
+    counts[name] = (counts[name] ?? 0) + 1;
+  });
   return counts;
 }
 
-function distinct<T>(items: readonly T[], key: (item: T) => string | undefined): number {
+function* distinct<T>(items: readonly T[], key: (item: T) => string | undefined): Steps<number> {
   const seen = new Set<string>();
-  for (const item of items) {
+  yield* eachPaced(items, (item) => {
     const value = key(item);
     if (value !== undefined) seen.add(value);
-  }
+  });
   return seen.size;
 }
 

@@ -1,6 +1,6 @@
 import type { RequestRecord } from '../../core/records/records.js';
 import { evidenceOf, plural, quoted, type CheckRule } from '../check-rule.js';
-import { endUserOf } from '../end-user.js';
+import { keysOf } from '../record-keys.js';
 import { groupBy } from '../group-by.js';
 import { retryAfterMs } from '../logical-requests.js';
 import { minOf, maxOf } from '../statistics.js';
@@ -29,7 +29,7 @@ export const ignores429: CheckRule = {
     if (!told) return { status: 'not-exercised', reason: 'no 429 with a Retry-After was answered' };
     const senders = groupBy(
       authenticated.filter((record) => record.bucket !== undefined),
-      (record) => `${record.bucket}\n${endUserOf(record) ?? record.fingerprint}`,
+      (record) => `${record.bucket}\n${keysOf(record).endUser ?? record.fingerprint}`,
     );
     const runs: RequestRecord[][] = [];
     for (const requests of senders.values()) runs.push(...ignoredRuns(requests, options));

@@ -1,6 +1,8 @@
 import type { RequestRecord } from '../../core/records/records.js';
 import { evidenceOf, plural, type CheckRule } from '../check-rule.js';
-import { groupBy } from '../group-by.js';
+import type { RuleContext, RuleVerdict } from '../check-rule.js';
+import { drain, eachPaced, filterPaced, groupByPaced, type Steps } from '../paced.js';
+import { keysOf } from '../record-keys.js';
 
 // 4xx answers that do say "try again": 408 Request Timeout, 425 Too Early, 429 Too Many Requests.
 // 401 is left to the `unauthenticated` rule (and its requests were never read).
@@ -17,42 +19,43 @@ export const retryOnClientError: CheckRule = {
   severity: 'error',
   spec: '§7 rules 1 and 2 (retrying is the answer to 429 only; other 4xx mean the request itself must change, RFC 9110 §15.5)',
   fix: 'Retry only 429 (and 503); on any other 4xx, show the problem to the user or fix the request, and send again only what the user changed.',
-  evaluate({ authenticated, options }) {
-    const readable = authenticated.filter((record) => record.fields !== undefined);
-    const refused = readable.filter(isFinalClientError);
-    if (refused.length === 0) {
-      return {
-        status: 'not-exercised',
-        reason: 'no request was answered with a 4xx other than 401 and 429',
-      };
-    }
-    const resends: { record: RequestRecord; after: RequestRecord }[] = [];
-    for (const same of groupBy(
-      readable,
-      (r) => `${r.client_id ?? ''}\n${r.fingerprint}`,
-    ).values()) {
-      for (let index = 1; index < same.length; index++) {
-        const before = same[index - 1]!;
-        const record = same[index]!;
-        if (isFinalClientError(before) && record.at - before.at <= options.clientErrorWindowMs)
-          resends.push({ record, after: before });
-      }
-    }
-    if (resends.length === 0) return { status: 'passed' };
-    return {
-      status: 'failed',
-      message: `${plural(resends.length, 'request')} repeated unchanged within ${options.clientErrorWindowMs / 1000} s of a ${resends[0]!.after.status} (${refused.length} 4xx answers in all)`,
-      evidence: evidenceOf(
-        resends.map(({ record }) => record),
-        resends.map(
-          ({ record, after }) =>
-            `${record.operation ?? record.path} resent ${Math.round(record.at - after.at)} ms after ${after.status}${after.problem === undefined ? '' : ` ${after.problem}`}`,
-        ),
-        { client_errors: refused.length },
-      ),
-    };
-  },
+  evaluate: (context) => drain(clientErrorSteps(context)),
+  steps: clientErrorSteps,
 };
+
+function* clientErrorSteps({ authenticated, options }: RuleContext): Steps<RuleVerdict> {
+  const readable = yield* filterPaced(authenticated, (record) => record.fields !== undefined);
+  const refused = yield* filterPaced(readable, isFinalClientError);
+  if (refused.length === 0) {
+    return {
+      status: 'not-exercised',
+      reason: 'no request was answered with a 4xx other than 401 and 429',
+    };
+  }
+  const resends: { record: RequestRecord; after: RequestRecord }[] = [];
+  const requests = yield* groupByPaced(readable, (record) => keysOf(record).sameRequest);
+  yield* eachPaced(requests.values(), (same) => {
+    for (let index = 1; index < same.length; index++) {
+      const before = same[index - 1]!;
+      const record = same[index]!;
+      if (isFinalClientError(before) && record.at - before.at <= options.clientErrorWindowMs)
+        resends.push({ record, after: before });
+    }
+  });
+  if (resends.length === 0) return { status: 'passed' };
+  return {
+    status: 'failed',
+    message: `${plural(resends.length, 'request')} repeated unchanged within ${options.clientErrorWindowMs / 1000} s of a ${resends[0]!.after.status} (${refused.length} 4xx answers in all)`,
+    evidence: evidenceOf(
+      resends.map(({ record }) => record),
+      resends.map(
+        ({ record, after }) =>
+          `${record.operation ?? record.path} resent ${Math.round(record.at - after.at)} ms after ${after.status}${after.problem === undefined ? '' : ` ${after.problem}`}`,
+      ),
+      { client_errors: refused.length },
+    ),
+  };
+}
 
 function isFinalClientError(record: RequestRecord): boolean {
   return record.status >= 400 && record.status < 500 && !TRANSIENT_4XX.has(record.status);

@@ -5,11 +5,13 @@ import {
   inSeconds,
   plural,
   type CheckRule,
+  type RuleContext,
   type RuleVerdict,
 } from '../check-rule.js';
 import { groupBy } from '../group-by.js';
-import type { LogicalRequest, RetryWait } from '../logical-requests.js';
+import type { RetryWait } from '../logical-requests.js';
 import { retryAfterMs, retryWaits } from '../logical-requests.js';
+import { drain, mapPaced, type Steps } from '../paced.js';
 import { densestWindow, median } from '../statistics.js';
 import { waitTolerance } from '../wait-tolerance.js';
 
@@ -36,21 +38,27 @@ export const retryWithoutJitter: CheckRule = {
   severity: 'warn',
   spec: '§7 rule 2 (retry with exponential backoff plus jitter)',
   fix: 'Add random jitter to every wait: wait = Retry-After + random × backoff (full jitter), so that callers told the same Retry-After spread out instead of returning together.',
-  evaluate({ logical, options }) {
-    const waits = logical.flatMap(retryWaits);
-    const identical = identicalWaits(waits, options);
-    const herd = largestHerd(logical, options);
-    if (identical === undefined && herd === undefined) {
-      return {
-        status: 'not-exercised',
-        reason: `fewer than ${options.minRetrySamples} retries after the same attempt, and no ${options.herdMinCallers} callers due back at once`,
-      };
-    }
-    if (identical?.verdict.status === 'failed') return identical.verdict;
-    if (herd?.status === 'failed') return herd;
-    return { status: 'passed' };
-  },
+  evaluate: (context) => drain(jitterSteps(context)),
+  steps: jitterSteps,
 };
+
+function* jitterSteps({ logical, options }: RuleContext): Steps<RuleVerdict> {
+  const perRequest = yield* mapPaced(logical, retryWaits);
+  const waits = perRequest.flat();
+  yield;
+  const identical = identicalWaits(waits, options);
+  yield;
+  const herd = largestHerd(perRequest, options);
+  if (identical === undefined && herd === undefined) {
+    return {
+      status: 'not-exercised',
+      reason: `fewer than ${options.minRetrySamples} retries after the same attempt, and no ${options.herdMinCallers} callers due back at once`,
+    };
+  }
+  if (identical?.verdict.status === 'failed') return identical.verdict;
+  if (herd?.status === 'failed') return herd;
+  return { status: 'passed' };
+}
 
 /** Undefined when no attempt number had enough retries to judge. */
 function identicalWaits(
@@ -96,13 +104,13 @@ function identicalWaits(
 
 /** Undefined when no moment had enough callers due back to judge. */
 function largestHerd(
-  logical: readonly LogicalRequest[],
+  perRequest: readonly (readonly RetryWait[])[],
   options: ResolvedCheckOptions,
 ): RuleVerdict | undefined {
   const width = options.herdWindowMs;
-  const resends = logical
-    .flatMap((request, caller) =>
-      retryWaits(request).map((wait) => ({
+  const resends = perRequest
+    .flatMap((waits, caller) =>
+      waits.map((wait) => ({
         wait,
         caller,
         due: wait.before.at + retryAfterMs(wait.before),
