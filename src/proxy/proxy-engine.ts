@@ -84,7 +84,7 @@ function settleFailed(
   );
 }
 
-/** The request as the real service gets it: its headers but those of one connection, its body. */
+/** The request as the real service gets it: its headers but those of one connection, its body byte for byte. */
 function forwarded(request: TransportRequest): UpstreamRequest {
   const names = connectionNames(request.headers.connection);
   const headers = Object.create(null) as OutgoingHttpHeaders;
@@ -92,11 +92,7 @@ function forwarded(request: TransportRequest): UpstreamRequest {
     if (value !== undefined && isForwarded(name, names)) headers[name] = value;
   const withBody =
     request.body !== undefined && request.method !== 'GET' && request.method !== 'HEAD';
-  if (withBody) headers['content-length'] = Buffer.byteLength(request.body as string);
-  return {
-    method: request.method,
-    url: request.url,
-    headers,
-    body: withBody ? request.body : undefined,
-  };
+  const body = withBody ? (request.rawBody ?? Buffer.from(request.body as string)) : undefined;
+  if (body !== undefined) headers['content-length'] = body.byteLength;
+  return { method: request.method, url: request.url, headers, body };
 }

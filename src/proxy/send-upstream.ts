@@ -14,7 +14,8 @@ export interface UpstreamRequest {
   /** Path and query, as sent to uas. */
   url: string;
   headers: OutgoingHttpHeaders;
-  body: string | undefined;
+  /** The body as received, byte for byte. */
+  body: Buffer | undefined;
 }
 
 /** What sending gave: the real service's answer, its body yet to be read, or why there is none. */
