@@ -63,6 +63,13 @@ export function compareWithService(
           emulator: `${status} with ${[...(known.get(status) ?? [])].join(' or ') || 'no problem type of its own'}`,
         });
   const refusals = real.filter((record) => record.status === 429);
+  const bare = refusals.filter((record) => record.upstream?.problem_type === undefined).length;
+  if (bare > 0)
+    differences.push({
+      topic: 'problem-type',
+      real: `429 without a problem+json body (${bare} of ${refusals.length})`,
+      emulator: `429 with ${QUOTA_EXCEEDED_TYPE}`,
+    });
   const retryAfter = retryAfterOf(refusals);
   const patch: FidelityReport['config']['behavior'] = {};
   const wanted = retryAfterMode(retryAfter);
@@ -160,7 +167,9 @@ function headersOf(records: readonly RequestRecord[]): FidelityReport['headers']
   for (const record of records) {
     const facts = record.upstream;
     if (facts === undefined) continue;
-    styles.add(styleOf(facts.headers, facts.policy));
+    // An answer without rate-limit fields (uas sends none on 400 and 401) says nothing of the style.
+    const style = styleOf(facts.headers, facts.policy);
+    if (style !== 'none') styles.add(style);
     if (facts.policy !== undefined && policies.size < 8) policies.add(facts.policy);
   }
   const [only] = styles;
