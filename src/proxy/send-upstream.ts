@@ -5,6 +5,7 @@ import {
   type OutgoingHttpHeaders,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
 import { classifyNetworkError } from '../http/network-error.js';
 import type { ResolvedUpstreamOptions } from './upstream-options.js';
 
@@ -59,9 +60,30 @@ export function sendUpstream(
       outgoing.destroy();
     }, options.timeoutMs);
     outgoing.on('response', (incoming) => done({ kind: 'answer', incoming }));
+    // A 101 (or an informational status other than 100 and 103) ends nothing uas can relay.
+    const unrelayable = (status: number | undefined) => {
+      done(unrelayableStatus(status, options.base));
+      outgoing.destroy();
+    };
+    outgoing.on('upgrade', (incoming: IncomingMessage, socket: Socket) => {
+      socket.destroy();
+      unrelayable(incoming.statusCode);
+    });
+    outgoing.on('information', ({ statusCode }) => {
+      if (statusCode !== 100 && statusCode !== 103) unrelayable(statusCode);
+    });
     outgoing.on('error', (error) => done(failure(error, options.base)));
     outgoing.end(request.body);
   });
+}
+
+function unrelayableStatus(status: number | undefined, base: string): UpstreamReply {
+  const what = status === 101 ? ' (Switching Protocols)' : '';
+  return {
+    kind: 'failed',
+    status: 502,
+    detail: `the real service at ${base} answered with status ${status}${what}, which uas does not relay`,
+  };
 }
 
 /** A failure to reach the real service, in words that name its cause. */

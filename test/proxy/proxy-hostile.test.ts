@@ -70,6 +70,25 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     expect(problem.detail).toMatch(/no answer within 200 ms/);
   });
 
+  it('answers 502 naming the status for a 101 Switching Protocols or an informational status it cannot wait past', async () => {
+    for (const [status, words] of [
+      [101, 'Switching Protocols'],
+      [199, 'Odd'],
+    ] as const) {
+      const { reply } = await through(
+        (socket) =>
+          socket.write(
+            `HTTP/1.1 ${status} ${words}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n`,
+          ),
+        { timeoutMs: 5_000 },
+      );
+      const { status: answered, problem } = problemOf(reply);
+      expect(answered).toBe(502);
+      expect(problem.type).toBe('urn:uas:problem:upstream-failed');
+      expect(problem.detail).toContain(`status ${status}`);
+    }
+  });
+
   it('relays a redirect as an answer and never follows it', async () => {
     const { real, reply } = await through((socket) =>
       answer(socket, 302, [['Location', 'http://127.0.0.1:1/elsewhere']]),
