@@ -64,6 +64,20 @@ describe('uas serve --upstream (the built CLI)', () => {
       expect(text).not.toContain(REAL_TOKEN);
   });
 
+  it('redacts the credentials of an --upstream URL it refuses', async () => {
+    const { code, stderr } = await runUas([
+      'serve',
+      '--port',
+      '0',
+      '--upstream',
+      'http://alice:s3cret-pw@example.com',
+    ]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('must not hold credentials');
+    expect(stderr).not.toContain('s3cret-pw');
+    expect(stderr).not.toContain('alice');
+  });
+
   it.each([
     [['--enforce', 'local'], '--enforce needs --upstream <url>'],
     [['--upstream', 'ftp://example.com'], 'expected an http or https URL'],
