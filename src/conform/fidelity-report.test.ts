@@ -4,6 +4,7 @@ import { blankRecord } from '../core/service/request-facts.js';
 import { finishUpstreamRecord, type UpstreamAnswer } from '../core/service/upstream-answer.js';
 import { DEMO_CONFIG } from '../demo-config.js';
 import { compareWithService } from './fidelity-report.js';
+import { formatFidelityText } from './format-fidelity-text.js';
 
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 
@@ -30,5 +31,17 @@ describe('compareWithService', () => {
     const records = [recordOf({ status: 429, headers: { 'retry-after': '1' }, body: '' })];
     const report = compareWithService(records, resolveConfig(DEMO_CONFIG));
     expect(report.differences.map((difference) => difference.topic)).toContain('problem-type');
+  });
+});
+
+describe('formatFidelityText', () => {
+  it('says "1 difference" and "no rate-limit fields", never "1 differences" or "none fields"', () => {
+    const records = [recordOf({ status: 200, headers: {}, body: '{}' })];
+    const report = compareWithService(records, resolveConfig(DEMO_CONFIG));
+    const text = formatFidelityText(report);
+    expect(text).toContain('1 difference from');
+    expect(text).toContain('no rate-limit fields');
+    expect(text).toContain('1 exchange answered');
+    expect(text).not.toMatch(/1 differences|none fields|1 exchanges/);
   });
 });

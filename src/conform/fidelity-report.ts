@@ -86,8 +86,8 @@ export function compareWithService(
     patch.headers = headers.style;
     differences.push({
       topic: 'rate-limit-headers',
-      real: `${headers.style} fields`,
-      emulator: `${config.behavior.headers} fields`,
+      real: styleWords(headers.style),
+      emulator: styleWords(config.behavior.headers),
     });
   }
   const buckets = bucketsOf(refusals);
@@ -107,6 +107,11 @@ export function compareWithService(
     differences,
     config: { behavior: patch },
   };
+}
+
+/** A header style in words: `draft-7 fields`, or `no rate-limit fields`. */
+function styleWords(style: HeaderStyle): string {
+  return style === 'none' ? 'no rate-limit fields' : `${style} fields`;
 }
 
 function statusesOf(records: readonly RequestRecord[]): FidelityReport['statuses'] {
