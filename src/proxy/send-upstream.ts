@@ -86,6 +86,25 @@ function unrelayableStatus(status: number | undefined, base: string): UpstreamRe
   };
 }
 
+/** The certificate errors of a CA not trusted here: only these are helped by --upstream-ca. */
+const UNKNOWN_CA = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+]);
+
+/** What a TLS failure means, with the fix that fits it. */
+function tlsWords(error: NodeJS.ErrnoException): string {
+  if (UNKNOWN_CA.has(error.code ?? ''))
+    return 'failed the TLS check: its certificate comes from a CA not trusted here (use --upstream-ca to trust a custom CA)';
+  if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return 'failed the TLS check: its certificate does not name the host of --upstream';
+  if (error.code === 'EPROTO' && /wrong version number/i.test(error.message))
+    return 'does not speak TLS at this address (use http://)';
+  return 'failed the TLS check';
+}
+
 /** A failure to reach the real service, in words that name its cause. */
 function failure(error: NodeJS.ErrnoException, base: string): UpstreamReply {
   const kind = classifyNetworkError(error);
@@ -93,7 +112,7 @@ function failure(error: NodeJS.ErrnoException, base: string): UpstreamReply {
   const what: Record<string, string> = {
     refused: 'refused the connection',
     dns: 'has a host name that does not resolve',
-    tls: 'failed the TLS check (use --upstream-ca to trust a custom CA)',
+    tls: tlsWords(error),
     timeout: 'timed out',
     reset: 'closed the connection before answering',
     unreachable: 'is unreachable',
