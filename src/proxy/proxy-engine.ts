@@ -13,6 +13,7 @@ import { connectionNames, isForwarded } from './hop-by-hop.js';
 import { relayAnswer } from './relay-answer.js';
 import { sendUpstream, upstreamAgent, type UpstreamRequest } from './send-upstream.js';
 import { resolveUpstreamOptions, type UpstreamOptions } from './upstream-options.js';
+import { cameBack, loopAnswer, viaToken, withVia } from './via-token.js';
 
 /**
  * The engine of `uas serve --upstream`: the service's three operations go to the real service
@@ -24,8 +25,10 @@ export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOption
   const resolved = resolveUpstreamOptions(options);
   const { upstream } = emulator;
   const agent = upstreamAgent(resolved);
+  const via = viaToken();
   return async (request) => {
     if (isDevApiPath(pathOf(request.url))) return fromCore(await emulator.handle(request, giveWay));
+    if (cameBack(request, via)) return loopAnswer(request);
     const token = bearerToken(headerValue(request.headers, 'authorization'));
     const caller: UpstreamCaller = { label: clientLabel(token), token };
     const admission = await upstream.admit(request, caller, resolved.enforce);
@@ -37,7 +40,7 @@ export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOption
       );
       return fromCore(admission.answer);
     }
-    const reply = await sendUpstream(forwarded(request), resolved, agent);
+    const reply = await sendUpstream(forwarded(request, via), resolved, agent);
     if (reply.kind === 'failed') {
       const kind = reply.status === 504 ? 'upstream-timeout' : 'upstream-failed';
       const answer = problemAnswer(
@@ -85,11 +88,12 @@ function settleFailed(
 }
 
 /** The request as the real service gets it: its headers but those of one connection, its body byte for byte. */
-function forwarded(request: TransportRequest): UpstreamRequest {
+function forwarded(request: TransportRequest, via: string): UpstreamRequest {
   const names = connectionNames(request.headers.connection);
   const headers = Object.create(null) as OutgoingHttpHeaders;
   for (const [name, value] of Object.entries(request.headers))
     if (value !== undefined && isForwarded(name, names)) headers[name] = value;
+  headers.via = withVia(request.headers.via, via);
   const withBody =
     request.body !== undefined && request.method !== 'GET' && request.method !== 'HEAD';
   const body = withBody ? (request.rawBody ?? Buffer.from(request.body as string)) : undefined;

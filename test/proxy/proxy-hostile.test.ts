@@ -99,6 +99,20 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     }
   });
 
+  it('adds its Via token to forwarded requests, and answers 508 to a request that comes back with it', async () => {
+    const real = await hostile((socket) => answer(socket, 200, [], '{}'));
+    const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url });
+    await rawExchange(`${proxy.url}${path}`, { headers: { ...auth, via: '1.0 edge' } });
+    const via = real.requests[0]?.headers.via ?? '';
+    expect(via).toMatch(/^1\.0 edge, 1\.1 uas-[0-9a-f]{12,}$/);
+    const { status, problem } = problemOf(
+      await rawExchange(`${proxy.url}${path}`, { headers: { ...auth, via } }),
+    );
+    expect(status).toBe(508);
+    expect(problem.type).toBe('urn:uas:problem:loop-detected');
+    expect(real.requests).toHaveLength(1);
+  });
+
   it('relays a redirect as an answer and never follows it', async () => {
     const { real, reply } = await through((socket) =>
       answer(socket, 302, [['Location', 'http://127.0.0.1:1/elsewhere']]),

@@ -52,6 +52,7 @@ export const PROBLEM_KINDS = {
   'internal-error': { status: 500, title: 'The emulator failed' },
   'upstream-failed': { status: 502, title: 'The real service gave no usable answer' },
   'upstream-timeout': { status: 504, title: 'The real service did not answer in time' },
+  'loop-detected': { status: 508, title: 'The request came back to the uas that forwarded it' },
   'not-implemented': { status: 501, title: 'The emulator was assembled without this route' },
   'service-unavailable': { status: 503, title: 'The service is unavailable' },
   'store-unavailable': { status: 503, title: 'The shared store is unreachable' },
