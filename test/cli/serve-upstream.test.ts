@@ -107,6 +107,7 @@ describe('uas serve --upstream (the built CLI)', () => {
     [['--upstream', 'ftp://example.com'], 'expected an http or https URL'],
     [['--upstream', 'http://user:pw@example.com'], 'must not hold credentials'],
     [['--upstream', 'http://example.com', '--engine', 'msw'], 'drop --engine msw'],
+    [['--upstream', 'http://localhost:4791', '--port', '4791'], 'would forward to itself'],
     [
       ['--upstream', 'http://example.com', '--chaos', '0.5'],
       '--chaos does not apply with --upstream',

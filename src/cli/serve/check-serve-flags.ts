@@ -57,6 +57,11 @@ function checkUpstreamFlags(flags: ServeFlags, config: Record<string, unknown>):
     throw new CliError('--upstream forwards on the fast engine; drop --engine msw', EXIT.usage);
   if (flags.upstreamCa !== undefined && !flags.upstream.startsWith('https:'))
     throw new CliError('--upstream-ca needs an https --upstream', EXIT.usage);
+  if (isOwnAddress(flags.upstream, flags.host, flags.port))
+    throw new CliError(
+      `--upstream ${flags.upstream} is the address uas listens on: it would forward to itself`,
+      EXIT.usage,
+    );
   const emulatorOnly =
     flags.chaos !== undefined ? '--chaos' : flags.latency !== undefined ? '--latency' : undefined;
   if (emulatorOnly !== undefined)
@@ -76,4 +81,15 @@ function checkUpstreamFlags(flags: ServeFlags, config: Record<string, unknown>):
       `the config's behavior.${inConfig} does not apply with --upstream: the real service answers; remove it`,
       EXIT.usage,
     );
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '0.0.0.0', '[::]']);
+
+/** Whether `upstream` is the address `host:port` uas is to listen on (a loopback name for any). */
+function isOwnAddress(upstream: string, host: string, port: number): boolean {
+  const url = new URL(upstream);
+  const upstreamPort = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  if (port === 0 || upstreamPort !== port) return false;
+  const listening = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return url.hostname === listening || (LOOPBACK.has(url.hostname) && LOOPBACK.has(listening));
 }
