@@ -77,6 +77,7 @@ export const DEV_API_PROBLEMS: readonly ProblemKind[] = [
   'code-not-found',
   'method-not-allowed',
   'clock-not-manual',
+  'faults-not-applied',
   'too-many-event-readers',
   'store-unavailable',
   'invalid-config',

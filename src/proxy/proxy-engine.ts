@@ -27,7 +27,12 @@ export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOption
   const agent = upstreamAgent(resolved);
   const via = viaToken();
   return async (request) => {
-    if (isDevApiPath(pathOf(request.url))) return fromCore(await emulator.handle(request, giveWay));
+    if (isDevApiPath(pathOf(request.url)))
+      return fromCore(
+        scriptsFault(request) && resolved.enforce === 'upstream'
+          ? faultsNotApplied(request)
+          : await emulator.handle(request, giveWay),
+      );
     if (cameBack(request, via)) return loopAnswer(request);
     const token = bearerToken(headerValue(request.headers, 'authorization'));
     const caller: UpstreamCaller = { label: clientLabel(token), token };
@@ -70,6 +75,23 @@ export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOption
     }
     return relayAnswer(incoming, resolved, (answer) => upstream.settle(admission, answer, caller));
   };
+}
+
+/** Whether a request scripts a fault (`POST /__uas/faults`). */
+function scriptsFault(request: TransportRequest): boolean {
+  return request.method === 'POST' && pathOf(request.url) === '/__uas/faults';
+}
+
+/** 409: with `--enforce upstream` the real service answers every request; no fault applies. */
+function faultsNotApplied(request: TransportRequest): EmulatorResponse {
+  return problemAnswer(
+    createProblem(
+      'faults-not-applied',
+      'uas serve --upstream with --enforce upstream forwards every request to the real service: a scripted fault would never apply',
+      { instance: pathOf(request.url) },
+    ),
+    false,
+  );
 }
 
 /** Journals a request uas answered for the real service (502, 504). */

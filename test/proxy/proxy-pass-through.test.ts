@@ -96,6 +96,22 @@ describe('uas serve --upstream: answers', () => {
     expect(real.requests[0]?.headers['content-length']).toBe(String(body.length));
   });
 
+  it('answers a fault script 409 with --enforce upstream: faults do not apply in front of the real service', async () => {
+    const real = await hostile((socket) => answer(socket, 200, [], '{}'));
+    const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url });
+    const reply = await rawExchange(`${proxy.url}/__uas/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ operation: 'exists', status: 503 }),
+    });
+    expect(reply.status).toBe(409);
+    expect(JSON.parse(reply.body.toString())).toMatchObject({
+      type: 'urn:uas:problem:faults-not-applied',
+    });
+    const listed = await rawExchange(`${proxy.url}/__uas/faults`);
+    expect(JSON.parse(listed.body.toString())).toMatchObject({ faults: [] });
+  });
+
   it('never forwards the dev API, nor a path off the three operations', async () => {
     const real = await hostile((socket) => answer(socket, 200, [], 'forwarded'));
     const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url });

@@ -42,6 +42,10 @@ export const PROBLEM_KINDS = {
   'request-timeout': { status: 408, title: 'The request was not sent in time' },
   'code-used': { status: 409, title: 'The code was already used' },
   'clock-not-manual': { status: 409, title: 'The clock cannot be moved' },
+  'faults-not-applied': {
+    status: 409,
+    title: 'Faults do not apply in front of the real service',
+  },
   'code-expired': { status: 410, title: 'The code has expired' },
   'payload-too-large': { status: 413, title: 'The body is too large' },
   'unsupported-media-type': { status: 415, title: 'The body must be application/json' },
