@@ -30,13 +30,15 @@ export function createProgram(context: CommandContext): Command {
         context.errorHelp = (context.errorHelp ?? '') + text;
       },
       // One line per error, suggestions included ("unknown option '--mail' (Did you mean
-      // --email?)"), starting with "uas:" as every other error does.
+      // --email?)"), starting with "uas:" as every other error does. The credentials of a URL
+      // it quotes (`http://user:password@host`) are redacted.
       outputError: (text) =>
         io.stderr.write(
           `${text
             .trim()
             .replace(/^error:\s*/, 'uas: ')
-            .replace(/\s*\n\s*/g, ' ')}\n`,
+            .replace(/\s*\n\s*/g, ' ')
+            .replace(/(\/\/)[^\s/?#'"]+@/g, '$1***@')}\n`,
         ),
     });
   program.on('beforeAllHelp', (event: { error: boolean; command: Command }) => {

@@ -63,6 +63,13 @@ export function compareWithService(
           emulator: `${status} with ${[...(known.get(status) ?? [])].join(' or ') || 'no problem type of its own'}`,
         });
   const refusals = real.filter((record) => record.status === 429);
+  const bare = refusals.filter((record) => record.upstream?.problem_type === undefined).length;
+  if (bare > 0)
+    differences.push({
+      topic: 'problem-type',
+      real: `429 without a problem+json body (${bare} of ${refusals.length})`,
+      emulator: `429 with ${QUOTA_EXCEEDED_TYPE}`,
+    });
   const retryAfter = retryAfterOf(refusals);
   const patch: FidelityReport['config']['behavior'] = {};
   const wanted = retryAfterMode(retryAfter);
@@ -79,8 +86,8 @@ export function compareWithService(
     patch.headers = headers.style;
     differences.push({
       topic: 'rate-limit-headers',
-      real: `${headers.style} fields`,
-      emulator: `${config.behavior.headers} fields`,
+      real: styleWords(headers.style),
+      emulator: styleWords(config.behavior.headers),
     });
   }
   const buckets = bucketsOf(refusals);
@@ -100,6 +107,11 @@ export function compareWithService(
     differences,
     config: { behavior: patch },
   };
+}
+
+/** A header style in words: `draft-7 fields`, or `no rate-limit fields`. */
+function styleWords(style: HeaderStyle): string {
+  return style === 'none' ? 'no rate-limit fields' : `${style} fields`;
 }
 
 function statusesOf(records: readonly RequestRecord[]): FidelityReport['statuses'] {
@@ -160,7 +172,9 @@ function headersOf(records: readonly RequestRecord[]): FidelityReport['headers']
   for (const record of records) {
     const facts = record.upstream;
     if (facts === undefined) continue;
-    styles.add(styleOf(facts.headers, facts.policy));
+    // An answer without rate-limit fields (uas sends none on 400 and 401) says nothing of the style.
+    const style = styleOf(facts.headers, facts.policy);
+    if (style !== 'none') styles.add(style);
     if (facts.policy !== undefined && policies.size < 8) policies.add(facts.policy);
   }
   const [only] = styles;

@@ -1,9 +1,10 @@
+import { pluralize } from '../text/pluralize.js';
 import type { FidelityReport } from './fidelity-report.js';
 
 /** The fidelity report for people: what the real service did, the differences, a config. */
 export function formatFidelityText(report: FidelityReport): string {
   const lines = [
-    `uas conform --journal: ${report.exchanges} exchanges answered by the real service`,
+    `uas conform --journal: ${pluralize(report.exchanges, 'exchange')} answered by the real service`,
   ];
   lines.push('', 'statuses');
   for (const { status, count, problem_types } of report.statuses)
@@ -28,7 +29,9 @@ export function formatFidelityText(report: FidelityReport): string {
     lines.push("no difference from the emulator's assumptions");
     return `${lines.join('\n')}\n`;
   }
-  lines.push(`${report.differences.length} differences from the emulator's assumptions`);
+  lines.push(
+    `${pluralize(report.differences.length, 'difference')} from the emulator's assumptions`,
+  );
   for (const difference of report.differences)
     lines.push(
       `  ${difference.topic}: the real service: ${difference.real}; the emulator: ${difference.emulator}`,

@@ -33,6 +33,8 @@ const COMMON: OperationProblem[] = [
   // `uas serve --upstream`: the real service could not be reached, or not in time.
   { kind: 'upstream-failed', stage: 'before-bucket', fault: true },
   { kind: 'upstream-timeout', stage: 'before-bucket', fault: true },
+  // `uas serve --upstream` whose upstream leads back to itself.
+  { kind: 'loop-detected', stage: 'before-bucket', fault: true },
 ];
 
 /** Problems of a request that is not HTTP enough to have an operation. */
@@ -75,6 +77,7 @@ export const DEV_API_PROBLEMS: readonly ProblemKind[] = [
   'code-not-found',
   'method-not-allowed',
   'clock-not-manual',
+  'faults-not-applied',
   'too-many-event-readers',
   'store-unavailable',
   'invalid-config',

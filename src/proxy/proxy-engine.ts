@@ -13,6 +13,7 @@ import { connectionNames, isForwarded } from './hop-by-hop.js';
 import { relayAnswer } from './relay-answer.js';
 import { sendUpstream, upstreamAgent, type UpstreamRequest } from './send-upstream.js';
 import { resolveUpstreamOptions, type UpstreamOptions } from './upstream-options.js';
+import { cameBack, loopAnswer, viaToken, withVia } from './via-token.js';
 
 /**
  * The engine of `uas serve --upstream`: the service's three operations go to the real service
@@ -24,8 +25,15 @@ export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOption
   const resolved = resolveUpstreamOptions(options);
   const { upstream } = emulator;
   const agent = upstreamAgent(resolved);
+  const via = viaToken();
   return async (request) => {
-    if (isDevApiPath(pathOf(request.url))) return fromCore(await emulator.handle(request, giveWay));
+    if (isDevApiPath(pathOf(request.url)))
+      return fromCore(
+        scriptsFault(request) && resolved.enforce === 'upstream'
+          ? faultsNotApplied(request)
+          : await emulator.handle(request, giveWay),
+      );
+    if (cameBack(request, via)) return loopAnswer(request);
     const token = bearerToken(headerValue(request.headers, 'authorization'));
     const caller: UpstreamCaller = { label: clientLabel(token), token };
     const admission = await upstream.admit(request, caller, resolved.enforce);
@@ -37,7 +45,7 @@ export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOption
       );
       return fromCore(admission.answer);
     }
-    const reply = await sendUpstream(forwarded(request), resolved, agent);
+    const reply = await sendUpstream(forwarded(request, via), resolved, agent);
     if (reply.kind === 'failed') {
       const kind = reply.status === 504 ? 'upstream-timeout' : 'upstream-failed';
       const answer = problemAnswer(
@@ -69,6 +77,23 @@ export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOption
   };
 }
 
+/** Whether a request scripts a fault (`POST /__uas/faults`). */
+function scriptsFault(request: TransportRequest): boolean {
+  return request.method === 'POST' && pathOf(request.url) === '/__uas/faults';
+}
+
+/** 409: with `--enforce upstream` the real service answers every request; no fault applies. */
+function faultsNotApplied(request: TransportRequest): EmulatorResponse {
+  return problemAnswer(
+    createProblem(
+      'faults-not-applied',
+      'uas serve --upstream with --enforce upstream forwards every request to the real service: a scripted fault would never apply',
+      { instance: pathOf(request.url) },
+    ),
+    false,
+  );
+}
+
 /** Journals a request uas answered for the real service (502, 504). */
 function settleFailed(
   emulator: AnyEmulator,
@@ -84,19 +109,16 @@ function settleFailed(
   );
 }
 
-/** The request as the real service gets it: its headers but those of one connection, its body. */
-function forwarded(request: TransportRequest): UpstreamRequest {
+/** The request as the real service gets it: its headers but those of one connection, its body byte for byte. */
+function forwarded(request: TransportRequest, via: string): UpstreamRequest {
   const names = connectionNames(request.headers.connection);
   const headers = Object.create(null) as OutgoingHttpHeaders;
   for (const [name, value] of Object.entries(request.headers))
     if (value !== undefined && isForwarded(name, names)) headers[name] = value;
+  headers.via = withVia(request.headers.via, via);
   const withBody =
     request.body !== undefined && request.method !== 'GET' && request.method !== 'HEAD';
-  if (withBody) headers['content-length'] = Buffer.byteLength(request.body as string);
-  return {
-    method: request.method,
-    url: request.url,
-    headers,
-    body: withBody ? request.body : undefined,
-  };
+  const body = withBody ? (request.rawBody ?? Buffer.from(request.body as string)) : undefined;
+  if (body !== undefined) headers['content-length'] = body.byteLength;
+  return { method: request.method, url: request.url, headers, body };
 }

@@ -5,6 +5,7 @@ import {
   type OutgoingHttpHeaders,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
 import { classifyNetworkError } from '../http/network-error.js';
 import type { ResolvedUpstreamOptions } from './upstream-options.js';
 
@@ -14,7 +15,8 @@ export interface UpstreamRequest {
   /** Path and query, as sent to uas. */
   url: string;
   headers: OutgoingHttpHeaders;
-  body: string | undefined;
+  /** The body as received, byte for byte. */
+  body: Buffer | undefined;
 }
 
 /** What sending gave: the real service's answer, its body yet to be read, or why there is none. */
@@ -58,9 +60,49 @@ export function sendUpstream(
       outgoing.destroy();
     }, options.timeoutMs);
     outgoing.on('response', (incoming) => done({ kind: 'answer', incoming }));
+    // A 101 (or an informational status other than 100 and 103) ends nothing uas can relay.
+    const unrelayable = (status: number | undefined) => {
+      done(unrelayableStatus(status, options.base));
+      outgoing.destroy();
+    };
+    outgoing.on('upgrade', (incoming: IncomingMessage, socket: Socket) => {
+      socket.destroy();
+      unrelayable(incoming.statusCode);
+    });
+    outgoing.on('information', ({ statusCode }) => {
+      if (statusCode !== 100 && statusCode !== 103) unrelayable(statusCode);
+    });
     outgoing.on('error', (error) => done(failure(error, options.base)));
     outgoing.end(request.body);
   });
+}
+
+function unrelayableStatus(status: number | undefined, base: string): UpstreamReply {
+  const what = status === 101 ? ' (Switching Protocols)' : '';
+  return {
+    kind: 'failed',
+    status: 502,
+    detail: `the real service at ${base} answered with status ${status}${what}, which uas does not relay`,
+  };
+}
+
+/** The certificate errors of a CA not trusted here: only these are helped by --upstream-ca. */
+const UNKNOWN_CA = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+]);
+
+/** What a TLS failure means, with the fix that fits it. */
+function tlsWords(error: NodeJS.ErrnoException): string {
+  if (UNKNOWN_CA.has(error.code ?? ''))
+    return 'failed the TLS check: its certificate comes from a CA not trusted here (use --upstream-ca to trust a custom CA)';
+  if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return 'failed the TLS check: its certificate does not name the host of --upstream';
+  if (error.code === 'EPROTO' && /wrong version number/i.test(error.message))
+    return 'does not speak TLS at this address (use http://)';
+  return 'failed the TLS check';
 }
 
 /** A failure to reach the real service, in words that name its cause. */
@@ -70,7 +112,7 @@ function failure(error: NodeJS.ErrnoException, base: string): UpstreamReply {
   const what: Record<string, string> = {
     refused: 'refused the connection',
     dns: 'has a host name that does not resolve',
-    tls: 'failed the TLS check (use --upstream-ca to trust a custom CA)',
+    tls: tlsWords(error),
     timeout: 'timed out',
     reset: 'closed the connection before answering',
     unreachable: 'is unreachable',

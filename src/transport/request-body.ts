@@ -3,12 +3,13 @@ import type { IncomingMessage } from 'node:http';
 /**
  * Reads a request body of at most `limit` bytes. Past the limit it stops reading at once (the
  * rest is discarded as it arrives, and the connection is closed after the answer): a client
- * cannot make the server hold a large body. `bytes` then tells how much was seen.
+ * cannot make the server hold a large body. `bytes` then tells how much was seen; `raw` is the
+ * body as received (what a proxy forwards).
  */
 export function readRequestBody(
   req: IncomingMessage,
   limit: number,
-  done: (body: string, bytes: number) => void,
+  done: (body: string, bytes: number, raw: Buffer) => void,
 ): void {
   const chunks: Buffer[] = [];
   let bytes = 0;
@@ -16,10 +17,8 @@ export function readRequestBody(
   const finish = () => {
     if (finished) return;
     finished = true;
-    done(
-      chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'),
-      bytes,
-    );
+    const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    done(raw.toString('utf8'), bytes, raw);
   };
   req.on('data', (chunk: Buffer) => {
     bytes += chunk.length;

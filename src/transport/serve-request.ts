@@ -39,9 +39,10 @@ export function serveRequest(
     return;
   }
   holdBehind(connection, req);
-  readRequestBody(req, bodyLimit, (body, bytes) => {
+  readRequestBody(req, bodyLimit, (body, bytes, raw) => {
     connection.readingBody = undefined;
     request.body = body;
+    request.rawBody = raw;
     request.bodyBytes = bytes;
     dispatchRequest(context, connection, request, res);
     releaseBehind(connection);

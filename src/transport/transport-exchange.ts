@@ -4,6 +4,8 @@ import type { EmulatorRequest } from '../core/service/exchange.js';
 export interface TransportRequest extends EmulatorRequest {
   /** Aborted when the client goes away or the server shuts down: a delayed answer stops waiting. */
   signal: AbortSignal | undefined;
+  /** The body as the bytes received (`body` is their UTF-8 reading), forwarded as is by a proxy. */
+  rawBody?: Buffer | undefined;
 }
 
 /** An answer as an engine gives it to the transport. */

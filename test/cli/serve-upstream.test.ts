@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CheckReport } from '../../src/check/check-report.js';
-import { DEMO_MERCHANT } from '../../src/demo-config.js';
+import { DEMO_CONFIG, DEMO_MERCHANT } from '../../src/demo-config.js';
 import { configWith, rawExchange, REAL_TOKEN, useInstances } from '../helpers/proxy-stand-in.js';
 import { runUas, spawnUas, waitForUrl, type UasProcess } from '../helpers/spawn-uas.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -64,11 +64,58 @@ describe('uas serve --upstream (the built CLI)', () => {
       expect(text).not.toContain(REAL_TOKEN);
   });
 
+  it('refuses a config file whose behavior sets chaos or latency with --upstream', async () => {
+    const dir = tempDir('uas-upstream-config-');
+    for (const [key, value] of [
+      ['chaos', 0.2],
+      ['latency', '20ms'],
+    ] as const) {
+      const file = join(dir, `${key}.json`);
+      writeFileSync(file, JSON.stringify({ ...DEMO_CONFIG, behavior: { [key]: value } }));
+      const { code, stderr } = await runUas([
+        'serve',
+        '--port',
+        '0',
+        '--config',
+        file,
+        '--upstream',
+        'http://example.com',
+      ]);
+      expect(code).toBe(2);
+      expect(stderr.trim()).toMatch(
+        new RegExp(`^uas: .*behavior\\.${key} does not apply with --upstream[^\\n]*$`),
+      );
+    }
+  });
+
+  it('redacts the credentials of an --upstream URL it refuses', async () => {
+    const { code, stderr } = await runUas([
+      'serve',
+      '--port',
+      '0',
+      '--upstream',
+      'http://alice:s3cret-pw@example.com',
+    ]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('must not hold credentials');
+    expect(stderr).not.toContain('s3cret-pw');
+    expect(stderr).not.toContain('alice');
+  });
+
   it.each([
     [['--enforce', 'local'], '--enforce needs --upstream <url>'],
     [['--upstream', 'ftp://example.com'], 'expected an http or https URL'],
     [['--upstream', 'http://user:pw@example.com'], 'must not hold credentials'],
     [['--upstream', 'http://example.com', '--engine', 'msw'], 'drop --engine msw'],
+    [['--upstream', 'http://localhost:4791', '--port', '4791'], 'would forward to itself'],
+    [
+      ['--upstream', 'http://example.com', '--chaos', '0.5'],
+      '--chaos does not apply with --upstream',
+    ],
+    [
+      ['--upstream', 'http://example.com', '--latency', '50ms'],
+      '--latency does not apply with --upstream',
+    ],
     [['--upstream', 'http://example.com', '--upstream-ca', 'ca.pem'], 'needs an https --upstream'],
     [
       ['--upstream', 'https://example.com', '--upstream-ca', 'missing.pem'],

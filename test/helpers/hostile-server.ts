@@ -7,6 +7,8 @@ export interface RawRequest {
   path: string;
   headers: Record<string, string>;
   body: string;
+  /** The body as the bytes received. */
+  bodyBytes: Buffer;
 }
 
 /** What the server does with a request: write anything at all to the socket, or nothing. */
@@ -56,6 +58,7 @@ export async function startHostileServer(misbehave: Misbehaviour): Promise<Hosti
           path,
           headers,
           body: buffer.subarray(end + 4, end + 4 + length).toString('utf8'),
+          bodyBytes: Buffer.from(buffer.subarray(end + 4, end + 4 + length)),
         };
         buffer = buffer.subarray(end + 4 + length);
         requests.push(request);

@@ -65,7 +65,7 @@ export interface RawReply {
 /** Sends one request with node:http and reads its answer raw (no decoding of any kind). */
 export function rawExchange(
   url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
 ): Promise<RawReply> {
   return new Promise((resolve, reject) => {
     const outgoing = request(url, {

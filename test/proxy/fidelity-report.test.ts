@@ -92,4 +92,15 @@ describe('uas conform --journal: the fidelity report', () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(/^uas: .*holds no request the real service answered/);
   });
+
+  it.each([
+    [['--url', 'http://127.0.0.1:1'], '--url'],
+    [['--dry-run'], '--dry-run'],
+  ])('refuses --journal with %j in one line (exit 2)', async (flags, name) => {
+    const file = join(tempDir('uas-fidelity-'), 'emulated.ndjson');
+    writeFileSync(file, '');
+    const { code, stderr } = await runUas(['conform', '--journal', file, ...flags]);
+    expect(code).toBe(2);
+    expect(stderr.trim()).toMatch(new RegExp(`^uas: --journal .*cannot go with ${name}$`));
+  });
 });

@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createNetServer } from 'node:net';
+import { createServer as createNetServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { answer, head, useHostileServers, type Misbehaviour } from '../helpers/hostile-server.js';
@@ -33,6 +33,16 @@ function problemOf(reply: Awaited<ReturnType<typeof rawExchange>> | Error) {
     status: reply.status,
     problem: JSON.parse(reply.body.toString()) as Record<string, string>,
   };
+}
+
+/** openssl arguments for a self-signed certificate `<name>-cert.pem` naming `altName`. */
+function certArgs(dir: string, name: string, altName: string): string[] {
+  const prefix = name === '' ? '' : `${name}-`;
+  return [
+    ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2'],
+    ...['-keyout', join(dir, `${prefix}key.pem`), '-out', join(dir, `${prefix}cert.pem`)],
+    ...['-subj', '/CN=localhost', '-addext', `subjectAltName=${altName}`],
+  ];
 }
 
 /** A port nothing listens on. */
@@ -68,6 +78,39 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     expect(status).toBe(504);
     expect(problem.type).toBe('urn:uas:problem:upstream-timeout');
     expect(problem.detail).toMatch(/no answer within 200 ms/);
+  });
+
+  it('answers 502 naming the status for a 101 Switching Protocols or an informational status it cannot wait past', async () => {
+    for (const [status, words] of [
+      [101, 'Switching Protocols'],
+      [199, 'Odd'],
+    ] as const) {
+      const { reply } = await through(
+        (socket) =>
+          socket.write(
+            `HTTP/1.1 ${status} ${words}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n`,
+          ),
+        { timeoutMs: 5_000 },
+      );
+      const { status: answered, problem } = problemOf(reply);
+      expect(answered).toBe(502);
+      expect(problem.type).toBe('urn:uas:problem:upstream-failed');
+      expect(problem.detail).toContain(`status ${status}`);
+    }
+  });
+
+  it('adds its Via token to forwarded requests, and answers 508 to a request that comes back with it', async () => {
+    const real = await hostile((socket) => answer(socket, 200, [], '{}'));
+    const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url });
+    await rawExchange(`${proxy.url}${path}`, { headers: { ...auth, via: '1.0 edge' } });
+    const via = real.requests[0]?.headers.via ?? '';
+    expect(via).toMatch(/^1\.0 edge, 1\.1 uas-[0-9a-f]{12,}$/);
+    const { status, problem } = problemOf(
+      await rawExchange(`${proxy.url}${path}`, { headers: { ...auth, via } }),
+    );
+    expect(status).toBe(508);
+    expect(problem.type).toBe('urn:uas:problem:loop-detected');
+    expect(real.requests).toHaveLength(1);
   });
 
   it('relays a redirect as an answer and never follows it', async () => {
@@ -119,6 +162,31 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     await expect.poll(() => proxy.emulator.requests().length).toBe(1);
   });
 
+  it('says an https upstream that does not speak TLS does not, and never hints at --upstream-ca then', async () => {
+    // Plain HTTP at once, whatever comes: a TLS client reads it as a wrong version number.
+    const sockets = new Set<Socket>();
+    const plain = createNetServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => plain.close(() => resolve()));
+    });
+    const proxy = await start(configWith({ callerBurst: 5 }), {
+      base: `https://127.0.0.1:${(plain.address() as { port: number }).port}`,
+    });
+    const { status, problem } = problemOf(
+      await rawExchange(`${proxy.url}${path}`, { headers: auth }),
+    );
+    expect(status).toBe(502);
+    expect(problem.detail).toContain('does not speak TLS');
+    expect(problem.detail).toContain('use http://');
+    expect(problem.detail).not.toContain('--upstream-ca');
+  });
+
   it('verifies TLS: a self-signed certificate is refused with 502, and trusted with a CA given', async () => {
     if (
       !requireTool(
@@ -129,27 +197,7 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     )
       return;
     const dir = tempDir('uas-tls-');
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '2',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ],
-      { stdio: 'ignore' },
-    );
+    execFileSync('openssl', certArgs(dir, '', 'IP:127.0.0.1'), { stdio: 'ignore' });
     const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
     const server = createHttpsServer(
       { key: readFileSync(join(dir, 'key.pem')), cert },
@@ -165,6 +213,23 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     const refused = problemOf(await rawExchange(`${untrusted.url}${path}`, { headers: auth }));
     expect(refused.status).toBe(502);
     expect(refused.problem.detail).toMatch(/TLS/);
+    expect(refused.problem.detail).toContain('use --upstream-ca');
+    execFileSync('openssl', certArgs(dir, 'other', 'DNS:other.example'), { stdio: 'ignore' });
+    const otherCert = readFileSync(join(dir, 'other-cert.pem'), 'utf8');
+    const other = createHttpsServer(
+      { key: readFileSync(join(dir, 'other-key.pem')), cert: otherCert },
+      (_req, res) => res.end('{}'),
+    );
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => other.close(() => resolve())));
+    const misnamed = await start(configWith({ callerBurst: 5 }), {
+      base: `https://127.0.0.1:${(other.address() as { port: number }).port}`,
+      ca: otherCert,
+    });
+    const wrongHost = problemOf(await rawExchange(`${misnamed.url}${path}`, { headers: auth }));
+    expect(wrongHost.status).toBe(502);
+    expect(wrongHost.problem.detail).toContain('does not name the host');
+    expect(wrongHost.problem.detail).not.toContain('--upstream-ca');
     const trusted = await start(configWith({ callerBurst: 5 }), { base, ca: cert });
     const reply = await rawExchange(`${trusted.url}${path}`, { headers: auth });
     expect(reply.status).toBe(200);

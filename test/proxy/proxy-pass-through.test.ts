@@ -82,6 +82,36 @@ describe('uas serve --upstream: answers', () => {
     expect(proxy.emulator.listBuckets().total).toBe(0);
   });
 
+  it('forwards a request body byte for byte, bytes that are not UTF-8 included', async () => {
+    const real = await hostile((socket) => answer(socket, 200, [], '{}'));
+    const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url });
+    const body = Buffer.from([0x7b, 0xff, 0xfe, 0xc3, 0x28, 0x80, 0x7d]);
+    const reply = await rawExchange(`${proxy.url}${startPath}`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/octet-stream' },
+      body,
+    });
+    expect(reply.status).toBe(200);
+    expect(real.requests[0]?.bodyBytes.equals(body)).toBe(true);
+    expect(real.requests[0]?.headers['content-length']).toBe(String(body.length));
+  });
+
+  it('answers a fault script 409 with --enforce upstream: faults do not apply in front of the real service', async () => {
+    const real = await hostile((socket) => answer(socket, 200, [], '{}'));
+    const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url });
+    const reply = await rawExchange(`${proxy.url}/__uas/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ operation: 'exists', status: 503 }),
+    });
+    expect(reply.status).toBe(409);
+    expect(JSON.parse(reply.body.toString())).toMatchObject({
+      type: 'urn:uas:problem:faults-not-applied',
+    });
+    const listed = await rawExchange(`${proxy.url}/__uas/faults`);
+    expect(JSON.parse(listed.body.toString())).toMatchObject({ faults: [] });
+  });
+
   it('never forwards the dev API, nor a path off the three operations', async () => {
     const real = await hostile((socket) => answer(socket, 200, [], 'forwarded'));
     const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url });

@@ -81,8 +81,10 @@ Examples:
   $ uas conform --exhaust --dev-api --junit conform.xml
   $ uas conform --journal staging.ndjson         the fidelity report of proxied traffic`,
     )
-    .action(async (flags: ConformFlags) => {
+    .action(async (flags: ConformFlags, command: Command) => {
       const { runConform } = await import('../conform/run-conform.js');
-      context.exitCode = await runConform(flags, context.io, deps);
+      // --url given on the command line, not its default or UAS_URL: --journal refuses it.
+      const urlGiven = command.getOptionValueSource('url') === 'cli';
+      context.exitCode = await runConform({ ...flags, urlGiven }, context.io, deps);
     });
 }

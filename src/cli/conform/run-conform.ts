@@ -39,6 +39,8 @@ export interface ConformFlags {
   json?: boolean;
   junit?: string;
   journal?: string;
+  /** Whether --url was given on the command line (not its default, nor UAS_URL). */
+  urlGiven?: boolean;
 }
 
 /** What `uas conform` takes from outside besides its I/O, injected by tests. */
@@ -62,8 +64,16 @@ export async function runConform(
   io: CliIO,
   deps: ConformDeps = {},
 ): Promise<number> {
-  if (flags.journal !== undefined)
+  if (flags.journal !== undefined) {
+    const other =
+      flags.urlGiven === true ? '--url' : flags.dryRun === true ? '--dry-run' : undefined;
+    if (other !== undefined)
+      throw new CliError(
+        `--journal reports on a recording and sends nothing; it cannot go with ${other}`,
+        EXIT.usage,
+      );
     return (await import('./run-fidelity.js')).runFidelity(flags.journal, flags.json === true, io);
+  }
   const base = parseHttpUrl('--url', flags.url);
   const token = await resolveAccessToken(flags, base, io.cwd);
   const redact = createRedactor([token, flags.adminToken]);

@@ -33,13 +33,17 @@ export function checkServeFlags(flags: ServeFlags, config: Record<string, unknow
       'invalid --clock-start: expected a time in the years 0000 to 9999',
       EXIT.usage,
     );
-  checkUpstreamFlags(flags);
+  checkUpstreamFlags(flags, config);
   if (flags.workers > 1 && flags.tui)
     throw new CliError('--tui shows one process; it cannot run with --workers', EXIT.usage);
 }
 
-/** `--enforce`, `--upstream-ca` and `--upstream-timeout` go with `--upstream`, on the fast engine. */
-function checkUpstreamFlags(flags: ServeFlags): void {
+/**
+ * `--enforce`, `--upstream-ca` and `--upstream-timeout` go with `--upstream`, on the fast engine;
+ * chaos and latency (flags or config) are the emulator's own and do not apply in front of the
+ * real service.
+ */
+function checkUpstreamFlags(flags: ServeFlags, config: Record<string, unknown>): void {
   const needing = [
     flags.enforce !== undefined && '--enforce',
     flags.upstreamCa !== undefined && '--upstream-ca',
@@ -53,4 +57,39 @@ function checkUpstreamFlags(flags: ServeFlags): void {
     throw new CliError('--upstream forwards on the fast engine; drop --engine msw', EXIT.usage);
   if (flags.upstreamCa !== undefined && !flags.upstream.startsWith('https:'))
     throw new CliError('--upstream-ca needs an https --upstream', EXIT.usage);
+  if (isOwnAddress(flags.upstream, flags.host, flags.port))
+    throw new CliError(
+      `--upstream ${flags.upstream} is the address uas listens on: it would forward to itself`,
+      EXIT.usage,
+    );
+  const emulatorOnly =
+    flags.chaos !== undefined ? '--chaos' : flags.latency !== undefined ? '--latency' : undefined;
+  if (emulatorOnly !== undefined)
+    throw new CliError(
+      `${emulatorOnly} does not apply with --upstream: the real service answers; drop it`,
+      EXIT.usage,
+    );
+  const behavior = (config.behavior ?? {}) as { chaos?: unknown; latency?: unknown };
+  const inConfig =
+    behavior.chaos !== undefined && behavior.chaos !== 0
+      ? 'chaos'
+      : behavior.latency !== undefined && behavior.latency !== 0 && behavior.latency !== '0ms'
+        ? 'latency'
+        : undefined;
+  if (inConfig !== undefined)
+    throw new CliError(
+      `the config's behavior.${inConfig} does not apply with --upstream: the real service answers; remove it`,
+      EXIT.usage,
+    );
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '0.0.0.0', '[::]']);
+
+/** Whether `upstream` is the address `host:port` uas is to listen on (a loopback name for any). */
+function isOwnAddress(upstream: string, host: string, port: number): boolean {
+  const url = new URL(upstream);
+  const upstreamPort = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  if (port === 0 || upstreamPort !== port) return false;
+  const listening = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return url.hostname === listening || (LOOPBACK.has(url.hostname) && LOOPBACK.has(listening));
 }

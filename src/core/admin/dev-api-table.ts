@@ -203,7 +203,7 @@ export const DEV_API_TABLE = {
     body: 'FaultSpec',
     answer: 'FaultCreated',
     admin: 'failNext',
-    problems: ['invalid-request'],
+    problems: ['invalid-request', 'faults-not-applied'],
   },
   clearFaults: {
     method: 'DELETE',

@@ -11,6 +11,7 @@ export const OUTCOMES = [
   'invalid',
   'unauthenticated',
   'unrouted',
+  'upstream-failed',
 ] as const;
 
 /** How the limiter treated a request. */

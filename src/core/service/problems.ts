@@ -42,6 +42,10 @@ export const PROBLEM_KINDS = {
   'request-timeout': { status: 408, title: 'The request was not sent in time' },
   'code-used': { status: 409, title: 'The code was already used' },
   'clock-not-manual': { status: 409, title: 'The clock cannot be moved' },
+  'faults-not-applied': {
+    status: 409,
+    title: 'Faults do not apply in front of the real service',
+  },
   'code-expired': { status: 410, title: 'The code has expired' },
   'payload-too-large': { status: 413, title: 'The body is too large' },
   'unsupported-media-type': { status: 415, title: 'The body must be application/json' },
@@ -52,6 +56,7 @@ export const PROBLEM_KINDS = {
   'internal-error': { status: 500, title: 'The emulator failed' },
   'upstream-failed': { status: 502, title: 'The real service gave no usable answer' },
   'upstream-timeout': { status: 504, title: 'The real service did not answer in time' },
+  'loop-detected': { status: 508, title: 'The request came back to the uas that forwarded it' },
   'not-implemented': { status: 501, title: 'The emulator was assembled without this route' },
   'service-unavailable': { status: 503, title: 'The service is unavailable' },
   'store-unavailable': { status: 503, title: 'The shared store is unreachable' },

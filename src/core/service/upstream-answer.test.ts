@@ -65,4 +65,33 @@ describe('finishUpstreamRecord', () => {
     expect(record.problem).toBeUndefined();
     expect(record.outcome).toBe('allowed');
   });
+
+  it('takes the problem of a 429 from the real answer only: none when its body is empty or not a problem', () => {
+    for (const body of ['', 'Too Many Requests', undefined]) {
+      const record = blankRecord(1, NOW, 'GET', '/v1/users/exists');
+      finishUpstreamRecord(record, { status: 429, headers: {}, body }, NOW, []);
+      expect(record.problem).toBeUndefined();
+      expect(record.outcome).toBe('rate-limited');
+    }
+  });
+
+  it('treats an unusable Retry-After (repeated, negative) as absent, never 0, and keeps its text', () => {
+    for (const text of ['5, 10', '-3']) {
+      const record = blankRecord(1, NOW, 'GET', '/v1/users/exists');
+      finishUpstreamRecord(
+        record,
+        { status: 429, headers: { 'retry-after': text }, body: '' },
+        NOW,
+        [],
+      );
+      expect(record.retry_after).toBeUndefined();
+      expect(record.upstream?.retry_after_text).toBe(text);
+    }
+  });
+
+  it('gives an answer uas made because the real service failed its own outcome', () => {
+    const record = blankRecord(1, NOW, 'GET', '/v1/users/exists');
+    finishUpstreamRecord(record, { status: 504, headers: {}, body: '{}', failed: true }, NOW, []);
+    expect(record.outcome).toBe('upstream-failed');
+  });
 });

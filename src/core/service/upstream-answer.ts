@@ -58,13 +58,12 @@ export function finishUpstreamRecord(
   facts.bucket = keep(headers[BUCKET_HEADER] ?? problem.bucket);
   if (status >= 400)
     record.problem = problem.type === undefined ? undefined : keep(problemKindOf(problem.type));
-  if (status === 429 && record.problem === undefined) record.problem = 'quota-exceeded';
   if (facts.local === undefined) {
     record.bucket = facts.bucket;
     record.level = levelOf(facts.bucket);
     record.remaining = remainingOf(headers);
   }
-  record.outcome = outcomeOf(status, facts.local);
+  record.outcome = answer.failed === true ? 'upstream-failed' : outcomeOf(status, facts.local);
   return record;
 }
 
@@ -78,12 +77,18 @@ function outcomeOf(
   return local === 'refused' ? 'shadow-limited' : 'allowed';
 }
 
-/** Seconds of a Retry-After value: delay-seconds, or an HTTP date from `now`; undefined otherwise. */
+/** An HTTP date starts with its day name (IMF-fixdate, RFC 850 or asctime form). */
+const HTTP_DATE_START = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /;
+
+/**
+ * Seconds of a Retry-After value: delay-seconds, or an HTTP date from `now`; undefined for
+ * anything else (a negative number, repeated fields joined by a comma), never 0 in their stead.
+ */
 export function retryAfterSeconds(value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Math.min(Number(text), WAIT_SECONDS_MAX);
-  if (text.length > RECORD_TEXT_MAX) return undefined;
+  if (text.length > RECORD_TEXT_MAX || !HTTP_DATE_START.test(text)) return undefined;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.min(Math.max(0, Math.ceil((date - now) / 1000)), WAIT_SECONDS_MAX);

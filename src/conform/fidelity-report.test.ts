@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../core/config/config.js';
+import { blankRecord } from '../core/service/request-facts.js';
+import { finishUpstreamRecord, type UpstreamAnswer } from '../core/service/upstream-answer.js';
+import { DEMO_CONFIG } from '../demo-config.js';
+import { compareWithService } from './fidelity-report.js';
+import { formatFidelityText } from './format-fidelity-text.js';
+
+const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
+
+function recordOf(answer: UpstreamAnswer) {
+  return finishUpstreamRecord(blankRecord(1, NOW, 'GET', '/v1/users/exists'), answer, NOW, []);
+}
+
+const draft7 = { ratelimit: 'limit=10, remaining=9, reset=60', 'ratelimit-policy': '10;w=60' };
+
+describe('compareWithService', () => {
+  it('judges the header style only from answers that carry rate-limit fields (a 400 or 401 without them is not "mixed")', () => {
+    const records = [
+      recordOf({ status: 200, headers: draft7, body: '{}' }),
+      recordOf({ status: 400, headers: {}, body: undefined }),
+      recordOf({ status: 401, headers: {}, body: undefined }),
+    ];
+    const config = resolveConfig({ ...DEMO_CONFIG, behavior: { headers: 'draft-6' } });
+    const report = compareWithService(records, config);
+    expect(report.headers.style).toBe('draft-7');
+    expect(report.config.behavior.headers).toBe('draft-7');
+  });
+
+  it('counts a 429 without a problem+json body as a difference', () => {
+    const records = [recordOf({ status: 429, headers: { 'retry-after': '1' }, body: '' })];
+    const report = compareWithService(records, resolveConfig(DEMO_CONFIG));
+    expect(report.differences.map((difference) => difference.topic)).toContain('problem-type');
+  });
+});
+
+describe('formatFidelityText', () => {
+  it('says "1 difference" and "no rate-limit fields", never "1 differences" or "none fields"', () => {
+    const records = [recordOf({ status: 200, headers: {}, body: '{}' })];
+    const report = compareWithService(records, resolveConfig(DEMO_CONFIG));
+    const text = formatFidelityText(report);
+    expect(text).toContain('1 difference from');
+    expect(text).toContain('no rate-limit fields');
+    expect(text).toContain('1 exchange answered');
+    expect(text).not.toMatch(/1 differences|none fields|1 exchanges/);
+  });
+});
