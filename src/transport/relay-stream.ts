@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { TransportResponse } from './transport-exchange.js';
+import { drained } from './stream-pump.js';
 
 /**
  * Relays an answer's body as it arrives (`uas serve --upstream`), no faster than the client
@@ -28,17 +29,4 @@ export function relayStream(
     }
     res.end();
   })().catch(() => res.destroy());
-}
-
-/** Resolves once `res` has drained, or closed. */
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const go = () => {
-      res.off('drain', go);
-      res.off('close', go);
-      resolve();
-    };
-    res.on('drain', go);
-    res.on('close', go);
-  });
 }

@@ -83,7 +83,7 @@ async function pump(
 }
 
 /** Resolves once `res` has drained, or closed. */
-function drained(res: ServerResponse): Promise<void> {
+export function drained(res: ServerResponse): Promise<void> {
   return new Promise<void>((resolve) => {
     const go = () => {
       res.off('drain', go);
