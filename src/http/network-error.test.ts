@@ -35,6 +35,20 @@ describe('classifyNetworkError', () => {
     expect(classifyNetworkError(fetchFailed(code))).toBe(kind);
   });
 
+  it('sorts a parser error without a code (Node 24 fetch) as malformed, and names it', () => {
+    const cause = Object.assign(new Error('Response does not match the HTTP/1.1 protocol'), {
+      name: 'HTTPParserError',
+      code: undefined,
+    });
+    const failure = new TypeError('fetch failed', { cause });
+    expect(classifyNetworkError(failure)).toBe('malformed');
+    const said = describeNetworkError(failure);
+    expect(said).toBe('HTTPParserError: Response does not match the HTTP/1.1 protocol');
+    expect(describeNoAnswer('http://h', said, false)).toBe(
+      `http://h answered with malformed HTTP: ${said}`,
+    );
+  });
+
   it('sorts the deadline of AbortSignal.timeout as a timeout, and anything without a code as other', () => {
     expect(classifyNetworkError(new DOMException('aborted', 'TimeoutError'))).toBe('timeout');
     expect(

@@ -17,8 +17,15 @@ interface FetchFailure {
   name?: string;
   message?: string;
   code?: string;
-  cause?: { code?: string; message?: string };
+  cause?: { code?: string; message?: string; name?: string };
 }
+
+/**
+ * The name of the error Node's fetch gives for an answer that is not HTTP. Node 20's carries the
+ * parser's code (`HPE_INVALID_CONSTANT`); Node 24's leaves the code undefined, so the name is what
+ * says it.
+ */
+const PARSER_ERROR = 'HTTPParserError';
 
 /**
  * Says why a fetch failed, as specifically as Node tells it: `ECONNREFUSED: connect ...`,
@@ -28,7 +35,8 @@ export function describeNetworkError(error: unknown): string {
   const failure = error as FetchFailure;
   if (failure.name === 'TimeoutError') return 'timed out';
   const cause = failure.cause;
-  if (cause?.code !== undefined) return `${cause.code}${cause.message ? `: ${cause.message}` : ''}`;
+  const code = cause?.code ?? (cause?.name === PARSER_ERROR ? PARSER_ERROR : undefined);
+  if (code !== undefined) return `${code}${cause?.message ? `: ${cause.message}` : ''}`;
   if (cause?.message !== undefined) return cause.message;
   return failure.message ?? String(error);
 }
@@ -41,7 +49,7 @@ const UNREACHABLE = 'EHOSTUNREACH|ENETUNREACH';
  * What a server's malformed answer is called: the HTTP parser's errors (`HPE_*`), or, by newer
  * versions of Node's fetch, a body length that disagrees with its Content-Length headers.
  */
-const MALFORMED = /^(?:HPE_|UND_ERR_RES_CONTENT_LENGTH_MISMATCH)/;
+const MALFORMED = /^(?:HPE_|HTTPParserError|UND_ERR_RES_CONTENT_LENGTH_MISMATCH)/;
 
 const KINDS: ReadonlyArray<[NetworkErrorKind, RegExp]> = [
   ['refused', new RegExp(`^${REFUSED}$`)],
@@ -63,7 +71,10 @@ const KINDS: ReadonlyArray<[NetworkErrorKind, RegExp]> = [
 export function classifyNetworkError(error: unknown): NetworkErrorKind {
   const failure = error as FetchFailure | null;
   if (failure?.name === 'TimeoutError') return 'timeout';
-  const code = failure?.cause?.code ?? failure?.code;
+  const code =
+    failure?.cause?.code ??
+    failure?.code ??
+    (failure?.cause?.name === PARSER_ERROR ? PARSER_ERROR : undefined);
   if (typeof code !== 'string') return 'other';
   return KINDS.find(([, pattern]) => pattern.test(code))?.[0] ?? 'other';
 }

@@ -74,23 +74,36 @@ async function pump(
       res.cork();
       setImmediate(uncork);
     }
-    if (!res.write(value)) {
+    // Node 24 answers true to a write on a corked socket however much it holds: the socket's own
+    // need to drain says it.
+    if (!res.write(value) || needsDrain(res)) {
       if (corked) uncork();
-      await drained(res);
+      if (needsDrain(res)) await drained(res);
     }
     if (res.destroyed) return;
   }
 }
 
-/** Resolves once `res` has drained, or closed. */
+/** Whether `res` or its socket holds more than it should before taking more. */
+function needsDrain(res: ServerResponse): boolean {
+  return res.writableNeedDrain || res.socket?.writableNeedDrain === true;
+}
+
+/**
+ * Resolves once `res` has drained (it, or its socket: a write on a corked socket does not tell
+ * the answer it needs to drain), or closed.
+ */
 export function drained(res: ServerResponse): Promise<void> {
+  const socket = res.socket;
   return new Promise<void>((resolve) => {
     const go = () => {
       res.off('drain', go);
       res.off('close', go);
+      socket?.off('drain', go);
       resolve();
     };
     res.on('drain', go);
     res.on('close', go);
+    socket?.on('drain', go);
   });
 }
