@@ -72,6 +72,28 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
     expect(bucket).toMatchObject({ key: 'client:demo', allowed: 20, rejected: 180, remaining: 0 });
   });
 
+  it('sends the takes of one turn of the event loop to Redis as one script run, exact in order', async () => {
+    const one = await instance({ watchIntervalMs: 60_000 });
+    await one.handle(exists()); // loads the script
+    const scriptRuns = async () => {
+      const stats = await inspect.info('commandstats');
+      return [...stats.matchAll(/^cmdstat_eval(?:sha)?:calls=(\d+)/gm)].reduce(
+        (sum, match) => sum + Number(match[1]),
+        0,
+      );
+    };
+    const before = await scriptRuns();
+    const answers = await Promise.all(Array.from({ length: 100 }, () => one.handle(exists())));
+    const runs = (await scriptRuns()) - before;
+    expect(runs).toBeGreaterThanOrEqual(1);
+    expect(runs).toBeLessThanOrEqual(2);
+    // The first take of the test took one token of 20: the first 19 of the 100 are let through.
+    expect(answers.map((answer) => answer.status)).toEqual([
+      ...Array<number>(19).fill(200),
+      ...Array<number>(81).fill(429),
+    ]);
+  });
+
   it('verifies a code on another instance, once, and counts wrong tries across instances', async () => {
     const [a, b, c] = await Promise.all([instance(), instance(), instance()]);
     // No caller_id: the client bucket (20 tokens) has room for every try below.

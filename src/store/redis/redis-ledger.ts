@@ -7,6 +7,7 @@ import type { RedisListing } from './redis-listing.js';
 import { pastArguments, refilledLevels, type LiveChange } from './live-change.js';
 import type { ScriptedRedis, ScriptTime } from './scripted-redis.js';
 import type { StoreErrorMode } from './store-modes.js';
+import { createTakeBatcher } from './take-batcher.js';
 
 /** How long a bucket key lives at least after a take: a screen still sees a bucket just refilled. */
 const BUCKET_LEAST_TTL_MS = 60_000;
@@ -38,8 +39,9 @@ export interface RedisLedgerDeps {
 const flag = (value: boolean) => (value ? '1' : '0');
 
 /**
- * The buckets on Redis: each take is one run of the take script, on Redis's clock (or the shared
- * manual one), which returns the bucket before the take; the core's `decideTake` then works out
+ * The buckets on Redis: the takes of one turn of the event loop are one run of the take script
+ * (see take-batcher.ts), on Redis's clock (or the shared manual one), which returns each bucket
+ * before its take; the core's `decideTake` then works out
  * the verdict from it, as the script worked out what to write. While Redis cannot be reached a
  * take fails (`closed`: a StoreUnavailableError) or goes through as if the bucket were full
  * (`open`), counted.
@@ -48,25 +50,22 @@ export function createRedisLedger(deps: RedisLedgerDeps, onError: StoreErrorMode
   const { redis, keys, health, time, ttls } = deps;
   const least = String(ttls.least);
   const most = String(ttls.most);
+  const sendTake = createTakeBatcher(redis, { oneAtATime: redis.isCluster });
   return {
     take(request: BucketTake) {
       const { policy } = request;
-      return redis
-        .uasTake(
-          keys.bucket(request.key),
-          time.manualNow(),
-          time.deadline(),
-          String(policy.burst),
-          String(policy.refillPerMs),
-          String(request.cost),
-          request.mode,
-          flag(request.shadow),
-          flag(request.valid),
-          flag(request.countInvalid),
-          least,
-          most,
-          ...pastArguments(policy.past),
-        )
+      return sendTake(keys.bucket(request.key), time.manualNow(), time.deadline(), [
+        String(policy.burst),
+        String(policy.refillPerMs),
+        String(request.cost),
+        request.mode,
+        flag(request.shadow),
+        flag(request.valid),
+        flag(request.countInvalid),
+        least,
+        most,
+        ...pastArguments(policy.past),
+      ])
         .then(onTime)
         .then(
           (reply) => {

@@ -34,7 +34,8 @@ local function num(x) return string.format('%.17g', x) end
  * What a field must hold to be read (anything else, written by something other than uas, makes
  * its bucket or code count as absent, never an error): `number`, a finite decimal number (no
  * `nan`, `inf` nor hex; `redis-decoders.ts` reads the same set); `instant`, such a number that is a
- * time a Date can show (`isDateTime`); `whole`, an integer `HINCRBY` takes, of at most 15 digits. The type of a key is checked first: another type is absent too.
+ * time a Date can show (`isDateTime`); `whole`, an integer `HINCRBY` takes, of at most 15 digits.
+ * The type of a key is checked first: another type is absent too.
  */
 const FIELDS = `
 local function number(text)
@@ -54,7 +55,6 @@ local function whole(text)
   local digits = string.match(text, '^%-?([1-9]%d*)$')
   return digits ~= nil and #digits <= 15
 end
-local kind = redis.call('TYPE', KEYS[1]).ok
 `;
 
 /**
@@ -76,88 +76,103 @@ end
 `;
 
 /**
- * One take from a bucket (a hash: `t` tokens, `u` updated at, counters `a`llowed, `r`ejected,
- * `s`hadow-rejected).
+ * Takes from buckets, one after the other, at one time: the takes that one turn of an instance's
+ * event loop made, in the order they were made (one round trip for many; on a Redis Cluster, one
+ * take a call, since each bucket has a slot of its own). Each bucket is a hash: `t` tokens, `u`
+ * updated at, counters `a`llowed, `r`ejected, `s`hadow-rejected.
  *
- * KEYS[1] the bucket. ARGV: [1] manual now or '', [2] deadline or '', [3] burst, [4] refill per
- * ms, [5] cost, [6] mode (peek, inject, decide), [7] shadow, [8] valid, [9] count invalid (each
- * '1' or '0'), [10] least time to live in ms, [11] most time to live in ms, [12] how many past
+ * KEYS: the buckets, one per take. ARGV: [1] manual now or '', [2] deadline or '', then for each
+ * take, in the order of KEYS: its burst, refill per ms, cost, mode (peek, inject, decide),
+ * shadow, valid, count invalid (each '1' or '0'), least and most time to live in ms, how many past
  * policies follow (live changes, oldest first), then for each: the time it ended, its burst, its
  * refill per ms. Tokens are worked out as `tokensAt` in the core does, step by step alike, and
  * the bucket is dated as `writtenAt` dates it.
  *
- * Returns the bucket before the take (tokens and updated-at as text, '' for none) and the time
- * of the take: the caller works out the verdict from them with the same pure function. A key
- * that is not such a bucket counts as none, and a write replaces it. Past the deadline: 'late'.
+ * Returns the time of the takes, then for each take the bucket before it (tokens and updated-at
+ * as text, '' for none): the caller works out each verdict from them with the same pure function.
+ * A key that is not such a bucket counts as none, and a write replaces it. Past the deadline:
+ * 'late', and no take is made.
  */
 export const TAKE_SCRIPT = `${NOW}${FIELDS}
-local burst = tonumber(ARGV[3])
-local rate = tonumber(ARGV[4])
-local cost = tonumber(ARGV[5])
-local mode = ARGV[6]
-local stored = {false, false}
-if kind == 'hash' then
-  local f = redis.call('HMGET', KEYS[1], 't', 'u', 'a', 'r', 's')
-  if number(f[1]) and instant(f[2]) and (not f[3] or whole(f[3])) and (not f[4] or whole(f[4]))
-    and (not f[5] or whole(f[5])) then stored = f end
-end
--- A key of another type, or a hash that is not a bucket: replaced by the first write.
-local junk = kind ~= 'none' and not stored[1]
-local available = burst
-if stored[1] then
-  local tokens = number(stored[1])
-  if not (tokens > 0) then tokens = 0 end
-  local from = number(stored[2])
-  for i = 0, tonumber(ARGV[12]) - 1 do
-    local ended = tonumber(ARGV[13 + 3 * i])
-    if ended > from then
-      local to = ended
-      if now < to then to = now end
-      local elapsed = 0
-      if to > from then elapsed = to - from end
-      tokens = tokens + elapsed * tonumber(ARGV[15 + 3 * i])
-      local most = tonumber(ARGV[14 + 3 * i])
-      if tokens > most then tokens = most end
-      from = to
-    end
+local function take(key, o)
+  local burst = tonumber(ARGV[o])
+  local rate = tonumber(ARGV[o + 1])
+  local cost = tonumber(ARGV[o + 2])
+  local mode = ARGV[o + 3]
+  local changes = tonumber(ARGV[o + 9])
+  local kind = redis.call('TYPE', key).ok
+  local stored = {false, false}
+  if kind == 'hash' then
+    local f = redis.call('HMGET', key, 't', 'u', 'a', 'r', 's')
+    if number(f[1]) and instant(f[2]) and (not f[3] or whole(f[3])) and (not f[4] or whole(f[4]))
+      and (not f[5] or whole(f[5])) then stored = f end
   end
-  local elapsed = 0
-  if now > from then elapsed = now - from end
-  available = tokens + elapsed * rate
-  if available > burst then available = burst end
+  -- A key of another type, or a hash that is not a bucket: replaced by the first write.
+  local junk = kind ~= 'none' and not stored[1]
+  local available = burst
+  if stored[1] then
+    local tokens = number(stored[1])
+    if not (tokens > 0) then tokens = 0 end
+    local from = number(stored[2])
+    for i = 0, changes - 1 do
+      local ended = tonumber(ARGV[o + 10 + 3 * i])
+      if ended > from then
+        local to = ended
+        if now < to then to = now end
+        local elapsed = 0
+        if to > from then elapsed = to - from end
+        tokens = tokens + elapsed * tonumber(ARGV[o + 12 + 3 * i])
+        local most = tonumber(ARGV[o + 11 + 3 * i])
+        if tokens > most then tokens = most end
+        from = to
+      end
+    end
+    local elapsed = 0
+    if now > from then elapsed = now - from end
+    available = tokens + elapsed * rate
+    if available > burst then available = burst end
+  end
+  local allowed = available + 1e-9 >= cost
+  local after = available
+  if allowed then
+    after = available - cost
+    if after < 0 then after = 0 end
+  end
+  -- Dated no earlier than a live change made within this millisecond (writtenAt in the core).
+  local at = now
+  if changes > 0 then
+    local last = tonumber(ARGV[o + 10 + 3 * (changes - 1)])
+    if last > now and last < now + 1 then at = last end
+  end
+  local tokens, count = nil, nil
+  if mode == 'peek' then
+  elseif mode == 'inject' then tokens, count = available, 'r'
+  elseif (not allowed) and ARGV[o + 4] ~= '1' then tokens, count = available, 'r'
+  elseif ARGV[o + 5] ~= '1' then
+    if ARGV[o + 6] == '1' and allowed then tokens, count = after, 'a' end
+  elseif not allowed then tokens, count = available, 's'
+  else tokens, count = after, 'a' end
+  if tokens then
+    if junk then redis.call('DEL', key) end
+    redis.call('HSET', key, 't', num(tokens), 'u', num(at))
+    redis.call('HINCRBY', key, count, 1)
+    local ttl = math.ceil((burst - tokens) / rate)
+    local least, most = tonumber(ARGV[o + 7]), tonumber(ARGV[o + 8])
+    if ttl < least then ttl = least end
+    if ttl > most then ttl = most end
+    redis.call('PEXPIRE', key, ttl)
+  end
+  return stored[1] or '', stored[2] or '', o + 10 + 3 * changes
 end
-local allowed = available + 1e-9 >= cost
-local after = available
-if allowed then
-  after = available - cost
-  if after < 0 then after = 0 end
+local reply = {num(now)}
+local o = 3
+for k = 1, #KEYS do
+  local tokens, updated, following = take(KEYS[k], o)
+  reply[#reply + 1] = tokens
+  reply[#reply + 1] = updated
+  o = following
 end
--- Dated no earlier than a live change made within this millisecond (writtenAt in the core).
-local at = now
-local changes = tonumber(ARGV[12])
-if changes > 0 then
-  local last = tonumber(ARGV[13 + 3 * (changes - 1)])
-  if last > now and last < now + 1 then at = last end
-end
-local tokens, count = nil, nil
-if mode == 'peek' then
-elseif mode == 'inject' then tokens, count = available, 'r'
-elseif (not allowed) and ARGV[7] ~= '1' then tokens, count = available, 'r'
-elseif ARGV[8] ~= '1' then
-  if ARGV[9] == '1' and allowed then tokens, count = after, 'a' end
-elseif not allowed then tokens, count = available, 's'
-else tokens, count = after, 'a' end
-if tokens then
-  if junk then redis.call('DEL', KEYS[1]) end
-  redis.call('HSET', KEYS[1], 't', num(tokens), 'u', num(at))
-  redis.call('HINCRBY', KEYS[1], count, 1)
-  local ttl = math.ceil((burst - tokens) / rate)
-  local least, most = tonumber(ARGV[10]), tonumber(ARGV[11])
-  if ttl < least then ttl = least end
-  if ttl > most then ttl = most end
-  redis.call('PEXPIRE', KEYS[1], ttl)
-end
-return {stored[1] or '', stored[2] or '', num(now)}
+return reply
 `;
 
 /**
@@ -183,7 +198,7 @@ return num(now)
  * 'not-found' (also for a key that is not such a code), or 'late'.
  */
 export const VERIFY_SCRIPT = `${NOW}${FIELDS}${SAME_TEXT}
-if kind ~= 'hash' then return {'not-found'} end
+if redis.call('TYPE', KEYS[1]).ok ~= 'hash' then return {'not-found'} end
 local f = redis.call('HMGET', KEYS[1], 'm', 'e', 'c', 'i', 'x', 'a', 'used')
 if not (f[1] and f[2] and f[3] and instant(f[4]) and instant(f[5]) and whole(f[6])
   and (f[7] == '0' or f[7] == '1')) then return {'not-found'} end

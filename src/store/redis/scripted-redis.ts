@@ -12,7 +12,8 @@ import {
 
 /** The scripts, by name: each but uasNow answers 'late' when run past its deadline. */
 export interface ScriptCommands {
-  uasTake(key: string, ...args: string[]): Promise<[string, string, string] | 'late'>;
+  /** How many keys, the keys, then the arguments (see TAKE_SCRIPT). */
+  uasTake(keys: number, ...keysAndArgs: string[]): Promise<string[] | 'late'>;
   uasIssue(key: string, ...args: string[]): Promise<string>;
   uasVerify(key: string, ...args: string[]): Promise<string[] | 'late'>;
   uasNow(manual: string, deadline: ''): Promise<string>;
@@ -27,13 +28,14 @@ export type RedisClient = Redis | Cluster;
 
 /**
  * A client that runs the store's scripts (ioredis sends EVALSHA, and EVAL on NOSCRIPT; on a
- * cluster, to the master of the one key each script touches).
+ * cluster, to the master of the one key each script touches: the take script is sent one key at
+ * a time there).
  */
 export type ScriptedRedis = RedisClient & ScriptCommands;
 
 /** Teaches a client the store's scripts. */
 export function defineScripts(redis: RedisClient): ScriptedRedis {
-  redis.defineCommand('uasTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
+  redis.defineCommand('uasTake', { lua: TAKE_SCRIPT });
   redis.defineCommand('uasIssue', { numberOfKeys: 1, lua: ISSUE_SCRIPT });
   redis.defineCommand('uasVerify', { numberOfKeys: 1, lua: VERIFY_SCRIPT });
   redis.defineCommand('uasNow', { numberOfKeys: 0, lua: NOW_SCRIPT });

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import type { ScriptedRedis } from './scripted-redis.js';
+import { createTakeBatcher, MOST_TAKES_A_SCRIPT } from './take-batcher.js';
+
+/** A client whose take script answers each key with its own tokens, and keeps every call made. */
+function fakeRedis(answer?: (keys: string[]) => Promise<string[] | 'late'>) {
+  const calls: string[][] = [];
+  const redis = {
+    uasTake(count: number, ...keysAndArgs: string[]) {
+      calls.push([String(count), ...keysAndArgs]);
+      const keys = keysAndArgs.slice(0, count);
+      if (answer) return answer(keys);
+      return Promise.resolve(['1000', ...keys.flatMap((key) => [`t-${key}`, `u-${key}`])]);
+    },
+  } as unknown as ScriptedRedis;
+  return { redis, calls };
+}
+
+/** A schedule run by hand: what was scheduled runs when `run()` is called. */
+function manualSchedule() {
+  const queued: Array<() => void> = [];
+  return {
+    schedule: (send: () => void) => void queued.push(send),
+    run: () => queued.splice(0).forEach((send) => send()),
+    get pending() {
+      return queued.length;
+    },
+  };
+}
+
+describe('createTakeBatcher', () => {
+  it('sends the takes of one turn in one script run, in order, each answered with its bucket', async () => {
+    const { redis, calls } = fakeRedis();
+    const turn = manualSchedule();
+    const take = createTakeBatcher(redis, { oneAtATime: false, schedule: turn.schedule });
+    const answers = [
+      take('a', '', '900', ['1', '2']),
+      take('b', '', '800', ['3']),
+      take('c', '', '', ['4', '5', '6']),
+    ];
+    expect(calls).toHaveLength(0);
+    expect(turn.pending).toBe(1);
+    turn.run();
+    expect(calls).toEqual([['3', 'a', 'b', 'c', '', '800', '1', '2', '3', '4', '5', '6']]);
+    expect(await Promise.all(answers)).toEqual([
+      ['t-a', 'u-a', '1000'],
+      ['t-b', 'u-b', '1000'],
+      ['t-c', 'u-c', '1000'],
+    ]);
+  });
+
+  it('sends takes made before and after a move of the manual clock apart', async () => {
+    const { redis, calls } = fakeRedis();
+    const turn = manualSchedule();
+    const take = createTakeBatcher(redis, { oneAtATime: false, schedule: turn.schedule });
+    const answers = [
+      take('a', '5', '', ['x']),
+      take('b', '9', '', ['y']),
+      take('c', '9', '', ['z']),
+    ];
+    turn.run();
+    expect(calls).toEqual([
+      ['1', 'a', '5', '', 'x'],
+      ['2', 'b', 'c', '9', '', 'y', 'z'],
+    ]);
+    await Promise.all(answers);
+  });
+
+  it(`makes at most ${MOST_TAKES_A_SCRIPT} takes a run`, async () => {
+    const { redis, calls } = fakeRedis();
+    const turn = manualSchedule();
+    const take = createTakeBatcher(redis, { oneAtATime: false, schedule: turn.schedule });
+    const answers = Array.from({ length: MOST_TAKES_A_SCRIPT * 2 + 1 }, (_, index) =>
+      take(`k${index}`, '', '', []),
+    );
+    turn.run();
+    expect(calls.map((call) => Number(call[0]))).toEqual([
+      MOST_TAKES_A_SCRIPT,
+      MOST_TAKES_A_SCRIPT,
+      1,
+    ]);
+    expect((await answers.at(-1))?.[0]).toBe(`t-k${MOST_TAKES_A_SCRIPT * 2}`);
+  });
+
+  it('answers every take of a run late when the run was late, and fails them all with its error', async () => {
+    let reply: Promise<string[] | 'late'> = Promise.resolve('late');
+    const { redis } = fakeRedis(() => reply);
+    const turn = manualSchedule();
+    const take = createTakeBatcher(redis, { oneAtATime: false, schedule: turn.schedule });
+    const late = [take('a', '', '1', []), take('b', '', '2', [])];
+    turn.run();
+    expect(await Promise.all(late)).toEqual(['late', 'late']);
+    reply = Promise.reject(new Error('Connection is closed.'));
+    const failed = [take('a', '', '', []), take('b', '', '', [])];
+    turn.run();
+    for (const answer of failed) await expect(answer).rejects.toThrow('Connection is closed.');
+  });
+
+  it('sends each take alone and at once on a cluster', async () => {
+    const { redis, calls } = fakeRedis();
+    const turn = manualSchedule();
+    const take = createTakeBatcher(redis, { oneAtATime: true, schedule: turn.schedule });
+    const answers = [take('a', '', '', ['1']), take('b', '', '', ['2'])];
+    expect(turn.pending).toBe(0);
+    expect(calls).toEqual([
+      ['1', 'a', '', '', '1'],
+      ['1', 'b', '', '', '2'],
+    ]);
+    expect(await Promise.all(answers)).toEqual([
+      ['t-a', 'u-a', '1000'],
+      ['t-b', 'u-b', '1000'],
+    ]);
+  });
+});
