@@ -105,6 +105,7 @@ async function startRedis() {
   });
   return {
     url: `redis://127.0.0.1:${port}/0`,
+    pid: child.pid,
     async stop() {
       const exited = new Promise((resolve) => child.on('exit', resolve));
       child.kill('SIGTERM');
@@ -166,14 +167,19 @@ const cases = allCases.filter(
 console.log(
   `bench:serve: ${connections} connections, ${duration} s per case after ${warmup} s of warm-up, ${rounds} rounds (medians), node ${process.version}`,
 );
+/** Whether a case runs on the benchmark's redis-server. */
+const onRedisCase = (entry) => redis !== undefined && entry.args.includes('--store');
 /** One run of a case. */
 async function measure(entry) {
   const server = await start(entry.args);
   await load(server.url, warmup);
   const cpuBefore = cpuMs(server.child.pid);
+  const redisBefore = onRedisCase(entry) ? cpuMs(redis.pid) : undefined;
   const result = await load(server.url, duration);
   const cpuAfter = cpuMs(server.child.pid);
+  const redisAfter = onRedisCase(entry) ? cpuMs(redis.pid) : undefined;
   await stop(server);
+  const answered = Math.max(result.requests.total, 1);
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -182,7 +188,12 @@ async function measure(entry) {
     cpuUs:
       cpuBefore === undefined || cpuAfter === undefined || entry.args.includes('--workers')
         ? undefined
-        : ((cpuAfter - cpuBefore) * 1000) / Math.max(result.requests.total, 1),
+        : ((cpuAfter - cpuBefore) * 1000) / answered,
+    // Microseconds of redis-server's CPU per request answered (Redis cases).
+    redisUs:
+      redisBefore === undefined || redisAfter === undefined
+        ? undefined
+        : ((redisAfter - redisBefore) * 1000) / answered,
     statuses: {
       '2xx': result['2xx'],
       '4xx': result['4xx'],
@@ -208,6 +219,7 @@ const rows = cases.map((entry, index) => ({
   p50: median(runs[index].map((run) => run.p50)),
   p99: median(runs[index].map((run) => run.p99)),
   cpuUs: median(runs[index].map((run) => run.cpuUs)),
+  redisUs: median(runs[index].map((run) => run.redisUs)),
   statuses: {
     '2xx': runs[index].reduce((sum, run) => sum + run.statuses['2xx'], 0),
     '4xx': runs[index].reduce((sum, run) => sum + run.statuses['4xx'], 0),
@@ -254,10 +266,27 @@ for (const [name, ratio] of budget) {
   );
 }
 const ceiling = rows.find((entry) => entry.name === 'bare, uas headers');
-if (ceiling !== undefined)
+if (ceiling !== undefined) {
   console.log(
     `ceiling: the bare server sending uas's headers does ${(ceiling.rps / bare.rps).toFixed(2)}x bare; ` +
       'CPU µs/req is what each server spent per answer (the load generator shares the machine)',
+  );
+  for (const row of rows.filter((entry) => entry.name.startsWith('uas fast engine')))
+    console.log(
+      `  ${row.name}: ${(row.rps / ceiling.rps).toFixed(2)}x the bare server sending uas's headers`,
+    );
+}
+const plain = rows.find((entry) => entry.name === 'uas fast engine, allowed');
+const recording = rows.find((entry) => entry.name === 'uas fast engine, --record');
+if (plain !== undefined && recording !== undefined) {
+  const x = recording.rps / plain.rps;
+  console.log(
+    `budget: --record >= 0.85x of the same server without it: ${x.toFixed(2)}x (${x >= 0.85 ? 'within' : 'OVER'}); CPU µs/req ${recording.cpuUs?.toFixed(1)} against ${plain.cpuUs?.toFixed(1)}`,
+  );
+}
+for (const row of rows.filter((entry) => entry.redisUs !== undefined))
+  console.log(
+    `redis-server: ${row.redisUs.toFixed(1)} µs of CPU per request answered in "${row.name}"`,
   );
 for (const kind of ['allowed', 'mostly 429']) {
   const minimal = rows.find((entry) => entry.name === `minimal emulator, ${kind}`);

@@ -21,4 +21,53 @@ describe('createBucketStore', () => {
     expect(store.size).toBe(1);
     expect(store.get('d')).toBeDefined();
   });
+
+  it('keeps what was set, not the object it was given, and reads without making one', () => {
+    const store = createBucketStore();
+    const given = {
+      tokens: 2.5,
+      updatedAt: 1_700_000_000_123.5,
+      allowed: 3,
+      rejected: 4,
+      shadowRejected: 5,
+    };
+    store.set('a', given);
+    given.tokens = 0;
+    expect(store.get('a')).toEqual({ ...given, tokens: 2.5 });
+    const into = bucket();
+    expect(store.read('a', into)).toBe(true);
+    expect(into).toEqual({ ...given, tokens: 2.5 });
+    const untouched = bucket();
+    expect(store.read('b', untouched)).toBe(false);
+    expect(untouched).toEqual(bucket());
+  });
+
+  it('holds many buckets past its first slots, reuses the slots of dropped ones, and counts past 2^32', () => {
+    const store = createBucketStore({ maxBuckets: 5_000 });
+    for (let index = 0; index < 5_000; index++)
+      store.set(`k${index}`, { ...bucket(), tokens: index, allowed: index * 2 ** 33 }, true);
+    for (let index = 0; index < 5_000; index += 2) store.delete(`k${index}`);
+    for (let index = 5_000; index < 7_500; index++)
+      store.set(`k${index}`, { ...bucket(), tokens: index }, true);
+    expect(store.size).toBe(5_000);
+    expect(store.evictions).toBe(0);
+    expect(store.get('k4999')).toEqual({ ...bucket(), tokens: 4999, allowed: 4999 * 2 ** 33 });
+    expect(store.get('k7499')?.tokens).toBe(7499);
+    expect(store.get('k0')).toBeUndefined();
+    expect([...store.keys()].slice(0, 2)).toEqual(['k1', 'k3']);
+  });
+
+  it('sweeps from where it stopped and drops what it is told may go', () => {
+    const store = createBucketStore();
+    for (let index = 0; index < 6; index++) store.set(`k${index}`, { ...bucket(), tokens: index });
+    const seen: string[] = [];
+    const oddTokens = (key: string, held: { tokens: number }) => {
+      seen.push(key);
+      return held.tokens % 2 === 1;
+    };
+    store.sweep(oddTokens, 4);
+    store.sweep(oddTokens, 4);
+    expect(seen.slice(0, 6)).toEqual(['k0', 'k1', 'k2', 'k3', 'k4', 'k5']);
+    expect([...store.keys()]).toEqual(['k0', 'k2', 'k4']);
+  });
 });

@@ -12,24 +12,30 @@ export function createMemoryLedger(
   store: () => BucketStore,
   config: () => ResolvedConfig,
 ): BucketLedger {
+  // The bucket of the take under way, read into and written from: a take makes no bucket object.
+  const bucket: StoredBucket = {
+    tokens: 0,
+    updatedAt: 0,
+    allowed: 0,
+    rejected: 0,
+    shadowRejected: 0,
+  };
   return {
     take(request) {
       const buckets = store();
-      const stored = buckets.get(request.key);
-      const { taken, write } = decideTake(stored, request);
+      const found = buckets.read(request.key, bucket);
+      const { taken, write } = decideTake(found ? bucket : undefined, request);
       if (write === undefined) return taken;
-      const bucket: StoredBucket = stored ?? {
-        tokens: write.tokens,
-        updatedAt: write.updatedAt,
-        allowed: 0,
-        rejected: 0,
-        shadowRejected: 0,
-      };
+      if (!found) {
+        bucket.allowed = 0;
+        bucket.rejected = 0;
+        bucket.shadowRejected = 0;
+      }
       bucket.tokens = write.tokens;
       bucket.updatedAt = write.updatedAt;
       if (write.count !== undefined) bucket[write.count]++;
-      buckets.set(request.key, bucket, stored === undefined);
-      if (stored === undefined) sweepFullBuckets(buckets, config(), request.now);
+      buckets.set(request.key, bucket, !found);
+      if (!found) sweepFullBuckets(buckets, config(), request.now);
       return taken;
     },
   };

@@ -44,7 +44,7 @@ export function createMemoryStore(initialConfig: ResolvedConfig): MemoryStore {
     },
     counts() {
       let client = 0;
-      for (const [key] of buckets.entries()) if (levelOf(key) === 'client') client++;
+      for (const key of buckets.keys()) if (levelOf(key) === 'client') client++;
       return { client, caller: buckets.size - client, evictions: buckets.evictions };
     },
     useConfig(next) {
