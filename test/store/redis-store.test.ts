@@ -246,6 +246,23 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
     expect(a.config.limits.caller.burst).toBe(4);
   });
 
+  it('catches up, once its subscriber is back, with a live change sent while it was away', async () => {
+    const a = await instance();
+    const b = await instance();
+    await a.configure({ limits: { caller: { burst: 4 } } });
+    await eventually(() => b.config.limits.caller.burst === 4);
+    const kept = await inspect.hgetall('uas:meta');
+    await a.configure({ limits: { caller: { burst: 3 } } });
+    await eventually(() => b.config.limits.caller.burst === 3);
+    // The change to 4 again, kept in Redis but never heard (as one sent while the instances'
+    // subscribers were away); their subscribers are cut off, and reconnect.
+    await inspect.hset('uas:meta', { live: kept.live, past: kept.past });
+    await inspect.client('KILL', 'TYPE', 'pubsub');
+    await eventually(
+      () => a.config.limits.caller.burst === 4 && b.config.limits.caller.burst === 4,
+    );
+  });
+
   it("hands another instance's requests to this one's event readers", async () => {
     const a = await instance();
     const b = await instance();

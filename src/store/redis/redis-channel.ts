@@ -1,7 +1,7 @@
 import type { RedisClient } from './scripted-redis.js';
 import type { SharedChange, StoreChannel } from '../../core/store/emulator-store.js';
 import type { ChannelMessage } from './channel-message.js';
-import { liveFields, type LiveChange } from './live-change.js';
+import { liveFields, readLiveChange, type LiveChange } from './live-change.js';
 import type { PrefixState } from './prefix-join.js';
 import { errorLine } from './redis-failure.js';
 import { subscriberCount } from './redis-nodes.js';
@@ -32,6 +32,11 @@ export interface RedisChannel {
   channel: StoreChannel;
   /** Hands on a message of another instance. */
   heard(message: ChannelMessage): void;
+  /**
+   * After the subscriber was away (a reconnect): applies the live change Redis keeps when it is
+   * not the one this instance has, since a change sent meanwhile was not heard.
+   */
+  catchUp(): Promise<void>;
   /** Stops asking who watches events. */
   stop(): void;
 }
@@ -88,8 +93,21 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
         hearChange(message.change);
       }
     },
+    async catchUp() {
+      const kept = readLiveChange(await health.read(() => redis.hgetall(keys.meta)));
+      if (kept === undefined || sameLiveChange(kept, prefix.live)) return;
+      prefix.live = kept;
+      hearChange(kept);
+    },
     stop: () => clearInterval(timer),
   };
+}
+
+/** Whether two live changes are the same change, as Redis keeps them. */
+function sameLiveChange(a: LiveChange, b: LiveChange | undefined): boolean {
+  if (b === undefined) return false;
+  const [kept, held] = [liveFields(a), liveFields(b)];
+  return kept.live === held.live && kept.past === held.past;
 }
 
 /** Sends a change: an event as it comes; any other kept first (then told), else refused. */

@@ -27,7 +27,8 @@ export interface ChannelState {
  * events), handing `heard` each message it can use. After a reconnect the subscriber subscribes
  * again by itself (ioredis's own resubscription leaves its failure unhandled, which would end
  * the process, when Redis is slow or gone again meanwhile): a failure is let go, and the next
- * reconnect tries again.
+ * reconnect tries again. What was sent while it was away is not heard: `resubscribed` is then
+ * called to catch up with what Redis keeps.
  */
 export async function subscribeToChannels(deps: {
   subscriber: RedisClient;
@@ -35,6 +36,8 @@ export async function subscribeToChannels(deps: {
   instance: string;
   state: ChannelState;
   heard: (message: ChannelMessage) => void;
+  /** Called once the subscriber has subscribed again after a reconnect. */
+  resubscribed?: () => void;
 }): Promise<void> {
   const { subscriber, keys, state } = deps;
   subscriber.on('message', (channel: string, text: string) => {
@@ -48,7 +51,10 @@ export async function subscribeToChannels(deps: {
   await subscriber.subscribe(keys.changes);
   subscriber.on('ready', () => {
     const channels = state.readersHere ? [keys.changes, keys.events] : [keys.changes];
-    subscriber.subscribe(...channels).catch(() => {});
+    subscriber
+      .subscribe(...channels)
+      .then(() => deps.resubscribed?.())
+      .catch(() => {});
   });
 }
 

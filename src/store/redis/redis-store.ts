@@ -205,7 +205,14 @@ async function openChannel(
     watchIntervalMs: options.watchIntervalMs ?? 1000,
   });
   onFailure(channel.stop);
-  await subscribeToChannels({ subscriber, keys, instance, state, heard: channel.heard });
+  await subscribeToChannels({
+    subscriber,
+    keys,
+    instance,
+    state,
+    heard: channel.heard,
+    resubscribed: () => void channel.catchUp().catch(() => {}),
+  });
   return channel;
 }
 
