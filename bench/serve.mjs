@@ -7,15 +7,18 @@
 // the spec costs from what uas adds.
 // Each server runs in its own process; the load runs in this one.
 // With `--store redis` it compares instead one process on memory, one on Redis (a redis-server
-// it starts on a free port) and `--workers 2` on Redis.
+// it starts on a free port) and `--workers 2` on Redis; with `--store cluster`, the same on a
+// three-master Redis Cluster on loopback (started as the cluster tests start theirs). Redis cases
+// also print redis-server's CPU time per request, and run once with one bucket (every take on one
+// key) and once with 10,000 caller_ids (buckets spread over the cluster's masters).
 //
-//   node bench/serve.mjs [--duration 8] [--connections 50] [--only fast] [--store redis]
+//   node bench/serve.mjs [--duration 8] [--connections 50] [--only fast] [--store redis|cluster]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { redisServerArgs } from '../dist/internal/store/redis/embedded-redis.js';
@@ -34,8 +37,8 @@ const { values } = parseArgs({
     store: { type: 'string' },
   },
 });
-if (values.store !== undefined && values.store !== 'redis') {
-  console.error('bench:serve: --store takes "redis"');
+if (values.store !== undefined && values.store !== 'redis' && values.store !== 'cluster') {
+  console.error('bench:serve: --store takes "redis" or "cluster"');
   process.exit(2);
 }
 const duration = Number(values.duration);
@@ -64,13 +67,18 @@ function start(args) {
 }
 
 /**
- * CPU milliseconds (user and system) a process has used, read from /proc; undefined where there is
- * none (not Linux). With `--workers` only the primary is counted, so that case shows none.
+ * CPU milliseconds (user and system) a process and its children (the workers of `--workers`)
+ * have used, read from /proc; undefined where there is none (not Linux).
  */
 function cpuMs(pid) {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    const own = ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(' ')
+      .filter((child) => child !== '' && child !== '\n')
+      .map((child) => cpuMs(Number(child)) ?? 0);
+    return children.reduce((sum, ms) => sum + ms, own);
   } catch {
     return undefined;
   }
@@ -105,7 +113,7 @@ async function startRedis() {
   });
   return {
     url: `redis://127.0.0.1:${port}/0`,
-    pid: child.pid,
+    pids: () => [child.pid],
     async stop() {
       const exited = new Promise((resolve) => child.on('exit', resolve));
       child.kill('SIGTERM');
@@ -115,13 +123,47 @@ async function startRedis() {
   };
 }
 
-function load(url, seconds) {
+/**
+ * A three-master Redis Cluster on loopback: the cluster tests' own helper
+ * (test/helpers/redis-cluster.ts), compiled for this run with esbuild.
+ */
+async function startCluster() {
+  const { build } = await import('esbuild');
+  const outfile = fileURLToPath(
+    new URL('../node_modules/.cache/uas-bench/redis-cluster.mjs', import.meta.url),
+  );
+  await build({
+    entryPoints: [fileURLToPath(new URL('../test/helpers/redis-cluster.ts', import.meta.url))],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outfile,
+    logLevel: 'silent',
+  });
+  const { startRedisCluster } = await import(pathToFileURL(outfile).href);
+  const cluster = await startRedisCluster();
+  return { url: cluster.url, pids: () => cluster.pids(), stop: () => cluster.stop() };
+}
+
+/** The load of a case: one URL, or (`spread`) 10,000 caller_ids in turn. */
+function load(url, seconds, spread = false) {
+  let sent = 0;
   return autocannon({
     url: `${url}${PATH}`,
     headers: HEADERS,
     connections,
     duration: seconds,
     pipelining: 1,
+    ...(spread && {
+      requests: [
+        {
+          setupRequest(request) {
+            return { ...request, path: `${PATH}&caller_id=c${sent++ % 10_000}` };
+          },
+        },
+      ],
+    }),
   });
 }
 
@@ -130,18 +172,36 @@ const SMALL = ['--client-burst', '10', '--client-rate', '1/s'];
 const serve = [UAS, 'serve', '--port', '0', '--log', 'off'];
 // Where the --record case writes (removed at the end).
 const RECORD = join(tmpdir(), `uas-bench-record-${process.pid}.ndjson`);
-const redis = values.store === 'redis' ? await startRedis() : undefined;
+const redis =
+  values.store === 'redis'
+    ? await startRedis()
+    : values.store === 'cluster'
+      ? await startCluster()
+      : undefined;
 const onRedis = redis === undefined ? [] : ['--store', redis.url];
+const store = values.store === 'cluster' ? 'Redis Cluster' : 'Redis';
+// Caller buckets as large as the client's, so that the spread cases are allowed too.
+const LARGE_CALLERS = ['--caller-burst', '1000000000', '--caller-rate', '1000000000/s'];
 const allCases =
   redis !== undefined
     ? [
         { name: 'bare node:http', args: [BARE] },
         { name: 'uas memory, allowed', args: [...serve, ...LARGE] },
-        { name: 'uas Redis, allowed', args: [...serve, ...onRedis, ...LARGE] },
-        { name: 'uas Redis, mostly 429', args: [...serve, ...onRedis, ...SMALL] },
+        { name: `uas ${store}, allowed`, args: [...serve, ...onRedis, ...LARGE] },
+        { name: `uas ${store}, mostly 429`, args: [...serve, ...onRedis, ...SMALL] },
         {
-          name: 'uas Redis, 2 workers, allowed',
+          name: `uas ${store}, 10k caller_ids`,
+          args: [...serve, ...onRedis, ...LARGE, ...LARGE_CALLERS],
+          spread: true,
+        },
+        {
+          name: `uas ${store}, 2 workers, allowed`,
           args: [...serve, ...onRedis, '--workers', '2', ...LARGE],
+        },
+        {
+          name: `uas ${store}, 2 workers, 10k caller_ids`,
+          args: [...serve, ...onRedis, '--workers', '2', ...LARGE, ...LARGE_CALLERS],
+          spread: true,
         },
       ]
     : [
@@ -167,17 +227,21 @@ const cases = allCases.filter(
 console.log(
   `bench:serve: ${connections} connections, ${duration} s per case after ${warmup} s of warm-up, ${rounds} rounds (medians), node ${process.version}`,
 );
+/** CPU milliseconds every redis-server of the benchmark has used. */
+const redisCpuMs = () => redis.pids().reduce((sum, pid) => sum + (cpuMs(pid) ?? NaN), 0);
 /** Whether a case runs on the benchmark's redis-server. */
 const onRedisCase = (entry) => redis !== undefined && entry.args.includes('--store');
 /** One run of a case. */
 async function measure(entry) {
   const server = await start(entry.args);
-  await load(server.url, warmup);
+  await load(server.url, warmup, entry.spread);
   const cpuBefore = cpuMs(server.child.pid);
-  const redisBefore = onRedisCase(entry) ? cpuMs(redis.pid) : undefined;
-  const result = await load(server.url, duration);
+  const redisBefore = onRedisCase(entry) ? redisCpuMs() : undefined;
+  const loadBefore = process.cpuUsage();
+  const result = await load(server.url, duration, entry.spread);
+  const loadCpu = process.cpuUsage(loadBefore);
   const cpuAfter = cpuMs(server.child.pid);
-  const redisAfter = onRedisCase(entry) ? cpuMs(redis.pid) : undefined;
+  const redisAfter = onRedisCase(entry) ? redisCpuMs() : undefined;
   await stop(server);
   const answered = Math.max(result.requests.total, 1);
   return {
@@ -186,9 +250,11 @@ async function measure(entry) {
     p99: result.latency.p99,
     // Microseconds of the server's CPU per request answered.
     cpuUs:
-      cpuBefore === undefined || cpuAfter === undefined || entry.args.includes('--workers')
+      cpuBefore === undefined || cpuAfter === undefined
         ? undefined
         : ((cpuAfter - cpuBefore) * 1000) / answered,
+    // Microseconds of the load generator's CPU (this process) per request answered.
+    loadUs: (loadCpu.user + loadCpu.system) / answered,
     // Microseconds of redis-server's CPU per request answered (Redis cases).
     redisUs:
       redisBefore === undefined || redisAfter === undefined
@@ -220,6 +286,7 @@ const rows = cases.map((entry, index) => ({
   p99: median(runs[index].map((run) => run.p99)),
   cpuUs: median(runs[index].map((run) => run.cpuUs)),
   redisUs: median(runs[index].map((run) => run.redisUs)),
+  loadUs: median(runs[index].map((run) => run.loadUs)),
   statuses: {
     '2xx': runs[index].reduce((sum, run) => sum + run.statuses['2xx'], 0),
     '4xx': runs[index].reduce((sum, run) => sum + run.statuses['4xx'], 0),
@@ -234,10 +301,10 @@ const bare = rows[0];
 const pad = (text, width) => String(text).padEnd(width);
 console.log('');
 console.log(
-  `| ${pad('server', 30)} | ${pad('req/s', 8)} | ${pad('x bare', 6)} | ${pad('p50 ms', 6)} | ${pad('p99 ms', 6)} | ${pad('p99 x bare', 10)} | ${pad('CPU µs/req', 10)} | responses |`,
+  `| ${pad('server', 44)} | ${pad('req/s', 8)} | ${pad('x bare', 6)} | ${pad('p50 ms', 6)} | ${pad('p99 ms', 6)} | ${pad('p99 x bare', 10)} | ${pad('CPU µs/req', 10)} | responses |`,
 );
 console.log(
-  `| ${'-'.repeat(30)} | ${'-'.repeat(8)} | ${'-'.repeat(6)} | ${'-'.repeat(6)} | ${'-'.repeat(6)} | ${'-'.repeat(10)} | ${'-'.repeat(10)} | --------- |`,
+  `| ${'-'.repeat(44)} | ${'-'.repeat(8)} | ${'-'.repeat(6)} | ${'-'.repeat(6)} | ${'-'.repeat(6)} | ${'-'.repeat(10)} | ${'-'.repeat(10)} | --------- |`,
 );
 for (const row of rows) {
   const ratio = (row.rps / bare.rps).toFixed(2);
@@ -245,7 +312,7 @@ for (const row of rows) {
   const responses = `${row.statuses['2xx']} 2xx, ${row.statuses['4xx']} 4xx, ${row.statuses.errors} errors`;
   const cpu = row.cpuUs === undefined ? '-' : row.cpuUs.toFixed(1);
   console.log(
-    `| ${pad(row.name, 30)} | ${pad(Math.round(row.rps), 8)} | ${pad(ratio, 6)} | ${pad(row.p50, 6)} | ${pad(row.p99, 6)} | ${pad(p99, 10)} | ${pad(cpu, 10)} | ${responses} |`,
+    `| ${pad(row.name, 44)} | ${pad(Math.round(row.rps), 8)} | ${pad(ratio, 6)} | ${pad(row.p50, 6)} | ${pad(row.p99, 6)} | ${pad(p99, 10)} | ${pad(cpu, 10)} | ${responses} |`,
   );
 }
 const budget =
@@ -254,7 +321,7 @@ const budget =
         ['uas fast engine, allowed', 0.95],
         ['uas fast engine, mostly 429', 0.85],
       ]
-    : [['uas Redis, allowed', 0.5]];
+    : [[`uas ${store}, allowed`, 0.5]];
 console.log('');
 for (const [name, ratio] of budget) {
   const row = rows.find((entry) => entry.name === name);

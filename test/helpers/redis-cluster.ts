@@ -24,6 +24,8 @@ export interface TestRedisCluster {
   restart(port: number): Promise<void>;
   /** Empties every master. */
   flush(): Promise<void>;
+  /** The process ids of the masters running (for a benchmark's CPU figures). */
+  pids(): number[];
   stop(): Promise<void>;
 }
 
@@ -162,6 +164,7 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
     async flush() {
       await Promise.all(inspect.nodes('master').map((node) => node.flushall()));
     },
+    pids: () => [...nodes.values()].flatMap((node) => (node.pid === undefined ? [] : [node.pid])),
     async stop() {
       inspect.disconnect();
       for (const port of [...nodes.keys()]) await kill(port);
