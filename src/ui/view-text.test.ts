@@ -5,6 +5,7 @@ import { configChange } from './config-change.js';
 import { callerIdPlace, fillPercent, formatDuration, oneLine, outcomeLabel } from './format.js';
 import { filterRequests, NO_FILTER } from './request-filter.js';
 import { curlCommand, replayRequest, shellQuote } from './replay-request.js';
+import { userCall, userChangeText } from './user-change.js';
 
 describe('formatting', () => {
   it('says durations, fills and outcomes in words, never by colour alone', () => {
@@ -139,5 +140,33 @@ describe('configChange', () => {
       limits: { caller: { burst: -1 } },
       behavior: { chaos: 'lots' },
     });
+  });
+});
+
+describe('the Users form', () => {
+  it('removes a user by its e-mail in the path, percent-encoded', () => {
+    expect(userCall('remove', 'a+b/c@example.com')).toEqual({
+      method: 'DELETE',
+      path: '/users/a%2Bb%2Fc%40example.com',
+    });
+    expect(userCall('add', 'dave@example.com')).toEqual({
+      method: 'POST',
+      path: '/users',
+      body: { users: [{ email: 'dave@example.com' }] },
+    });
+  });
+
+  it('says what the server did: the user removed and its codes dropped, as text', () => {
+    const answer = (body: unknown) => ({ ok: true, status: 200, body });
+    expect(userChangeText('remove', answer({ removed: 'alice@example.com', codes: 1 }))).toBe(
+      'Removed alice@example.com; 1 code dropped',
+    );
+    expect(userChangeText('remove', answer({ removed: 'x\u202e@example.com', codes: 2 }))).toBe(
+      'Removed x\\u202e@example.com; 2 codes dropped',
+    );
+    expect(userChangeText('add', answer({ added: 0, replaced: 1 }))).toBe(
+      'Replaced the user of that e-mail',
+    );
+    expect(userChangeText('add', answer({ added: 1, replaced: 0 }))).toBe('Added');
   });
 });
