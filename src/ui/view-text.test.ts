@@ -3,7 +3,8 @@ import { requestRecord } from '../../test/helpers/request-record.js';
 import { codeState } from './code-state.js';
 import { configChange } from './config-change.js';
 import { callerIdPlace, fillPercent, formatDuration, oneLine, outcomeLabel } from './format.js';
-import { filterRequests, NO_FILTER } from './request-filter.js';
+import { filterRequests, NO_FILTER, STATUS_CHOICES } from './request-filter.js';
+import { OUTCOMES } from '../core/records/records.js';
 import { curlCommand, replayRequest, shellQuote } from './replay-request.js';
 import { userCall, userChangeText } from './user-change.js';
 
@@ -168,5 +169,22 @@ describe('the Users form', () => {
       'Replaced the user of that e-mail',
     );
     expect(userChangeText('add', answer({ added: 1, replaced: 0 }))).toBe('Added');
+  });
+});
+
+describe('the status filter of Requests', () => {
+  it('offers every outcome a record can have, the proxy’s upstream-failed included', () => {
+    const values = STATUS_CHOICES.map((choice) => choice.value);
+    expect(values).toEqual(expect.arrayContaining([...OUTCOMES]));
+    expect(values).toContain('upstream-failed');
+    expect(new Set(values).size).toBe(values.length);
+    expect(STATUS_CHOICES.every((choice) => choice.label !== '')).toBe(true);
+  });
+
+  it('keeps only the requests the real service could not be reached for', () => {
+    const failed = requestRecord({ id: 1, status: 502, outcome: 'upstream-failed' });
+    const fault = requestRecord({ id: 2, status: 502, outcome: 'injected-fault' });
+    const kept = filterRequests([failed, fault], { ...NO_FILTER, status: 'upstream-failed' });
+    expect(kept.map((request) => request.id)).toEqual([1]);
   });
 });
