@@ -37,6 +37,16 @@ export function useDashboard() {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email, caller_id: '198.51.100.7' }),
       }),
+    /**
+     * Starts `uas serve` with traffic on every page: a caller bucket (alice's), a caller_id in a
+     * header (bob's, misplaced: the client bucket) and a code (carol's).
+     */
+    async startSeeded(): Promise<void> {
+      await session.startServer();
+      await session.exists('email=alice@example.com&caller_id=203.0.113.7');
+      await session.exists('email=bob@example.com', { 'x-caller-id': '203.0.113.9' });
+      await session.start('carol@example.com');
+    },
     /** Opens a page of the dashboard and waits until its event stream is live. */
     async visit(page: Page, route: string): Promise<void> {
       await page.goto(`${session.url}/__uas/ui/#/${route}`);
