@@ -43,7 +43,8 @@ export interface Admin<out M extends Answer = 'sync'> {
   /**
    * Removes the user with this e-mail (compared case-insensitively) and drops its one-time
    * codes: undefined when no user has it (nothing changes); throws a ConfigError when it is no
-   * e-mail address. With a shared store, kept there first (as {@link configure}). A removed user
+   * e-mail address. With a shared store, its codes are dropped and the removal kept there before
+   * it is made: when the store cannot be reached, it rejects and the user stays. A removed user
    * cannot sign in: start answers `user-not-found`, verify `code-not-found`. A reset brings back
    * the users of the config.
    */

@@ -107,26 +107,26 @@ function addUsers(
 }
 
 /**
- * Removes a user (undefined when none has the e-mail; a ConfigError when it is no e-mail), kept
- * in the store and sent first, as users added are; then drops its codes, so that a user added
- * again later does not find them. A removed user cannot sign in: start answers user-not-found,
- * verify code-not-found (the operations check the directory too, for a code another instance
- * issued before it heard of the removal).
+ * Removes a user (undefined when none has the e-mail; a ConfigError when it is no e-mail): drops
+ * its codes, so that a user added again later does not find them, then keeps the removal in the
+ * store and sends it, as users added are. When the store fails, it rejects and the user stays
+ * (a pending code may be gone). A removed user cannot sign in: start answers user-not-found,
+ * verify code-not-found (it checks the directory too, for a code another instance issued before
+ * it heard of the removal).
  */
 function removeUser(context: ChangeContext, email: unknown): MaybePromise<UserRemoved | undefined> {
   const parsed = userSchema.shape.email.safeParse(email, { reportInput: true });
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, userSchema.shape.email));
   const { state } = context;
-  if (!state.directory.hasUser(parsed.data)) return undefined;
-  return andThen(send(context, { type: 'remove-user', email: parsed.data }), () => {
-    const user = state.directory.removeUser(parsed.data);
-    if (user === undefined) return undefined; // another instance removed it meanwhile
-    const merchants = state.config.clients.flatMap((client) => client.merchants);
-    return andThen(state.store.codes.forget(user.email, merchants), (codes) => ({
-      removed: user.email,
-      codes,
-    }));
-  });
+  const user = state.directory.userByEmail(parsed.data);
+  if (user === undefined) return undefined;
+  const merchants = state.config.clients.flatMap((client) => client.merchants);
+  return andThen(state.store.codes.forget(user.email, merchants), (codes) =>
+    andThen(send(context, { type: 'remove-user', email: user.email }), () => {
+      state.directory.removeUser(user.email);
+      return { removed: user.email, codes };
+    }),
+  );
 }
 
 /**
