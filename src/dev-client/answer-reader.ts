@@ -1,12 +1,15 @@
 import { readResponseBody } from '../http/read-response-body.js';
 import { DevApiError } from './dev-api-error.js';
 
+/** The 404 problems that mean "there is none" (a code, a bucket, a user) rather than a failure. */
+export type NoneProblem = 'code-not-found' | 'bucket-not-found' | 'user-not-found';
+
 /** The call of a route: its answer, or undefined when it is the 404 `none` says means none. */
 export type DevApiCall = (
   method: string,
   path: string,
   body?: unknown,
-  none?: 'code-not-found' | 'bucket-not-found',
+  none?: NoneProblem,
 ) => Promise<Response | undefined>;
 
 /** A route's call (method and path after `/__uas`). */
@@ -23,10 +26,7 @@ export interface AnswerReader {
   /** Calls a route and reads its JSON answer. */
   read<T>(target: RouteCall, body?: unknown): Promise<T>;
   /** Calls a route that answers 404 `none` when there is nothing: undefined then. */
-  readOrNone<T>(
-    target: RouteCall,
-    none: 'code-not-found' | 'bucket-not-found',
-  ): Promise<T | undefined>;
+  readOrNone<T>(target: RouteCall, none: NoneProblem): Promise<T | undefined>;
 }
 
 /** Reads the answers of `call`, each at most `maxBytes`, as text or JSON. */
@@ -52,7 +52,7 @@ export function createAnswerReader(call: DevApiCall, maxBytes: number): AnswerRe
     text,
     read: async <T>(target: RouteCall, body?: unknown) =>
       parse<T>((await call(target.method, target.path, body))!, where(target)),
-    async readOrNone<T>(target: RouteCall, none: 'code-not-found' | 'bucket-not-found') {
+    async readOrNone<T>(target: RouteCall, none: NoneProblem) {
       const answer = await call(target.method, target.path, undefined, none);
       return answer === undefined ? undefined : parse<T>(answer, where(target));
     },

@@ -42,6 +42,11 @@ export function devClientMethods(base: string, reader: AnswerReader): DevClient 
     config: () => read(routeTarget('getConfig')),
     addUsers: (users) =>
       read<{ added: number; replaced: number }>(routeTarget('addUsers'), { users }),
+    removeUser: (email) =>
+      readOrNone<{ removed: string; codes: number }>(
+        routeTarget('removeUser', { item: email }),
+        'user-not-found',
+      ),
     failNext: async (fault) =>
       (await read<{ fault: Fault }>(routeTarget('failNext'), faultBody(fault))).fault,
     faults: async () => (await read<{ faults: Fault[] }>(routeTarget('listFaults'))).faults,

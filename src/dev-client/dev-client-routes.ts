@@ -31,6 +31,7 @@ export const DEV_CLIENT_ROUTES = {
   getClock: ['clock'],
   moveClock: ['advanceClock', 'setClock'],
   addUsers: ['addUsers'],
+  removeUser: ['removeUser'],
   getConfig: ['config'],
   changeConfig: ['configure'],
   events: { none: 'an endless stream: `uas top` and the dashboard read it' },

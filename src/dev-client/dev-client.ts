@@ -8,7 +8,7 @@ import { sendRequest } from '../http/send-request.js';
 import { checkBaseUrl } from '../http/base-url.js';
 import { DevApiError } from './dev-api-error.js';
 import { readRefusal } from './refusal-body.js';
-import { createAnswerReader } from './answer-reader.js';
+import { createAnswerReader, type NoneProblem } from './answer-reader.js';
 import { devClientMethods } from './dev-client-methods.js';
 import type { Health } from './dev-health.js';
 
@@ -90,6 +90,11 @@ export interface DevClient {
   addUsers(
     users: Array<{ email: string; phone_number?: string; token_count?: number }>,
   ): Promise<{ added: number; replaced: number }>;
+  /**
+   * Removes a user and drops its one-time codes (`DELETE /__uas/users/{email}`): the e-mail
+   * removed and the codes dropped, or undefined when no user has that e-mail.
+   */
+  removeUser(email: string): Promise<{ removed: string; codes: number } | undefined>;
   failNext(fault: FaultSpec): Promise<Fault>;
   faults(): Promise<Fault[]>;
   clearFaults(): Promise<void>;
@@ -124,7 +129,7 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
     path: string,
     body?: unknown,
     /** The problem a 404 of this call carries when there is nothing to give (undefined then). */
-    none?: 'code-not-found' | 'bucket-not-found',
+    none?: NoneProblem,
   ): Promise<Response | undefined> {
     const where = `${method} /__uas${path}`;
     const sent = await sendRequest(

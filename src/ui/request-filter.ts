@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../core/records/records.js';
+import { OUTCOMES, type Outcome, type RequestRecord } from '../core/records/records.js';
 
 /** The Requests page's filters; an empty text matches every request. */
 export interface RequestFilter {
@@ -11,6 +11,26 @@ export interface RequestFilter {
   /** Any text of the record, case-insensitively. */
   text: string;
 }
+
+/** Each outcome a record can have, in words: an outcome the records gain must be named here. */
+const OUTCOME_WORDS: Readonly<Record<Outcome, string>> = {
+  allowed: 'allowed',
+  'rate-limited': 'refused (rate-limited)',
+  'shadow-limited': 'would be refused (shadow)',
+  'injected-429': 'injected 429',
+  'injected-fault': 'injected fault',
+  invalid: 'invalid request',
+  unauthenticated: 'unauthenticated',
+  unrouted: 'unrouted',
+  'upstream-failed': 'upstream failed (proxy)',
+};
+
+/** The choices of the status filter: classes of status, then every outcome of a record. */
+export const STATUS_CHOICES: ReadonlyArray<{ value: string; label: string }> = [
+  { value: '', label: 'any' },
+  ...['2xx', '429', '4xx', '5xx'].map((value) => ({ value, label: value })),
+  ...OUTCOMES.map((outcome) => ({ value: outcome, label: OUTCOME_WORDS[outcome] })),
+];
 
 /** The filter that keeps everything. */
 export const NO_FILTER: RequestFilter = {

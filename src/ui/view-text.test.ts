@@ -3,8 +3,10 @@ import { requestRecord } from '../../test/helpers/request-record.js';
 import { codeState } from './code-state.js';
 import { configChange } from './config-change.js';
 import { callerIdPlace, fillPercent, formatDuration, oneLine, outcomeLabel } from './format.js';
-import { filterRequests, NO_FILTER } from './request-filter.js';
+import { filterRequests, NO_FILTER, STATUS_CHOICES } from './request-filter.js';
+import { OUTCOMES } from '../core/records/records.js';
 import { curlCommand, replayRequest, shellQuote } from './replay-request.js';
+import { userCall, userChangeText } from './user-change.js';
 
 describe('formatting', () => {
   it('says durations, fills and outcomes in words, never by colour alone', () => {
@@ -139,5 +141,50 @@ describe('configChange', () => {
       limits: { caller: { burst: -1 } },
       behavior: { chaos: 'lots' },
     });
+  });
+});
+
+describe('the Users form', () => {
+  it('removes a user by its e-mail in the path, percent-encoded', () => {
+    expect(userCall('remove', 'a+b/c@example.com')).toEqual({
+      method: 'DELETE',
+      path: '/users/a%2Bb%2Fc%40example.com',
+    });
+    expect(userCall('add', 'dave@example.com')).toEqual({
+      method: 'POST',
+      path: '/users',
+      body: { users: [{ email: 'dave@example.com' }] },
+    });
+  });
+
+  it('says what the server did: the user removed and its codes dropped, as text', () => {
+    const answer = (body: unknown) => ({ ok: true, status: 200, body });
+    expect(userChangeText('remove', answer({ removed: 'alice@example.com', codes: 1 }))).toBe(
+      'Removed alice@example.com; 1 code dropped',
+    );
+    expect(userChangeText('remove', answer({ removed: 'x\u202e@example.com', codes: 2 }))).toBe(
+      'Removed x\\u202e@example.com; 2 codes dropped',
+    );
+    expect(userChangeText('add', answer({ added: 0, replaced: 1 }))).toBe(
+      'Replaced the user of that e-mail',
+    );
+    expect(userChangeText('add', answer({ added: 1, replaced: 0 }))).toBe('Added');
+  });
+});
+
+describe('the status filter of Requests', () => {
+  it('offers every outcome a record can have, the proxy’s upstream-failed included', () => {
+    const values = STATUS_CHOICES.map((choice) => choice.value);
+    expect(values).toEqual(expect.arrayContaining([...OUTCOMES]));
+    expect(values).toContain('upstream-failed');
+    expect(new Set(values).size).toBe(values.length);
+    expect(STATUS_CHOICES.every((choice) => choice.label !== '')).toBe(true);
+  });
+
+  it('keeps only the requests the real service could not be reached for', () => {
+    const failed = requestRecord({ id: 1, status: 502, outcome: 'upstream-failed' });
+    const fault = requestRecord({ id: 2, status: 502, outcome: 'injected-fault' });
+    const kept = filterRequests([failed, fault], { ...NO_FILTER, status: 'upstream-failed' });
+    expect(kept.map((request) => request.id)).toEqual([1]);
   });
 });

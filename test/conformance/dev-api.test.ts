@@ -158,50 +158,6 @@ describe.each(TRANSPORTS)('the dev API over $name', (transport) => {
     expect(target.emulator.config.limits.caller.rateText).toBe('1/s');
   });
 
-  it('adds users, and refuses invalid ones without adding any', async () => {
-    const { api } = await start();
-    expect((await api.exists('email=dave%40example.com')).body.exists).toBe(false);
-    const post = (body: unknown) =>
-      api.dev('/users', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-    expect((await post({ users: [{ email: 'dave@example.com', token_count: 3 }] })).body).toEqual({
-      added: 1,
-      replaced: 0,
-    });
-    expect((await api.exists('email=dave%40example.com')).body).toEqual({
-      exists: true,
-      token_count: 3,
-    });
-    const refused = await post({
-      users: [{ email: 'erin@example.com' }, { email: 'not-an-email' }],
-    });
-    expect(refused.status).toBe(400);
-    expect(refused.body.detail).toContain('[1].email');
-    expect((await api.exists('email=erin%40example.com')).body.exists).toBe(false);
-  });
-
-  it('takes 100,000 users in one body, and answers 413 (not a truncated 400) past 16 MiB', async () => {
-    const { api } = await start();
-    const users = Array.from({ length: 100_000 }, (_, index) => ({
-      email: `shopper-${index}@example.com`,
-    }));
-    const post = (body: string) =>
-      api.dev('/users', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-      });
-    expect((await post(JSON.stringify({ users }))).body).toEqual({ added: 100_000, replaced: 0 });
-    expect((await post(JSON.stringify({ users }))).body).toEqual({ added: 0, replaced: 100_000 });
-    expect((await api.exists('email=shopper-99999%40example.com')).body.exists).toBe(true);
-    const tooLarge = await post(JSON.stringify({ users, padding: 'x'.repeat(17 * 1_048_576) }));
-    expect(tooLarge.status).toBe(413);
-    expect(tooLarge.body.type).toBe('urn:uas:problem:payload-too-large');
-  });
-
   it('pages the bucket list, at most 1000 a page', async () => {
     const { api, target } = await start();
     for (let index = 0; index < 2_500; index++)

@@ -95,6 +95,9 @@ describe.each(TRANSPORTS)('GET /__uas/openapi.json over $name', (transport) => {
         '/users',
         { method: 'POST', headers: json, body: '{"users":[{"email":"dave@example.com"}]}' },
       ],
+      ['removeUser', '/users/dave%40example.com', { method: 'DELETE' }],
+      ['removeUser', '/users/dave%40example.com', { method: 'DELETE' }],
+      ['removeUser', '/users/dave', { method: 'DELETE' }],
       ['getConfig', '/config'],
       [
         'changeConfig',

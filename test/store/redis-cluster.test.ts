@@ -179,6 +179,15 @@ describe.skipIf(!HAS_REDIS_CLUSTER)('uas serve instances on a three-master Redis
       return limits.caller.burst === 2;
     });
 
+    // A user removed on one instance is gone on the other, and so is its code, on its master.
+    expect((await apiA.start({ email: 'carol@example.com', caller_id: 'p2' })).status).toBe(200);
+    const removed = await send(b, '/__uas/users/carol%40example.com', { method: 'DELETE' });
+    expect(removed.body).toEqual({ removed: 'carol@example.com', codes: 1 });
+    await eventually(
+      async () => (await apiA.exists('email=carol%40example.com')).body.exists === false,
+    );
+    expect((await send(a, '/__uas/codes/carol%40example.com')).status).toBe(404);
+
     // A reset on one instance empties every master, as the other sees it.
     expect((await send(a, '/__uas/reset', { method: 'POST' })).status).toBe(200);
     expect((await send(b, '/__uas/buckets')).body.total).toBe(0);

@@ -40,4 +40,23 @@ describe('createHandlers({ baseUrl })', () => {
     });
     expect(await answer.json()).toEqual({ exists: true, token_count: 2 });
   });
+
+  it('removes a user in the test, as the dev API does: exists says false through the handlers', async () => {
+    const emulator = createEmulator();
+    const server = setupServer(...createHandlers({ emulator, baseUrl: 'https://uas.test' }));
+    server.listen(STRICT);
+    onTestFinished(() => server.close());
+    expect(emulator.removeUser('alice@example.com')).toEqual({
+      removed: 'alice@example.com',
+      codes: 0,
+    });
+    const answer = await fetch('https://uas.test/v1/users/exists?email=alice%40example.com', {
+      headers: { authorization: `Bearer ${DEMO_TOKEN}` },
+    });
+    expect(await answer.json()).toEqual({ exists: false, token_count: 0 });
+    const removed = await fetch('https://uas.test/__uas/users/bob%40example.com', {
+      method: 'DELETE',
+    });
+    expect(await removed.json()).toEqual({ removed: 'bob@example.com', codes: 0 });
+  });
 });

@@ -8,7 +8,7 @@ import { faultBody, type Fault, type FaultSpec } from '../service/faults.js';
 import type { BucketQuery, SharedChange } from '../store/emulator-store.js';
 import type { Clock } from '../time/clock.js';
 import type { EventHub } from './event-hub.js';
-import { createLiveChanges } from './live-changes.js';
+import { createLiveChanges, type UserRemoved } from './live-changes.js';
 import { emulatorMetrics } from './metrics.js';
 import { matchingRequests, type RequestFilter } from './request-filter.js';
 
@@ -40,6 +40,15 @@ export interface Admin<out M extends Answer = 'sync'> {
    * {@link configure}).
    */
   addUsers(users: unknown): SyncOrAsync<M, { added: number; replaced: number }>;
+  /**
+   * Removes the user with this e-mail (compared case-insensitively) and drops its one-time
+   * codes: undefined when no user has it (nothing changes); throws a ConfigError when it is no
+   * e-mail address. With a shared store, its codes are dropped and the removal kept there before
+   * it is made: when the store cannot be reached, it rejects and the user stays. A removed user
+   * cannot sign in: start answers `user-not-found`, verify `code-not-found`. A reset brings back
+   * the users of the config.
+   */
+  removeUser(email: string): SyncOrAsync<M, UserRemoved | undefined>;
   /** Requests, newest first. */
   journal(limit?: number): RequestRecord[];
   /**
@@ -91,7 +100,7 @@ export function createAdmin(
   /** Completes a record as it leaves (facts worked out, secrets scrubbed). */
   release: (record: RequestRecord) => RequestRecord,
 ): { admin: Admin<Answer>; hear(change: SharedChange): void } {
-  const { configure, addUsers, reset, hear } = createLiveChanges(
+  const { configure, addUsers, removeUser, reset, hear } = createLiveChanges(
     state,
     clock,
     events,
@@ -117,6 +126,7 @@ export function createAdmin(
       ),
     listCodes: () => andThen(state.store.codes.list(), (codes) => codes.map(codeRecord)),
     addUsers,
+    removeUser,
     journal: (limit) => state.journal.list(limit).map(release),
     requests: (filter = {}, limit = Infinity) =>
       matchingRequests(state.journal.list(), filter, limit, release),

@@ -282,6 +282,14 @@ export const DEV_API_SCHEMAS = {
       replaced: integer(0, USERS_PER_REQUEST_MAX),
     },
   },
+  UserRemoved: {
+    type: 'object',
+    required: ['removed', 'codes'],
+    properties: {
+      removed: { ...email, description: 'The e-mail of the user removed, as it was added.' },
+      codes: integer(0, COUNT_MAX, 'Its one-time codes dropped.'),
+    },
+  },
   Config: {
     type: 'object',
     description: 'The running config in file form, client tokens redacted (see docs/config.md).',

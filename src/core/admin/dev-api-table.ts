@@ -240,6 +240,17 @@ export const DEV_API_TABLE = {
     store: true,
     problems: ['invalid-request'],
   },
+  removeUser: {
+    method: 'DELETE',
+    path: '/__uas/users/{email}',
+    summary: 'Remove a user and drop its one-time codes',
+    tag: 'config',
+    item: EMAIL,
+    answer: 'UserRemoved',
+    admin: 'removeUser',
+    store: true,
+    problems: ['invalid-request', 'user-not-found'],
+  },
   getConfig: {
     method: 'GET',
     path: '/__uas/config',

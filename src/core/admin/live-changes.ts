@@ -29,10 +29,17 @@ interface ChangeContext {
   readonly startedAt: number;
 }
 
+/** A user removed: its e-mail as the emulator held it, and how many of its codes were dropped. */
+export interface UserRemoved {
+  removed: string;
+  codes: number;
+}
+
 /** The changes an emulator's admin surface makes, and applies from other instances. */
 export interface LiveChanges {
   configure(patch: unknown): MaybePromise<ResolvedConfig>;
   addUsers(users: unknown): MaybePromise<{ added: number; replaced: number }>;
+  removeUser(email: unknown): MaybePromise<UserRemoved | undefined>;
   reset(): MaybePromise<void>;
   /** Applies a change another instance sharing the store made. */
   hear(change: SharedChange): void;
@@ -59,6 +66,7 @@ export function createLiveChanges(
   return {
     configure: (patch) => configure(context, patch),
     addUsers: (users) => addUsers(context, users),
+    removeUser: (email) => removeUser(context, email),
     reset: () =>
       andThen(state.store.clear(), () => {
         restart(context);
@@ -99,6 +107,29 @@ function addUsers(
 }
 
 /**
+ * Removes a user (undefined when none has the e-mail; a ConfigError when it is no e-mail): drops
+ * its codes, so that a user added again later does not find them, then keeps the removal in the
+ * store and sends it, as users added are. When the store fails, it rejects and the user stays
+ * (a pending code may be gone). A removed user cannot sign in: start answers user-not-found,
+ * verify code-not-found (it checks the directory too, for a code another instance issued before
+ * it heard of the removal).
+ */
+function removeUser(context: ChangeContext, email: unknown): MaybePromise<UserRemoved | undefined> {
+  const parsed = userSchema.shape.email.safeParse(email, { reportInput: true });
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, userSchema.shape.email));
+  const { state } = context;
+  const user = state.directory.userByEmail(parsed.data);
+  if (user === undefined) return undefined;
+  const merchants = state.config.clients.flatMap((client) => client.merchants);
+  return andThen(state.store.codes.forget(user.email, merchants), (codes) =>
+    andThen(send(context, { type: 'remove-user', email: user.email }), () => {
+      state.directory.removeUser(user.email);
+      return { removed: user.email, codes };
+    }),
+  );
+}
+
+/**
  * Applies a change another instance made. What it sends was checked there; it is checked
  * again here (the store is shared with whatever else can write to it), and what does not fit
  * is left out rather than applied in part.
@@ -120,6 +151,9 @@ function hear(context: ChangeContext, change: SharedChange): void {
       }
       return;
     }
+    case 'remove-user':
+      if (typeof change.email === 'string') state.directory.removeUser(change.email);
+      return;
     case 'reset':
       restart(context, events.here);
       return;

@@ -127,6 +127,10 @@ function verify(
   context: OperationContext,
   instance: string,
 ): MaybePromise<OperationResult> {
+  // A user removed live signs in no more, even with a code another instance issued before it
+  // heard of the removal: its verify is answered as that of an e-mail no sign-in was started for.
+  if (context.directory.userByEmail(email) === undefined)
+    return verifyAnswer({ result: 'not-found' }, email, merchantId, instance);
   return andThen(context.otp.verify(merchantId, email, candidate, context.now), (outcome) =>
     verifyAnswer(outcome, email, merchantId, instance),
   );

@@ -18,6 +18,11 @@ export interface Directory {
   userByPhone(phone: string): User | undefined;
   /** Adds users, or replaces those with the same e-mail (the dev API's `POST /__uas/users`). */
   addUsers(users: ConfigFile['users']): { added: number; replaced: number };
+  /**
+   * Removes the user with this e-mail (case-insensitively), and its phone number with it: the
+   * user removed, or undefined when none had it (the dev API's `DELETE /__uas/users/{email}`).
+   */
+  removeUser(email: string): User | undefined;
   /** Whether a user has this e-mail (case-insensitively). */
   hasUser(email: string): boolean;
   /** Users held. */
@@ -63,6 +68,14 @@ export function createDirectory(config: Pick<ConfigFile, 'clients' | 'users'>): 
     userByEmail: (email) => byEmail.get(email.toLowerCase()),
     userByPhone: (phone) => byPhone.get(phone),
     addUsers,
+    removeUser(email) {
+      const user = byEmail.get(email.toLowerCase());
+      if (user === undefined) return undefined;
+      byEmail.delete(email.toLowerCase());
+      if (user.phone_number !== undefined && byPhone.get(user.phone_number) === user)
+        byPhone.delete(user.phone_number);
+      return user;
+    },
     hasUser: (email) => byEmail.has(email.toLowerCase()),
     get users() {
       return byEmail.size;

@@ -46,6 +46,11 @@ export interface OtpStore<M extends Answer = Answer> {
   /** The latest code for an e-mail, at one merchant or (without one) the most recently issued. */
   latest(email: string, merchantId?: string): SyncOrAsync<M, OtpCode | undefined>;
   list(): SyncOrAsync<M, OtpCode[]>;
+  /**
+   * Drops the codes of an e-mail (a user removed), at each of `merchantIds` (a shared store
+   * cannot list every code; the memory store drops them at any merchant): how many it dropped.
+   */
+  forget(email: string, merchantIds: readonly string[]): SyncOrAsync<M, number>;
 }
 
 /** Creates an in-memory one-time code store. Codes exist only for known users, so it stays small. */
@@ -78,5 +83,11 @@ export function createOtpStore(): OtpStore<'sync'> {
       return latestCode(codes.values(), email);
     },
     list: () => [...codes.values()],
+    forget(email) {
+      let dropped = 0;
+      for (const [key, code] of codes)
+        if (code.email.toLowerCase() === email.toLowerCase() && codes.delete(key)) dropped++;
+      return dropped;
+    },
   };
 }

@@ -90,6 +90,8 @@ export type SharedChange =
   | { type: 'config'; live: unknown; past?: unknown }
   /** Users were added live. */
   | { type: 'users'; users: unknown[] }
+  /** A user was removed live (its codes are dropped from the store by the instance that removed it). */
+  | { type: 'remove-user'; email: unknown }
   /** The emulator was reset: each instance goes back to its start (the store is cleared once). */
   | { type: 'reset' }
   /** An event of another instance, for this one's event readers. */
@@ -101,7 +103,7 @@ export type SharedChange =
  */
 export interface StoreChannel {
   /**
-   * Tells the other instances (never this one). A config, users or reset change is kept in the
+   * Tells the other instances (never this one). A config, users (added or removed) or reset change is kept in the
    * store before it is sent: the promise settles once it is, and rejects with a
    * {@link StoreUnavailableError} when it cannot be (the change must then not be applied
    * anywhere). Events are sent as they come, kept nowhere.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ScriptedRedis } from './scripted-redis.js';
-import { readUserBatches } from './redis-decoders.js';
+import { readUserChanges, type UserChange } from './redis-decoders.js';
 import type { RedisHealth } from './redis-health.js';
 import type { RedisKeys } from './redis-keys.js';
 import { liveFields, readLiveChange, type LiveChange } from './live-change.js';
@@ -17,8 +17,8 @@ export interface PrefixState {
   readonly joined: boolean;
   /** The live change in force (limits, behaviour, codes, and the limits before), as kept. */
   live: LiveChange | undefined;
-  /** Users added live that this instance joined, until its emulator listens. */
-  users: unknown[][];
+  /** Users added and removed live that this instance joined, in order, until its emulator listens. */
+  users: UserChange[];
 }
 
 /**
@@ -67,8 +67,8 @@ export async function joinPrefix(options: {
     // A live change no config takes (written by something other than uas) is not joined: this
     // instance runs the config it started with, as the others do, and health says degraded.
     if (live !== undefined && options.liveApplies?.(live.live) === false)
-      return { base, joined: false, live: undefined, users: readUserBatches(users) };
-    return { base, joined: true, live, users: readUserBatches(users) };
+      return { base, joined: false, live: undefined, users: readUserChanges(users) };
+    return { base, joined: true, live, users: readUserChanges(users) };
   }
   if (running > 0 && meta.base !== undefined)
     throw new Error(

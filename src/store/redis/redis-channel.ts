@@ -3,12 +3,16 @@ import type { SharedChange, StoreChannel } from '../../core/store/emulator-store
 import type { ChannelMessage } from './channel-message.js';
 import { liveFields, readLiveChange, type LiveChange } from './live-change.js';
 import type { PrefixState } from './prefix-join.js';
+import { userChangeText } from './redis-decoders.js';
 import { errorLine } from './redis-failure.js';
 import { subscriberCount } from './redis-nodes.js';
 import type { RedisHealth } from './redis-health.js';
 import type { RedisKeys } from './redis-keys.js';
 import { watchEvents, type ChannelState, type Publish } from './redis-pubsub.js';
 import type { SharedClock } from './shared-clock.js';
+
+/** The changes another instance sends that this one applies (events go to its readers). */
+const SHARED_CHANGES = new Set<string>(['config', 'users', 'remove-user', 'reset']);
 
 /** What the channel of a store works with. */
 export interface RedisChannelDeps {
@@ -42,7 +46,7 @@ export interface RedisChannel {
 }
 
 /**
- * How the instances on a prefix hear each other: a live change, users added or a reset is kept
+ * How the instances on a prefix hear each other: a live change, users added or removed, or a reset is kept
  * in Redis, then sent; events are sent only while an instance has readers. Each second (an
  * answer being one), it asks who watches events, and learns whether Redis is back, so that health
  * and the metrics say so even while no request comes to try it.
@@ -52,8 +56,7 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
   const hearChange = (change: SharedChange) => {
     if (state.apply === undefined) return;
     try {
-      if (change.type === 'config' || change.type === 'users' || change.type === 'reset')
-        state.apply(change);
+      if (SHARED_CHANGES.has(change.type)) state.apply(change);
     } catch (error) {
       deps.onWarning?.(
         `a ${change.type} change from another instance was not applied: ${errorLine(error)}`,
@@ -75,7 +78,7 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
       state.apply = listener;
       // The live state this instance joins, as if it had just been sent.
       if (prefix.live !== undefined) hearChange(prefix.live);
-      for (const batch of prefix.users) hearChange({ type: 'users', users: batch });
+      for (const change of prefix.users) hearChange(change);
       prefix.users = [];
     },
     get watched() {
@@ -122,7 +125,8 @@ function sendChange(deps: RedisChannelDeps, change: SharedChange): Promise<void>
   return health
     .command(async () => {
       if (change.type === 'config') await redis.hset(keys.meta, liveFields(change));
-      else if (change.type === 'users') await redis.rpush(keys.users, JSON.stringify(change.users));
+      else if (change.type === 'users' || change.type === 'remove-user')
+        await redis.rpush(keys.users, userChangeText(change));
       await publish(keys.changes, { change });
     })
     .then(async () => {

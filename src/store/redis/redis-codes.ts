@@ -10,6 +10,9 @@ import type { ScriptedRedis, ScriptTime } from './scripted-redis.js';
 /** How long a code is kept past its expiry, so that a late try is told "expired". */
 const CODE_KEEP_MS = 86_400_000;
 
+/** Code keys unlinked at once when a user is removed. */
+const FORGET_BATCH = 1000;
+
 /**
  * The one-time codes on Redis: one hash per merchant and e-mail (the core's code key), issued
  * and checked each by one atomic script on Redis's clock (or the shared manual one), the check
@@ -67,5 +70,17 @@ export function createRedisCodes(deps: {
       return readCode(await health.read(() => listing.fieldsOf(key, CODE_FIELDS)));
     },
     list: () => listing.codes(),
+    async forget(email, merchantIds) {
+      // A key a command (each is in a slot of its own on a cluster), a thousand at a time.
+      let dropped = 0;
+      for (let start = 0; start < merchantIds.length; start += FORGET_BATCH) {
+        const batch = merchantIds.slice(start, start + FORGET_BATCH);
+        const counts = await health.command(() =>
+          Promise.all(batch.map((merchantId) => redis.unlink(keys.code(merchantId, email)))),
+        );
+        for (const count of counts) dropped += count;
+      }
+      return dropped;
+    },
   };
 }

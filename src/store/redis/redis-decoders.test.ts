@@ -5,7 +5,9 @@ import {
   readInstant,
   readNumber,
   readTakeReply,
-  readUserBatches,
+  readUserChanges,
+  userChangeText,
+  type UserChange,
   readVerifyReply,
   readWhole,
 } from './redis-decoders.js';
@@ -130,11 +132,19 @@ describe("the scripts' replies", () => {
   });
 });
 
-describe('readUserBatches', () => {
+describe('readUserChanges', () => {
   it('keeps the batches that are JSON arrays', () => {
-    expect(readUserBatches(['[{"email":"a@b.co"}]', 'junk', '{}', '[]', '7'])).toEqual([
-      [{ email: 'a@b.co' }],
-      [],
+    expect(readUserChanges(['[{"email":"a@b.co"}]', 'junk', '{}', '[]', '7'])).toEqual([
+      { type: 'users', users: [{ email: 'a@b.co' }] },
+      { type: 'users', users: [] },
     ]);
+  });
+
+  it('reads a removal between batches, in the order they were kept', () => {
+    const added: UserChange = { type: 'users', users: [{ email: 'a@b.co' }] };
+    const removed: UserChange = { type: 'remove-user', email: 'a@b.co' };
+    const texts = [added, removed, added].map(userChangeText);
+    expect(texts[1]).toBe('["remove","a@b.co"]');
+    expect(readUserChanges(texts)).toEqual([added, removed, added]);
   });
 });

@@ -3,6 +3,7 @@ import type { StoredBucket } from '../../core/limits/bucket-store.js';
 import { verifyOutcome, type VerifyResult } from '../../core/signin/decide-verify.js';
 import type { OtpCode, VerifyOutcome } from '../../core/signin/otp-codes.js';
 import { isDateTime } from '../../core/time/clock.js';
+import type { SharedChange } from '../../core/store/emulator-store.js';
 
 /**
  * What is read from Redis, as typed values: each field read as the scripts read it (see `FIELDS`
@@ -109,7 +110,26 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** The batches of users added live, from the list at `uas:users`: those that are JSON arrays. */
-export function readUserBatches(texts: readonly string[]): unknown[][] {
-  return texts.map(parseJson).filter((batch): batch is unknown[] => Array.isArray(batch));
+/** A change of users, as `uas:users` keeps them in order: users added, or one removed. */
+export type UserChange = Extract<SharedChange, { type: 'users' | 'remove-user' }>;
+
+/** How `uas:users` marks a removal: `["remove", "<email>"]` (a batch added holds objects). */
+export const REMOVAL_MARK = 'remove';
+
+/** The text `uas:users` keeps of a change of users. */
+export function userChangeText(change: UserChange): string {
+  return JSON.stringify(change.type === 'users' ? change.users : [REMOVAL_MARK, change.email]);
+}
+
+/**
+ * The changes of users made live, in order, from the list at `uas:users`: each JSON array is a
+ * batch added, or a removal (`["remove", "<email>"]`); anything else is skipped.
+ */
+export function readUserChanges(texts: readonly string[]): UserChange[] {
+  return texts.flatMap((text): UserChange[] => {
+    const entry = parseJson(text);
+    if (!Array.isArray(entry)) return [];
+    if (entry[0] === REMOVAL_MARK) return [{ type: 'remove-user', email: entry[1] }];
+    return [{ type: 'users', users: entry }];
+  });
 }

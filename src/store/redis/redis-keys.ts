@@ -13,7 +13,7 @@ export interface RedisKeys {
   code(merchantId: string, email: string): string;
   /** The fingerprint of the config the instances started with, and the live change in force. */
   readonly meta: string;
-  /** The users added live: a list of JSON arrays, one a batch. */
+  /** The users added and removed live, in order: a list of JSON arrays, a batch added or `["remove", email]`. */
   readonly users: string;
   /** The shared manual clock, and the time it started at. */
   readonly clock: string;

@@ -39,6 +39,13 @@ export function BucketsPage() {
   const [page, setPage] = useState<BucketPage>();
   const [open, setOpen] = useState(params.get('open') ?? undefined);
   const [answer, setAnswer] = useState<DevAnswer>();
+  // A link to this page (the navigation's, a bucket's) sets what it shows, also from this page.
+  const linked = params.toString();
+  useEffect(() => {
+    setSearch(params.get('search') ?? '');
+    setOpen(params.get('open') ?? undefined);
+    setOffset(0);
+  }, [linked]);
   // Read again at most once a second while traffic comes.
   const tick = useRefresh(1000);
   useEffect(() => {

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { devApi, type DevAnswer } from '../dev-api.js';
 import { ConfigForm } from '../parts/config-form.js';
 import { ServerAnswer } from '../parts/server-answer.js';
+import { userCall, userChangeText, type UserAction } from '../user-change.js';
 
 /** Faults, the manual clock, users and reset: each through the dev API, its answer shown. */
 export function ControlPage() {
@@ -119,14 +120,18 @@ function ClockForm() {
 
 function UsersForm() {
   const [email, setEmail] = useState('');
-  const [answer, setAnswer] = useState<DevAnswer>();
+  const [answer, setAnswer] = useState<{ action: UserAction; got: DevAnswer }>();
   return (
     <form
       class="panel"
       aria-labelledby="users-title"
+      noValidate
       onSubmit={async (event) => {
         event.preventDefault();
-        setAnswer(await devApi('POST', '/users', { users: [{ email }] }));
+        const submitter = (event as SubmitEvent).submitter as HTMLButtonElement | null;
+        const action: UserAction = submitter?.value === 'remove' ? 'remove' : 'add';
+        const { method, path, body } = userCall(action, email.trim());
+        setAnswer({ action, got: await devApi(method, path, body) });
       }}
     >
       <h2 id="users-title">Users</h2>
@@ -138,9 +143,20 @@ function UsersForm() {
           onInput={(event) => setEmail(event.currentTarget.value)}
         />
       </label>{' '}
-      <button type="submit">Add user</button>
-      <p class="dim">The dev API adds or replaces users; it removes them only by a reset.</p>
-      <ServerAnswer answer={answer} done="Added" />
+      <button type="submit" name="action" value="add">
+        Add user
+      </button>{' '}
+      <button type="submit" name="action" value="remove">
+        Remove user
+      </button>
+      <p class="dim">
+        Add adds the user, or replaces the one with that e-mail. Remove removes it and drops its
+        codes: it can no longer sign in. A reset brings back the users of the config.
+      </p>
+      <ServerAnswer
+        answer={answer?.got}
+        done={answer === undefined ? '' : userChangeText(answer.action, answer.got)}
+      />
     </form>
   );
 }

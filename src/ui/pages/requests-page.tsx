@@ -5,7 +5,12 @@ import { formatClock, outcomeLabel, statusKind } from '../format.js';
 import { live } from '../live.js';
 import { RequestDetail } from '../parts/request-detail.js';
 import { VirtualList } from '../parts/virtual-list.js';
-import { filterRequests, NO_FILTER, type RequestFilter } from '../request-filter.js';
+import {
+  filterRequests,
+  NO_FILTER,
+  STATUS_CHOICES,
+  type RequestFilter,
+} from '../request-filter.js';
 import { href, route } from '../route.js';
 
 const ROW_HEIGHT = 28;
@@ -98,12 +103,11 @@ function RequestFilters({
           value={filter.status}
           onChange={(event) => onChange({ ...filter, status: event.currentTarget.value })}
         >
-          <option value="">any</option>
-          <option value="2xx">2xx</option>
-          <option value="429">429</option>
-          <option value="4xx">4xx</option>
-          <option value="5xx">5xx</option>
-          <option value="injected-fault">injected fault</option>
+          {STATUS_CHOICES.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
         </select>
       </label>
       {field('bucket', 'Bucket')}

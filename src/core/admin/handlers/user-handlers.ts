@@ -1,7 +1,7 @@
-import { configProblem, invalid, json, unlessInvalid } from '../dev-api-answers.js';
+import { configProblem, invalid, json, refuse, unlessInvalid } from '../dev-api-answers.js';
 import type { DevHandlers } from '../dev-api-handler.js';
 
-/** The route that adds users. */
+/** The routes of users: add some, remove one. */
 export const userHandlers = {
   addUsers: ({ target, body, path }) => {
     const users =
@@ -18,4 +18,17 @@ export const userHandlers = {
       (error) => configProblem('invalid-request', error, path, '/users'),
     );
   },
-} satisfies Pick<DevHandlers, 'addUsers'>;
+  removeUser: ({ target, item, path }) =>
+    unlessInvalid(
+      () => target.removeUser(item),
+      (removed) =>
+        removed === undefined
+          ? refuse(
+              'user-not-found',
+              `no user has the e-mail ${JSON.stringify(item)}; GET /__uas/config lists the users`,
+              path,
+            )
+          : json(200, removed),
+      (error) => configProblem('invalid-request', error, path, '/email'),
+    ),
+} satisfies Pick<DevHandlers, 'addUsers' | 'removeUser'>;

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { DEMO_CONFIG, DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
+import { createCoreEmulator, createCoreSharedEmulator } from '../create-core-emulator.js';
+import { resolveConfig } from '../config/config.js';
+import type { EmulatorRequest } from '../service/exchange.js';
+import type { SharedChange, StoreChannel } from '../store/emulator-store.js';
+import { createMemoryStore } from '../store/memory-store.js';
+import { createManualClock } from '../time/clock.js';
+import { createSeededRandom } from '../time/random.js';
+
+const signIn = (action: 'start' | 'verify', body: unknown): EmulatorRequest => ({
+  method: 'POST',
+  url: `/v1/merchants/${DEMO_MERCHANT}/users/passwordless/${action}`,
+  headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+const options = { config: DEMO_CONFIG, clock: createManualClock(0), random: createSeededRandom(1) };
+
+describe('removing a user', () => {
+  it('removes its e-mail and its phone number, and drops its codes at every merchant', () => {
+    const emulator = createCoreEmulator(options);
+    expect(emulator.handle(signIn('start', { email: 'alice@example.com' })).status).toBe(200);
+    expect(emulator.removeUser('ALICE@example.com')).toEqual({
+      removed: 'alice@example.com',
+      codes: 1,
+    });
+    expect(emulator.listCodes()).toEqual([]);
+    const byPhone = emulator.handle({
+      method: 'GET',
+      url: '/v1/users/exists?phone_number=%2B14155550101',
+      headers: { authorization: `Bearer ${DEMO_TOKEN}` },
+    });
+    expect(byPhone.body).toEqual({ exists: false, token_count: 0 });
+    expect(emulator.removeUser('alice@example.com')).toBeUndefined();
+  });
+
+  it('refuses a text that is no e-mail address, and removes no one', () => {
+    const emulator = createCoreEmulator(options);
+    expect(() => emulator.removeUser('alice')).toThrow('expected an e-mail address');
+    expect(emulator.config.source.users).toHaveLength(3);
+    expect(emulator.removeUser('bob@example.com')?.removed).toBe('bob@example.com');
+  });
+
+  it('brings the users of the config back on a reset', () => {
+    const emulator = createCoreEmulator(options);
+    emulator.removeUser('alice@example.com');
+    emulator.reset();
+    expect(emulator.removeUser('alice@example.com')?.removed).toBe('alice@example.com');
+  });
+
+  it('lets no code verify once another instance removed its user, even one still in the store', async () => {
+    const store = createMemoryStore(resolveConfig(DEMO_CONFIG));
+    let hear: ((change: SharedChange) => void) | undefined;
+    const channel: StoreChannel = {
+      send: () => undefined,
+      listen: (apply) => {
+        hear = apply;
+      },
+      watched: false,
+      watching: () => undefined,
+    };
+    const emulator = createCoreSharedEmulator({
+      ...options,
+      store: Object.assign(Object.create(store) as typeof store, { kind: 'shared', channel }),
+    });
+    await emulator.handle(signIn('start', { email: 'alice@example.com' }));
+    const code = (await emulator.latestCode('alice@example.com'))?.code;
+    // Heard from the instance that removed it: the code it issued here is still in the store.
+    hear?.({ type: 'remove-user', email: 'alice@example.com' });
+    expect((await emulator.listCodes()).map((entry) => entry.email)).toEqual(['alice@example.com']);
+    const verify = await emulator.handle(
+      signIn('verify', { email: 'alice@example.com', verification_code: code }),
+    );
+    expect(verify.status).toBe(404);
+    expect((verify.body as { type: string }).type).toBe('urn:uas:problem:code-not-found');
+  });
+});

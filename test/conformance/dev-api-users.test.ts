@@ -1,0 +1,118 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApi } from '../helpers/api.js';
+import { useTransports, type AnyTarget } from '../helpers/targets.js';
+
+const TRANSPORTS = useTransports();
+const ALICE = 'email=alice%40example.com';
+
+describe.each(TRANSPORTS)('the users of the dev API over $name', (transport) => {
+  let target: AnyTarget | undefined;
+  const start = async () => {
+    target = await transport.start();
+    return { target, api: createApi(target.baseUrl) };
+  };
+  afterEach(async () => {
+    await target?.close();
+    target = undefined;
+  });
+
+  it('adds users, and refuses invalid ones without adding any', async () => {
+    const { api } = await start();
+    expect((await api.exists('email=dave%40example.com')).body.exists).toBe(false);
+    const post = (body: unknown) =>
+      api.dev('/users', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await post({ users: [{ email: 'dave@example.com', token_count: 3 }] })).body).toEqual({
+      added: 1,
+      replaced: 0,
+    });
+    expect((await api.exists('email=dave%40example.com')).body).toEqual({
+      exists: true,
+      token_count: 3,
+    });
+    const refused = await post({
+      users: [{ email: 'erin@example.com' }, { email: 'not-an-email' }],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toContain('[1].email');
+    expect((await api.exists('email=erin%40example.com')).body.exists).toBe(false);
+  });
+
+  it('removes a user: exists says false, start answers user-not-found, and its pending code no longer verifies', async () => {
+    const { api } = await start();
+    await api.start({ email: 'alice@example.com' });
+    const { code } = (await api.dev('/codes/alice%40example.com')).body as { code: string };
+    const remove = (email: string) =>
+      api.dev(`/users/${email}`, {
+        method: 'DELETE',
+        headers: { 'content-type': 'application/json' },
+      });
+    const removed = await remove('ALICE%40example.com');
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ removed: 'alice@example.com', codes: 1 });
+    expect((await api.exists(ALICE)).body).toEqual({ exists: false, token_count: 0 });
+    expect((await api.dev('/codes/alice%40example.com')).status).toBe(404);
+    const verify = await api.verify({ email: 'alice@example.com', verification_code: code });
+    expect(verify.status).toBe(404);
+    expect(verify.body.type).toBe('urn:uas:problem:code-not-found');
+    const started = await api.start({ email: 'alice@example.com' });
+    expect(started.status).toBe(404);
+    expect(started.body.type).toBe('urn:uas:problem:user-not-found');
+    // Added again, the user starts afresh: the old code is gone for good.
+    await api.dev('/users', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ users: [{ email: 'alice@example.com' }] }),
+    });
+    const again = await api.verify({ email: 'alice@example.com', verification_code: code });
+    expect(again.body.type).toBe('urn:uas:problem:code-not-found');
+  });
+
+  it('refuses to remove an unknown user (404), a bad e-mail (400) and a body too large (413), changing nothing', async () => {
+    const { api } = await start();
+    const remove = (email: string, body?: string) =>
+      api.dev(`/users/${email}`, {
+        method: 'DELETE',
+        headers: { 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body }),
+      });
+    const unknown = await remove('nobody%40example.com');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.type).toBe('urn:uas:problem:user-not-found');
+    expect(unknown.body.detail).toBe(
+      'no user has the e-mail "nobody@example.com"; GET /__uas/config lists the users',
+    );
+    const bad = await remove('not-an-email');
+    expect(bad.status).toBe(400);
+    expect(bad.body.type).toBe('urn:uas:problem:invalid-request');
+    expect(bad.body.errors).toEqual([{ detail: 'expected an e-mail address', pointer: '#/email' }]);
+    const long = await remove(`${'a'.repeat(300)}%40example.com`);
+    expect(long.status).toBe(400);
+    const huge = await remove('alice%40example.com', 'x'.repeat(17 * 1_048_576));
+    expect(huge.status).toBe(413);
+    expect(huge.headers.get('content-type')).toBe('application/problem+json');
+    expect((await api.exists(ALICE)).body.exists).toBe(true);
+  });
+
+  it('takes 100,000 users in one body, and answers 413 (not a truncated 400) past 16 MiB', async () => {
+    const { api } = await start();
+    const users = Array.from({ length: 100_000 }, (_, index) => ({
+      email: `shopper-${index}@example.com`,
+    }));
+    const post = (body: string) =>
+      api.dev('/users', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+    expect((await post(JSON.stringify({ users }))).body).toEqual({ added: 100_000, replaced: 0 });
+    expect((await post(JSON.stringify({ users }))).body).toEqual({ added: 0, replaced: 100_000 });
+    expect((await api.exists('email=shopper-99999%40example.com')).body.exists).toBe(true);
+    const tooLarge = await post(JSON.stringify({ users, padding: 'x'.repeat(17 * 1_048_576) }));
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body.type).toBe('urn:uas:problem:payload-too-large');
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { hasChromium, openPage } from './dashboard-browser.js';
+import { useDashboard } from './dashboard-session.js';
+
+const dash = useDashboard();
+
+describe.skipIf(!hasChromium)('the Control page’s users in Chromium', () => {
+  it('removes a user, shows the server’s answer, and shows its refusal of one that is gone', async () => {
+    await dash.startServer();
+    await dash.start('carol@example.com');
+    const { page, errors } = await openPage(dash.browser!, dash.url);
+    await dash.visit(page, 'control');
+    const users = page.getByRole('form', { name: 'Users' });
+    await users.getByLabel('E-mail').fill('carol@example.com');
+    await users.getByRole('button', { name: 'Remove user' }).click();
+    await expect
+      .poll(() => users.getByRole('status').textContent())
+      .toBe('✓ Removed carol@example.com; 1 code dropped (200)');
+    const carol = await (
+      await fetch(`${dash.url}/v1/users/exists?email=carol%40example.com`, {
+        headers: { authorization: 'Bearer uas-demo-token' },
+      })
+    ).json();
+    expect(carol).toEqual({ exists: false, token_count: 0 });
+
+    await users.getByRole('button', { name: 'Remove user' }).click();
+    await expect
+      .poll(() => users.getByRole('alert').textContent())
+      .toBe(
+        '✗ The server refused it: 404: no user has the e-mail "carol@example.com"; GET /__uas/config lists the users',
+      );
+    await users.getByLabel('E-mail').fill('not an e-mail');
+    await users.getByRole('button', { name: 'Remove user' }).click();
+    await expect
+      .poll(() => users.getByRole('alert').textContent())
+      .toContain('expected an e-mail address');
+
+    // Enter in the field adds: the first of the form's buttons.
+    await users.getByLabel('E-mail').fill('carol@example.com');
+    await users.getByLabel('E-mail').press('Enter');
+    await expect.poll(() => users.getByRole('status').textContent()).toBe('✓ Added (200)');
+    expect(errors).toEqual([]);
+  });
+});

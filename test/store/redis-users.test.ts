@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { createSharedEmulator } from '../../src/emulator.js';
+import { eventually } from '../helpers/eventually.js';
+import { HAS_REDIS } from '../helpers/redis-server.js';
+import { exists, redisOfTheseTests, signIn, SLOW } from './redis-store-fixtures.js';
+
+describe.skipIf(!HAS_REDIS)('users removed live on the Redis store', () => {
+  const tests = redisOfTheseTests();
+  const known = async (
+    emulator: Awaited<ReturnType<typeof tests.instance>>,
+    email: string,
+  ): Promise<boolean> =>
+    ((await emulator.handle(exists(email))).body as { exists: boolean }).exists;
+
+  it('removes a user on every instance and drops its code, which no instance then accepts', async () => {
+    const a = await tests.instance();
+    const b = await tests.instance();
+    expect((await b.handle(signIn('start', { email: 'alice@example.com' }))).status).toBe(200);
+    const code = (await a.latestCode('alice@example.com'))?.code;
+    expect(code).toMatch(/^\d{6}$/);
+
+    expect(await a.removeUser('Alice@Example.com')).toEqual({
+      removed: 'alice@example.com',
+      codes: 1,
+    });
+    expect(await known(a, 'alice@example.com')).toBe(false);
+    await eventually(async () => !(await known(b, 'alice@example.com')));
+    expect(await b.latestCode('alice@example.com')).toBeUndefined();
+    const verify = await b.handle(
+      signIn('verify', { email: 'alice@example.com', verification_code: code }),
+    );
+    expect(verify.status).toBe(404);
+    expect((verify.body as { type: string }).type).toBe('urn:uas:problem:code-not-found');
+    expect((await b.handle(signIn('start', { email: 'alice@example.com' }))).status).toBe(404);
+    // Removed already, on another instance: none to remove.
+    expect(await b.removeUser('alice@example.com')).toBeUndefined();
+  });
+
+  it('keeps additions and removals in order, so an instance that joins later replays them', async () => {
+    const a = await tests.instance();
+    await a.addUsers([{ email: 'dave@example.com' }]);
+    await a.removeUser('dave@example.com');
+    await a.removeUser('alice@example.com');
+    await a.addUsers([{ email: 'alice@example.com', token_count: 7 }]);
+    expect(await tests.inspect.lrange('uas:users', 0, -1)).toEqual([
+      '[{"email":"dave@example.com"}]',
+      '["remove","dave@example.com"]',
+      '["remove","alice@example.com"]',
+      '[{"email":"alice@example.com","token_count":7}]',
+    ]);
+    const joiner = await tests.store();
+    expect(joiner.joined).toBe(true);
+    const late = createSharedEmulator({ config: SLOW, store: joiner });
+    expect(await known(late, 'dave@example.com')).toBe(false);
+    expect((await late.handle(exists('alice@example.com'))).body).toEqual({
+      exists: true,
+      token_count: 7,
+    });
+    expect((await late.handle(exists('bob@example.com'))).body).toMatchObject({ exists: true });
+  });
+
+  it('removes no one while Redis is away: the removal is refused and made nowhere', async () => {
+    const a = await tests.instance({ timeoutMs: 300 });
+    const b = await tests.instance({ timeoutMs: 300 });
+    await tests.server.kill();
+    await expect(a.removeUser('alice@example.com')).rejects.toThrow(/^Redis at /);
+    await tests.server.restart();
+    await eventually(async () => (await a.handle(exists('alice@example.com'))).status === 200);
+    expect(await known(a, 'alice@example.com')).toBe(true);
+    await eventually(async () => (await b.handle(exists('alice@example.com'))).status === 200);
+    expect(await known(b, 'alice@example.com')).toBe(true);
+  });
+});
