@@ -70,4 +70,29 @@ describe.skipIf(!HAS_REDIS)('users removed live on the Redis store', () => {
     await eventually(async () => (await b.handle(exists('alice@example.com'))).status === 200);
     expect(await known(b, 'alice@example.com')).toBe(true);
   });
+
+  it('catches up, once its subscriber is back, with users added and removed while it was away', async () => {
+    const a = await tests.instance();
+    const b = await tests.instance();
+    await a.addUsers([{ email: 'first@example.com' }]);
+    await eventually(() => known(b, 'first@example.com'));
+    // Changes kept in Redis but never heard (as ones sent while the subscribers were away): the
+    // list written as an instance writes it, then the subscribers cut off, and reconnecting.
+    await tests.inspect.rpush(
+      'uas:users',
+      JSON.stringify([{ email: 'late@example.com' }]),
+      JSON.stringify(['remove', 'first@example.com']),
+    );
+    await tests.inspect.client('KILL', 'TYPE', 'pubsub');
+    for (const instance of [a, b])
+      await eventually(
+        async () =>
+          (await known(instance, 'late@example.com')) &&
+          !(await known(instance, 'first@example.com')),
+      );
+    // What each has seen is counted: a change heard later is applied once, on both.
+    await a.addUsers([{ email: 'after@example.com' }]);
+    await eventually(() => known(b, 'after@example.com'));
+    expect(await known(b, 'late@example.com')).toBe(true);
+  });
 });

@@ -19,6 +19,8 @@ export interface PrefixState {
   live: LiveChange | undefined;
   /** Users added and removed live that this instance joined, in order, until its emulator listens. */
   users: UserChange[];
+  /** How many entries of `uas:users` this instance has applied (or sent): where a catch-up reads on. */
+  usersSeen: number;
 }
 
 /**
@@ -67,15 +69,21 @@ export async function joinPrefix(options: {
     // A live change no config takes (written by something other than uas) is not joined: this
     // instance runs the config it started with, as the others do, and health says degraded.
     if (live !== undefined && options.liveApplies?.(live.live) === false)
-      return { base, joined: false, live: undefined, users: readUserChanges(users) };
-    return { base, joined: true, live, users: readUserChanges(users) };
+      return {
+        base,
+        joined: false,
+        live: undefined,
+        users: readUserChanges(users),
+        usersSeen: users.length,
+      };
+    return { base, joined: true, live, users: readUserChanges(users), usersSeen: users.length };
   }
   if (running > 0 && meta.base !== undefined)
     throw new Error(
       `prefix "${keys.prefix}" at ${options.display} is used by ${running === 1 ? 'an instance' : `${running} instances`} started with another config (limits, users, clients, codes or clock mode differ): start this one with the same config and flags to join them, or give it a prefix of its own (--store-prefix)`,
     );
   await resetKeys(redis, keys, health, base);
-  return { base, joined: false, live: undefined, users: [] };
+  return { base, joined: false, live: undefined, users: [], usersSeen: 0 };
 }
 
 /** After Redis lost its data (a restart without persistence): what this instance knows. */
@@ -98,6 +106,7 @@ export async function resetPrefix(
 ): Promise<void> {
   await resetKeys(redis, keys, health, state.base);
   state.live = undefined;
+  state.usersSeen = 0;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { SharedChange, StoreChannel } from '../../core/store/emulator-store
 import type { ChannelMessage } from './channel-message.js';
 import { liveFields, readLiveChange, type LiveChange } from './live-change.js';
 import type { PrefixState } from './prefix-join.js';
-import { userChangeText } from './redis-decoders.js';
+import { readUserChanges, userChangeText } from './redis-decoders.js';
 import { errorLine } from './redis-failure.js';
 import { subscriberCount } from './redis-nodes.js';
 import type { RedisHealth } from './redis-health.js';
@@ -38,7 +38,8 @@ export interface RedisChannel {
   heard(message: ChannelMessage): void;
   /**
    * After the subscriber was away (a reconnect): applies the live change Redis keeps when it is
-   * not the one this instance has, since a change sent meanwhile was not heard.
+   * not the one this instance has, and the users added or removed past those it has seen, since
+   * a change sent meanwhile was not heard.
    */
   catchUp(): Promise<void>;
   /** Stops asking who watches events. */
@@ -92,15 +93,27 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
       if (message.kind === 'event') state.apply?.({ type: 'event', event: message.event });
       else if (message.kind === 'clock') deps.clock?.heard(message.ms);
       else {
-        if (message.change.type === 'config') prefix.live = message.change;
-        hearChange(message.change);
+        const { change } = message;
+        if (change.type === 'config') prefix.live = change;
+        else if (change.type === 'users' || change.type === 'remove-user') prefix.usersSeen++;
+        else if (change.type === 'reset') {
+          prefix.live = undefined;
+          prefix.usersSeen = 0;
+        }
+        hearChange(change);
       }
     },
     async catchUp() {
-      const kept = readLiveChange(await health.read(() => redis.hgetall(keys.meta)));
-      if (kept === undefined || sameLiveChange(kept, prefix.live)) return;
-      prefix.live = kept;
-      hearChange(kept);
+      const [meta, users] = await health.read(() =>
+        Promise.all([redis.hgetall(keys.meta), redis.lrange(keys.users, prefix.usersSeen, -1)]),
+      );
+      const kept = readLiveChange(meta);
+      if (kept !== undefined && !sameLiveChange(kept, prefix.live)) {
+        prefix.live = kept;
+        hearChange(kept);
+      }
+      prefix.usersSeen += users.length;
+      for (const change of readUserChanges(users)) hearChange(change);
     },
     stop: () => clearInterval(timer),
   };
@@ -125,8 +138,10 @@ function sendChange(deps: RedisChannelDeps, change: SharedChange): Promise<void>
   return health
     .command(async () => {
       if (change.type === 'config') await redis.hset(keys.meta, liveFields(change));
-      else if (change.type === 'users' || change.type === 'remove-user')
+      else if (change.type === 'users' || change.type === 'remove-user') {
         await redis.rpush(keys.users, userChangeText(change));
+        prefix.usersSeen++;
+      }
       await publish(keys.changes, { change });
     })
     .then(async () => {
