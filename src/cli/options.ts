@@ -1,5 +1,4 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { MAX_TIMER_MS } from '../client/sleep.js';
 import { missingUnit, parseDuration } from '../core/config/duration.js';
@@ -126,6 +125,9 @@ export async function resolveAccessToken(
     const file = resolvePath(cwd, flags.tokenFile);
     let text: string;
     try {
+      // Imported here: node:fs/promises (and the modules under it) is not loaded for a command's
+      // declaration, at every start.
+      const { readFile } = await import('node:fs/promises');
       text = await readFile(file, 'utf8');
     } catch (error) {
       throw new CliError(

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../command-context.js';
-import { CliError, colorsFor, EXIT } from '../io.js';
+import { declareCommand } from '../command-list.js';
+import { CliError, EXIT } from '../io.js';
+import { colorsFor } from '../colors-for.js';
 import { allowLiveScreen } from '../live-screen.js';
 import { importOptional } from '../optional-import.js';
 import { addEmulatorOptions, parseHttpUrl } from '../options.js';
@@ -14,11 +16,7 @@ interface TopFlags {
 
 /** Registers `uas top`. */
 export function registerTop(program: Command, context: CommandContext): void {
-  addEmulatorOptions(
-    program
-      .command('top')
-      .description('watch the buckets of a running emulator fill and drain (through its dev API)'),
-  )
+  addEmulatorOptions(declareCommand(program, 'top'))
     .option(
       '--once',
       'print one snapshot instead of the live screen (the default without a terminal)',

@@ -16,7 +16,8 @@ import { formatConformJunit } from '../../conform/format-conform-junit.js';
 import { formatConformText } from '../../conform/format-conform-text.js';
 import { runConformSuite, type ConformClock } from '../../conform/run-conform-suite.js';
 import { DEMO_CONFIG, DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
-import { CliError, colorsFor, EXIT, type CliIO } from '../io.js';
+import { CliError, EXIT, type CliIO } from '../io.js';
+import { colorsFor } from '../colors-for.js';
 import { durationFlag, parseHttpUrl, resolveAccessToken, sizeFlag } from '../options.js';
 import { escapeControls, toSafeJson } from '../safe-text.js';
 
