@@ -10,7 +10,7 @@ import { tempDir } from '../helpers/temp-dir.js';
 // node_modules/.cache/uas/compile; where that cannot be written, or holds garbage, uas runs the
 // same without it.
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const HAS_COMPILE_CACHE = typeof module.enableCompileCache === 'function';
+const HAS_COMPILE_CACHE = 'enableCompileCache' in module;
 const CACHE = join('node_modules', '.cache', 'uas', 'compile');
 
 /** A copy of the installed package (what `uas --help` reads) in a folder of its own. */
