@@ -10,10 +10,10 @@ if (!existsSync(entry)) {
   process.stderr.write('uas: the build is missing (dist/); run `npm run build` first\n');
   process.exit(2);
 }
-// Node 22.8 and later keep the code V8 compiled of dist/ for the next start, in the package's own
-// node_modules/.cache/uas (docs/performance.md#cli-start): a folder only those who can change the
-// package's files can write, never one every user of the machine shares. Where it cannot be
-// written (a read-only install), uas runs without it; NODE_COMPILE_CACHE and
+// Node 22.8 and later keep the code V8 compiled of dist/ for the next start, in the package's
+// own node_modules/.cache/uas (docs/performance.md, "CLI start"): a folder only those who can
+// change the package's files can write, never one every user of the machine shares. Where it
+// cannot be written (a read-only install), uas runs without it; NODE_COMPILE_CACHE and
 // NODE_DISABLE_COMPILE_CACHE take precedence.
 enableCompileCache?.(fileURLToPath(new URL('../node_modules/.cache/uas/compile', import.meta.url)));
 const { run } = await import(entry.href);
