@@ -41,6 +41,12 @@ export async function createProgram(context: CommandContext): Promise<Command> {
             .replace(/(\/\/)[^\s/?#'"]+@/g, '$1***@')}\n`,
         ),
     });
+  // The process's stderr is taken when a command runs (help and the version need none): its
+  // wrapper then listens for the stream's errors before anything, Node's warnings included,
+  // writes to it.
+  program.hook('preAction', () => {
+    void io.stderr;
+  });
   program.on('beforeAllHelp', (event: { error: boolean; command: Command }) => {
     if (event.error) context.errorHelpOf = event.command;
   });
