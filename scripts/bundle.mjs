@@ -27,6 +27,27 @@ const common = {
 };
 
 /**
+ * commander requires node:child_process when it loads, to spawn the executable subcommands uas
+ * has none of; loading it loads net, dgram and more at every start. In the CLI's bundle,
+ * commander gets a stand-in that requires node:child_process when it first uses it.
+ */
+const lazyChildProcessForCommander = {
+  name: 'lazy-child-process-for-commander',
+  setup(build) {
+    build.onResolve({ filter: /^node:child_process$/ }, ({ importer }) =>
+      importer.includes('/node_modules/commander/')
+        ? { path: 'child-process-on-first-use', namespace: 'uas-lazy' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'uas-lazy' }, () => ({
+      contents:
+        "module.exports = new Proxy({}, { get: (_, name) => require('node:child_process')[name] });",
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * Builds the CLI into `outdir`/cli/, with `external` left out of it; `define` adds to what the
  * bundle replaces (the standalone executable's build says it is one).
  */
@@ -39,6 +60,7 @@ export async function bundleCli({ outdir = 'dist', external = PEERS, define = {}
     chunkNames: 'cli/[name]-[hash]',
     define: { UAS_PACKAGE_ROOT: '"../../"', ...define },
     external,
+    plugins: [lazyChildProcessForCommander],
     // The ES module builds where a package has one (jsonc-parser's UMD build requires its own
     // files at run time, which a bundle does not have).
     mainFields: ['module', 'main'],

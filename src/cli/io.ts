@@ -1,5 +1,3 @@
-import { Chalk, type ChalkInstance } from 'chalk';
-
 /** A stream the CLI writes to. */
 export interface OutputStream {
   /** Text, or bytes passed through as they are (the output of a command `uas check` runs). */
@@ -57,23 +55,6 @@ export function isCliError(value: unknown): value is CliError {
 }
 
 /**
- * A chalk instance for one stream: no colour when NO_COLOR is set or the stream is not a
- * terminal, unless FORCE_COLOR asks for it.
- */
-export function colorsFor(stream: OutputStream, env: CliIO['env']): ChalkInstance {
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return new Chalk({ level: 0 });
-  const forced = env.FORCE_COLOR;
-  if (forced !== undefined)
-    return new Chalk({
-      level:
-        forced === '0' || forced === 'false'
-          ? 0
-          : (Math.min(3, Math.max(1, Number(forced) || 1)) as 1 | 2 | 3),
-    });
-  return new Chalk({ level: stream.isTTY ? 2 : 0 });
-}
-
-/**
  * A process stream that survives its reader going away: `uas serve | grep -m1 listening` closes
  * the pipe after the first line, and the server must go on serving (quietly) rather than die of
  * an unhandled EPIPE.
@@ -100,15 +81,31 @@ export function resilientStream(stream: NodeJS.WriteStream): OutputStream {
   };
 }
 
-/** The real process's streams, environment and signals. */
+/**
+ * The real process's streams, environment and signals. stderr, stdin and the terminal are taken
+ * on first use: Node makes each stream (and loads the modules under a pipe or a terminal) when it
+ * is first read, and `uas --help` needs none of them.
+ */
 export function processIO(): CliIO {
+  let stderr: OutputStream | undefined;
+  let terminal: CliIO['terminal'];
   return {
     stdout: resilientStream(process.stdout),
-    stderr: resilientStream(process.stderr),
+    get stderr() {
+      return (stderr ??= resilientStream(process.stderr));
+    },
     env: process.env,
     cwd: process.cwd(),
-    stdin: process.stdin,
-    terminal: { stdout: process.stdout, stdin: process.stdin, stderr: process.stderr },
+    get stdin() {
+      return process.stdin;
+    },
+    get terminal() {
+      return (terminal ??= {
+        stdout: process.stdout,
+        stdin: process.stdin,
+        stderr: process.stderr,
+      });
+    },
     onSignal(handler) {
       const listener = (signal: NodeJS.Signals) => handler(signal);
       process.on('SIGINT', listener);

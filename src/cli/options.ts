@@ -1,9 +1,4 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { readFile } from 'node:fs/promises';
-import { resolve as resolvePath } from 'node:path';
-import { MAX_TIMER_MS } from '../client/sleep.js';
-import { missingUnit, parseDuration } from '../core/config/duration.js';
-import { DEMO_TOKEN } from '../demo-config.js';
 import { DEFAULT_URL } from './defaults.js';
 import { CliError } from './io.js';
 
@@ -68,28 +63,6 @@ export function parseHttpUrl(flag: string, text: string): URL {
   return url;
 }
 
-/**
- * Parses a duration flag ("500ms", "30s", "2m"; a number without a unit is refused), at most what a timer can hold (2^31-1 ms, about
- * 24.8 days: Node would fire a longer one at once); `aboveZero` refuses 0.
- */
-export function durationFlag(flag: string, text: string, aboveZero = false): number {
-  const unit = missingUnit(text);
-  if (unit !== undefined)
-    throw new CliError(`invalid ${flag}: ${unit}; got ${JSON.stringify(text)}`);
-  const value = parseDuration(text);
-  if (value === undefined)
-    throw new CliError(
-      `invalid ${flag}: expected a duration such as "500ms", "30s" or "2m"; got ${JSON.stringify(text)}`,
-    );
-  if (value > MAX_TIMER_MS)
-    throw new CliError(
-      `invalid ${flag}: expected at most ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can hold); got ${JSON.stringify(text)}`,
-    );
-  if (aboveZero && value === 0)
-    throw new CliError(`invalid ${flag}: expected a duration above zero, such as "10s"`);
-  return value;
-}
-
 const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
 
 /**
@@ -107,38 +80,6 @@ export function sizeFlag(flag: string, text: string): number {
       `invalid ${flag}: expected a size above zero, such as "65536", "512kb" or "1mb"; got ${JSON.stringify(text)}`,
     );
   return value;
-}
-
-/**
- * The access token of `--token` (or `UAS_TOKEN`) or `--token-file`; the demo token when neither
- * is given and the target is this machine. An empty value counts as none.
- */
-export async function resolveAccessToken(
-  flags: { token?: string | undefined; tokenFile?: string | undefined },
-  target: URL,
-  cwd: string,
-): Promise<string> {
-  const token = flags.token?.trim() === '' ? undefined : flags.token?.trim();
-  if (token !== undefined && flags.tokenFile !== undefined)
-    throw new CliError('give --token or --token-file, not both');
-  if (token !== undefined) return token;
-  if (flags.tokenFile !== undefined) {
-    const file = resolvePath(cwd, flags.tokenFile);
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      throw new CliError(
-        `cannot read --token-file ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
-      );
-    }
-    if (text.trim() === '') throw new CliError(`--token-file ${file} is empty`);
-    return text.trim();
-  }
-  if (isLoopbackHost(target.hostname)) return DEMO_TOKEN;
-  throw new CliError(
-    `no access token for ${target.origin}: pass --token, --token-file, or set UAS_TOKEN (the demo token is used only against a local emulator)`,
-  );
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\]|::ffff:127\.\d+\.\d+\.\d+)$/i;

@@ -1,19 +1,19 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from '../version.js';
-import { registerCall } from './commands/call.js';
-import { registerCheck } from './commands/check.js';
-import { registerCode } from './commands/code.js';
-import { registerConform } from './commands/conform.js';
-import { registerDoctor } from './commands/doctor.js';
-import { registerOpenApi } from './commands/openapi.js';
-import { registerServe } from './commands/serve.js';
-import { registerSimulate } from './commands/simulate.js';
-import { registerTop } from './commands/top.js';
 import type { CommandContext } from './command-context.js';
+import { COMMANDS, commandNamedIn, declareCommand } from './command-list.js';
 import { EXIT, isCliError, processIO, type CliIO } from './io.js';
+import { loadCommand } from './load-command.js';
 
-/** Builds the `uas` program over the given I/O. Commands load their heavy modules lazily. */
-export function createProgram(context: CommandContext): Command {
+/**
+ * Builds the `uas` program over the given I/O. Only the command its command line names (or asks
+ * the help of) is declared in full; the others are their summaries, enough for `uas --help`, a
+ * suggestion for a mistyped name and the list of commands. Commands load their heavy modules
+ * lazily.
+ */
+export async function createProgram(context: CommandContext): Promise<Command> {
+  const named = commandNamedIn(context.argv);
+  const register = named === undefined ? undefined : await loadCommand(named);
   const { io } = context;
   const program = new Command('uas')
     .description('Local emulator and developer CLI for the rate-limited user-access API')
@@ -41,6 +41,12 @@ export function createProgram(context: CommandContext): Command {
             .replace(/(\/\/)[^\s/?#'"]+@/g, '$1***@')}\n`,
         ),
     });
+  // The process's stderr is taken when a command runs (help and the version need none): its
+  // wrapper then listens for the stream's errors before anything, Node's warnings included,
+  // writes to it.
+  program.hook('preAction', () => {
+    void io.stderr;
+  });
   program.on('beforeAllHelp', (event: { error: boolean; command: Command }) => {
     if (event.error) context.errorHelpOf = event.command;
   });
@@ -62,16 +68,19 @@ Examples:
 Exit codes: 0 success, 1 failure or HTTP error, 2 usage, 3 still rate limited, 4 unreachable.
 Colour follows the terminal; NO_COLOR turns it off. UAS_URL, UAS_TOKEN and UAS_ADMIN_TOKEN set\nthe target, its access token and its dev API admin token.`,
   );
-  registerServe(program, context);
-  registerCall(program, context);
-  registerCode(program, context);
-  registerCheck(program, context);
-  registerSimulate(program, context);
-  registerTop(program, context);
-  registerOpenApi(program, context);
-  registerConform(program, context);
-  registerDoctor(program, context);
+  for (const { name, options } of COMMANDS)
+    if (register !== undefined && name === named) register(program, context);
+    else summarize(declareCommand(program, name), options);
   return program;
+}
+
+/**
+ * A command declared by its summary only, which the command line does not run: commander lists
+ * a command with "[options]" when it has any, hidden ones included, so one hidden option stands
+ * for all of them.
+ */
+function summarize(command: Command, options: boolean): void {
+  if (options) command.addOption(new Option('--options').hideHelp());
 }
 
 /**
@@ -80,12 +89,14 @@ Colour follows the terminal; NO_COLOR turns it off. UAS_URL, UAS_TOKEN and UAS_A
  */
 export async function run(argv: string[], io: CliIO = processIO()): Promise<number> {
   const context: CommandContext = { io, exitCode: EXIT.ok, argv };
-  const program = createProgram(context);
+  let program: Command | undefined;
   try {
+    program = await createProgram(context);
     await program.parseAsync(argv);
     return context.exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) {
+    // Commander's errors come from parsing, once the program is built.
+    if (error instanceof CommanderError && program !== undefined) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')
         return EXIT.ok;
       // Help asked for (`uas help call`) is no mistake; help shown for one (`uas call`) is.

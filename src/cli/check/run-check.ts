@@ -15,7 +15,8 @@ import type { RequestRecord } from '../../core/records/records.js';
 import { escapeControls } from '../../text/escape-controls.js';
 import { jsonText } from '../../text/json-text.js';
 import type { CheckFlags } from './check-flags.js';
-import { CliError, colorsFor, EXIT } from '../io.js';
+import { CliError, EXIT } from '../io.js';
+import { colorsFor } from '../colors-for.js';
 import { parseHttpUrl } from '../options.js';
 import type { CommandContext } from '../command-context.js';
 import {

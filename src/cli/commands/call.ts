@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import type { CallFlags } from '../call/call-flags.js';
 import type { CallDeps } from '../call/run-call.js';
 import type { CommandContext } from '../command-context.js';
+import { declareCommand } from '../command-list.js';
 import { CliError } from '../io.js';
 import { integerIn } from '../options.js';
 import { DEFAULT_URL } from '../defaults.js';
@@ -50,14 +51,9 @@ function addTargetOptions(command: Command): Command {
 
 /** Registers `uas call exists|start|verify|flow`; `deps` injects time and jitter (tests). */
 export function registerCall(program: Command, context: CommandContext, deps: CallDeps = {}): void {
-  const call = program
-    .command('call')
-    .description(
-      'call the service (the local emulator by default) with the retry policy of the spec',
-    )
-    .addHelpText(
-      'after',
-      `
+  const call = declareCommand(program, 'call').addHelpText(
+    'after',
+    `
 Server text (bodies, headers, problems, errors) is printed with control characters escaped:
 ESC shows as \\x1b, a lone carriage return as \\r. Redirects are never followed: a 3xx is
 reported with its Location.
@@ -75,7 +71,7 @@ Examples:
   $ uas call start --merchant 6f1c2b0e-8a4d-4c43-9b7e-2f5d8c1a9e01 --email alice@example.com
   $ uas call verify --merchant 6f1c2b0e-8a4d-4c43-9b7e-2f5d8c1a9e01 --email alice@example.com --code 123456
   $ uas call flow --email alice@example.com --forwarded-for "203.0.113.7, 10.0.0.2" --trusted-proxies 1`,
-    );
+  );
   const run = (name: 'exists' | 'start' | 'verify' | 'flow') => async (flags: CallFlags) => {
     if (flags.V)
       throw new CliError(

@@ -1,16 +1,12 @@
 import { Option, type Command } from 'commander';
 import type { CheckFlags } from '../check/check-flags.js';
 import type { CommandContext } from '../command-context.js';
+import { declareCommand } from '../command-list.js';
 import { integerIn, numberIn } from '../options.js';
 
 /** Registers `uas check`. */
 export function registerCheck(program: Command, context: CommandContext): void {
-  program
-    .command('check')
-    .description(
-      'tell whether an integration follows the rules of the spec: caller_id per end-user, retries capped with backoff after Retry-After',
-    )
-    .argument('[command...]', 'after --: your integration, run against an emulator uas starts')
+  declareCommand(program, 'check')
     .option('--url <url>', 'judge what a running uas serve has seen (its journal), instead')
     .addOption(
       new Option('--admin-token <token>', 'with --url: the dev API admin token').env(

@@ -1,16 +1,12 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../command-context.js';
+import { declareCommand } from '../command-list.js';
 import type { CodeFlags } from '../code/run-code.js';
 import { addEmulatorOptions } from '../options.js';
 
 /** Registers `uas code <email>`. */
 export function registerCode(program: Command, context: CommandContext): void {
-  addEmulatorOptions(
-    program
-      .command('code')
-      .description('print the latest one-time code an emulator issued for an e-mail')
-      .argument('<email>', "the user's e-mail"),
-  )
+  addEmulatorOptions(declareCommand(program, 'code'))
     .option('--merchant <id>', 'the merchant the code was issued at (default: any, the latest)')
     .option('--json', 'print the code with its merchant, expiry, attempts left and use')
     .addHelpText(

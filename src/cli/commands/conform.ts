@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { ConformDeps, ConformFlags } from '../conform/run-conform.js';
 import type { CommandContext } from '../command-context.js';
+import { declareCommand } from '../command-list.js';
 import { integerIn } from '../options.js';
 import { DEFAULT_URL } from '../defaults.js';
 
@@ -13,11 +14,7 @@ export function registerConform(
   context: CommandContext,
   deps: ConformDeps = {},
 ): void {
-  program
-    .command('conform')
-    .description(
-      "check a base URL (a uas emulator, or the real service's sandbox) against the contract, black-box, within a request budget",
-    )
+  declareCommand(program, 'conform')
     .addOption(
       new Option('--url <url>', 'base URL of the service').env('UAS_URL').default(DEFAULT_URL),
     )

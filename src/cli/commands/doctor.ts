@@ -1,14 +1,13 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../command-context.js';
+import { declareCommand } from '../command-list.js';
 import { DEFAULT_PORT } from '../defaults.js';
 import { integerIn } from '../options.js';
 import type { DoctorFlags } from '../doctor/doctor-flags.js';
 
 /** Registers `uas doctor`. */
 export function registerDoctor(program: Command, context: CommandContext): void {
-  program
-    .command('doctor')
-    .description('check this machine for uas: versions, the default port, optional pieces')
+  declareCommand(program, 'doctor')
     .option('-p, --port <port>', 'the port uas serve would take', integerIn(1, 65535), DEFAULT_PORT)
     .option('--json', 'print what it found as JSON')
     .addHelpText(

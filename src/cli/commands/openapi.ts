@@ -1,19 +1,15 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../command-context.js';
+import { declareCommand } from '../command-list.js';
 import type { OpenApiFlags } from '../openapi/run-openapi.js';
 import { addLimitOptions, integerIn, operationCosts } from '../options.js';
 
 /** Registers `uas openapi`. */
 export function registerOpenApi(program: Command, context: CommandContext): void {
-  const command = program
-    .command('openapi')
-    .description(
-      'print the OpenAPI 3.1 document of the service as `uas serve` would run it with the same config and flags',
-    )
-    .option(
-      '-c, --config <file>',
-      'config file (JSON), as for uas serve; default: the bundled fixtures/uas.config.json',
-    );
+  const command = declareCommand(program, 'openapi').option(
+    '-c, --config <file>',
+    'config file (JSON), as for uas serve; default: the bundled fixtures/uas.config.json',
+  );
   addLimitOptions(command)
     .option('--cost <costs>', 'tokens each operation takes, such as "start=2"', operationCosts)
     .option('--otp-ttl <duration>', 'how long a code is valid, such as "10m"')

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { CommandContext } from '../command-context.js';
+import { declareCommand } from '../command-list.js';
 import { DEFAULT_PORT } from '../defaults.js';
 import {
   addLimitOptions,
@@ -16,9 +17,7 @@ import type { ServeFlags } from '../serve/serve-flags.js';
 
 /** Registers `uas serve`. */
 export function registerServe(program: Command, context: CommandContext): void {
-  const command = program
-    .command('serve')
-    .description('run the emulator of the three endpoints, with its dev API under /__uas')
+  const command = declareCommand(program, 'serve')
     .option(
       '-p, --port <port>',
       'port to listen on (0 picks a free one)',

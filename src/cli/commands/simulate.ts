@@ -1,13 +1,12 @@
 import { Option, type Command } from 'commander';
 import type { CommandContext } from '../command-context.js';
+import { declareCommand } from '../command-list.js';
 import type { SimulateFlags } from '../simulate/simulate-flags.js';
 import { integerIn } from '../options.js';
 
 /** Registers `uas simulate`. */
 export function registerSimulate(program: Command, context: CommandContext): void {
-  const command = program
-    .command('simulate')
-    .description('show, with numbers, a shared bucket emptied by a bot against per-caller buckets');
+  const command = declareCommand(program, 'simulate');
   addRunOptions(addScenarioOptions(command))
     .addHelpText(
       'after',

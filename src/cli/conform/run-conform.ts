@@ -16,8 +16,11 @@ import { formatConformJunit } from '../../conform/format-conform-junit.js';
 import { formatConformText } from '../../conform/format-conform-text.js';
 import { runConformSuite, type ConformClock } from '../../conform/run-conform-suite.js';
 import { DEMO_CONFIG, DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
-import { CliError, colorsFor, EXIT, type CliIO } from '../io.js';
-import { durationFlag, parseHttpUrl, resolveAccessToken, sizeFlag } from '../options.js';
+import { CliError, EXIT, type CliIO } from '../io.js';
+import { colorsFor } from '../colors-for.js';
+import { durationFlag } from '../duration-flag.js';
+import { parseHttpUrl, sizeFlag } from '../options.js';
+import { resolveAccessToken } from '../resolve-access-token.js';
 import { escapeControls, toSafeJson } from '../safe-text.js';
 
 /** The flags of `uas conform`, as commander parses them. */

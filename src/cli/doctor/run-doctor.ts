@@ -1,5 +1,6 @@
 import type { DoctorFlags } from './doctor-flags.js';
-import { colorsFor, EXIT, type CliIO } from '../io.js';
+import { EXIT, type CliIO } from '../io.js';
+import { colorsFor } from '../colors-for.js';
 import { diagnose } from './diagnose.js';
 import { formatDiagnosis } from './format-diagnosis.js';
 

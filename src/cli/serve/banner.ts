@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from '../../core/config/config.js';
-import type { colorsFor } from '../io.js';
+import type { colorsFor } from '../colors-for.js';
 
 /**
  * What the emulator does that the real service would not, as the banner states it: fixed codes,

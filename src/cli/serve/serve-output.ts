@@ -1,5 +1,6 @@
 import type { ChalkInstance } from 'chalk';
-import { colorsFor, type CliIO } from '../io.js';
+import { type CliIO } from '../io.js';
+import { colorsFor } from '../colors-for.js';
 import type { LogMode } from '../request-log.js';
 
 /** Where `uas serve` says things about itself, in the format of its log. */
