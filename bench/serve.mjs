@@ -355,6 +355,10 @@ for (const row of rows.filter((entry) => entry.redisUs !== undefined))
   console.log(
     `redis-server: ${row.redisUs.toFixed(1)} µs of CPU per request answered in "${row.name}"`,
   );
+const loadUs = median(rows.map((row) => row.loadUs));
+console.log(
+  `load generator: ${loadUs?.toFixed(1)} µs of CPU per request (median of the cases), ${os.availableParallelism()} cores`,
+);
 for (const kind of ['allowed', 'mostly 429']) {
   const minimal = rows.find((entry) => entry.name === `minimal emulator, ${kind}`);
   const uas = rows.find((entry) => entry.name === `uas fast engine, ${kind}`);

@@ -34,7 +34,7 @@ local function num(x) return string.format('%.17g', x) end
  * What a field must hold to be read (anything else, written by something other than uas, makes
  * its bucket or code count as absent, never an error): `number`, a finite decimal number (no
  * `nan`, `inf` nor hex; `redis-decoders.ts` reads the same set); `instant`, such a number that is a
- * time a Date can show (`isDateTime`); `whole`, an integer `HINCRBY` takes, of at most 15 digits.
+ * time a Date can show (`isDateTime`); `whole`, an integer of at most 15 digits (a counter).
  * The type of a key is checked first: another type is absent too.
  */
 const FIELDS = `
@@ -94,21 +94,26 @@ end
  * 'late', and no take is made.
  */
 export const TAKE_SCRIPT = `${NOW}${FIELDS}
+-- The counters, by their place in the HMGET read: allowed, rejected, shadow-rejected.
+local COUNTERS = {[3] = 'a', [4] = 'r', [5] = 's'}
 local function take(key, o)
   local burst = tonumber(ARGV[o])
   local rate = tonumber(ARGV[o + 1])
   local cost = tonumber(ARGV[o + 2])
   local mode = ARGV[o + 3]
   local changes = tonumber(ARGV[o + 9])
-  local kind = redis.call('TYPE', key).ok
+  -- One read for a bucket that is there (the common case); a key of another type errs.
+  local f = redis.pcall('HMGET', key, 't', 'u', 'a', 'r', 's')
   local stored = {false, false}
-  if kind == 'hash' then
-    local f = redis.call('HMGET', key, 't', 'u', 'a', 'r', 's')
-    if number(f[1]) and instant(f[2]) and (not f[3] or whole(f[3])) and (not f[4] or whole(f[4]))
-      and (not f[5] or whole(f[5])) then stored = f end
+  local junk
+  if f.err then junk = true
+  elseif number(f[1]) and instant(f[2]) and (not f[3] or whole(f[3]))
+    and (not f[4] or whole(f[4])) and (not f[5] or whole(f[5])) then stored = f
+  else
+    -- None of a bucket's fields read back: absent, or a hash that is no bucket.
+    junk = redis.call('EXISTS', key) == 1
   end
   -- A key of another type, or a hash that is not a bucket: replaced by the first write.
-  local junk = kind ~= 'none' and not stored[1]
   local available = burst
   if stored[1] then
     local tokens = number(stored[1])
@@ -146,16 +151,19 @@ local function take(key, o)
   end
   local tokens, count = nil, nil
   if mode == 'peek' then
-  elseif mode == 'inject' then tokens, count = available, 'r'
-  elseif (not allowed) and ARGV[o + 4] ~= '1' then tokens, count = available, 'r'
+  elseif mode == 'inject' then tokens, count = available, 4
+  elseif (not allowed) and ARGV[o + 4] ~= '1' then tokens, count = available, 4
   elseif ARGV[o + 5] ~= '1' then
-    if ARGV[o + 6] == '1' and allowed then tokens, count = after, 'a' end
-  elseif not allowed then tokens, count = available, 's'
-  else tokens, count = after, 'a' end
+    if ARGV[o + 6] == '1' and allowed then tokens, count = after, 3 end
+  elseif not allowed then tokens, count = available, 5
+  else tokens, count = after, 3 end
   if tokens then
     if junk then redis.call('DEL', key) end
-    redis.call('HSET', key, 't', num(tokens), 'u', num(at))
-    redis.call('HINCRBY', key, count, 1)
+    -- The counter counted, one up from what was read (HINCRBY would be a command more).
+    local counted = 1
+    if stored[1] and stored[count] then counted = tonumber(stored[count]) + 1 end
+    redis.call('HSET', key, 't', num(tokens), 'u', num(at), COUNTERS[count],
+      string.format('%d', counted))
     local ttl = math.ceil((burst - tokens) / rate)
     local least, most = tonumber(ARGV[o + 7]), tonumber(ARGV[o + 8])
     if ttl < least then ttl = least end
