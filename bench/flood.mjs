@@ -34,7 +34,9 @@ function flood(label, limits) {
   const baseline = heap();
   console.log(`\n${label}`);
   console.log(`  baseline: held ${mb(baseline.held)}, rss ${mb(baseline.rss)}`);
-  console.log('  requests   heap used   array buffers   held - baseline   rss        buckets    req/s');
+  console.log(
+    '  requests   heap used   array buffers   held - baseline   rss        buckets    req/s',
+  );
   let started = performance.now();
   let peak = 0;
   for (let index = 1; index <= COUNT; index++) {
