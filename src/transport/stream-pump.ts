@@ -59,28 +59,15 @@ async function pump(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   ended: () => boolean,
 ): Promise<void> {
-  let corked = false;
-  const uncork = () => {
-    corked = false;
-    res.uncork();
-  };
   for (;;) {
     const { done, value } = await reader.read();
     if (done || ended()) return;
-    // The events of one turn of the event loop (a burst of requests) go out in one write to the
-    // socket, not one each: the socket is corked at the first and uncorked once the turn is over.
-    if (!corked) {
-      corked = true;
-      res.cork();
-      setImmediate(uncork);
-    }
     // Node 24 answers true to a write on a corked socket however much it holds: the socket's own
     // need to drain says it.
-    if (!res.write(value) || needsDrain(res)) {
-      if (corked) uncork();
-      if (needsDrain(res)) await drained(res);
-    }
+    if (!res.write(value) || needsDrain(res)) await drained(res);
     if (res.destroyed) return;
+    // The events that come during this turn wait in the stream, taken at once by the next read.
+    await new Promise((next) => setImmediate(next));
   }
 }
 

@@ -14,16 +14,15 @@ let lastEvent: EmulatorEvent | undefined;
 let lastText = '';
 
 /**
- * An event as the bytes of a server-sent event. Every reader is handed the same event object in
- * turn, so it is serialised once, not once per reader; each reader gets its own bytes (a reader
- * may keep or hand on the chunks it takes).
+ * An event as the text of a server-sent event. Every reader is handed the same event object in
+ * turn, so it is serialised once, not once per reader.
  */
-function encodeEvent(event: EmulatorEvent): Uint8Array {
+function eventText(event: EmulatorEvent): string {
   if (event !== lastEvent) {
     lastText = formatServerSentEvent(event);
     lastEvent = event;
   }
-  return encoder.encode(lastText);
+  return lastText;
 }
 
 /** Why a reader was cut off; also the text of the stream's error. */
@@ -31,10 +30,13 @@ export const READER_FELL_BEHIND =
   'the event reader fell behind (more than its queue of events waiting); reconnect to resume';
 
 /**
- * Opens one reader's stream of server-sent events. The stream is pulled by its transport: what
- * the reader has not taken waits in a queue of at most `maxQueuedBytes`. A reader that lets it
- * fill is cut off (the stream errors, the transport closes the connection) and counted, so a
- * reader that never reads costs a bounded amount of memory and never slows the emulator.
+ * Opens one reader's stream of server-sent events. The stream is pulled by its transport: the
+ * events that came since its last read wait as text, up to `maxQueuedBytes` (counted in
+ * characters), and a read takes them all as one chunk, so a transport that reads once per turn of
+ * its event loop writes a burst of events at once (its bytes are the reader's own). A reader that
+ * lets the text fill is cut off (the stream errors, the transport closes the connection) and
+ * counted, so a reader that never reads costs a bounded amount of memory and never slows the
+ * emulator.
  */
 export function openEventStream(
   events: EventHub<EmulatorEvent>,
@@ -42,30 +44,48 @@ export function openEventStream(
   maxQueuedBytes: number = EVENT_QUEUE_BYTES,
 ): ReadableStream<Uint8Array> {
   let unsubscribe: (() => void) | undefined;
+  let waiting: Array<string> = [SSE_PREAMBLE];
+  let waitingLength = SSE_PREAMBLE.length;
+  // A read waiting for an event, answered by the next one.
+  let reading: (() => void) | undefined;
   const stop = () => {
     if (unsubscribe === undefined) return;
     unsubscribe();
     unsubscribe = undefined;
     counters.readers--;
   };
+  const hand = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    controller.enqueue(encoder.encode(waiting.length === 1 ? waiting[0] : waiting.join('')));
+    waiting = [];
+    waitingLength = 0;
+  };
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        controller.enqueue(encoder.encode(SSE_PREAMBLE));
         counters.readers++;
         unsubscribe = events.subscribe((event) => {
-          const chunk = encodeEvent(event);
-          if ((controller.desiredSize ?? 0) < chunk.byteLength) {
+          const text = eventText(event);
+          if (waitingLength + text.length > maxQueuedBytes) {
             stop();
             counters.dropped++;
             controller.error(new Error(READER_FELL_BEHIND));
             return;
           }
-          controller.enqueue(chunk);
+          waiting.push(text);
+          waitingLength += text.length;
+          if (reading === undefined) return;
+          const answered = reading;
+          reading = undefined;
+          hand(controller);
+          answered();
         });
+      },
+      pull(controller) {
+        if (waiting.length > 0) return hand(controller);
+        return new Promise<void>((resolve) => (reading = resolve));
       },
       cancel: stop,
     },
-    { highWaterMark: maxQueuedBytes, size: (chunk) => chunk.byteLength },
+    { highWaterMark: 0 },
   );
 }
