@@ -10,4 +10,6 @@ export interface CommandContext {
   /** Help commander wrote for a mistake, and the command it was for: `run` words it. */
   errorHelp?: string | undefined;
   errorHelpOf?: Command | undefined;
+  /** Commander's error, one line, which `run` writes once its control characters are escaped. */
+  errorLine?: string | undefined;
 }

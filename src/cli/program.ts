@@ -31,15 +31,15 @@ export async function createProgram(context: CommandContext): Promise<Command> {
       },
       // One line per error, suggestions included ("unknown option '--mail' (Did you mean
       // --email?)"), starting with "uas:" as every other error does. The credentials of a URL
-      // it quotes (`http://user:password@host`) are redacted.
-      outputError: (text) =>
-        io.stderr.write(
-          `${text
-            .trim()
-            .replace(/^error:\s*/, 'uas: ')
-            .replace(/\s*\n\s*/g, ' ')
-            .replace(/(\/\/)[^\s/?#'"]+@/g, '$1***@')}\n`,
-        ),
+      // it quotes (`http://user:password@host`) are redacted, and the control characters of the
+      // command line it repeats escaped (by `run`, which loads the escaping only for an error).
+      outputError: (text) => {
+        context.errorLine = text
+          .trim()
+          .replace(/^error:\s*/, 'uas: ')
+          .replace(/\s*\n\s*/g, ' ')
+          .replace(/(\/\/)[^\s/?#'"]+@/g, '$1***@');
+      },
     });
   // The process's stderr is taken when a command runs (help and the version need none): its
   // wrapper then listens for the stream's errors before anything, Node's warnings included,
@@ -101,12 +101,14 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
         return EXIT.ok;
       // Help asked for (`uas help call`) is no mistake; help shown for one (`uas call`) is.
       if (error.code === 'commander.help')
-        return context.errorHelpOf === undefined ? EXIT.ok : helpForMistake(context, program);
+        return context.errorHelpOf === undefined ? EXIT.ok : await helpForMistake(context, program);
+      if (context.errorLine !== undefined) io.stderr.write(`${await oneLine(context.errorLine)}\n`);
       return EXIT.usage;
     }
     if (isCliError(error)) {
       // One line per problem, each saying what was given and what was expected.
-      for (const line of error.message.split('\n')) io.stderr.write(`uas: ${line}\n`);
+      for (const line of error.message.split('\n'))
+        io.stderr.write(`uas: ${await oneLine(line)}\n`);
       return error.exitCode;
     }
     io.stderr.write(`uas: unexpected failure: ${(error as Error).stack ?? String(error)}\n`);
@@ -118,7 +120,7 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
  * Commander showed help because a command was missing: `uas` alone gets the help (on stdout, exit
  * 0); `uas call` without exists, start, verify or flow, and `uas help nope`, get one usage line.
  */
-function helpForMistake(context: CommandContext, program: Command): number {
+async function helpForMistake(context: CommandContext, program: Command): Promise<number> {
   const { io } = context;
   const of = context.errorHelpOf ?? program;
   const names = of.commands.map((command) => command.name());
@@ -131,8 +133,17 @@ function helpForMistake(context: CommandContext, program: Command): number {
   const list = names.join(', ');
   io.stderr.write(
     of === program && asked !== undefined
-      ? `uas: unknown command '${asked}'; the commands: ${list}\n`
+      ? `uas: unknown command '${await oneLine(asked)}'; the commands: ${list}\n`
       : `uas: ${of.name()} needs a command: ${list} (see uas ${of.name()} --help)\n`,
   );
   return EXIT.usage;
+}
+
+/**
+ * A line of an error, which may repeat the command line: its control characters escaped (the
+ * escaping loaded only then, so that a start that meets no error does not load it).
+ */
+async function oneLine(text: string): Promise<string> {
+  const { escapeControls } = await import('../text/escape-controls.js');
+  return escapeControls(text, { keepNewlines: false });
 }

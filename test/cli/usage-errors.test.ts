@@ -166,6 +166,10 @@ const WITH_CREDENTIALS: Array<[string, string[]]> = [
   ],
 ];
 
+/** A control character, a line break among them, or a bidirectional override. */
+// eslint-disable-next-line no-control-regex -- looking for control characters
+const CONTROLS = /[\x00-\x1f\x7f-\x9f\u202e]/;
+
 describe('usage errors', () => {
   it.each(WITH_CREDENTIALS)(
     '%s refuses a URL with a password, without repeating the password',
@@ -221,6 +225,23 @@ describe('usage errors', () => {
       `uas: invalid scenario (scenario file ${scenario}): bot.stop: give a unit, e.g. 30s or 30ms; got "30"`,
       '',
     ]);
+  });
+
+  it('escapes the control characters of what it repeats of the command line', async () => {
+    const controls = '\x1b[2J\x1b]0;title\x07\x9b31m\u202e';
+    const lines: string[][] = [
+      [`se${controls}rve`],
+      ['help', `x${controls}`],
+      ['serve', `--po${controls}rt`],
+      ['serve', '--port', `1${controls}`],
+      ['serve', '--port', '0', '--config', `/nonexistent/${controls}`],
+    ];
+    for (const args of lines) {
+      const result = await runCli(args);
+      expectUsageError(result);
+      expect(result.stderr.trimEnd()).not.toMatch(CONTROLS);
+      expect(result.stderr).toContain('\\x1b[2J');
+    }
   });
 
   it('prints the version for -V and --version before any command, and -v is never the version', async () => {

@@ -95,4 +95,27 @@ describe.skipIf(!HAS_REDIS)('users removed live on the Redis store', () => {
     await eventually(() => known(b, 'after@example.com'));
     expect(await known(b, 'late@example.com')).toBe(true);
   });
+
+  it('catches up with users added after Redis lost its list (restarted empty), past a count of before', async () => {
+    const a = await tests.instance();
+    const b = await tests.instance();
+    // Polled with the buckets reset each time (exists takes a token of the client's bucket).
+    const knows = (instance: typeof a, email: string) => async () =>
+      (await instance.resetBuckets()) !== undefined && (await known(instance, email));
+    await a.addUsers([{ email: 'first@example.com' }]);
+    await a.removeUser('bob@example.com');
+    await eventually(async () => !(await known(b, 'bob@example.com')));
+    // Redis restarted without its data: the list starts over, and one change kept there since
+    // (by an instance that reconnected first) was sent while the subscribers were away.
+    await tests.inspect.del('uas:users');
+    await tests.inspect.rpush('uas:users', JSON.stringify([{ email: 'new@example.com' }]));
+    await tests.inspect.client('KILL', 'TYPE', 'pubsub');
+    for (const instance of [a, b]) await eventually(knows(instance, 'new@example.com'));
+    // Counted from the list as it is now: a change heard later is applied once, on both.
+    await b.addUsers([{ email: 'later@example.com' }]);
+    await eventually(knows(a, 'later@example.com'));
+    await tests.inspect.client('KILL', 'TYPE', 'pubsub');
+    await a.addUsers([{ email: 'last@example.com' }]);
+    await eventually(knows(b, 'last@example.com'));
+  });
 });

@@ -21,6 +21,11 @@ export interface PrefixState {
   users: UserChange[];
   /** How many entries of `uas:users` this instance has applied (or sent): where a catch-up reads on. */
   usersSeen: number;
+  /**
+   * The last entry of `uas:users` it has applied (or sent), as kept: a catch-up that finds another
+   * there reads the list from its start, as Redis lost it (restarted empty, flushed) since.
+   */
+  usersLast: string | undefined;
 }
 
 /**
@@ -75,15 +80,23 @@ export async function joinPrefix(options: {
         live: undefined,
         users: readUserChanges(users),
         usersSeen: users.length,
+        usersLast: users.at(-1),
       };
-    return { base, joined: true, live, users: readUserChanges(users), usersSeen: users.length };
+    return {
+      base,
+      joined: true,
+      live,
+      users: readUserChanges(users),
+      usersSeen: users.length,
+      usersLast: users.at(-1),
+    };
   }
   if (running > 0 && meta.base !== undefined)
     throw new Error(
       `prefix "${keys.prefix}" at ${options.display} is used by ${running === 1 ? 'an instance' : `${running} instances`} started with another config (limits, users, clients, codes or clock mode differ): start this one with the same config and flags to join them, or give it a prefix of its own (--store-prefix)`,
     );
   await resetKeys(redis, keys, health, base);
-  return { base, joined: false, live: undefined, users: [], usersSeen: 0 };
+  return { base, joined: false, live: undefined, users: [], usersSeen: 0, usersLast: undefined };
 }
 
 /** After Redis lost its data (a restart without persistence): what this instance knows. */
@@ -107,6 +120,7 @@ export async function resetPrefix(
   await resetKeys(redis, keys, health, state.base);
   state.live = undefined;
   state.usersSeen = 0;
+  state.usersLast = undefined;
 }
 
 /**

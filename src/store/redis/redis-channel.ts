@@ -95,28 +95,50 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
       else {
         const { change } = message;
         if (change.type === 'config') prefix.live = change;
-        else if (change.type === 'users' || change.type === 'remove-user') prefix.usersSeen++;
-        else if (change.type === 'reset') {
+        else if (change.type === 'users' || change.type === 'remove-user') {
+          prefix.usersSeen++;
+          prefix.usersLast = userChangeText(change);
+        } else if (change.type === 'reset') {
           prefix.live = undefined;
           prefix.usersSeen = 0;
+          prefix.usersLast = undefined;
         }
         hearChange(change);
       }
     },
     async catchUp() {
       const [meta, users] = await health.read(() =>
-        Promise.all([redis.hgetall(keys.meta), redis.lrange(keys.users, prefix.usersSeen, -1)]),
+        Promise.all([redis.hgetall(keys.meta), usersPastSeen(redis, keys, prefix)]),
       );
       const kept = readLiveChange(meta);
       if (kept !== undefined && !sameLiveChange(kept, prefix.live)) {
         prefix.live = kept;
         hearChange(kept);
       }
-      prefix.usersSeen += users.length;
       for (const change of readUserChanges(users)) hearChange(change);
     },
     stop: () => clearInterval(timer),
   };
+}
+
+/**
+ * The entries of `uas:users` past those this instance has seen, counted as seen. The entry it saw
+ * last is read again to tell the list it saw from one Redis started anew (restarted empty,
+ * flushed): then every entry is past what it has seen, and applying them again in order leaves
+ * each user as the list says.
+ */
+async function usersPastSeen(
+  redis: RedisClient,
+  keys: RedisKeys,
+  prefix: PrefixState,
+): Promise<string[]> {
+  const seen = prefix.usersSeen;
+  const read = await redis.lrange(keys.users, Math.max(seen - 1, 0), -1);
+  const same = seen === 0 || read[0] === prefix.usersLast;
+  const past = same ? read.slice(seen === 0 ? 0 : 1) : await redis.lrange(keys.users, 0, -1);
+  prefix.usersSeen = same ? seen + past.length : past.length;
+  if (past.length > 0 || !same) prefix.usersLast = past.at(-1);
+  return past;
 }
 
 /** Whether two live changes are the same change, as Redis keeps them. */
@@ -139,8 +161,10 @@ function sendChange(deps: RedisChannelDeps, change: SharedChange): Promise<void>
     .command(async () => {
       if (change.type === 'config') await redis.hset(keys.meta, liveFields(change));
       else if (change.type === 'users' || change.type === 'remove-user') {
-        await redis.rpush(keys.users, userChangeText(change));
+        const text = userChangeText(change);
+        await redis.rpush(keys.users, text);
         prefix.usersSeen++;
+        prefix.usersLast = text;
       }
       await publish(keys.changes, { change });
     })
