@@ -1,4 +1,6 @@
+import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import { defineScripts } from '../../src/store/redis/scripted-redis.js';
 import type { SharedEmulator } from '../../src/core/emulator.js';
 import { DEMO_MERCHANT } from '../../src/demo-config.js';
 import { connectRedisStore, type StoreStatus } from '../../src/store/redis/redis-store.js';
@@ -177,5 +179,40 @@ describe.skipIf(!HAS_REDIS)('the shared manual clock when Redis loses it', () =>
     const late = await tests.instance({ manualClock: { startMs: T0 } });
     expect(late.clock.now()).toBe(T0 + HOUR);
     expect(a.clock.now()).toBe(T0 + HOUR);
+  });
+
+  it('makes the takes of a run whose deadlines have not passed, and only answers the others late', async () => {
+    const redis = defineScripts(new Redis(tests.server.url));
+    try {
+      // One take a second past its deadline, then one with none: burst 5, 1 token an hour, cost 1.
+      const group = (deadline: string) => [
+        deadline,
+        '5',
+        String(1 / 3_600_000),
+        '1',
+        'decide',
+        '0',
+        '1',
+        '0',
+        '60000',
+        '60000',
+        '0',
+      ];
+      const reply = await redis.uasTake(
+        2,
+        'late:{x}',
+        'kept:{y}',
+        '',
+        '',
+        ...group('1'),
+        ...group(''),
+      );
+      expect(reply).toEqual([expect.stringMatching(/^\d/), 'late', '', '', '']);
+      expect(await redis.exists('late:{x}')).toBe(0);
+      expect(await redis.hget('kept:{y}', 't')).toBe('4');
+      expect(await redis.hget('kept:{y}', 'a')).toBe('1');
+    } finally {
+      redis.disconnect();
+    }
   });
 });

@@ -81,8 +81,9 @@ end
  * take a call, since each bucket has a slot of its own). Each bucket is a hash: `t` tokens, `u`
  * updated at, counters `a`llowed, `r`ejected, `s`hadow-rejected.
  *
- * KEYS: the buckets, one per take. ARGV: [1] manual now or '', [2] deadline or '', then for each
- * take, in the order of KEYS: its burst, refill per ms, cost, mode (peek, inject, decide),
+ * KEYS: the buckets, one per take. ARGV: [1] manual now or '', [2] '' (each take has its own
+ * deadline), then for each take, in the order of KEYS: its deadline (Redis time in ms, '' for
+ * none), burst, refill per ms, cost, mode (peek, inject, decide),
  * shadow, valid, count invalid (each '1' or '0'), least and most time to live in ms, how many past
  * policies follow (live changes, oldest first), then for each: the time it ended, its burst, its
  * refill per ms. Tokens are worked out as `tokensAt` in the core does, step by step alike, and
@@ -90,13 +91,20 @@ end
  *
  * Returns the time of the takes, then for each take the bucket before it (tokens and updated-at
  * as text, '' for none): the caller works out each verdict from them with the same pure function.
- * A key that is not such a bucket counts as none, and a write replaces it. Past the deadline:
- * 'late', and no take is made.
+ * A key that is not such a bucket counts as none, and a write replaces it. A take past its own
+ * deadline is answered 'late' (and '') and not made; the others of the run are.
  */
 export const TAKE_SCRIPT = `${NOW}${FIELDS}
 -- The counters, by their place in the HMGET read: allowed, rejected, shadow-rejected.
 local COUNTERS = {[3] = 'a', [4] = 'r', [5] = 's'}
+local clock = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 local function take(key, o)
+  -- Past this take's own deadline: 'late', nothing changed (whoever asked has given up).
+  local deadline = ARGV[o]
+  o = o + 1
+  if deadline ~= '' and clock > tonumber(deadline) then
+    return 'late', '', o + 10 + 3 * tonumber(ARGV[o + 9])
+  end
   local burst = tonumber(ARGV[o])
   local rate = tonumber(ARGV[o + 1])
   local cost = tonumber(ARGV[o + 2])

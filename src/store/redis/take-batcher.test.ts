@@ -41,7 +41,10 @@ describe('createTakeBatcher', () => {
     expect(calls).toHaveLength(0);
     expect(turn.pending).toBe(1);
     turn.run();
-    expect(calls).toEqual([['3', 'a', 'b', 'c', '', '800', '1', '2', '3', '4', '5', '6']]);
+    // Each take with its own deadline first.
+    expect(calls).toEqual([
+      ['3', 'a', 'b', 'c', '', '', '900', '1', '2', '800', '3', '', '4', '5', '6'],
+    ]);
     expect(await Promise.all(answers)).toEqual([
       ['t-a', 'u-a', '1000'],
       ['t-b', 'u-b', '1000'],
@@ -60,8 +63,8 @@ describe('createTakeBatcher', () => {
     ];
     turn.run();
     expect(calls).toEqual([
-      ['1', 'a', '5', '', 'x'],
-      ['2', 'b', 'c', '9', '', 'y', 'z'],
+      ['1', 'a', '5', '', '', 'x'],
+      ['2', 'b', 'c', '9', '', '', 'y', '', 'z'],
     ]);
     await Promise.all(answers);
   });
@@ -80,6 +83,15 @@ describe('createTakeBatcher', () => {
       1,
     ]);
     expect((await answers.at(-1))?.[0]).toBe(`t-k${MOST_TAKES_A_SCRIPT * 2}`);
+  });
+
+  it('answers late only the takes the script found past their own deadline', async () => {
+    const { redis } = fakeRedis(() => Promise.resolve(['1000', 'late', '', '3', '7']));
+    const turn = manualSchedule();
+    const take = createTakeBatcher(redis, { oneAtATime: false, schedule: turn.schedule });
+    const answers = [take('a', '', '1', []), take('b', '', '9', [])];
+    turn.run();
+    expect(await Promise.all(answers)).toEqual(['late', ['3', '7', '1000']]);
   });
 
   it('answers every take of a run late when the run was late, and fails them all with its error', async () => {
@@ -103,8 +115,8 @@ describe('createTakeBatcher', () => {
     const answers = [take('a', '', '', ['1']), take('b', '', '', ['2'])];
     expect(turn.pending).toBe(0);
     expect(calls).toEqual([
-      ['1', 'a', '', '', '1'],
-      ['1', 'b', '', '', '2'],
+      ['1', 'a', '', '', '', '1'],
+      ['1', 'b', '', '', '', '2'],
     ]);
     expect(await Promise.all(answers)).toEqual([
       ['t-a', 'u-a', '1000'],

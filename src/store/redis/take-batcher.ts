@@ -18,8 +18,8 @@ export const MOST_TAKES_A_SCRIPT = 128;
 /**
  * Sends takes to Redis, the takes of one turn of the event loop in one run of the take script
  * (one round trip, in the order they were made, at one time), at most
- * {@link MOST_TAKES_A_SCRIPT} a run. The takes of a run share the earliest of their deadlines:
- * a run past it makes none of them, and each is answered 'late'. `oneAtATime` (a Redis Cluster,
+ * {@link MOST_TAKES_A_SCRIPT} a run. Each take keeps its own deadline: one past it is answered
+ * 'late' and not made, the others of its run are. `oneAtATime` (a Redis Cluster,
  * where the buckets of one script must share a slot and each bucket has its own) sends each take
  * alone, at once. `schedule` runs the sending once the turn is over (`setImmediate`).
  */
@@ -55,20 +55,12 @@ export function createTakeBatcher(
     });
 }
 
-/** The earliest of deadlines ('' is none). */
-function earliest(deadlines: readonly string[]): string {
-  let first = '';
-  for (const deadline of deadlines)
-    if (deadline !== '' && (first === '' || Number(deadline) < Number(first))) first = deadline;
-  return first;
-}
-
-/** Runs the take script once for `takes`, and answers each. */
+/** Runs the take script once for `takes`, each with its own deadline, and answers each. */
 function send(redis: ScriptedRedis, manualNow: string, takes: readonly Waiting[]): void {
   const args: string[] = [];
   for (const take of takes) args.push(take.key);
-  args.push(manualNow, earliest(takes.map((take) => take.deadline)));
-  for (const take of takes) args.push(...take.args);
+  args.push(manualNow, '');
+  for (const take of takes) args.push(take.deadline, ...take.args);
   redis.uasTake(takes.length, ...args).then(
     (reply) => {
       if (reply === 'late') {
@@ -76,9 +68,10 @@ function send(redis: ScriptedRedis, manualNow: string, takes: readonly Waiting[]
         return;
       }
       const now = reply[0] ?? '';
-      takes.forEach((take, index) =>
-        take.resolve([reply[1 + 2 * index] ?? '', reply[2 + 2 * index] ?? '', now]),
-      );
+      takes.forEach((take, index) => {
+        const tokens = reply[1 + 2 * index] ?? '';
+        take.resolve(tokens === 'late' ? 'late' : [tokens, reply[2 + 2 * index] ?? '', now]);
+      });
     },
     (error: unknown) => {
       for (const take of takes) take.reject(error);
