@@ -1,13 +1,11 @@
 import { build } from 'esbuild';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireTool } from '../helpers/require-tool.js';
+import { hasChromium, launchChromium } from '../helpers/chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = requireTool('Chromium', existsSync(CHROMIUM), 'apt-get install chromium');
 const WORKER = fileURLToPath(
   new URL('../../node_modules/msw/lib/mockServiceWorker.js', import.meta.url),
 );
@@ -51,19 +49,7 @@ describe('uas/msw in a browser', () => {
   it.skipIf(!hasChromium)(
     'bundles with no Node built-ins and answers through setupWorker in Chromium',
     async () => {
-      const { chromium } = await import('playwright-core');
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      const browser = await launchChromium();
       try {
         const page = await browser.newPage();
         const errors: string[] = [];

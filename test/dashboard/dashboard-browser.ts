@@ -1,16 +1,9 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { requireTool } from '../helpers/require-tool.js';
 
-/** Chromium for the dashboard's tests (Debian's, or `CHROMIUM_PATH`). */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const hasChromium = requireTool(
-  'Chromium',
-  existsSync(CHROMIUM),
-  'apt-get install chromium',
-);
+export { hasChromium, launchChromium } from '../helpers/chromium.js';
 
 /** Where each page's screenshot is written (git-ignored). */
 export const SHOTS = fileURLToPath(new URL('../../test-results/dashboard/', import.meta.url));
@@ -18,23 +11,6 @@ export const SHOTS = fileURLToPath(new URL('../../test-results/dashboard/', impo
 export const README_SHOT = fileURLToPath(new URL('../../docs/img/dashboard.png', import.meta.url));
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** Starts Chromium headless, as the browser test of uas/msw does. */
-export async function launchChromium(): Promise<Browser> {
-  const { chromium } = await import('playwright-core');
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
 
 /** A new page that records script errors, CSP violations and requests to other hosts. */
 export async function openPage(browser: Browser, origin: string) {
