@@ -1,4 +1,4 @@
-import { RECORD_TEXT_MAX, type RequestRecord } from '../records/records.js';
+import { RECORD_TEXT_MAX, type RequestRecord, type UpstreamFacts } from '../records/records.js';
 import { scrubSecrets } from '../records/redact.js';
 import { BUCKET_HEADER } from '../limits/rate-limit-headers.js';
 import { problemKindOf } from './pipeline.js';
@@ -21,6 +21,19 @@ const POLICY_HEADERS = ['ratelimit-policy', 'x-ratelimit-limit', 'ratelimit-limi
 /** The longest wait a record states, in seconds (what its schema allows). */
 const WAIT_SECONDS_MAX = 1_000_000_000_000;
 
+/** What a record of a forwarded request says of the real service before its answer is known. */
+export function upstreamFacts(): UpstreamFacts {
+  return {
+    answered_by: 'upstream',
+    local: undefined,
+    headers: [],
+    policy: undefined,
+    retry_after_text: undefined,
+    problem_type: undefined,
+    bucket: undefined,
+  };
+}
+
 /**
  * Completes the record of a forwarded request with what the real service answered: its status,
  * Retry-After, remaining tokens and bucket when it states them, its problem kind, and the facts
@@ -35,15 +48,7 @@ export function finishUpstreamRecord(
   const { headers, status } = answer;
   const keep = (text: string | undefined) =>
     text === undefined ? undefined : clipString(scrubSecrets(text, secrets));
-  const facts = record.upstream ?? {
-    answered_by: 'upstream',
-    local: undefined,
-    headers: [],
-    policy: undefined,
-    retry_after_text: undefined,
-    problem_type: undefined,
-    bucket: undefined,
-  };
+  const facts = record.upstream ?? upstreamFacts();
   record.upstream = facts;
   if (answer.failed === true) facts.answered_by = 'proxy';
   record.status = status;

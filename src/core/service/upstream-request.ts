@@ -7,6 +7,7 @@ import { describeInput, newRecord, type PipelineContext } from './pipeline.js';
 import { createProblem } from './problems.js';
 import { readBodyInput, readExistsInput } from './request-input.js';
 import { completeRecord } from './request-facts.js';
+import { upstreamFacts } from './upstream-answer.js';
 import { scrubSecrets } from '../records/redact.js';
 import { secondsUp } from '../limits/rate-limit-headers.js';
 import type { ServiceContext, ServiceResult } from './service.js';
@@ -92,15 +93,7 @@ export function admitUpstreamRequest(
       : readBodyInput(request, operation, state.rules, path);
   describeInput(record, request, input, operation === 'exists' ? 'query' : 'body', query);
   completeRecord(record, secrets);
-  record.upstream = {
-    answered_by: 'upstream',
-    local: undefined,
-    headers: [],
-    policy: undefined,
-    retry_after_text: undefined,
-    problem_type: undefined,
-    bucket: undefined,
-  };
+  record.upstream = upstreamFacts();
   if (enforce === 'upstream' || clientId === undefined) return { record, answer: undefined };
   return countLocally(service, record, input.callerId, clientId, enforce, now, path, secrets);
 }
