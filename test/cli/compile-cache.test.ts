@@ -1,5 +1,13 @@
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  linkSync,
+  readdirSync,
+  writeFileSync,
+} from 'node:fs';
 import module from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,16 +36,36 @@ const filesUnder = (dir: string): string[] =>
     .map((entry) => join(entry.parentPath, entry.name));
 
 /** `uas --help` from the copy at `dir`, without the environment's own compile cache settings. */
-function help(dir: string, options: SpawnSyncOptions = {}) {
+function help(dir: string, options: SpawnSyncOptions = {}, node = process.execPath) {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('NODE_')),
   );
-  const result = spawnSync(process.execPath, [join(dir, 'bin/uas.js'), '--help'], {
+  const result = spawnSync(node, [join(dir, 'bin/uas.js'), '--help'], {
     encoding: 'utf8',
     env: { ...env, NO_COLOR: '1' },
     ...options,
   });
+  if (result.error) throw result.error;
   return { code: result.status, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+const NOBODY = { uid: 65534, gid: 65534 };
+
+/**
+ * This Node.js binary, where nobody can run it: itself when nobody can, else a link to it (or a
+ * copy) in `folder`. CI's Node 24 lives in a folder only root can enter (mktemp -d).
+ */
+function nodeForNobody(folder: string): string {
+  const check = spawnSync(process.execPath, ['-e', '0'], NOBODY);
+  if (!check.error && check.status === 0) return process.execPath;
+  const node = join(folder, 'node');
+  try {
+    linkSync(process.execPath, node);
+  } catch {
+    copyFileSync(process.execPath, node);
+  }
+  chmodSync(node, 0o755);
+  return node;
 }
 
 const expected = () => help(ROOT).stdout;
@@ -67,7 +95,7 @@ describe("uas's compile cache", () => {
     if (asRoot) chmodSync(join(dir, '..'), 0o755);
     else chmodSync(dir, 0o555);
     try {
-      const result = help(dir, asRoot ? { uid: 65534, gid: 65534 } : {});
+      const result = asRoot ? help(dir, NOBODY, nodeForNobody(join(dir, '..'))) : help(dir);
       expect(result).toEqual({ code: 0, stdout: expected(), stderr: '' });
       expect(existsSync(join(dir, 'node_modules'))).toBe(false);
     } finally {
