@@ -82,7 +82,10 @@ export function recordRequest(context: RequestContext, entry: RequestRecord): vo
   countRequest(state.counters.requests, entry.operation ?? 'none', entry.status);
   state.journal.push(entry);
   if (announce.active)
-    announce.emit({ type: 'request', request: completeRecord(entry, context.secrets) });
+    announce.emit({
+      type: 'request',
+      request: announce.whole ? completeRecord(entry, context.secrets) : entry,
+    });
 }
 
 /**

@@ -1,5 +1,7 @@
 import { createAdmin, type Announcer } from './admin/admin.js';
 import { codeRecord } from './records/code-record.js';
+import type { EventHub } from './admin/event-hub.js';
+import type { EmulatorEvent } from './records/records.js';
 import { handleDevApi, isDevApiPath } from './admin/dev-api.js';
 import type { StoreHealth } from './admin/dev-api-target.js';
 import { MAX_EVENT_READERS, openEventStream } from './admin/event-stream.js';
@@ -34,7 +36,7 @@ export function assembleEmulator(
 ): AnyEmulator {
   const { clock, random } = options;
   const state = createState(initialConfig, store);
-  const counters: InstanceCounters = { readers: 0, dropped: 0, storeErrors: 0 };
+  const counters: InstanceCounters = { readers: 0, wholeReaders: 0, dropped: 0, storeErrors: 0 };
   const devApi = devApiAccess(options.devApi);
   const version = checkVersion(options.version);
   // Tokens a client may send where they do not belong; records never show them.
@@ -42,7 +44,10 @@ export function assembleEmulator(
     ...initialConfig.clients.map((client) => client.token),
     ...(devApi.adminToken === undefined ? [] : [devApi.adminToken]),
   ];
-  const { local, readers, announcer } = createEmulatorEvents(store.channel);
+  const { local, readers, announcer } = createEmulatorEvents(
+    store.channel,
+    () => counters.wholeReaders > 0,
+  );
   const announce = announcer.all;
   const pipeline = pipelineOf(state, random, announce);
   const service = serviceContext(pipeline);
@@ -78,10 +83,7 @@ export function assembleEmulator(
     handle: (request: EmulatorRequest, giveWay?: GiveWay) =>
       answerRequest(requests, request, giveWay),
     subscribe: (listener) => local.subscribe(listener),
-    openEventStream: () =>
-      counters.readers >= (options.maxEventReaders ?? MAX_EVENT_READERS)
-        ? undefined
-        : openEventStream(readers, counters, options.eventQueueBytes),
+    openEventStream: eventStreams(readers, counters, options, secrets),
     bodyLimit,
     upstream: createUpstreamSide(requests, recordRequest),
     storeKind: store.kind,
@@ -105,6 +107,23 @@ export function assembleEmulator(
     else hear(change);
   });
   return emulator;
+}
+
+/** Opens event streams on `readers`, as many at once as the options allow. */
+function eventStreams(
+  readers: EventHub<EmulatorEvent>,
+  counters: InstanceCounters,
+  options: CoreEmulatorOptions,
+  secrets: readonly string[],
+): AnyEmulator['openEventStream'] {
+  return (requests) =>
+    counters.readers >= (options.maxEventReaders ?? MAX_EVENT_READERS)
+      ? undefined
+      : openEventStream(readers, counters, {
+          maxQueuedBytes: options.eventQueueBytes,
+          requests,
+          secrets,
+        });
 }
 
 /** The pipeline's context: its state and randomness, and who hears of the codes it issues. */

@@ -13,13 +13,22 @@ export interface EmulatorEvents {
   announcer: Announcer;
 }
 
-/** The listeners and readers of an emulator whose store shares events on `channel`, if any. */
-export function createEmulatorEvents(channel: StoreChannel | undefined): EmulatorEvents {
+/**
+ * The listeners and readers of an emulator whose store shares events on `channel`, if any.
+ * `wholeReaders` says whether a reader reads whole request records (not only their summaries).
+ */
+export function createEmulatorEvents(
+  channel: StoreChannel | undefined,
+  wholeReaders: () => boolean = () => true,
+): EmulatorEvents {
   const local = createEventHub<EmulatorEvent>();
   const readers = createEventHub<EmulatorEvent>(undefined, (active) => channel?.watching(active));
   const all: Announcer['all'] = {
     get active() {
       return local.active || readers.active || channel?.watched === true;
+    },
+    get whole() {
+      return local.active || channel?.watched === true || wholeReaders();
     },
     emit(event) {
       local.emit(event);

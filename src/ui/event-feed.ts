@@ -18,11 +18,15 @@ export interface FeedListener {
 }
 
 /**
- * Reads `GET /__uas/events` with fetch (EventSource cannot send the admin token), and hands the
+ * Reads `GET /__uas/events` with fetch (EventSource cannot send the admin token), request events
+ * whole or as summaries (`requests`, which cost the server much less), and hands the
  * events over in one batch per animation frame, at most every 200 ms, however many came. It reconnects after a restart, a
  * drop or a refusal, waiting longer each time (at most 5 s). Returns the function that stops it.
  */
-export function startEventFeed(listener: FeedListener): () => void {
+export function startEventFeed(
+  listener: FeedListener,
+  requests: 'full' | 'summary' = 'full',
+): () => void {
   let stopped = false;
   let controller: AbortController | undefined;
   let pending: EmulatorEvent[] = [];
@@ -49,7 +53,7 @@ export function startEventFeed(listener: FeedListener): () => void {
   const connect = async (): Promise<void> => {
     controller = new AbortController();
     try {
-      const response = await fetch('/__uas/events', {
+      const response = await fetch(`/__uas/events?requests=${requests}`, {
         headers: devHeaders({ accept: 'text/event-stream' }),
         signal: controller.signal,
         cache: 'no-store',

@@ -83,11 +83,38 @@ describe('applyEvents', () => {
     expect({ ...before, buckets: [...before.buckets] }).toEqual(snapshot);
   });
 
-  it('keeps the newest requests up to its bound', () => {
+  it('keeps the newest requests up to its bound, and counts every one', () => {
     const events = Array.from({ length: REQUESTS_KEPT + 5 }, (_, index) => request(index + 1, 0));
     const state = applyEvents(emptyLiveState(), events);
     expect(state.requests).toHaveLength(REQUESTS_KEPT);
     expect(state.requests[0]?.id).toBe(6);
+    expect(state.total).toBe(REQUESTS_KEPT + 5);
+  });
+
+  it('counts summaries without listing them; the journal lists them later, counted once', () => {
+    const summary = (id: number, status: number) =>
+      ({
+        type: 'request',
+        request: {
+          id,
+          at: 1_000,
+          status,
+          outcome: 'allowed',
+          level: 'caller',
+          bucket: 'caller:demo:a',
+        },
+      }) as unknown as EmulatorEvent;
+    const counted = applyEvents(emptyLiveState(), [summary(1, 200), summary(2, 429)], true);
+    expect(counted.total).toBe(2);
+    expect(counted.levels.caller).toEqual({ allowed: 1, refused: 1 });
+    expect(counted.requests).toEqual([]);
+    // The page that lists requests asks for whole records: the journal brings those missed.
+    const listed = addJournal(counted, [requestRecord({ id: 1 }), requestRecord({ id: 2 })]);
+    expect(listed.requests.map((each) => each.id)).toEqual([1, 2]);
+    expect(listed.total).toBe(2);
+    expect(listed.levels).toEqual(counted.levels);
+    const more = applyEvents(listed, [request(3, 2_000)]);
+    expect([more.total, more.requests.length]).toEqual([3, 3]);
   });
 
   it('lists codes newest first', () => {

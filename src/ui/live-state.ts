@@ -1,4 +1,9 @@
-import type { CodeRecord, EmulatorEvent, RequestRecord } from '../core/records/records.js';
+import type {
+  CodeRecord,
+  EmulatorEvent,
+  RequestRecord,
+  RequestSummary,
+} from '../core/records/records.js';
 
 /** Seconds of history the overview's chart keeps. */
 export const SERIES_SECONDS = 120;
@@ -13,13 +18,17 @@ export interface Counts {
 
 /** What the dashboard knows from the event stream and the journal, as one value. */
 export interface LiveState {
-  /** Requests seen, newest last, at most {@link REQUESTS_KEPT}. */
+  /** Requests seen, newest last, at most {@link REQUESTS_KEPT}: whole records only. */
   requests: RequestRecord[];
+  /** Requests counted since the dashboard opened (or the last reset), summaries included. */
+  total: number;
   /**
-   * The highest request id held, per instance (`''` for this one, else the event's `from`): ids
-   * only grow, so a record the journal and the stream both bring is held once.
+   * The highest request id counted, per instance (`''` for this one, else the event's `from`):
+   * ids only grow, so a request the journal and the stream both bring is counted once.
    */
   lastIds: Readonly<Record<string, number>>;
+  /** The highest request id held in {@link requests}, per instance, likewise. */
+  listIds: Readonly<Record<string, number>>;
   /** Per second of the emulator's clock: [second, requests, 429s], oldest first. */
   series: Array<[number, number, number]>;
   levels: { client: Counts; caller: Counts };
@@ -39,7 +48,9 @@ export interface LiveState {
 export function emptyLiveState(): LiveState {
   return {
     requests: [],
+    total: 0,
     lastIds: {},
+    listIds: {},
     series: [],
     levels: { client: { allowed: 0, refused: 0 }, caller: { allowed: 0, refused: 0 } },
     buckets: new Map(),
@@ -57,18 +68,27 @@ export function isRefused(request: Pick<RequestRecord, 'status' | 'outcome'>): b
 
 /**
  * The state after a batch of events (those of one animation frame), in order. Pure: the
- * returned state shares nothing it changed with the one given.
+ * returned state shares nothing it changed with the one given. A request event counts once (by
+ * its id); it is also held in {@link LiveState.requests} when it carries the whole record, not
+ * a summary (`GET /__uas/events?requests=summary`), which `summaries` says of the batch.
  */
-export function applyEvents(state: LiveState, events: readonly EmulatorEvent[]): LiveState {
+export function applyEvents(
+  state: LiveState,
+  events: readonly EmulatorEvent[],
+  summaries = false,
+): LiveState {
   let next = state;
-  const added: RequestRecord[] = [];
+  const counted: RequestSummary[] = [];
+  const listed: RequestRecord[] = [];
   let lastIds: Record<string, number> | undefined;
+  let listIds: Record<string, number> | undefined;
   for (const event of events) {
     if (event.type === 'reset') {
       if (event.emulator) {
         next = { ...emptyLiveState(), resets: next.resets + 1, config: next.config };
-        added.length = 0;
-        lastIds = undefined;
+        counted.length = 0;
+        listed.length = 0;
+        lastIds = listIds = undefined;
       } else next = { ...next, buckets: withoutBuckets(next.buckets, event.bucket) };
     } else if (event.type === 'code') {
       next = { ...next, codes: [event.code, ...next.codes].slice(0, 1000) };
@@ -78,18 +98,28 @@ export function applyEvents(state: LiveState, events: readonly EmulatorEvent[]):
         config: { limits: event.limits, behavior: event.behavior, otp: event.otp },
       };
     } else if (event.type === 'request') {
-      lastIds ??= { ...next.lastIds };
       const from = event.from ?? '';
+      const { id } = event.request;
       if (event.from !== undefined && !next.instances.has(event.from))
         next = { ...next, instances: new Set(next.instances).add(event.from) };
-      if (event.request.id <= (lastIds[from] ?? 0)) continue;
-      lastIds[from] = event.request.id;
-      added.push(event.request);
+      lastIds ??= { ...next.lastIds };
+      if (id > (lastIds[from] ?? 0)) {
+        lastIds[from] = id;
+        counted.push(event.request);
+      }
+      // A summary is not listed: the journal lists this instance's requests when whole ones are
+      // asked for again.
+      if (summaries) continue;
+      listIds ??= { ...next.listIds };
+      if (id > (listIds[from] ?? 0)) {
+        listIds[from] = id;
+        listed.push(event.request);
+      }
     }
   }
-  return added.length === 0
-    ? next
-    : { ...withRequests(next, added), lastIds: lastIds ?? next.lastIds };
+  if (counted.length > 0) next = { ...withCounts(next, counted), lastIds: lastIds ?? next.lastIds };
+  if (listed.length > 0) next = { ...withListed(next, listed), listIds: listIds ?? next.listIds };
+  return next;
 }
 
 /** Adds requests first read from the journal (oldest first), as if their events had come. */
@@ -100,7 +130,7 @@ export function addJournal(state: LiveState, requests: readonly RequestRecord[])
   );
 }
 
-function withRequests(state: LiveState, added: RequestRecord[]): LiveState {
+function withCounts(state: LiveState, added: readonly RequestSummary[]): LiveState {
   const levels = {
     client: { ...state.levels.client },
     caller: { ...state.levels.caller },
@@ -117,9 +147,13 @@ function withRequests(state: LiveState, added: RequestRecord[]): LiveState {
     }
     addToSeries(series, Math.floor(request.at / 1000), refused);
   }
+  return { ...state, total: state.total + added.length, levels, buckets, series };
+}
+
+function withListed(state: LiveState, added: readonly RequestRecord[]): LiveState {
   let requests = state.requests.concat(added);
   if (requests.length > REQUESTS_KEPT) requests = requests.slice(requests.length - REQUESTS_KEPT);
-  return { ...state, requests, levels, buckets, series };
+  return { ...state, requests };
 }
 
 function count(counts: Counts, refused: boolean): void {

@@ -27,10 +27,15 @@ export const health = signal<Health | undefined>(undefined);
 let stop: (() => void) | undefined;
 /** Events that came while the journal was read: applied after it, in order. */
 let held: EmulatorEvent[] | undefined;
+/**
+ * What the feed reads of each request: whole records for the pages that list requests, summaries
+ * (enough to count them, at a small part of the server's cost) for the others.
+ */
+let requestEvents: 'full' | 'summary' = 'summary';
 
-function apply(batch: EmulatorEvent[]): void {
+function apply(batch: EmulatorEvent[], summaries: boolean): void {
   const before = live.value.resets;
-  live.value = applyEvents(live.value, batch);
+  live.value = applyEvents(live.value, batch, summaries);
   if (live.value.resets !== before) notice.value = 'The emulator was reset: totals start again.';
   ticks.value++;
 }
@@ -38,23 +43,37 @@ function apply(batch: EmulatorEvent[]): void {
 /** Starts (or restarts, after the admin token is given) the live feed. */
 export function startLive(): void {
   stop?.();
-  stop = startEventFeed({
-    events(batch) {
-      if (held === undefined) apply(batch);
-      else held.push(...batch);
+  const summaries = requestEvents === 'summary';
+  stop = startEventFeed(
+    {
+      events(batch) {
+        if (held === undefined) apply(batch, summaries);
+        else held.push(...batch);
+      },
+      status(status, detail) {
+        feed.value = { status, detail };
+      },
+      opened() {
+        held = [];
+        void catchUp().finally(() => {
+          const batch = held ?? [];
+          held = undefined;
+          apply(batch, summaries);
+        });
+      },
     },
-    status(status, detail) {
-      feed.value = { status, detail };
-    },
-    opened() {
-      held = [];
-      void catchUp().finally(() => {
-        const batch = held ?? [];
-        held = undefined;
-        apply(batch);
-      });
-    },
-  });
+    requestEvents,
+  );
+}
+
+/**
+ * Reads whole request records (`full`) or their summaries from now on, reconnecting when that
+ * changes: a page that lists requests asks for whole ones, and the journal brings those missed.
+ */
+export function readRequests(what: 'full' | 'summary'): void {
+  if (what === requestEvents) return;
+  requestEvents = what;
+  if (stop !== undefined) startLive();
 }
 
 /** After (re)connecting: a restarted server starts the totals again; then the journal and codes. */
@@ -85,7 +104,7 @@ async function catchUp(): Promise<void> {
  * a reconnection, only what was missed), as far as the dashboard keeps.
  */
 async function readJournal(): Promise<void> {
-  let after: number | null = live.value.lastIds[''] ?? 0;
+  let after: number | null = live.value.listIds[''] ?? 0;
   let read = 0;
   while (after !== null && read < REQUESTS_KEPT) {
     const page: Awaited<

@@ -3,8 +3,10 @@ import { render } from 'preact';
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import { App } from './app.js';
-import { startLive } from './live.js';
+import { readRequests, startLive } from './live.js';
+import { requestEventsOf, route } from './route.js';
 
+readRequests(requestEventsOf(route.value.page));
 startLive();
 const root = document.getElementById('app') as HTMLElement;
 // The page's own "Loading…" line goes: the app takes its place.

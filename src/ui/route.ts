@@ -36,3 +36,8 @@ export function href(page: PageId, params: Record<string, string> = {}): string 
   const query = new URLSearchParams(params).toString();
   return `#/${page}${query === '' ? '' : `?${query}`}`;
 }
+
+/** What a page reads of each request on the event stream: whole records where it lists them. */
+export function requestEventsOf(page: PageId): 'full' | 'summary' {
+  return page === 'requests' || page === 'buckets' ? 'full' : 'summary';
+}

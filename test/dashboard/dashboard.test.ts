@@ -39,6 +39,11 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
   it('shows new traffic live, without reload, and says once that a reset starts the totals again', async () => {
     await dash.startServer();
     const { page, errors } = await openPage(dash.browser!, dash.url);
+    const streams: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/__uas/events') streams.push(url.search);
+    });
     await dash.visit(page, 'overview');
     await expect
       .poll(() => page.getByTestId('total-requests').textContent())
@@ -49,8 +54,12 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
       .poll(() => page.getByTestId('total-requests').textContent())
       .toMatch(/^2 requests/);
     expect(await page.getByTestId('caller-allowed').textContent()).toBe('2');
+    // The overview counts summaries; the Requests page reads whole records, and the journal
+    // brings those the overview only counted.
+    expect(streams).toEqual(['?requests=summary']);
     await page.getByRole('link', { name: 'Requests' }).click();
     await expect.poll(() => page.getByTestId('request-row').count()).toBe(2);
+    expect(streams).toEqual(['?requests=summary', '?requests=full']);
     await dash.exists('email=bob@example.com');
     await expect.poll(() => page.getByTestId('request-row').count()).toBe(3);
     await dash.send('/__uas/reset', {

@@ -83,7 +83,12 @@ export interface Admin<out M extends Answer = 'sync'> {
  * listeners, for a change another instance made (its readers hear it from the one that made it).
  */
 export interface Announcer {
-  all: Pick<EventHub<EmulatorEvent>, 'active' | 'emit'>;
+  /**
+   * Everyone. `whole` says whether anyone needs a request event's whole record (a listener, a
+   * reader of whole records, another instance): when only readers of summaries listen, records
+   * are announced as they stand, not worked out first.
+   */
+  all: Pick<EventHub<EmulatorEvent>, 'active' | 'emit'> & { readonly whole: boolean };
   here: Pick<EventHub<EmulatorEvent>, 'active' | 'emit'>;
 }
 

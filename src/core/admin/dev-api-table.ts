@@ -274,6 +274,12 @@ export const DEV_API_TABLE = {
     path: '/__uas/events',
     summary: 'Server-sent events: request, code, reset, config',
     tag: 'server',
+    query: {
+      requests: choiceParam(
+        ['full', 'summary'],
+        'What request events carry: the whole record (default), or its summary (id, at, operation, status, outcome, level, bucket), which costs the server a small part as much.',
+      ),
+    },
     answer: { media: 'text/event-stream', description: 'An endless stream of server-sent events.' },
     showsTraffic: true,
     problems: ['too-many-event-readers'],

@@ -1,6 +1,7 @@
 import type { Answer, MaybePromise } from '../async/maybe-promise.js';
 import type { Clock } from '../time/clock.js';
 import type { Admin } from './admin.js';
+import type { RequestEvents } from './event-stream.js';
 
 /** What `GET /__uas/health` says of the store (see {@link EmulatorInfo.storeHealth}). */
 export type StoreHealth = 'memory' | 'up' | 'down' | 'degraded';
@@ -19,9 +20,9 @@ export interface EmulatorInfo {
    * A stream of server-sent events (what `GET /__uas/events` sends): this instance's, and those
    * of every instance sharing its store. A reader that falls more than its queue behind is cut
    * off and counted in the metrics. Undefined when the most readers allowed at once are already
-   * reading.
+   * reading. With `requests` `summary`, request events carry only their records' summaries.
    */
-  openEventStream(): ReadableStream<Uint8Array> | undefined;
+  openEventStream(requests?: RequestEvents): ReadableStream<Uint8Array> | undefined;
   /**
    * What `GET /__uas/health` says of the store: `memory`; or, of a shared store asked now, `up`,
    * `down`, or `degraded` (keys of its own hold junk that a reset repairs).

@@ -1,6 +1,12 @@
 import type { InstanceCounters } from '../service/emulator-state.js';
 import type { EventHub } from './event-hub.js';
-import type { EmulatorEvent } from '../records/records.js';
+import {
+  SUMMARY_FIELDS,
+  type EmulatorEvent,
+  type RequestRecord,
+  type RequestSummary,
+} from '../records/records.js';
+import { scrubSecrets } from '../records/redact.js';
 import { formatServerSentEvent, SSE_PREAMBLE } from './server-sent-events.js';
 
 /** Bytes an event reader may have waiting before it is cut off, by default: 1 MiB. */
@@ -9,20 +15,64 @@ export const EVENT_QUEUE_BYTES = 1_048_576;
 /** The largest number of event readers at once, by default. */
 export const MAX_EVENT_READERS = 32;
 
+/** What request events carry: whole records, or {@link RequestSummary summaries}. */
+export type RequestEvents = 'full' | 'summary';
+
 const encoder = new TextEncoder();
-let lastEvent: EmulatorEvent | undefined;
-let lastText = '';
 
 /**
- * An event as the text of a server-sent event. Every reader is handed the same event object in
- * turn, so it is serialised once, not once per reader.
+ * Serialises events as server-sent events, once each however many readers get them: every
+ * reader is handed the same event object in turn, and the text of the last one is kept.
  */
-function eventText(event: EmulatorEvent): string {
-  if (event !== lastEvent) {
-    lastText = formatServerSentEvent(event);
-    lastEvent = event;
+function lastEventText(format: (event: EmulatorEvent) => string): (event: EmulatorEvent) => string {
+  let lastEvent: EmulatorEvent | undefined;
+  let lastText = '';
+  return (event) => {
+    if (event !== lastEvent) {
+      lastText = format(event);
+      lastEvent = event;
+    }
+    return lastText;
+  };
+}
+
+const fullText = lastEventText(formatServerSentEvent);
+
+/** The summary of a record: its fields named in {@link SUMMARY_FIELDS}, the bucket scrubbed. */
+export function requestSummary(record: RequestRecord, secrets: readonly string[]): RequestSummary {
+  const summary: Record<string, unknown> = {};
+  for (const name of SUMMARY_FIELDS) summary[name] = record[name];
+  if (record.bucket !== undefined) summary.bucket = scrubSecrets(record.bucket, secrets);
+  return summary as RequestSummary;
+}
+
+/** The options of one reader's stream. */
+export interface EventStreamOptions {
+  /** Characters of events it may leave waiting before it is cut off. */
+  maxQueuedBytes?: number | undefined;
+  /** @default 'full' */
+  requests?: RequestEvents | undefined;
+  /** Tokens a summary's bucket must not show (a whole record is scrubbed as it is completed). */
+  secrets?: readonly string[] | undefined;
+}
+
+/** The texts of events for readers of summaries, one function per set of secrets. */
+const summaryTexts = new WeakMap<readonly string[], (event: EmulatorEvent) => string>();
+
+function summaryText(secrets: readonly string[]): (event: EmulatorEvent) => string {
+  let text = summaryTexts.get(secrets);
+  if (text === undefined) {
+    text = lastEventText((event) =>
+      event.type === 'request'
+        ? formatServerSentEvent({
+            ...event,
+            request: requestSummary(event.request, secrets) as RequestRecord,
+          })
+        : formatServerSentEvent(event),
+    );
+    summaryTexts.set(secrets, text);
   }
-  return lastText;
+  return text;
 }
 
 /** Why a reader was cut off; also the text of the stream's error. */
@@ -41,8 +91,11 @@ export const READER_FELL_BEHIND =
 export function openEventStream(
   events: EventHub<EmulatorEvent>,
   counters: InstanceCounters,
-  maxQueuedBytes: number = EVENT_QUEUE_BYTES,
+  options: EventStreamOptions = {},
 ): ReadableStream<Uint8Array> {
+  const maxQueuedBytes = options.maxQueuedBytes ?? EVENT_QUEUE_BYTES;
+  const summaries = options.requests === 'summary';
+  const eventText = summaries ? summaryText(options.secrets ?? []) : fullText;
   let unsubscribe: (() => void) | undefined;
   let waiting: Array<string> = [SSE_PREAMBLE];
   let waitingLength = SSE_PREAMBLE.length;
@@ -53,6 +106,7 @@ export function openEventStream(
     unsubscribe();
     unsubscribe = undefined;
     counters.readers--;
+    if (!summaries) counters.wholeReaders--;
   };
   const hand = (controller: ReadableStreamDefaultController<Uint8Array>) => {
     controller.enqueue(encoder.encode(waiting.length === 1 ? waiting[0] : waiting.join('')));
@@ -63,6 +117,7 @@ export function openEventStream(
     {
       start(controller) {
         counters.readers++;
+        if (!summaries) counters.wholeReaders++;
         unsubscribe = events.subscribe((event) => {
           const text = eventText(event);
           if (waitingLength + text.length > maxQueuedBytes) {

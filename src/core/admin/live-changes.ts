@@ -165,7 +165,7 @@ function hear(context: ChangeContext, change: SharedChange): void {
 function applyConfig(
   { state, events }: ChangeContext,
   next: ResolvedConfig,
-  to = events.all,
+  to: Announcer['here'] = events.all,
 ): void {
   useConfig(state, next);
   if (to.active)
@@ -192,7 +192,7 @@ function checkRoom({ directory }: EmulatorState, users: ConfigFile['users']): vo
 }
 
 /** Back to the start, but for the store (which the instance that was reset clears). */
-function restart(context: ChangeContext, to = context.events.all): void {
+function restart(context: ChangeContext, to: Announcer['here'] = context.events.all): void {
   const { state, clock, initialConfig } = context;
   Object.assign(state, createState(initialConfig, state.store));
   state.store.useConfig(initialConfig);

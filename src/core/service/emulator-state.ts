@@ -17,6 +17,8 @@ export interface Counters {
 export interface InstanceCounters {
   /** Event readers connected now. */
   readers: number;
+  /** Those of them that read whole request records (not `?requests=summary`). */
+  wholeReaders: number;
   /** Event readers cut off because they fell behind. */
   dropped: number;
   /** Requests answered while the shared store could not be reached. */

@@ -14,7 +14,7 @@ export function OverviewPage() {
   const clock = useClock();
   const now = Math.floor((clock?.now_ms ?? Date.now()) / 1000);
   const columns = seriesColumns(state.series, Math.max(now, state.series.at(-1)?.[0] ?? now));
-  const total = state.requests.length;
+  const total = state.total;
   return (
     <>
       <section aria-labelledby="traffic">

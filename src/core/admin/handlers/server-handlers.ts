@@ -27,8 +27,8 @@ export const serverHandlers = {
       }),
     ),
   reset: ({ target }) => andThen(target.reset(), () => json(200, { reset: 'emulator' })),
-  events: ({ target, path }) => {
-    const stream = target.openEventStream();
+  events: ({ target, path, query }) => {
+    const stream = target.openEventStream(query.requests);
     if (stream === undefined)
       return refuse(
         'too-many-event-readers',
