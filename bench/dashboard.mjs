@@ -3,8 +3,8 @@
 // throughput under the same autocannon load without and with the dashboard open and live on its
 // Overview (the runs take turns; the median of each is compared, in this one run).
 //
-//   node bench/dashboard.mjs [--duration 5] [--rounds 3] [--connections 50]
-import { spawn } from 'node:child_process';
+//   node bench/dashboard.mjs [--duration 5] [--rounds 3] [--connections 50] [--pin]
+import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,8 +18,13 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
+    // The server alone on the second core, autocannon and the browser on the first (Linux,
+    // taskset): the server's CPU per request is then its own, not inflated by sharing a core.
+    pin: { type: 'boolean', default: false },
   },
 });
+if (values.pin)
+  execFileSync('taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
 const UAS = fileURLToPath(new URL('../bin/uas.js', import.meta.url));
 const UI = fileURLToPath(new URL('../dist/ui/', import.meta.url));
 const PATH = '/v1/users/exists?email=alice%40example.com&caller_id=203.0.113.7';
@@ -38,8 +43,9 @@ function startServer() {
   return new Promise((resolve, reject) => {
     // A rate no load can empty: every request is allowed, and counted in its bucket.
     const child = spawn(
-      process.execPath,
+      values.pin ? 'taskset' : process.execPath,
       [
+        ...(values.pin ? ['-c', '1', process.execPath] : []),
         UAS,
         'serve',
         '--port',
@@ -69,17 +75,50 @@ function cpuMs(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
-/** Requests/s under load, and the server's CPU µs per request (which the browser cannot take). */
-async function load(url, pid) {
+/** The pids of the browser's processes (Chromium runs several). */
+function browserPids() {
+  const pids = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (/chrom/i.test(readFileSync(`/proc/${entry}/comm`, 'utf8'))) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+/** CPU milliseconds the browser's processes have used. */
+function browserCpuMs() {
+  let total = 0;
+  for (const pid of browserPids()) {
+    try {
+      total += cpuMs(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+/**
+ * Requests/s under load, the server's CPU µs per request, and the share of one core the browser
+ * took meanwhile (which the server, the load and the browser share on this machine).
+ */
+async function load(url, pid, overallRate = undefined) {
   const before = cpuMs(pid);
+  const browserBefore = browserCpuMs();
   const result = await autocannon({
     url: `${url}${PATH}`,
     headers: { authorization: 'Bearer uas-demo-token' },
     connections: Number(values.connections),
     duration: Number(values.duration),
+    ...(overallRate === undefined ? {} : { overallRate }),
   });
   const cpu = ((cpuMs(pid) - before) * 1000) / Math.max(1, result.requests.total);
-  return { rate: result.requests.average, cpu };
+  const browser = (browserCpuMs() - browserBefore) / (Number(values.duration) * 1000);
+  return { rate: result.requests.average, cpu, browser };
 }
 
 const browser = await chromium.launch({
@@ -104,18 +143,26 @@ try {
   await load(server.url, server.child.pid); // warm-up
   const without = [];
   const withDashboard = [];
+  // A server's CPU per request grows as its load falls (fewer requests share each turn of its
+  // event loop): its cost is also compared at one fixed rate, half what it served alone.
+  const steadyWithout = [];
+  const steadyWith = [];
   for (let round = 0; round < Number(values.rounds); round++) {
     without.push(await load(server.url, server.child.pid));
+    const steadyRate = Math.round(without.at(-1).rate / 2);
+    steadyWithout.push(await load(server.url, server.child.pid, steadyRate));
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${server.url}/__uas/ui/#/overview`);
     await page.getByText('Live').first().waitFor();
     withDashboard.push(await load(server.url, server.child.pid));
+    steadyWith.push(await load(server.url, server.child.pid, steadyRate));
     const shown = await page.getByTestId('total-requests').textContent();
     await context.close();
     const [a, b] = [without.at(-1), withDashboard.at(-1)];
+    const [c, d] = [steadyWithout.at(-1), steadyWith.at(-1)];
     console.log(
-      `round ${round + 1}: ${Math.round(a.rate)} req/s (${a.cpu.toFixed(1)} µs CPU/req) without, ${Math.round(b.rate)} req/s (${b.cpu.toFixed(1)} µs CPU/req) with; the page shows ${shown}`,
+      `round ${round + 1}: ${Math.round(a.rate)} req/s (${a.cpu.toFixed(1)} µs CPU/req) without, ${Math.round(b.rate)} req/s (${b.cpu.toFixed(1)} µs CPU/req, the browser ${(b.browser * 100).toFixed(0)}% of a core) with; at ${steadyRate} req/s ${c.cpu.toFixed(1)} µs CPU/req without, ${d.cpu.toFixed(1)} with; the page shows ${shown}`,
     );
   }
   const rate = (runs) => median(runs.map((run) => run.rate));
@@ -130,6 +177,9 @@ try {
   );
   console.log(
     `server CPU      ${cpu(without).toFixed(1)} µs per request without, ${cpu(withDashboard).toFixed(1)} with: ${(cpu(without) / cpu(withDashboard)).toFixed(3)}x the requests per CPU second`,
+  );
+  console.log(
+    `at a fixed rate ${cpu(steadyWithout).toFixed(1)} µs per request without, ${cpu(steadyWith).toFixed(1)} with (half the rate served alone, the same load for both): ${(cpu(steadyWithout) / cpu(steadyWith)).toFixed(3)}x the requests per CPU second`,
   );
 } finally {
   server.child.kill('SIGTERM');

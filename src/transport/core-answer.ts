@@ -9,6 +9,7 @@ export function fromCore(response: EmulatorResponse): TransportResponse {
     headers: response.headers,
     body: response.text ?? (response.body === undefined ? '' : JSON.stringify(response.body)),
     stream: response.stream,
+    paceMs: response.paceMs,
     close: response.close,
   };
 }

@@ -47,17 +47,21 @@ export function pumpStream(
   // A stream cut off while the pump waits for the socket to drain (a reader that never reads)
   // closes the connection now, not when the reader next reads.
   reader.closed.catch(cutOff);
-  pump(res, reader, () => ended)
+  pump(res, reader, () => ended, response.paceMs ?? 0)
     .then(end)
     .catch(cutOff);
   return end;
 }
 
-/** Writes what `reader` gives while the socket takes it, until the stream or `ended()` ends. */
+/**
+ * Writes what `reader` gives while the socket takes it, until the stream or `ended()` ends; at
+ * most one write a turn of the event loop, or every `paceMs`.
+ */
 async function pump(
   res: ServerResponse,
   reader: ReadableStreamDefaultReader<Uint8Array>,
   ended: () => boolean,
+  paceMs: number,
 ): Promise<void> {
   for (;;) {
     const { done, value } = await reader.read();
@@ -66,8 +70,9 @@ async function pump(
     // need to drain says it.
     if (!res.write(value) || needsDrain(res)) await drained(res);
     if (res.destroyed) return;
-    // The events that come during this turn wait in the stream, taken at once by the next read.
-    await new Promise((next) => setImmediate(next));
+    // The events that come during this turn (or pace) wait in the stream, taken at once by the
+    // next read.
+    await new Promise((next) => (paceMs > 0 ? setTimeout(next, paceMs) : setImmediate(next)));
   }
 }
 

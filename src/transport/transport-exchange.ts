@@ -16,6 +16,8 @@ export interface TransportResponse {
   body?: string | Uint8Array | undefined;
   /** A body to stream as its reader takes it (server-sent events), instead of `body`. */
   stream?: ReadableStream<Uint8Array> | undefined;
+  /** The least milliseconds between two writes of `stream` (what comes meanwhile goes together). */
+  paceMs?: number | undefined;
   /**
    * A body relayed as it arrives, unchanged (an answer of the real service, `uas serve
    * --upstream`), instead of `body`; `headers` are sent as they are.

@@ -1,5 +1,6 @@
 import { createParser } from 'eventsource-parser';
-import type { EmulatorEvent } from '../core/records/records.js';
+import type { RequestsEvent } from '../core/admin/server-sent-events.js';
+import type { EmulatorEvent, RequestRecord } from '../core/records/records.js';
 import { devHeaders } from './dev-api.js';
 
 /** Milliseconds between batches handed to the page. */
@@ -41,7 +42,12 @@ export function startEventFeed(
   const parser = createParser({
     onEvent(message) {
       try {
-        pending.push(JSON.parse(message.data) as EmulatorEvent);
+        const event = JSON.parse(message.data) as EmulatorEvent | RequestsEvent;
+        if (event.type !== 'requests') pending.push(event);
+        // The requests of one read of a reader of summaries: one request event each.
+        else
+          for (const { from, ...request } of event.requests)
+            pending.push({ type: 'request', request: request as RequestRecord, from });
       } catch {
         return; // not an event of the emulator
       }

@@ -1,50 +1,74 @@
 import type { InstanceCounters } from '../service/emulator-state.js';
 import type { EventHub } from './event-hub.js';
-import {
-  SUMMARY_FIELDS,
-  type EmulatorEvent,
-  type RequestRecord,
-  type RequestSummary,
-} from '../records/records.js';
+import type { EmulatorEvent, RequestRecord } from '../records/records.js';
 import { scrubSecrets } from '../records/redact.js';
-import { formatServerSentEvent, SSE_PREAMBLE } from './server-sent-events.js';
+import { formatServerSentEvent, SSE_PREAMBLE, type RequestsEvent } from './server-sent-events.js';
 
 /** Bytes an event reader may have waiting before it is cut off, by default: 1 MiB. */
 export const EVENT_QUEUE_BYTES = 1_048_576;
 
+/**
+ * The least milliseconds between two writes to a reader of summaries: what comes meanwhile is
+ * written as one event (the dashboard applies what it gets at most five times a second anyway).
+ */
+export const SUMMARY_PACE_MS = 100;
+
+/** Summaries waiting at most: past these, they are serialised (and counted at their length). */
+const SUMMARIES_WAITING = 1000;
+
 /** The largest number of event readers at once, by default. */
 export const MAX_EVENT_READERS = 32;
 
-/** What request events carry: whole records, or {@link RequestSummary summaries}. */
+/**
+ * What request events carry: whole records, or summaries (`RequestSummary`), the requests of one
+ * read in one `requests` event.
+ */
 export type RequestEvents = 'full' | 'summary';
 
 const encoder = new TextEncoder();
 
+let lastEvent: EmulatorEvent | undefined;
+let lastText = '';
+
 /**
- * Serialises events as server-sent events, once each however many readers get them: every
- * reader is handed the same event object in turn, and the text of the last one is kept.
+ * An event as the text of a server-sent event. Every reader is handed the same event object in
+ * turn, so it is serialised once, not once per reader.
  */
-function lastEventText(format: (event: EmulatorEvent) => string): (event: EmulatorEvent) => string {
-  let lastEvent: EmulatorEvent | undefined;
-  let lastText = '';
-  return (event) => {
-    if (event !== lastEvent) {
-      lastText = format(event);
-      lastEvent = event;
-    }
-    return lastText;
+function fullText(event: EmulatorEvent): string {
+  if (event !== lastEvent) {
+    lastText = formatServerSentEvent(event);
+    lastEvent = event;
+  }
+  return lastText;
+}
+
+/**
+ * The summary of a record: the fields of `RequestSummary` (`SUMMARY_FIELDS`), the bucket scrubbed, and
+ * `from` when another instance answered it.
+ */
+export function requestSummary(
+  record: RequestRecord,
+  secrets: readonly string[],
+  from: string | undefined,
+): SummaryOfRequest {
+  // Written out, in the order of SUMMARY_FIELDS: one shape for every summary, made fast.
+  const summary: SummaryOfRequest = {
+    id: record.id,
+    at: record.at,
+    operation: record.operation,
+    status: record.status,
+    outcome: record.outcome,
+    level: record.level,
+    bucket: record.bucket === undefined ? undefined : scrubSecrets(record.bucket, secrets),
   };
+  if (from !== undefined) summary.from = from;
+  return summary;
 }
 
-const fullText = lastEventText(formatServerSentEvent);
+/** Characters a request's summary is counted for in a reader's queue, before it is written. */
+const SUMMARY_CHARS = 256;
 
-/** The summary of a record: its fields named in {@link SUMMARY_FIELDS}, the bucket scrubbed. */
-export function requestSummary(record: RequestRecord, secrets: readonly string[]): RequestSummary {
-  const summary: Record<string, unknown> = {};
-  for (const name of SUMMARY_FIELDS) summary[name] = record[name];
-  if (record.bucket !== undefined) summary.bucket = scrubSecrets(record.bucket, secrets);
-  return summary as RequestSummary;
-}
+type SummaryOfRequest = RequestsEvent['requests'][number];
 
 /** The options of one reader's stream. */
 export interface EventStreamOptions {
@@ -54,25 +78,6 @@ export interface EventStreamOptions {
   requests?: RequestEvents | undefined;
   /** Tokens a summary's bucket must not show (a whole record is scrubbed as it is completed). */
   secrets?: readonly string[] | undefined;
-}
-
-/** The texts of events for readers of summaries, one function per set of secrets. */
-const summaryTexts = new WeakMap<readonly string[], (event: EmulatorEvent) => string>();
-
-function summaryText(secrets: readonly string[]): (event: EmulatorEvent) => string {
-  let text = summaryTexts.get(secrets);
-  if (text === undefined) {
-    text = lastEventText((event) =>
-      event.type === 'request'
-        ? formatServerSentEvent({
-            ...event,
-            request: requestSummary(event.request, secrets) as RequestRecord,
-          })
-        : formatServerSentEvent(event),
-    );
-    summaryTexts.set(secrets, text);
-  }
-  return text;
 }
 
 /** Why a reader was cut off; also the text of the stream's error. */
@@ -86,7 +91,8 @@ export const READER_FELL_BEHIND =
  * its event loop writes a burst of events at once (its bytes are the reader's own). A reader that
  * lets the text fill is cut off (the stream errors, the transport closes the connection) and
  * counted, so a reader that never reads costs a bounded amount of memory and never slows the
- * emulator.
+ * emulator. A reader of summaries gets the requests of each read as one `requests` event, their
+ * summaries made and serialised when it reads (each counted as {@link SUMMARY_CHARS} meanwhile).
  */
 export function openEventStream(
   events: EventHub<EmulatorEvent>,
@@ -95,10 +101,12 @@ export function openEventStream(
 ): ReadableStream<Uint8Array> {
   const maxQueuedBytes = options.maxQueuedBytes ?? EVENT_QUEUE_BYTES;
   const summaries = options.requests === 'summary';
-  const eventText = summaries ? summaryText(options.secrets ?? []) : fullText;
+  const secrets = options.secrets ?? [];
   let unsubscribe: (() => void) | undefined;
   let waiting: Array<string> = [SSE_PREAMBLE];
   let waitingLength = SSE_PREAMBLE.length;
+  // Request events of a reader of summaries, written as one `requests` event when read.
+  let requests: Array<Extract<EmulatorEvent, { type: 'request' }>> = [];
   // A read waiting for an event, answered by the next one.
   let reading: (() => void) | undefined;
   const stop = () => {
@@ -108,7 +116,14 @@ export function openEventStream(
     counters.readers--;
     if (!summaries) counters.wholeReaders--;
   };
+  const writeRequests = () => {
+    if (requests.length === 0) return;
+    const batch = requests.map((event) => requestSummary(event.request, secrets, event.from));
+    requests = [];
+    waiting.push(formatServerSentEvent({ type: 'requests', requests: batch }));
+  };
   const hand = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    writeRequests();
     controller.enqueue(encoder.encode(waiting.length === 1 ? waiting[0] : waiting.join('')));
     waiting = [];
     waitingLength = 0;
@@ -119,15 +134,25 @@ export function openEventStream(
         counters.readers++;
         if (!summaries) counters.wholeReaders++;
         unsubscribe = events.subscribe((event) => {
-          const text = eventText(event);
-          if (waitingLength + text.length > maxQueuedBytes) {
+          const summary = summaries && event.type === 'request';
+          // Events stay in order: the requests before another event are written before it.
+          if (summaries && !summary) writeRequests();
+          const text = summary ? '' : fullText(event);
+          const length = summary ? SUMMARY_CHARS : text.length;
+          if (waitingLength + length > maxQueuedBytes) {
             stop();
             counters.dropped++;
             controller.error(new Error(READER_FELL_BEHIND));
             return;
           }
-          waiting.push(text);
-          waitingLength += text.length;
+          if (summary) requests.push(event);
+          else waiting.push(text);
+          waitingLength += length;
+          if (requests.length >= SUMMARIES_WAITING) {
+            waitingLength -= SUMMARY_CHARS * requests.length;
+            writeRequests();
+            waitingLength += waiting[waiting.length - 1]!.length;
+          }
           if (reading === undefined) return;
           const answered = reading;
           reading = undefined;
@@ -136,7 +161,7 @@ export function openEventStream(
         });
       },
       pull(controller) {
-        if (waiting.length > 0) return hand(controller);
+        if (waitingLength > 0) return hand(controller);
         return new Promise<void>((resolve) => (reading = resolve));
       },
       cancel: stop,

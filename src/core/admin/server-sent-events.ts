@@ -1,4 +1,13 @@
-import type { EmulatorEvent } from '../records/records.js';
+import type { EmulatorEvent, RequestSummary } from '../records/records.js';
+
+/**
+ * The request events of one turn, as a reader of summaries gets them
+ * (`GET /__uas/events?requests=summary`): `from` is set on those another instance answered.
+ */
+export interface RequestsEvent {
+  type: 'requests';
+  requests: Array<RequestSummary & { from?: string }>;
+}
 
 /** The first bytes of an event stream: how long a client waits before reconnecting. */
 export const SSE_PREAMBLE = 'retry: 2000\n\n';
@@ -7,6 +16,6 @@ export const SSE_PREAMBLE = 'retry: 2000\n\n';
 export const SSE_HEARTBEAT = ': heartbeat\n\n';
 
 /** Formats one emulator event as a server-sent event named after its type. */
-export function formatServerSentEvent(event: EmulatorEvent): string {
+export function formatServerSentEvent(event: EmulatorEvent | RequestsEvent): string {
   return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }

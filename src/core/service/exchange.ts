@@ -41,6 +41,11 @@ export interface EmulatorResponse {
    * transport reads it only as fast as its client takes it, and cancels it when the client goes.
    */
   stream?: ReadableStream<Uint8Array>;
+  /**
+   * The least milliseconds between two writes of `stream`: what comes meanwhile is written
+   * together (fewer, larger writes for a reader that does not need each event at once).
+   */
+  paceMs?: number;
   /** Milliseconds the transport waits before answering (configured latency). */
   delayMs: number;
   /** Asks the transport to close the connection after the answer (the body was not read whole). */
