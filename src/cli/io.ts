@@ -1,3 +1,5 @@
+import { directOutput } from './direct-output.js';
+
 /** A stream the CLI writes to. */
 export interface OutputStream {
   /** Text, or bytes passed through as they are (the output of a command `uas check` runs). */
@@ -12,6 +14,11 @@ export interface OutputStream {
 /** What a command may touch of the outside world; injected so tests run commands in-process. */
 export interface CliIO {
   stdout: OutputStream;
+  /**
+   * Where help and the version go: stdout, written straight to its descriptor when it is no
+   * terminal (no stream made for it, which a start would pay). Absent: `stdout`.
+   */
+  helpOut?: OutputStream | undefined;
   stderr: OutputStream;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
@@ -82,15 +89,22 @@ export function resilientStream(stream: NodeJS.WriteStream): OutputStream {
 }
 
 /**
- * The real process's streams, environment and signals. stderr, stdin and the terminal are taken
- * on first use: Node makes each stream (and loads the modules under a pipe or a terminal) when it
+ * The real process's streams, environment and signals. stdout, stderr, stdin and the terminal
+ * are taken on first use (help and the version go straight to a file or pipe): Node makes each stream (and loads the modules under a pipe or a terminal) when it
  * is first read, and `uas --help` needs none of them.
  */
 export function processIO(): CliIO {
+  let stdout: OutputStream | undefined;
+  let helpOut: OutputStream | undefined;
   let stderr: OutputStream | undefined;
   let terminal: CliIO['terminal'];
   return {
-    stdout: resilientStream(process.stdout),
+    get stdout() {
+      return (stdout ??= resilientStream(process.stdout));
+    },
+    get helpOut() {
+      return (helpOut ??= directOutput(1, () => process.stdout) ?? this.stdout);
+    },
     get stderr() {
       return (stderr ??= resilientStream(process.stderr));
     },

@@ -23,7 +23,14 @@ export async function createProgram(context: CommandContext): Promise<Command> {
     .enablePositionalOptions()
     .exitOverride()
     .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
+      writeOut: (text) => (io.helpOut ?? io.stdout).write(text),
+      // Read from the output help goes to, so that no stream is made for a file or a pipe.
+      getOutHelpWidth: () => {
+        const out = io.helpOut ?? io.stdout;
+        // commander's own width when it cannot tell one.
+        return (out.isTTY === true ? out.columns : undefined) ?? 80;
+      },
+      getOutHasColors: () => (io.helpOut ?? io.stdout).isTTY === true,
       // Only help shown for a mistake (a command group without its command) comes here: `run`
       // says what is missing in one line instead.
       writeErr: (text) => {

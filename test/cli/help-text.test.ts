@@ -1,6 +1,9 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UAS_BIN } from '../helpers/spawn-uas.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 // What the built CLI prints for help, the version and a mistyped command, byte for byte: how
 // the program is declared and loaded may change (for a faster start); what it prints may not.
@@ -77,4 +80,51 @@ describe('the help of the built CLI', () => {
       await expect(await transcript(args)).toMatchFileSnapshot(fileOf(args));
     },
   );
+});
+
+describe('where the help goes', () => {
+  const expected = () => transcript(['--help']).then((text) => text.split('[stdout]\n')[1]!);
+
+  it('writes the same help to a file as to a pipe', async () => {
+    const file = join(tempDir('uas-help-'), 'help.txt');
+    const fd = openSync(file, 'w');
+    try {
+      const result = spawnSync(process.execPath, [UAS_BIN, '--help'], {
+        env: plainEnv(),
+        stdio: ['ignore', fd, 'pipe'],
+        encoding: 'utf8',
+      });
+      expect([result.status, result.stderr]).toEqual([0, '']);
+    } finally {
+      closeSync(fd);
+    }
+    expect(`${readFileSync(file, 'utf8')}[stderr]\n[end]\n`).toBe(await expected());
+  });
+
+  it('exits 0, silently, when the reader of its pipe has gone', async () => {
+    const child = spawn(process.execPath, [UAS_BIN, 'serve', '--help'], {
+      env: plainEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect([code, stderr]).toEqual([0, '']);
+  });
+
+  it('wraps the help at the width of a terminal', () => {
+    // `script` gives the command a pseudo-terminal of the size stty sets.
+    const result = spawnSync(
+      'script',
+      ['-qec', `stty cols 120; ${process.execPath} ${UAS_BIN} --help`, '/dev/null'],
+      { env: plainEnv(), encoding: 'utf8' },
+    );
+    if (result.error) throw result.error;
+    const lines = result.stdout.split(/\r?\n/);
+    expect(lines[0]).toBe('Usage: uas [options] [command]');
+    // Wider than the 80 columns of a pipe, no wider than the terminal.
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(120);
+    expect(lines.some((line) => line.length > 80)).toBe(true);
+  });
 });
