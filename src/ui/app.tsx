@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import { useEffect } from 'preact/hooks';
 import { needsToken } from './dev-api.js';
-import { feed, health, notice, readRequests } from './live.js';
+import { feed, health, notice, listRequests } from './live.js';
 import { CheckPage } from './pages/check-page.js';
 import { BucketsPage } from './pages/buckets-page.js';
 import { ControlPage } from './pages/control-page.js';
@@ -9,7 +9,7 @@ import { InboxPage } from './pages/inbox-page.js';
 import { OverviewPage } from './pages/overview-page.js';
 import { RequestsPage } from './pages/requests-page.js';
 import { TokenPrompt } from './parts/token-prompt.js';
-import { href, PAGES, requestEventsOf, route } from './route.js';
+import { href, listsRequests, PAGES, route } from './route.js';
 
 const VIEWS = {
   overview: OverviewPage,
@@ -23,8 +23,8 @@ const VIEWS = {
 /** The dashboard: navigation, the stream's state, a notice, and the page of the route. */
 export function App() {
   const { page } = route.value;
-  // Only the pages that list requests read whole records; the others count summaries.
-  useEffect(() => readRequests(requestEventsOf(page)), [page]);
+  // Only the pages that list requests read whole records; counts come from summaries.
+  useEffect(() => listRequests(listsRequests(page)), [page]);
   const View = VIEWS[page];
   const title = PAGES.find((entry) => entry.id === page)?.title ?? '';
   const status = feed.value;

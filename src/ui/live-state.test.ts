@@ -58,6 +58,65 @@ describe('applyEvents', () => {
     expect([...state.instances]).toEqual(['other']);
   });
 
+  it('counts every request of another instance, even one whose id came before, as after its reset its ids start again', () => {
+    const other = (id: number) =>
+      ({ type: 'request', request: requestRecord({ id }), from: 'b' }) as EmulatorEvent;
+    const state = applyEvents(emptyLiveState(), [
+      other(900),
+      { type: 'reset', bucket: undefined, emulator: true },
+      other(901), // answered by b before it heard of the reset
+      other(1),
+      other(2),
+    ]);
+    expect(state.total).toBe(3);
+    expect(state.requests.map((each) => each.id)).toEqual([901, 1, 2]);
+  });
+
+  it('counts an invalid request, an unauthenticated one and a fault in the total, but neither allowed nor refused', () => {
+    const state = applyEvents(emptyLiveState(), [
+      request(1, 0, 200),
+      {
+        type: 'request',
+        request: requestRecord({
+          id: 2,
+          status: 400,
+          outcome: 'invalid',
+          level: 'caller',
+          bucket: 'caller:demo:a',
+        }),
+      },
+      {
+        type: 'request',
+        request: requestRecord({ id: 3, status: 401, outcome: 'unauthenticated' }),
+      },
+      {
+        type: 'request',
+        request: requestRecord({
+          id: 4,
+          status: 503,
+          outcome: 'injected-fault',
+          level: 'caller',
+          bucket: 'caller:demo:a',
+        }),
+      },
+      request(5, 0, 429),
+    ]);
+    expect(state.total).toBe(5);
+    expect(state.levels.caller).toEqual({ allowed: 1, refused: 1 });
+    expect(state.buckets.get('caller:demo:a')).toEqual({ allowed: 1, refused: 1 });
+    expect(state.series).toEqual([[0, 5, 1]]);
+  });
+
+  it('lists whole records without counting them again, and counts summaries without listing them', () => {
+    const counted = applyEvents(emptyLiveState(), [request(1, 0), request(2, 0)], 'count');
+    const listed = applyEvents(counted, [request(1, 0), request(2, 0), request(3, 0)], 'list');
+    expect([listed.total, listed.requests.length]).toEqual([2, 3]);
+    // A reset comes with the summaries; the stream of whole records leaves it to them.
+    const reset = { type: 'reset', bucket: undefined, emulator: true } as const;
+    expect(applyEvents(listed, [reset], 'list')).toBe(listed);
+    expect(applyEvents(listed, [reset], 'count').requests).toEqual([]);
+  });
+
   it('starts the totals again on a reset of the emulator, counting the reset, and forgets one bucket on its reset', () => {
     const busy = applyEvents(emptyLiveState(), [request(1, 0), request(2, 0, 200, 'client:demo')]);
     const oneBucket = applyEvents(busy, [
@@ -104,7 +163,7 @@ describe('applyEvents', () => {
           bucket: 'caller:demo:a',
         },
       }) as unknown as EmulatorEvent;
-    const counted = applyEvents(emptyLiveState(), [summary(1, 200), summary(2, 429)], true);
+    const counted = applyEvents(emptyLiveState(), [summary(1, 200), summary(2, 429)], 'count');
     expect(counted.total).toBe(2);
     expect(counted.levels.caller).toEqual({ allowed: 1, refused: 1 });
     expect(counted.requests).toEqual([]);

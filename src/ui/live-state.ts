@@ -20,15 +20,19 @@ export interface Counts {
 export interface LiveState {
   /** Requests seen, newest last, at most {@link REQUESTS_KEPT}: whole records only. */
   requests: RequestRecord[];
-  /** Requests counted since the dashboard opened (or the last reset), summaries included. */
+  /**
+   * Requests counted: those this instance's journal held when the dashboard opened (or the last
+   * reset), and every one since, of every instance sharing the store.
+   */
   total: number;
   /**
-   * The highest request id counted, per instance (`''` for this one, else the event's `from`):
-   * ids only grow, so a request the journal and the stream both bring is counted once.
+   * The highest id of this instance's requests counted: its ids only grow, so a request the
+   * journal and the stream both bring is counted once. (Another instance's requests come only
+   * on the stream, once each: they are not compared by id, which restart at a reset.)
    */
-  lastIds: Readonly<Record<string, number>>;
-  /** The highest request id held in {@link requests}, per instance, likewise. */
-  listIds: Readonly<Record<string, number>>;
+  lastId: number;
+  /** The highest id of this instance's requests held in {@link requests}, likewise. */
+  listId: number;
   /** Per second of the emulator's clock: [second, requests, 429s], oldest first. */
   series: Array<[number, number, number]>;
   levels: { client: Counts; caller: Counts };
@@ -49,8 +53,8 @@ export function emptyLiveState(): LiveState {
   return {
     requests: [],
     total: 0,
-    lastIds: {},
-    listIds: {},
+    lastId: 0,
+    listId: 0,
     series: [],
     levels: { client: { allowed: 0, refused: 0 }, caller: { allowed: 0, refused: 0 } },
     buckets: new Map(),
@@ -67,28 +71,56 @@ export function isRefused(request: Pick<RequestRecord, 'status' | 'outcome'>): b
 }
 
 /**
+ * Whether a request took a token of its bucket (or would have, with `--enforce shadow`): an
+ * invalid or unauthenticated request, or an injected fault, was neither allowed nor refused.
+ */
+export function isAllowed(request: Pick<RequestRecord, 'status' | 'outcome'>): boolean {
+  return request.outcome === 'allowed' || request.outcome === 'shadow-limited';
+}
+
+/**
+ * What a batch of events does to the state: `count` (the stream of summaries: counts, codes,
+ * config, resets), `list` (the stream of whole records: requests listed, nothing else), or `both`
+ * (the journal, read at a (re)connection).
+ */
+export type ApplyMode = 'count' | 'list' | 'both';
+
+/**
  * The state after a batch of events (those of one animation frame), in order. Pure: the
- * returned state shares nothing it changed with the one given. A request event counts once (by
- * its id); it is also held in {@link LiveState.requests} when it carries the whole record, not
- * a summary (`GET /__uas/events?requests=summary`), which `summaries` says of the batch.
+ * returned state shares nothing it changed with the one given. This instance's requests are
+ * counted and listed once each (by id: the journal and the stream may both bring one).
  */
 export function applyEvents(
   state: LiveState,
   events: readonly EmulatorEvent[],
-  summaries = false,
+  mode: ApplyMode = 'both',
 ): LiveState {
   let next = state;
   const counted: RequestSummary[] = [];
   const listed: RequestRecord[] = [];
-  let lastIds: Record<string, number> | undefined;
-  let listIds: Record<string, number> | undefined;
+  let { lastId, listId } = state;
   for (const event of events) {
-    if (event.type === 'reset') {
+    if (event.type === 'request') {
+      const { id } = event.request;
+      const { from } = event;
+      const here = from === undefined;
+      if (!here && !next.instances.has(from))
+        next = { ...next, instances: new Set(next.instances).add(from) };
+      if (mode !== 'list' && (!here || id > lastId)) {
+        if (here) lastId = id;
+        counted.push(event.request);
+      }
+      if (mode !== 'count' && (!here || id > listId)) {
+        if (here) listId = id;
+        listed.push(event.request);
+      }
+    } else if (mode === 'list') continue;
+    else if (event.type === 'reset') {
       if (event.emulator) {
         next = { ...emptyLiveState(), resets: next.resets + 1, config: next.config };
         counted.length = 0;
         listed.length = 0;
-        lastIds = listIds = undefined;
+        lastId = listId = 0;
       } else next = { ...next, buckets: withoutBuckets(next.buckets, event.bucket) };
     } else if (event.type === 'code') {
       next = { ...next, codes: [event.code, ...next.codes].slice(0, 1000) };
@@ -97,29 +129,11 @@ export function applyEvents(
         ...next,
         config: { limits: event.limits, behavior: event.behavior, otp: event.otp },
       };
-    } else if (event.type === 'request') {
-      const from = event.from ?? '';
-      const { id } = event.request;
-      if (event.from !== undefined && !next.instances.has(event.from))
-        next = { ...next, instances: new Set(next.instances).add(event.from) };
-      lastIds ??= { ...next.lastIds };
-      if (id > (lastIds[from] ?? 0)) {
-        lastIds[from] = id;
-        counted.push(event.request);
-      }
-      // A summary is not listed: the journal lists this instance's requests when whole ones are
-      // asked for again.
-      if (summaries) continue;
-      listIds ??= { ...next.listIds };
-      if (id > (listIds[from] ?? 0)) {
-        listIds[from] = id;
-        listed.push(event.request);
-      }
     }
   }
-  if (counted.length > 0) next = { ...withCounts(next, counted), lastIds: lastIds ?? next.lastIds };
-  if (listed.length > 0) next = { ...withListed(next, listed), listIds: listIds ?? next.listIds };
-  return next;
+  if (counted.length > 0) next = withCounts(next, counted);
+  if (listed.length > 0) next = withListed(next, listed);
+  return lastId === next.lastId && listId === next.listId ? next : { ...next, lastId, listId };
 }
 
 /** Adds requests first read from the journal (oldest first), as if their events had come. */
@@ -139,13 +153,14 @@ function withCounts(state: LiveState, added: readonly RequestSummary[]): LiveSta
   const series = state.series.slice();
   for (const request of added) {
     const refused = isRefused(request);
+    addToSeries(series, Math.floor(request.at / 1000), refused);
+    if (!refused && !isAllowed(request)) continue;
     if (request.level !== undefined) count(levels[request.level], refused);
     if (request.bucket !== undefined) {
       const counts = { ...(buckets.get(request.bucket) ?? { allowed: 0, refused: 0 }) };
       count(counts, refused);
       buckets.set(request.bucket, counts);
     }
-    addToSeries(series, Math.floor(request.at / 1000), refused);
   }
   return { ...state, total: state.total + added.length, levels, buckets, series };
 }

@@ -37,7 +37,7 @@ export function href(page: PageId, params: Record<string, string> = {}): string 
   return `#/${page}${query === '' ? '' : `?${query}`}`;
 }
 
-/** What a page reads of each request on the event stream: whole records where it lists them. */
-export function requestEventsOf(page: PageId): 'full' | 'summary' {
-  return page === 'requests' || page === 'buckets' ? 'full' : 'summary';
+/** Whether a page lists requests (and reads whole records of them from the event stream). */
+export function listsRequests(page: PageId): boolean {
+  return page === 'requests' || page === 'buckets';
 }

@@ -146,6 +146,11 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     const urls: string[] = [];
     page.on('request', (request) => urls.push(request.url()));
     await page.goto(`${dash.url}/__uas/ui/#/requests`);
+    expect(await page.getByTestId('token-refused').count()).toBe(0);
+    // A wrong token is refused, and the page says so.
+    await page.getByLabel('Admin token').fill('wrong-token');
+    await page.getByRole('button', { name: 'Use token' }).click();
+    await page.getByTestId('token-refused').waitFor();
     await page.getByLabel('Admin token').fill('sekret-admin-1');
     await page.getByRole('button', { name: 'Use token' }).click();
     await page.getByTestId('feed-status').getByText('Live').waitFor();
@@ -186,7 +191,7 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     await dash.visit(page, 'overview');
     await expect
       .poll(() => page.getByTestId('total-requests').textContent())
-      .toMatch(/^1 requests/);
+      .toMatch(/^1 request seen/);
     dash.server!.child.kill('SIGTERM');
     await dash.server!.exited;
     await expect.poll(() => page.getByTestId('feed-status').textContent()).toMatch(/reconnecting/);

@@ -1,7 +1,14 @@
 /** @jsxImportSource preact */
 import { useEffect, useState } from 'preact/hooks';
 import { devApi, type DevAnswer } from '../dev-api.js';
-import { fillPercent, formatClock, formatCount, formatDuration, outcomeLabel } from '../format.js';
+import {
+  fillPercent,
+  formatClock,
+  formatCount,
+  formatDuration,
+  oneLine,
+  outcomeLabel,
+} from '../format.js';
 import { live } from '../live.js';
 import { useRefresh } from '../parts/use-refresh.js';
 import { ServerAnswer } from '../parts/server-answer.js';
@@ -120,7 +127,7 @@ function Pager({
     <p>
       {page === undefined
         ? 'Reading…'
-        : `${formatCount(page.total)} buckets; showing ${page.total === 0 ? 0 : page.offset + 1}–${page.offset + page.buckets.length}`}{' '}
+        : `${formatCount(page.total)} ${page.total === 1 ? 'bucket' : 'buckets'}; showing ${page.total === 0 ? 0 : page.offset + 1}–${page.offset + page.buckets.length}`}{' '}
       <button
         type="button"
         disabled={offset === 0}
@@ -226,12 +233,16 @@ function BucketDetail({
         {recent.map((request) => (
           <li key={request.id}>
             <a href={href('requests', { id: String(request.id) })}>
-              #{request.id} {formatClock(request.at)} {request.method} {request.path} —{' '}
-              {outcomeLabel(request.status, request.outcome)}
+              #{request.id} {formatClock(request.at)} {oneLine(request.method)}{' '}
+              {oneLine(request.path)} — {outcomeLabel(request.status, request.outcome)}
             </a>
           </li>
         ))}
-        {recent.length === 0 ? <li>None since the dashboard opened.</li> : null}
+        {recent.length === 0 ? (
+          <li>
+            None among the requests this page holds (the journal's, and those since it opened).
+          </li>
+        ) : null}
       </ul>
     </section>
   );

@@ -20,8 +20,13 @@ export function OverviewPage() {
       <section aria-labelledby="traffic">
         <h2 id="traffic">Traffic</h2>
         <p data-testid="total-requests">
-          {formatCount(total)} requests seen,{' '}
+          {formatCount(total)} {total === 1 ? 'request' : 'requests'} seen,{' '}
           {formatCount(state.levels.client.refused + state.levels.caller.refused)} refused (429)
+        </p>
+        <p class="dim">
+          Since this page opened (or the last reset), with the requests this server's journal held
+          then; from every instance sharing its store. A request neither allowed nor refused
+          (invalid, unauthenticated, a fault) counts in the total only.
         </p>
         <RateChart columns={columns} />
       </section>

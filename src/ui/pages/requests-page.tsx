@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import { useMemo, useState } from 'preact/hooks';
 import type { RequestRecord } from '../../core/records/records.js';
-import { formatClock, outcomeLabel, statusKind } from '../format.js';
+import { formatClock, oneLine, outcomeLabel, statusKind } from '../format.js';
 import { live } from '../live.js';
 import { RequestDetail } from '../parts/request-detail.js';
 import { VirtualList } from '../parts/virtual-list.js';
@@ -46,8 +46,11 @@ export function RequestsPage() {
                 <span class={`badge ${statusKind(request.status)}`}>
                   {outcomeLabel(request.status, request.outcome)}
                 </span>{' '}
-                {request.operation ?? request.method} {request.email ?? ''}{' '}
-                <span class="dim">{request.bucket ?? ''}</span>
+                {oneLine(request.operation ?? request.method)}{' '}
+                {request.email === undefined ? '' : oneLine(request.email)}{' '}
+                <span class="dim">
+                  {request.bucket === undefined ? '' : oneLine(request.bucket)}
+                </span>
               </a>
             </li>
           )}

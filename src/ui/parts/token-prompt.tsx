@@ -1,6 +1,6 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
-import { setAdminToken } from '../dev-api.js';
+import { adminToken, setAdminToken } from '../dev-api.js';
 import { startLive } from '../live.js';
 
 /** Asks for the admin token once; it is kept in this tab's sessionStorage only. */
@@ -20,6 +20,11 @@ export function TokenPrompt() {
         This server was started with --admin-token: enter it to use the dashboard. It is kept in
         this tab only.
       </p>
+      {adminToken.value === undefined ? null : (
+        <p role="alert" data-testid="token-refused">
+          The server refused the token given: enter it again.
+        </p>
+      )}
       <label for="admin-token">Admin token</label>
       <input
         id="admin-token"
