@@ -180,6 +180,12 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     );
     expect(await page.locator('main img, main b').count()).toBe(0);
     expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
+    // A right-to-left override would show the row's e-mail and bucket backwards: it is escaped.
+    await dash.exists(`email=${encodeURIComponent('evil\u202emoc.elpmaxe@ecila')}`);
+    await expect
+      .poll(() => page.getByTestId('request-row').first().textContent())
+      .toContain('evil\\u202emoc.elpmaxe@ecila');
+    expect(await page.locator('main').textContent()).not.toContain('\u202e');
     expect(errors).toEqual([]);
   });
 
