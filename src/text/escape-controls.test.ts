@@ -20,6 +20,7 @@ describe('escapeControls', () => {
     expect(escapeControls('a\u2028b\u2029c\u202eevil\u2066d\u2069')).toBe(
       'a\\u2028b\\u2029c\\u202eevil\\u2066d\\u2069',
     );
+    expect(escapeControls('a\u200fb\u200ec\u061cd')).toBe('a\\u200fb\\u200ec\\u061cd');
   });
 
   it('leaves printable text alone, non-ASCII included', () => {

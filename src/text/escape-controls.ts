@@ -13,7 +13,7 @@ export interface EscapeControlsOptions {
  * every C0 and C1 control character and DEL (escape sequences that would recolour the screen,
  * move the cursor or set a terminal's title; C1 holds CSI, U+009B, which some terminals read as
  * ESC [) becomes a visible `\xNN`. So do the Unicode line and paragraph separators and the
- * bidirectional overrides and isolates (`\u2028`, `\u202e`, ...), which would break a line or
+ * bidirectional overrides, isolates and marks (`\u2028`, `\u202e`, `\u200f`, ...), which would break a line or
  * reorder what a reader sees. A carriage return that would overwrite the line shows as `\r`.
  * Line feed, tab and CRLF stay unless `keepNewlines` is false.
  */
@@ -23,7 +23,10 @@ export function escapeControls(text: string, options: EscapeControlsOptions = {}
   let from = 0;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    if ((code >= 0x20 && code < 0x7f) || (code > 0x9f && code < 0x2028)) continue;
+    // The bidirectional marks (Arabic letter mark, left-to-right and right-to-left marks) are
+    // escaped as the overrides are.
+    const mark = code === 0x061c || code === 0x200e || code === 0x200f;
+    if ((code >= 0x20 && code < 0x7f) || (code > 0x9f && code < 0x2028 && !mark)) continue;
     let escaped: string;
     if (code < 0x100) {
       if (keep && (code === 0x0a || code === 0x09)) continue;
@@ -31,8 +34,8 @@ export function escapeControls(text: string, options: EscapeControlsOptions = {}
         if (keep && text.charCodeAt(index + 1) === 0x0a) continue;
         escaped = '\\r';
       } else escaped = `\\x${code.toString(16).padStart(2, '0')}`;
-    } else if (code <= 0x202e || (code >= 0x2066 && code <= 0x2069)) {
-      escaped = `\\u${code.toString(16)}`;
+    } else if (mark || code <= 0x202e || (code >= 0x2066 && code <= 0x2069)) {
+      escaped = `\\u${code.toString(16).padStart(4, '0')}`;
     } else {
       continue;
     }

@@ -6,6 +6,10 @@ import { devHeaders } from './dev-api.js';
 /** Milliseconds between batches handed to the page. */
 const FLUSH_MS = 200;
 
+/** Why a stream was refused 503: the most readers the server allows are reading. */
+const FULL =
+  'the server has as many event readers as it allows: close another tab of the dashboard or another reader';
+
 /** The state of the event stream, as the header shows it. */
 export type FeedStatus = 'connecting' | 'live' | 'reconnecting' | 'token';
 
@@ -68,6 +72,7 @@ export function startEventFeed(
         listener.status('token', 'the dev API needs the admin token');
         return;
       }
+      if (response.status === 503) throw new Error(FULL);
       if (!response.ok || response.body === null) throw new Error(`status ${response.status}`);
       failures = 0;
       parser.reset();
@@ -84,10 +89,9 @@ export function startEventFeed(
       if (stopped) return;
       failures++;
       const wait = Math.min(5000, 250 * 2 ** Math.min(failures, 5));
-      listener.status(
-        'reconnecting',
-        `lost the server (${(error as Error).message}); reconnecting in ${(wait / 1000).toFixed(1)} s`,
-      );
+      const { message } = error as Error;
+      const why = message === FULL ? FULL : `lost the server (${message})`;
+      listener.status('reconnecting', `${why}; reconnecting in ${(wait / 1000).toFixed(1)} s`);
       setTimeout(() => void (stopped || connect()), wait);
     }
   };

@@ -24,90 +24,77 @@ interface Health {
 /** The server's health, read at each (re)connection. */
 export const health = signal<Health | undefined>(undefined);
 
-/** The stream of summaries, always read: what every count comes from. */
+/** The stream of summaries: what every count comes from, the one stream a tab holds. */
 let counting: (() => void) | undefined;
-/** The stream of whole records, read while a page lists requests. */
-let listing: (() => void) | undefined;
+/** Whether a page that lists requests is open: the journal is read as requests come. */
+let listing = false;
 /** Events that came while the journal was read: applied after it, in order. */
-let heldCounts: EmulatorEvent[] | undefined;
-let heldList: EmulatorEvent[] | undefined;
+let held: EmulatorEvent[] | undefined;
+/** A read of the journal for the list: running, and whether another is due after it. */
+let listRead: Promise<void> | undefined;
+let listAgain = false;
 
-function apply(batch: EmulatorEvent[], mode: ApplyMode): void {
+function apply(batch: EmulatorEvent[]): void {
   const before = live.value.resets;
-  live.value = applyEvents(live.value, batch, mode);
-  if (live.value.resets !== before) {
-    notice.value = 'The emulator was reset: totals start again.';
-    // Whole records of after the reset may have come before it, and gone with the rest.
-    if (listing !== undefined) void readJournal('list');
-  }
+  live.value = applyEvents(live.value, batch, 'count');
+  if (live.value.resets !== before) notice.value = 'The emulator was reset: totals start again.';
+  if (listing && live.value.lastId > live.value.listId) readList();
   ticks.value++;
 }
 
 /**
- * Starts (or restarts, after the admin token is given) the live feeds: the summaries that every
- * count comes from, and whole records while a page lists requests ({@link listRequests}).
+ * Reads the journal for the list, once at a time: whole records of this server's requests come
+ * from it, at most once a batch of the stream, only while a page lists them.
+ */
+function readList(): void {
+  if (listRead !== undefined) {
+    listAgain = true;
+    return;
+  }
+  listRead = readJournal('list').finally(() => {
+    listRead = undefined;
+    if (listAgain && listing) {
+      listAgain = false;
+      readList();
+    }
+  });
+}
+
+/**
+ * Starts (or restarts, after the admin token is given) the live feed: one stream of summaries,
+ * whatever page is shown (a browser opens few connections to one host, and each tab holds one).
  */
 export function startLive(): void {
   counting?.();
   counting = startEventFeed(
     {
       events(batch) {
-        if (heldCounts === undefined) apply(batch, 'count');
-        else heldCounts.push(...batch);
+        if (held === undefined) apply(batch);
+        else held.push(...batch);
       },
       status(status, detail) {
         feed.value = { status, detail };
       },
       opened() {
-        heldCounts = [];
+        held = [];
         void catchUp().finally(() => {
-          const batch = heldCounts ?? [];
-          heldCounts = undefined;
-          apply(batch, 'count');
+          const batch = held ?? [];
+          held = undefined;
+          apply(batch);
         });
       },
     },
     'summary',
   );
-  if (listing !== undefined) {
-    listing();
-    listing = undefined;
-    listRequests(true);
-  }
 }
 
 /**
- * Reads whole request records while `on` (a page that lists requests), beside the summaries,
- * which are never interrupted: counts miss nothing however the pages change. On opening, the
- * journal brings this instance's requests not listed yet.
+ * Lists this server's requests while `on` (a page that lists them): the journal is read now, and
+ * again when the stream says more came.
  */
 export function listRequests(on: boolean): void {
-  if (on === (listing !== undefined)) return;
-  if (!on) {
-    listing?.();
-    listing = undefined;
-    heldList = undefined;
-    return;
-  }
-  listing = startEventFeed(
-    {
-      events(batch) {
-        if (heldList === undefined) apply(batch, 'list');
-        else heldList.push(...batch);
-      },
-      // The stream of summaries says how the server is reached.
-      status() {},
-      opened() {
-        heldList = [];
-        void readJournal('list').finally(() => {
-          const batch = heldList ?? [];
-          heldList = undefined;
-          apply(batch, 'list');
-        });
-      },
-    },
-    'full',
-  );
+  listing = on;
+  if (on) readList();
 }
 
 /** After (re)connecting: a restarted server starts the totals again; then the journal and codes. */
@@ -120,8 +107,7 @@ async function catchUp(): Promise<void> {
     live.value = emptyLiveState();
     notice.value = 'The server restarted: totals start again.';
   }
-  // While whole records are read, their stream's own reading of the journal lists them.
-  await readJournal(listing === undefined ? 'both' : 'count');
+  await readJournal('both');
   const codes = await devApi<{ codes: CodeRecord[] }>('GET', '/codes');
   if (codes.ok) {
     const known = new Set(live.value.codes.map((code) => `${code.email}|${code.issued_at}`));

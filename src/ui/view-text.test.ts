@@ -24,6 +24,7 @@ describe('formatting', () => {
 
   it('escapes control and direction characters of traffic, and cuts long values', () => {
     expect(oneLine('a\nb\u202ec')).toBe('a\\u000ab\\u202ec');
+    expect(oneLine('a\u200fb\u061c')).toBe('a\\u200fb\\u061c');
     expect(oneLine('x'.repeat(10), 4)).toBe('xxxx…');
     expect(oneLine({ a: 1 })).toBe('{"a":1}');
   });

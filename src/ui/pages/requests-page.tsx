@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import { useMemo, useState } from 'preact/hooks';
 import type { RequestRecord } from '../../core/records/records.js';
-import { formatClock, oneLine, outcomeLabel, statusKind } from '../format.js';
+import { formatClock, formatCount, oneLine, outcomeLabel, statusKind } from '../format.js';
 import { live } from '../live.js';
 import { RequestDetail } from '../parts/request-detail.js';
 import { VirtualList } from '../parts/virtual-list.js';
@@ -27,7 +27,8 @@ export function RequestsPage() {
       <section aria-label="Request list">
         <RequestFilters filter={filter} onChange={setFilter} />
         <p data-testid="request-count">
-          {shown.length} of {requests.length} requests
+          {formatCount(shown.length)} of {formatCount(requests.length)}{' '}
+          {requests.length === 1 ? 'request' : 'requests'}
         </p>
         <VirtualList
           items={shown}
