@@ -90,8 +90,9 @@ export function resilientStream(stream: NodeJS.WriteStream): OutputStream {
 
 /**
  * The real process's streams, environment and signals. stdout, stderr, stdin and the terminal
- * are taken on first use (help and the version go straight to a file or pipe): Node makes each stream (and loads the modules under a pipe or a terminal) when it
- * is first read, and `uas --help` needs none of them.
+ * are taken on first use (help and the version go straight to a file or pipe): Node makes each
+ * stream (and loads the modules under a pipe or a terminal) when it is first read, and
+ * `uas --help` needs none of them.
  */
 export function processIO(): CliIO {
   let stdout: OutputStream | undefined;

@@ -23,7 +23,7 @@ const VIEWS = {
 /** The dashboard: navigation, the stream's state, a notice, and the page of the route. */
 export function App() {
   const { page } = route.value;
-  // Only the pages that list requests read whole records; counts come from summaries.
+  // The pages that list requests read whole records from the journal; counts come from the stream.
   useEffect(() => listRequests(listsRequests(page)), [page]);
   const View = VIEWS[page];
   const title = PAGES.find((entry) => entry.id === page)?.title ?? '';

@@ -23,15 +23,13 @@ export interface FeedListener {
 }
 
 /**
- * Reads `GET /__uas/events` with fetch (EventSource cannot send the admin token), request events
- * whole or as summaries (`requests`, which cost the server much less), and hands the
- * events over in one batch per animation frame, at most every 200 ms, however many came. It reconnects after a restart, a
- * drop or a refusal, waiting longer each time (at most 5 s). Returns the function that stops it.
+ * Reads `GET /__uas/events?requests=summary` with fetch (EventSource cannot send the admin
+ * token): request events as summaries, which cost the server much less than whole records (those
+ * come from the journal). Hands the events over in one batch per animation frame, at most every
+ * 200 ms, however many came. It reconnects after a restart, a drop or a refusal, waiting longer
+ * each time (at most 5 s). Returns the function that stops it.
  */
-export function startEventFeed(
-  listener: FeedListener,
-  requests: 'full' | 'summary' = 'full',
-): () => void {
+export function startEventFeed(listener: FeedListener): () => void {
   let stopped = false;
   let controller: AbortController | undefined;
   let pending: EmulatorEvent[] = [];
@@ -63,7 +61,7 @@ export function startEventFeed(
   const connect = async (): Promise<void> => {
     controller = new AbortController();
     try {
-      const response = await fetch(`/__uas/events?requests=${requests}`, {
+      const response = await fetch('/__uas/events?requests=summary', {
         headers: devHeaders({ accept: 'text/event-stream' }),
         signal: controller.signal,
         cache: 'no-store',

@@ -66,26 +66,23 @@ function readList(): void {
  */
 export function startLive(): void {
   counting?.();
-  counting = startEventFeed(
-    {
-      events(batch) {
-        if (held === undefined) apply(batch);
-        else held.push(...batch);
-      },
-      status(status, detail) {
-        feed.value = { status, detail };
-      },
-      opened() {
-        held = [];
-        void catchUp().finally(() => {
-          const batch = held ?? [];
-          held = undefined;
-          apply(batch);
-        });
-      },
+  counting = startEventFeed({
+    events(batch) {
+      if (held === undefined) apply(batch);
+      else held.push(...batch);
     },
-    'summary',
-  );
+    status(status, detail) {
+      feed.value = { status, detail };
+    },
+    opened() {
+      held = [];
+      void catchUp().finally(() => {
+        const batch = held ?? [];
+        held = undefined;
+        apply(batch);
+      });
+    },
+  });
 }
 
 /**
@@ -94,7 +91,8 @@ export function startLive(): void {
  */
 export function listRequests(on: boolean): void {
   listing = on;
-  if (on) readList();
+  // Until the stream is open and caught up, its own reading of the journal lists them.
+  if (on && held === undefined && feed.value.status === 'live') readList();
 }
 
 /** After (re)connecting: a restarted server starts the totals again; then the journal and codes. */
@@ -127,13 +125,13 @@ type JournalPage = { requests: RequestRecord[]; next_after_id: number | null };
  * held (after a reconnection, only what was missed), or from the newest {@link REQUESTS_KEPT}
  * when more are missed: the newest are what a page shows.
  */
-async function readJournal(mode: ApplyMode): Promise<void> {
+async function readJournal(mode: Exclude<ApplyMode, 'count'>): Promise<void> {
   const { lastId, listId } = live.value;
-  const held = mode === 'count' ? lastId : mode === 'list' ? listId : Math.min(lastId, listId);
+  const from = mode === 'list' ? listId : Math.min(lastId, listId);
   const newest = await devApi<{ requests: RequestRecord[] }>('GET', '/journal?limit=1');
   if (!newest.ok) return;
   const newestId = newest.body.requests[0]?.id ?? 0;
-  let after: number | null = Math.max(held, newestId - REQUESTS_KEPT);
+  let after: number | null = Math.max(from, newestId - REQUESTS_KEPT);
   while (after !== null) {
     const page: Awaited<ReturnType<typeof devApi<JournalPage>>> = await devApi(
       'GET',

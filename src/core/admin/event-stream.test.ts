@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_CONFIG, DEMO_TOKEN } from '../../demo-config.js';
 import { createCoreEmulator } from '../create-core-emulator.js';
-import { SUMMARY_FIELDS } from '../records/records.js';
 import { SUMMARY_PACE_MS } from './event-stream.js';
 import type { EmulatorRequest } from '../service/exchange.js';
 import { createManualClock } from '../time/clock.js';
 import { createSeededRandom } from '../time/random.js';
 
 const START = Date.parse('2026-01-01T00:00:00Z');
+
+/** The fields of a summary, in the order an event lists them. */
+const SUMMARY_FIELDS = ['id', 'at', 'operation', 'status', 'outcome', 'level', 'bucket'];
 
 function emulator() {
   return createCoreEmulator({

@@ -43,15 +43,15 @@ function fullText(event: EmulatorEvent): string {
 }
 
 /**
- * The summary of a record: the fields of `RequestSummary` (`SUMMARY_FIELDS`), the bucket scrubbed, and
- * `from` when another instance answered it.
+ * The summary of a record: the fields of `RequestSummary`, the bucket scrubbed, and `from` when
+ * another instance answered it.
  */
-export function requestSummary(
+function requestSummary(
   record: RequestRecord,
   secrets: readonly string[],
   from: string | undefined,
 ): SummaryOfRequest {
-  // Written out, in the order of SUMMARY_FIELDS: one shape for every summary, made fast.
+  // Written out, in the order of RequestSummary: one shape for every summary, made fast.
   const summary: SummaryOfRequest = {
     id: record.id,
     at: record.at,

@@ -1,7 +1,7 @@
 import type { EmulatorEvent, RequestSummary } from '../records/records.js';
 
 /**
- * The request events of one turn, as a reader of summaries gets them
+ * The request events of one write, as a reader of summaries gets them
  * (`GET /__uas/events?requests=summary`): `from` is set on those another instance answered.
  */
 export interface RequestsEvent {

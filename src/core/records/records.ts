@@ -135,24 +135,13 @@ export interface CodeRecord {
 }
 
 /**
- * What a request event of `GET /__uas/events?requests=summary` carries of its record: enough to
- * count it (by level, by bucket, allowed or refused) at a small part of the cost of the whole record.
+ * What `GET /__uas/events?requests=summary` carries of a request's record, in this order: enough
+ * to count it (by level, by bucket, allowed or refused) at a small part of the cost of the whole.
  */
 export type RequestSummary = Pick<
   RequestRecord,
   'id' | 'at' | 'operation' | 'status' | 'outcome' | 'level' | 'bucket'
 >;
-
-/** The fields of {@link RequestSummary}, in the order an event lists them. */
-export const SUMMARY_FIELDS = [
-  'id',
-  'at',
-  'operation',
-  'status',
-  'outcome',
-  'level',
-  'bucket',
-] as const satisfies ReadonlyArray<keyof RequestSummary>;
 
 /** What the emulator announces to listeners (the server log, the TUI, server-sent events). */
 export type EmulatorEvent =
