@@ -103,7 +103,9 @@ export function runCommand(command: string[], options: RunCommandOptions): Promi
     child.once('exit', (code, signal) => {
       exited = true;
       void (async () => {
-        const leftRunning = group.alive();
+        // Left running by the command: once uas stops the group itself, what is still there is
+        // on its way out, and whether its end comes before the command's is a race.
+        const leftRunning = stoppedBy === undefined && group.alive();
         if (leftRunning || stoppedBy !== undefined) await group.end(graceMs);
         cleanUp();
         // What the command wrote before it exited is read by now, or as the pipes drain.
