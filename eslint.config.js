@@ -38,8 +38,8 @@ export default tseslint.config(
   },
   {
     // CommonJS files: the standalone executable's main script (Node runs one CommonJS script
-    // there) and tool configurations (.dependency-cruiser.cjs).
-    files: ['**/*.cjs'],
+    // there), tool configurations (.dependency-cruiser.cjs) and bin/ (bin/package.json).
+    files: ['**/*.cjs', 'bin/**/*.js'],
     languageOptions: {
       sourceType: 'commonjs',
       globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' },

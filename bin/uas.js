@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// Node's built-ins are taken with process.getBuiltinModule rather than imported: an import of
-// node:fs builds every one of its exports, fs.promises and what it loads included, at each start.
-const { existsSync } = process.getBuiltinModule('node:fs');
-const { enableCompileCache } = process.getBuiltinModule('node:module');
-const { fileURLToPath } = process.getBuiltinModule('node:url');
+// CommonJS (bin/package.json): Node.js starts a CommonJS main script and require()s the CLI's
+// start (dist/cli/start.cjs, one file) faster than it loads ES modules; the commands' modules
+// are ES modules the start imports when a command runs (docs/performance.md, "CLI start").
+'use strict';
+const { existsSync } = require('node:fs');
+const { enableCompileCache } = require('node:module');
+const { join } = require('node:path');
 
-const entry = new URL('../dist/cli/program.js', import.meta.url);
+const entry = join(__dirname, '../dist/cli/start.cjs');
 if (!existsSync(entry)) {
   process.stderr.write('uas: the build is missing (dist/); run `npm run build` first\n');
   process.exit(2);
@@ -15,6 +17,9 @@ if (!existsSync(entry)) {
 // change the package's files can write, never one every user of the machine shares. Where it
 // cannot be written (a read-only install), uas runs without it; NODE_COMPILE_CACHE and
 // NODE_DISABLE_COMPILE_CACHE take precedence.
-enableCompileCache?.(fileURLToPath(new URL('../node_modules/.cache/uas/compile', import.meta.url)));
-const { run } = await import(entry.href);
-process.exitCode = await run(process.argv);
+enableCompileCache?.(join(__dirname, '../node_modules/.cache/uas/compile'));
+require(entry)
+  .run(process.argv)
+  .then((code) => {
+    process.exitCode = code;
+  });

@@ -65,7 +65,7 @@ function unpacked() {
   return target;
 }
 
-const entry = path.join(unpacked(), 'dist', 'cli', 'program.js');
+const entry = path.join(unpacked(), 'dist', 'cli', 'start.cjs');
 createRequire(entry)(entry)
   .run(process.argv)
   .then((code) => {
