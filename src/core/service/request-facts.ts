@@ -126,6 +126,8 @@ const TEXT_FIELDS = [
  */
 function scrubValue(value: unknown, secrets: readonly string[]): unknown {
   if (typeof value === 'string') return scrubSecrets(value, secrets);
+  // Most fields hold no secret: they are kept as they are, without a copy.
+  if (!holdsSecret(value, secrets)) return value;
   if (Array.isArray(value)) return value.map((item) => scrubValue(item, secrets));
   if (typeof value !== 'object' || value === null) return value;
   // fromEntries defines each name as its own property: a "__proto__" field stays a field.
@@ -135,6 +137,20 @@ function scrubValue(value: unknown, secrets: readonly string[]): unknown {
       scrubValue(item, secrets),
     ]),
   );
+}
+
+/** Whether a secret is in a string of `value`, its names included. */
+function holdsSecret(value: unknown, secrets: readonly string[]): boolean {
+  if (typeof value === 'string') return secrets.some((secret) => value.includes(secret));
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some((item) => holdsSecret(item, secrets));
+  for (const name in value)
+    if (
+      Object.hasOwn(value, name) &&
+      (holdsSecret(name, secrets) || holdsSecret((value as Record<string, unknown>)[name], secrets))
+    )
+      return true;
+  return false;
 }
 
 /** Redacts the secrets (access and admin tokens) a client put anywhere in its request. */
@@ -184,6 +200,10 @@ export function clipString(value: unknown): string | undefined {
 // caller_id spelt otherwise: callerId, caller-id, CallerID, x-caller-id ...
 const CALLER_ID_NAME = /^(?:x-)?caller[-_]?id$/i;
 
+/** Whether a name is caller_id spelt some way: 8 to 11 characters before the pattern is tried. */
+const isCallerIdName = (name: string) =>
+  name.length >= 8 && name.length <= 11 && CALLER_ID_NAME.test(name);
+
 /**
  * caller_ids in the headers: the service reads none there (`X-Caller-Id`, `Caller-Id`).
  * Header names are lower case.
@@ -192,7 +212,7 @@ export function misplacedInHeaders(headers: EmulatorRequest['headers']): Misplac
   let found: MisplacedCallerId[] | undefined;
   for (const name in headers) {
     // Cheap first test: header names of a normal request rarely contain "caller".
-    if (name.length < 8 || !name.includes('caller') || !CALLER_ID_NAME.test(name)) continue;
+    if (!name.includes('caller') || !isCallerIdName(name)) continue;
     const value = headers[name];
     (found ??= []).push({
       place: 'header',
@@ -217,7 +237,7 @@ export function misplacedInFields(
   for (const name in fields) {
     if (found !== undefined && found.length >= MISPLACED_MAX) break;
     if (exact && name === 'caller_id') continue;
-    if (!CALLER_ID_NAME.test(name)) continue;
+    if (!isCallerIdName(name)) continue;
     const value = fields[name];
     (found ??= []).push({
       place,
@@ -275,13 +295,20 @@ export function fingerprint(
 ): string {
   let text = `${method} ${path}`;
   if (fields !== undefined) {
-    const names = Object.keys(fields)
-      .filter((name) => !CALLER_ID_NAME.test(name))
-      .sort();
+    const names: string[] = [];
+    for (const name in fields)
+      if (Object.hasOwn(fields, name) && !isCallerIdName(name)) names.push(name);
+    if (names.length > 1) names.sort();
     for (const name of names) text += `\n${name}=${JSON.stringify(fields[name])}`;
   }
   return hash64(text);
 }
+
+/** Two hex digits of each byte: Number#toString(16) costs more than the hashing. */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
+const hex32 = (value: number) =>
+  `${HEX[value >>> 24]}${HEX[(value >>> 16) & 255]}${HEX[(value >>> 8) & 255]}${HEX[value & 255]}`;
 
 function hash64(text: string): string {
   let h1 = 0xdeadbeef;
@@ -293,5 +320,5 @@ function hash64(text: string): string {
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (h2 >>> 0).toString(16).padStart(8, '0') + (h1 >>> 0).toString(16).padStart(8, '0');
+  return hex32(h2 >>> 0) + hex32(h1 >>> 0);
 }
