@@ -118,9 +118,27 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
         io.stderr.write(`uas: ${await oneLine(line)}\n`);
       return error.exitCode;
     }
+    const missing = missingFileOfUas(error);
+    if (missing !== undefined) {
+      io.stderr.write(
+        `uas: this copy of uas is incomplete (${await oneLine(missing)} is missing): install it again, or run \`npm run build\` in its clone\n`,
+      );
+      return EXIT.usage;
+    }
     io.stderr.write(`uas: unexpected failure: ${(error as Error).stack ?? String(error)}\n`);
     return EXIT.failure;
   }
+}
+
+/**
+ * The file of uas's own build a failed import looked for (a dist/ a build left half-written, a
+ * copy with a file deleted), or undefined: a package that is not installed is named by the command
+ * that needs it (importOptional), never here.
+ */
+function missingFileOfUas(error: unknown): string | undefined {
+  const { code, message } = error as NodeJS.ErrnoException;
+  if (code !== 'ERR_MODULE_NOT_FOUND' || typeof message !== 'string') return undefined;
+  return /^Cannot find module '([^']+)'/.exec(message)?.[1];
 }
 
 /**
