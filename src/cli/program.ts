@@ -150,11 +150,12 @@ async function helpForMistake(context: CommandContext, program: Command): Promis
   const of = context.errorHelpOf ?? program;
   const names = of.commands.map((command) => command.name());
   const operands = context.argv.slice(2).filter((arg) => !arg.startsWith('-'));
-  if (of === program && operands.length === 0) {
+  const asked = operands[operands.indexOf('help') + 1];
+  // `uas`, and the help of help (`uas help help`, `uas help --help`): the program's help.
+  if (of === program && (operands.length === 0 || asked === undefined || asked === 'help')) {
     io.stdout.write(context.errorHelp ?? program.helpInformation());
     return EXIT.ok;
   }
-  const asked = operands[operands.indexOf('help') + 1];
   const list = names.join(', ');
   io.stderr.write(
     of === program && asked !== undefined
