@@ -18,8 +18,18 @@ if (!existsSync(entry)) {
 // cannot be written (a read-only install), uas runs without it; NODE_COMPILE_CACHE and
 // NODE_DISABLE_COMPILE_CACHE take precedence.
 enableCompileCache?.(join(__dirname, '../node_modules/.cache/uas/compile'));
-require(entry)
-  .run(process.argv)
-  .then((code) => {
-    process.exitCode = code;
-  });
+let start;
+try {
+  start = require(entry);
+  if (typeof start.run !== 'function') throw new TypeError('it exports no run function');
+} catch (error) {
+  // A start.cjs a build left half-written, or a copy damaged since: what and where, not a stack.
+  const what = String(error).split('\n')[0];
+  process.stderr.write(
+    `uas: this copy of uas is damaged (${entry}: ${what}): install it again, or run \`npm run build\` in its clone\n`,
+  );
+  process.exit(2);
+}
+start.run(process.argv).then((code) => {
+  process.exitCode = code;
+});

@@ -19,9 +19,27 @@ function fail(message) {
   process.exit(1);
 }
 
+/**
+ * Makes `dir` and the folders above it that are missing, one by one. Not mkdirSync's recursive
+ * mode: where a folder exists yet refuses new ones with ENOENT (XDG_CACHE_HOME=/proc), that
+ * loops for ever; here the error is thrown, and the caller takes a temporary folder instead.
+ */
+function makeFolders(dir, mode) {
+  const missing = [];
+  for (let at = dir; !fs.existsSync(at) && path.dirname(at) !== at; at = path.dirname(at))
+    missing.unshift(at);
+  for (const folder of missing) {
+    try {
+      fs.mkdirSync(folder, { mode });
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+  }
+}
+
 /** A folder of this user's: created private; refused if it is a link or someone else's. */
 function privateFolder(dir) {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeFolders(dir, 0o700);
   const stat = fs.lstatSync(dir);
   if (!stat.isDirectory() || (process.getuid && stat.uid !== process.getuid()))
     fail(`${dir} is not a folder of this user's: remove it, or set XDG_CACHE_HOME elsewhere`);

@@ -12,13 +12,29 @@ export const OPTIONAL = {
 } as const;
 
 /**
+ * The one command that installs the optional packages `needs` where a uas loaded from `from` (a
+ * file URL of its own) finds them: with -g beside a uas in npm's global folder (`npm install -g`,
+ * whose imports never look in the project's node_modules), otherwise in the project (or clone).
+ */
+export function installCommand(needs: keyof typeof OPTIONAL, from: string): string {
+  return `npm install ${installedGlobally(from) ? '-g' : '--save-dev'} ${OPTIONAL[needs].install}`;
+}
+
+/** Whether uas runs from npm's global folder (`npm install -g`). */
+function installedGlobally(from: string): boolean {
+  return /[\\/]lib[\\/]node_modules[\\/]uas[\\/]/.test(decodeURIComponent(from));
+}
+
+/**
  * Loads a module that needs optional packages; when one is not installed, says which, for what,
- * and how to install it (exit code 2) instead of a stack trace.
+ * and the command that installs it where this uas finds them (exit code 2) instead of a stack
+ * trace. `from` is where uas runs from (this module, unless a test says otherwise).
  */
 export async function importOptional<T>(
   load: () => Promise<T>,
   needs: keyof typeof OPTIONAL,
   feature: string,
+  from: string = import.meta.url,
 ): Promise<T> {
   // React's development build (what it loads without NODE_ENV) checks every render and draws a
   // screen at half the speed. Only the commands that draw load it, and they start no program of
@@ -27,7 +43,7 @@ export async function importOptional<T>(
   try {
     return await load();
   } catch (error) {
-    const { packages, install } = OPTIONAL[needs];
+    const { packages } = OPTIONAL[needs];
     const failure = error as NodeJS.ErrnoException;
     const missing = packages.find(
       (name) =>
@@ -36,7 +52,7 @@ export async function importOptional<T>(
     );
     if (missing === undefined) throw error;
     throw new CliError(
-      `${feature} needs ${packages.join(' and ')}, ${packages.length === 1 ? 'an optional dependency' : 'optional dependencies'} of uas that ${packages.length === 1 ? 'is' : 'are'} not installed here: npm install --save-dev ${install}`,
+      `${feature} needs ${packages.join(' and ')}, ${packages.length === 1 ? 'an optional dependency' : 'optional dependencies'} of uas that ${packages.length === 1 ? 'is' : 'are'} not installed here: ${installCommand(needs, from)}`,
       EXIT.usage,
     );
   }

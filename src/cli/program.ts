@@ -118,9 +118,27 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
         io.stderr.write(`uas: ${await oneLine(line)}\n`);
       return error.exitCode;
     }
+    const missing = missingFileOfUas(error);
+    if (missing !== undefined) {
+      io.stderr.write(
+        `uas: this copy of uas is incomplete (${await oneLine(missing)} is missing): install it again, or run \`npm run build\` in its clone\n`,
+      );
+      return EXIT.usage;
+    }
     io.stderr.write(`uas: unexpected failure: ${(error as Error).stack ?? String(error)}\n`);
     return EXIT.failure;
   }
+}
+
+/**
+ * The file of uas's own build a failed import looked for (a dist/ a build left half-written, a
+ * copy with a file deleted), or undefined: a package that is not installed is named by the command
+ * that needs it (importOptional), never here.
+ */
+function missingFileOfUas(error: unknown): string | undefined {
+  const { code, message } = error as NodeJS.ErrnoException;
+  if (code !== 'ERR_MODULE_NOT_FOUND' || typeof message !== 'string') return undefined;
+  return /^Cannot find module '([^']+)'/.exec(message)?.[1];
 }
 
 /**
@@ -132,11 +150,12 @@ async function helpForMistake(context: CommandContext, program: Command): Promis
   const of = context.errorHelpOf ?? program;
   const names = of.commands.map((command) => command.name());
   const operands = context.argv.slice(2).filter((arg) => !arg.startsWith('-'));
-  if (of === program && operands.length === 0) {
+  const asked = operands[operands.indexOf('help') + 1];
+  // `uas`, and the help of help (`uas help help`, `uas help --help`): the program's help.
+  if (of === program && (operands.length === 0 || asked === undefined || asked === 'help')) {
     io.stdout.write(context.errorHelp ?? program.helpInformation());
     return EXIT.ok;
   }
-  const asked = operands[operands.indexOf('help') + 1];
   const list = names.join(', ');
   io.stderr.write(
     of === program && asked !== undefined

@@ -271,6 +271,18 @@ describe('usage errors', () => {
     expect(bare.stderr).toBe('');
   });
 
+  it('prints the help for the help of help, never a usage error', async () => {
+    for (const args of [
+      ['help', 'help'],
+      ['help', '--help'],
+    ]) {
+      const result = await runCli(args);
+      expect(result.stderr, args.join(' ')).toBe('');
+      expect(result.stdout).toMatch(/^Usage: uas \[options\] \[command\]/);
+      expect(result.code).toBe(0);
+    }
+  });
+
   it('names the flag, or the missing field, for store settings without a Redis store', async () => {
     const prefix = await runCli(['serve', '--port', '0', '--store-prefix', 'staging']);
     expect(prefix.stderr).toBe(

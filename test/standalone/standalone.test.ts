@@ -49,8 +49,13 @@ afterAll(() => {
   if (work !== '') rmSync(work, { recursive: true, force: true });
 });
 
-const uas = (args: string[]) => {
-  const result = spawnSync(exe, args, { cwd: work, encoding: 'utf8', env, timeout: 60_000 });
+const uas = (args: string[], extra: Record<string, string> = {}) => {
+  const result = spawnSync(exe, args, {
+    cwd: work,
+    encoding: 'utf8',
+    env: { ...env, ...extra },
+    timeout: 60_000,
+  });
   return { code: result.status, out: result.stdout, err: result.stderr };
 };
 
@@ -93,6 +98,15 @@ describe('the standalone executable, with no node on PATH', () => {
     expect(spawnSync('sh', ['-c', 'command -v node'], { env }).status).not.toBe(0);
     expect(uas(['--version']).out.trim()).toBe(VERSION);
     expect(uas(['--help']).out).toMatch(/^Usage: uas /);
+  });
+
+  it('unpacks into a temporary folder where the cache folder cannot be made', () => {
+    // /proc exists, yet refuses new folders with ENOENT, on which mkdir -p would loop for ever.
+    expect(uas(['-V'], { XDG_CACHE_HOME: '/proc' })).toEqual({
+      code: 0,
+      out: `${VERSION}\n`,
+      err: '',
+    });
   });
 
   it('says in uas doctor that it is the standalone executable, ink, msw and ioredis inside', () => {

@@ -2,7 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { escapeControls } from '../../text/escape-controls.js';
 import { VERSION } from '../../version.js';
-import { OPTIONAL } from '../optional-import.js';
+import { installCommand, OPTIONAL } from '../optional-import.js';
 import { STANDALONE } from '../standalone.js';
 import { installedVersion } from './installed-package.js';
 import { portStatus, type PortStatus } from './port-status.js';
@@ -40,7 +40,7 @@ const USES = {
 /** The optional npm packages: inside the standalone executable, or where uas's imports look. */
 function packagePieces(from: string): OptionalPiece[] {
   return (Object.keys(OPTIONAL) as (keyof typeof OPTIONAL)[]).map((name) => {
-    const { packages, install } = OPTIONAL[name];
+    const { packages } = OPTIONAL[name];
     const installed = Object.fromEntries(
       packages.map((pkg) => [
         pkg,
@@ -48,17 +48,8 @@ function packagePieces(from: string): OptionalPiece[] {
       ]),
     );
     const ok = Object.values(installed).every((version) => version !== null);
-    const fix = `npm install ${installedGlobally(from) ? '-g' : '--save-dev'} ${install}`;
-    return { name, for: USES[name], installed, ok, fix: ok ? null : fix };
+    return { name, for: USES[name], installed, ok, fix: ok ? null : installCommand(name, from) };
   });
-}
-
-/**
- * Whether uas runs from npm's global folder (`npm install -g`), where its optional packages are
- * installed with -g too; otherwise a project's (or a clone's) node_modules holds them.
- */
-function installedGlobally(from: string): boolean {
-  return /[\\/]lib[\\/]node_modules[\\/]uas[\\/]/.test(decodeURIComponent(from));
 }
 
 /** Where `program` is on PATH, or null. */

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { CliError } from './io.js';
+import { importOptional } from './optional-import.js';
+
+/** What loading a module whose package is not installed throws. */
+function notFound(name: string): () => Promise<never> {
+  return () =>
+    Promise.reject(
+      Object.assign(new Error(`Cannot find package '${name}' imported from /x/dist/cli/top.js`), {
+        code: 'ERR_MODULE_NOT_FOUND',
+      }),
+    );
+}
+
+async function messageOf(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(CliError);
+  return (error as CliError).message;
+}
+
+describe('importOptional', () => {
+  it('names the install command that works where this uas runs: -g for a global uas', async () => {
+    const global = 'file:///usr/local/lib/node_modules/uas/dist/cli/top.js';
+    expect(await messageOf(importOptional(notFound('ink'), 'screen', 'uas top', global))).toBe(
+      'uas top needs ink and react, optional dependencies of uas that are not installed here: npm install -g ink@6 react@19',
+    );
+  });
+
+  it('names a project install for a uas in a project or a clone', async () => {
+    const local = 'file:///home/me/shop/node_modules/uas/dist/cli/top.js';
+    expect(await messageOf(importOptional(notFound('ioredis'), 'redis', 'x', local))).toMatch(
+      /: npm install --save-dev ioredis@5$/,
+    );
+  });
+});
