@@ -12,4 +12,9 @@ export interface CommandContext {
   errorHelpOf?: Command | undefined;
   /** Commander's error, one line, which `run` writes once its control characters are escaped. */
   errorLine?: string | undefined;
+  /**
+   * stdout carries a log, not the command's result (`uas serve`): output a full disk did not take
+   * then fails nothing. Otherwise `run` says it was lost, and the command does not succeed.
+   */
+  stdoutIsLog?: boolean;
 }

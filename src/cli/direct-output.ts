@@ -8,12 +8,13 @@ const LINUX_DEV_NULL = (1 << 8) | 3;
  * /dev/null, or undefined when it may be a terminal (or cannot be told): then Node's own stream
  * serves. Making `process.stdout` costs a few milliseconds of every start (a pipe loads the net
  * module), which `uas --help` and `uas -V` in a script need not pay. A reader that went away
- * (EPIPE) loses the output, not the program; a descriptor that would block (EAGAIN) gets the rest
- * through Node's stream.
+ * (EPIPE) or a full disk loses the output, not the program (`failed` hears why); a descriptor that
+ * would block (EAGAIN) gets the rest through Node's stream.
  */
 export function directOutput(
   fd: 1 | 2,
   stream: () => NodeJS.WriteStream,
+  failed: (error: NodeJS.ErrnoException) => void = () => {},
 ): OutputStream | undefined {
   const { fstatSync, writeSync } = process.getBuiltinModule('node:fs');
   let plain: boolean;
@@ -39,6 +40,7 @@ export function directOutput(
           if ((error as NodeJS.ErrnoException).code === 'EAGAIN')
             return stream().write(bytes.subarray(offset));
           broken = true;
+          failed(error as NodeJS.ErrnoException);
           return false;
         }
       }

@@ -30,6 +30,12 @@ export interface CliIO {
   stdin?: NodeJS.ReadableStream | undefined;
   /** Registers a handler for SIGINT and SIGTERM; returns the function that removes it. */
   onSignal(handler: (signal: string) => void): () => void;
+  /**
+   * Once the command is done: why what it wrote to stdout was not all written (a full disk, a
+   * device error), or undefined. A reader that went away (EPIPE) is not counted: `uas ... | head`
+   * asked for less. Absent in-process.
+   */
+  outputLost?(): Promise<string | undefined>;
 }
 
 /** Exit codes of every command (docs/exit-codes.md lists them). */
@@ -66,12 +72,16 @@ export function isCliError(value: unknown): value is CliError {
  * the pipe after the first line, and the server must go on serving (quietly) rather than die of
  * an unhandled EPIPE.
  */
-export function resilientStream(stream: NodeJS.WriteStream): OutputStream {
+export function resilientStream(
+  stream: NodeJS.WriteStream,
+  failed: (error: NodeJS.ErrnoException) => void = () => {},
+): OutputStream {
   let broken = false;
   // A closed pipe (EPIPE), a full disk (ENOSPC), a device error: the output is lost, the
-  // program is not.
-  stream.on('error', () => {
+  // program is not (`failed` hears why, for the command's end).
+  stream.on('error', (error: NodeJS.ErrnoException) => {
     broken = true;
+    failed(error);
   });
   return {
     write: (text: string) => (broken ? false : stream.write(text)),
@@ -99,12 +109,21 @@ export function processIO(): CliIO {
   let helpOut: OutputStream | undefined;
   let stderr: OutputStream | undefined;
   let terminal: CliIO['terminal'];
+  let lost: string | undefined;
+  const failed = (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') lost ??= error.message;
+  };
   return {
     get stdout() {
-      return (stdout ??= resilientStream(process.stdout));
+      return (stdout ??= resilientStream(process.stdout, failed));
     },
     get helpOut() {
-      return (helpOut ??= directOutput(1, () => process.stdout) ?? this.stdout);
+      return (helpOut ??= directOutput(1, () => process.stdout, failed) ?? this.stdout);
+    },
+    async outputLost() {
+      // A stream reports a failed write on a later tick.
+      if (stdout !== undefined) await new Promise((done) => setImmediate(done));
+      return lost;
     },
     get stderr() {
       return (stderr ??= resilientStream(process.stderr));

@@ -96,10 +96,20 @@ function summarize(command: Command, options: boolean): void {
  */
 export async function run(argv: string[], io: CliIO = processIO()): Promise<number> {
   const context: CommandContext = { io, exitCode: EXIT.ok, argv };
+  const code = await runCommand(context);
+  // Output a full disk or a failing device did not take: said, and never a success.
+  const lost = context.stdoutIsLog === true ? undefined : await io.outputLost?.();
+  if (lost === undefined) return code;
+  io.stderr.write(`uas: the output could not all be written to stdout (${await oneLine(lost)})\n`);
+  return code === EXIT.ok ? EXIT.failure : code;
+}
+
+async function runCommand(context: CommandContext): Promise<number> {
+  const { io } = context;
   let program: Command | undefined;
   try {
     program = await createProgram(context);
-    await program.parseAsync(argv);
+    await program.parseAsync(context.argv);
     return context.exitCode;
   } catch (error) {
     // Commander's errors come from parsing, once the program is built.

@@ -113,6 +113,27 @@ describe('where the help goes', () => {
     expect([code, stderr]).toEqual([0, '']);
   });
 
+  it.each([['--help'], ['-V'], ['openapi'], ['simulate', '--preset', 'user-enumeration']])(
+    'says the output was lost and exits 1 when stdout is a full disk: uas %s',
+    (...args) => {
+      const full = openSync('/dev/full', 'w');
+      try {
+        const result = spawnSync(process.execPath, [UAS_BIN, ...args], {
+          env: plainEnv(),
+          stdio: ['ignore', full, 'pipe'],
+          encoding: 'utf8',
+        });
+        // The last line of stderr (simulate says how fast it ran before).
+        expect([result.status, result.stderr.split('\n').at(-2)]).toEqual([
+          1,
+          'uas: the output could not all be written to stdout (ENOSPC: no space left on device, write)',
+        ]);
+      } finally {
+        closeSync(full);
+      }
+    },
+  );
+
   it('wraps the help at the width of a terminal', () => {
     // `script` gives the command a pseudo-terminal of the size stty sets.
     const result = spawnSync(

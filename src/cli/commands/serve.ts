@@ -42,6 +42,7 @@ Examples:
     .action(async (flags: ServeFlags) => {
       // A worker of --workers runs the same command line.
       const args = context.argv.slice(context.argv.indexOf('serve'));
+      context.stdoutIsLog = true;
       const { runServe } = await import('../serve/run-serve.js');
       context.exitCode = await runServe(flags, context, args);
     });
