@@ -45,7 +45,9 @@ export async function createProgram(context: CommandContext): Promise<Command> {
           .trim()
           .replace(/^error:\s*/, 'uas: ')
           .replace(/\s*\n\s*/g, ' ')
-          .replace(/(\/\/)[^\s/?#'"]+@/g, '$1***@');
+          .replace(/(\/\/)[^\s/?#'"]+@/g, '$1***@')
+          // An argument it quotes, at most 100 characters of it.
+          .replace(/'([^']{100})[^']+'/g, "'$1…'");
       },
     });
   // The process's stderr is taken when a command runs (help and the version need none): its
@@ -169,7 +171,7 @@ async function helpForMistake(context: CommandContext, program: Command): Promis
   const list = names.join(', ');
   io.stderr.write(
     of === program && asked !== undefined
-      ? `uas: unknown command '${await oneLine(asked)}'; the commands: ${list}\n`
+      ? `uas: unknown command '${await oneLine(clipped(asked))}'; the commands: ${list}\n`
       : `uas: ${of.name()} needs a command: ${list} (see uas ${of.name()} --help)\n`,
   );
   return EXIT.usage;
@@ -183,3 +185,6 @@ async function oneLine(text: string): Promise<string> {
   const { escapeControls } = await import('../text/escape-controls.js');
   return escapeControls(text, { keepNewlines: false });
 }
+
+/** At most 100 characters of an argument a message quotes. */
+const clipped = (text: string) => (text.length > 100 ? `${text.slice(0, 100)}…` : text);

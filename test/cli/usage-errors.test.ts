@@ -271,6 +271,16 @@ describe('usage errors', () => {
     expect(bare.stderr).toBe('');
   });
 
+  it('quotes at most 100 characters of an argument it names', async () => {
+    const long = 'a'.repeat(100_000);
+    for (const args of [[long], ['help', long], ['call', 'exists', `--${long}`]]) {
+      const result = await runCli(args);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`${'a'.repeat(98)}…'`);
+      expect(result.stderr.length).toBeLessThan(300);
+    }
+  });
+
   it('prints the help for the help of help, never a usage error', async () => {
     for (const args of [
       ['help', 'help'],
