@@ -24,7 +24,7 @@ export interface RecordWriterOptions {
   sink: RecordSink;
   /** Characters of records held at most while waiting to be written; more are dropped and counted. */
   maxBufferChars: number;
-  /** Runs `flush` soon (setImmediate): the records of one turn of the event loop go in one write. */
+  /** Runs `flush` soon: what came meanwhile goes in the same write. */
   schedule(flush: () => void): void;
   tell(news: RecordWriterNews): void;
 }
