@@ -99,7 +99,7 @@ const WRITTEN: Partial<Record<ProblemKind, Written>> = {
     `the body has ${config.maxBodyBytes + 1} bytes or more; at most ${config.maxBodyBytes} are accepted`,
   ],
   'request-timeout': () => ['the request was not sent in time'],
-  'header-fields-too-large': () => ['the header block is over 16384 bytes'],
+  'header-fields-too-large': () => ['the request line and headers are over 16384 bytes'],
   'internal-error': () => ['the emulator failed on this request: <what failed>'],
   'service-unavailable': () => [
     'a 503 scripted by failNext (POST /__uas/faults); the request did not run and the caller bucket was not charged',

@@ -4,14 +4,14 @@ const TIMEOUT_CODES = new Set(['ERR_HTTP_REQUEST_TIMEOUT', 'ERR_HTTP_HEADERS_TIM
 
 /**
  * The problem a client gets for a request Node's parser could not take: a header block over
- * `maxHeaderBytes`, a request not sent in time, anything else malformed.
+ * `maxHeaderBytes` (the request line, its URL, counts with them), a request not sent in time, anything else malformed.
  */
 export function clientErrorProblem(error: NodeJS.ErrnoException, maxHeaderBytes: number): Problem {
   const code = error.code ?? '';
   if (code === 'HPE_HEADER_OVERFLOW')
     return createProblem(
       'header-fields-too-large',
-      `the header block is over ${maxHeaderBytes} bytes`,
+      `the request line and headers are over ${maxHeaderBytes} bytes`,
     );
   if (TIMEOUT_CODES.has(code))
     return createProblem('request-timeout', 'the request was not sent in time');

@@ -123,6 +123,19 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
     },
   );
 
+  it('says a URL too long counts with the headers, in a 431', async () => {
+    const { port } = await start();
+    const answer = await rawRequest(
+      port,
+      `GET ${EXISTS}&x=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    );
+    expect(answer.status).toBe(431);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      type: 'urn:uas:problem:header-fields-too-large',
+      detail: 'the request line and headers are over 16384 bytes',
+    });
+  });
+
   it.each([
     ['the asterisk form', 'OPTIONS *', '*'],
     [
