@@ -97,7 +97,7 @@ function summarize(command: Command, options: boolean): void {
  * every failure becomes a one-line message on stderr and a documented exit code.
  */
 export async function run(argv: string[], io: CliIO = processIO()): Promise<number> {
-  const context: CommandContext = { io, exitCode: EXIT.ok, argv };
+  const context: CommandContext = { io, exitCode: EXIT.ok, argv: helpAsOption(argv) };
   const code = await runCommand(context);
   // Output a full disk or a failing device did not take: said, and never a success.
   const lost = context.stdoutIsLog === true ? undefined : await io.outputLost?.();
@@ -184,6 +184,16 @@ async function helpForMistake(context: CommandContext, program: Command): Promis
 async function oneLine(text: string): Promise<string> {
   const { escapeControls } = await import('../text/escape-controls.js');
   return escapeControls(text, { keepNewlines: false });
+}
+
+/**
+ * `uas help call exists` as `uas call exists --help`: commander's help command takes one name, and
+ * showed the help of `call` for it.
+ */
+function helpAsOption(argv: string[]): string[] {
+  const [node = '', script = '', first, ...rest] = argv;
+  if (first !== 'help' || rest.length < 2 || rest.some((word) => word.startsWith('-'))) return argv;
+  return [node, script, ...rest, '--help'];
 }
 
 /** At most 100 characters of an argument a message quotes. */

@@ -281,6 +281,14 @@ describe('usage errors', () => {
     }
   });
 
+  it('prints the help of a command of a command asked with help', async () => {
+    const asked = await runCli(['help', 'call', 'exists']);
+    const direct = await runCli(['call', 'exists', '--help']);
+    expect(asked).toEqual(direct);
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toMatch(/^Usage: uas call exists /);
+  });
+
   it('prints the help for the help of help, never a usage error', async () => {
     for (const args of [
       ['help', 'help'],
