@@ -11,9 +11,9 @@ import { createRecordWriter, type RecordWriter, type RecordWriterNews } from './
 const CHECK_EVERY_MS = 1_000;
 
 /**
- * The least time between two writes: under load, the records of 20 ms go in one write (a write
- * per turn of the event loop cost a quarter of the server's time); a request after a quiet
- * moment is written at once. A killed server loses at most these 20 ms and the write in flight.
+ * The least time between two writes: under load, the records of 20 ms go in one write rather
+ * than a write per turn of the event loop; a request after a quiet moment is written at once. A
+ * killed server loses at most these 20 ms and the write in flight.
  */
 const WRITE_EVERY_MS = 20;
 
