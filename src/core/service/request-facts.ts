@@ -126,8 +126,6 @@ const TEXT_FIELDS = [
  */
 function scrubValue(value: unknown, secrets: readonly string[]): unknown {
   if (typeof value === 'string') return scrubSecrets(value, secrets);
-  // Most fields hold no secret: they are kept as they are, without a copy.
-  if (!holdsSecret(value, secrets)) return value;
   if (Array.isArray(value)) return value.map((item) => scrubValue(item, secrets));
   if (typeof value !== 'object' || value === null) return value;
   // fromEntries defines each name as its own property: a "__proto__" field stays a field.
@@ -160,7 +158,8 @@ function scrubRecord(record: RequestRecord, secrets: readonly string[]): Request
     const value = record[name];
     if (value !== undefined) record[name] = scrubSecrets(value, secrets);
   }
-  if (record.fields !== undefined)
+  // Most fields hold no secret: they are kept as they are, without a copy.
+  if (record.fields !== undefined && holdsSecret(record.fields, secrets))
     record.fields = scrubValue(record.fields, secrets) as Record<string, unknown>;
   if (record.caller_id_misplaced.length > 0)
     record.caller_id_misplaced = record.caller_id_misplaced.map((entry) => ({
