@@ -63,11 +63,10 @@ export function decideTake(
   const { now, policy, cost, mode } = request;
   const at = writtenAt(now, policy);
   const decision = takeTokens(stored, now, policy, cost);
-  const unchanged = () => takeTokens(stored, now, policy, 0);
   if (mode === 'peek')
-    return { taken: { verdict: 'peeked', state: unchanged() }, write: undefined };
+    return { taken: { verdict: 'peeked', state: unchanged(stored, request) }, write: undefined };
   if (mode === 'inject') {
-    const state = unchanged();
+    const state = unchanged(stored, request);
     return {
       taken: { verdict: 'injected', state: { ...state, retryAfterMs: decision.retryAfterMs } },
       write: { tokens: state.tokens, updatedAt: at, count: 'rejected' },
@@ -84,7 +83,7 @@ export function decideTake(
         taken: { verdict: 'refused', state: decision },
         write: { tokens: decision.tokens, updatedAt: at, count: 'allowed' },
       };
-    return { taken: { verdict: 'refused', state: unchanged() }, write: undefined };
+    return { taken: { verdict: 'refused', state: unchanged(stored, request) }, write: undefined };
   }
   if (!decision.allowed)
     return {
@@ -95,4 +94,9 @@ export function decideTake(
     taken: { verdict: 'allowed', state: decision },
     write: { tokens: decision.tokens, updatedAt: at, count: 'allowed' },
   };
+}
+
+/** The bucket as it stands at the take's time, nothing taken (a function, not a closure per take). */
+function unchanged(stored: BucketState | undefined, { now, policy }: BucketTake): BucketDecision {
+  return takeTokens(stored, now, policy, 0);
 }
