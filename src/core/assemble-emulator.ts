@@ -19,7 +19,7 @@ import {
 } from './service/emulator-state.js';
 import { serviceContext, type PipelineContext } from './service/pipeline.js';
 import { completeRecord } from './service/request-facts.js';
-import { executeCall } from './service/service.js';
+import { executeCall, type ServiceContext } from './service/service.js';
 import { simulatedRecord } from './simulated-record.js';
 import type { EmulatorRequest, GiveWay } from './service/exchange.js';
 import type { EmulatorStore } from './store/emulator-store.js';
@@ -71,15 +71,7 @@ export function assembleEmulator(
   const emulator: AnyEmulator = {
     ...admin,
     metrics: withMoreMetrics(admin.metrics, options.moreMetrics),
-    execute(call) {
-      const now = clock.now();
-      return andThen(executeCall(service, call, now, ''), (result) => {
-        // Announced (for a watching screen) but not journaled: this is the simulator's fast path.
-        if (announce.active)
-          announce.emit({ type: 'request', request: simulatedRecord(call, result, now) });
-        return result;
-      });
-    },
+    execute: executeOf(service, clock, announce),
     handle: (request: EmulatorRequest, giveWay?: GiveWay) =>
       answerRequest(requests, request, giveWay),
     subscribe: (listener) => local.subscribe(listener),
@@ -107,6 +99,26 @@ export function assembleEmulator(
     else hear(change);
   });
   return emulator;
+}
+
+/**
+ * The simulator's fast path: a call run on the service, announced (for a watching screen) but not
+ * journaled; no closure is made when no one watches.
+ */
+function executeOf(
+  service: ServiceContext,
+  clock: CoreEmulatorOptions['clock'],
+  announce: Announcer['all'],
+): AnyEmulator['execute'] {
+  return (call) => {
+    const now = clock.now();
+    const result = executeCall(service, call, now, '');
+    if (!announce.active) return result;
+    return andThen(result, (answer) => {
+      announce.emit({ type: 'request', request: simulatedRecord(call, answer, now) });
+      return answer;
+    });
+  };
 }
 
 /** Opens event streams on `readers`, as many at once as the options allow. */

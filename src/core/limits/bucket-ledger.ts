@@ -60,40 +60,60 @@ export function decideTake(
   stored: BucketState | undefined,
   request: BucketTake,
 ): { taken: BucketTaken; write: BucketWrite | undefined } {
+  const slot: BucketWriteSlot = { tokens: 0, updatedAt: 0, count: undefined, wanted: false };
+  const taken = decideTakeInto(stored, request, slot);
+  const { tokens, updatedAt, count } = slot;
+  return { taken, write: slot.wanted ? { tokens, updatedAt, count } : undefined };
+}
+
+/** A write a take fills in, and whether it wants one (`wanted`). */
+export interface BucketWriteSlot extends BucketWrite {
+  wanted: boolean;
+}
+
+/**
+ * {@link decideTake} writing what to store into `slot` (`slot.wanted` false: nothing), so that a
+ * take of the memory ledger makes no object but its answer.
+ */
+export function decideTakeInto(
+  stored: BucketState | undefined,
+  request: BucketTake,
+  slot: BucketWriteSlot,
+): BucketTaken {
   const { now, policy, cost, mode } = request;
   const at = writtenAt(now, policy);
   const decision = takeTokens(stored, now, policy, cost);
-  if (mode === 'peek')
-    return { taken: { verdict: 'peeked', state: unchanged(stored, request) }, write: undefined };
+  slot.wanted = false;
+  if (mode === 'peek') return { verdict: 'peeked', state: unchanged(stored, request) };
   if (mode === 'inject') {
     const state = unchanged(stored, request);
-    return {
-      taken: { verdict: 'injected', state: { ...state, retryAfterMs: decision.retryAfterMs } },
-      write: { tokens: state.tokens, updatedAt: at, count: 'rejected' },
-    };
+    fill(slot, state.tokens, at, 'rejected');
+    return { verdict: 'injected', state: { ...state, retryAfterMs: decision.retryAfterMs } };
   }
-  if (!decision.allowed && !request.shadow)
-    return {
-      taken: { verdict: 'rejected', state: decision },
-      write: { tokens: decision.tokens, updatedAt: at, count: 'rejected' },
-    };
+  if (!decision.allowed && !request.shadow) {
+    fill(slot, decision.tokens, at, 'rejected');
+    return { verdict: 'rejected', state: decision };
+  }
   if (!request.valid) {
-    if (request.countInvalid && decision.allowed)
-      return {
-        taken: { verdict: 'refused', state: decision },
-        write: { tokens: decision.tokens, updatedAt: at, count: 'allowed' },
-      };
-    return { taken: { verdict: 'refused', state: unchanged(stored, request) }, write: undefined };
+    if (!(request.countInvalid && decision.allowed))
+      return { verdict: 'refused', state: unchanged(stored, request) };
+    fill(slot, decision.tokens, at, 'allowed');
+    return { verdict: 'refused', state: decision };
   }
-  if (!decision.allowed)
-    return {
-      taken: { verdict: 'shadow-limited', state: decision },
-      write: { tokens: decision.tokens, updatedAt: at, count: 'shadowRejected' },
-    };
-  return {
-    taken: { verdict: 'allowed', state: decision },
-    write: { tokens: decision.tokens, updatedAt: at, count: 'allowed' },
-  };
+  fill(slot, decision.tokens, at, decision.allowed ? 'allowed' : 'shadowRejected');
+  return { verdict: decision.allowed ? 'allowed' : 'shadow-limited', state: decision };
+}
+
+function fill(
+  slot: BucketWriteSlot,
+  tokens: number,
+  updatedAt: number,
+  count: BucketWrite['count'],
+): void {
+  slot.wanted = true;
+  slot.tokens = tokens;
+  slot.updatedAt = updatedAt;
+  slot.count = count;
 }
 
 /** The bucket as it stands at the take's time, nothing taken (a function, not a closure per take). */

@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from '../config/config.js';
 import { levelOf } from './bucket-key.js';
-import { decideTake, type BucketLedger } from './bucket-ledger.js';
+import { decideTakeInto, type BucketLedger, type BucketWriteSlot } from './bucket-ledger.js';
 import type { BucketStore, StoredBucket } from './bucket-store.js';
 import { tokensAt } from './token-bucket.js';
 
@@ -20,12 +20,13 @@ export function createMemoryLedger(
     rejected: 0,
     shadowRejected: 0,
   };
+  const write: BucketWriteSlot = { tokens: 0, updatedAt: 0, count: undefined, wanted: false };
   return {
     take(request) {
       const buckets = store();
       const found = buckets.read(request.key, bucket);
-      const { taken, write } = decideTake(found ? bucket : undefined, request);
-      if (write === undefined) return taken;
+      const taken = decideTakeInto(found ? bucket : undefined, request, write);
+      if (!write.wanted) return taken;
       if (!found) {
         bucket.allowed = 0;
         bucket.rejected = 0;

@@ -1,6 +1,6 @@
 import { bucketKey, type Level } from '../limits/bucket-key.js';
-import type { BucketLedger } from '../limits/bucket-ledger.js';
-import { andThen, type MaybePromise } from '../async/maybe-promise.js';
+import type { BucketLedger, BucketTaken } from '../limits/bucket-ledger.js';
+import { andThen, isPromise, type MaybePromise } from '../async/maybe-promise.js';
 import type { Operation, ResolvedConfig } from '../config/config.js';
 import type { Directory } from '../signin/directory.js';
 import type { Fault } from './faults.js';
@@ -90,21 +90,42 @@ export function executeCall(
     valid: refusal === undefined,
     countInvalid: config.limits.countInvalid,
   });
-  return andThen(taken, ({ verdict, state }): MaybePromise<ServiceResult> => {
-    const taking: Taking = { context, config, call, now, instance, bucket, level, state };
-    switch (verdict) {
-      case 'peeked':
-        return scriptedFailure(taking);
-      case 'injected':
-      case 'rejected':
-        return tooMany(taking, verdict === 'injected');
-      case 'refused':
-        return result(taking, (refusal as Problem).status, 'invalid', reset(state), refusal);
-      case 'allowed':
-      case 'shadow-limited':
-        return run(taking, verdict === 'allowed' ? 'allowed' : 'shadow-limited');
-    }
-  });
+  const taking: Taking = { context, config, call, now, instance, bucket, level, state: NO_STATE };
+  // No closure on the memory store's path, which answers at once.
+  return isPromise(taken)
+    ? taken.then((answer) => afterTake(taking, refusal, answer))
+    : afterTake(taking, refusal, taken);
+}
+
+/** The state of a take not answered yet. */
+const NO_STATE: BucketDecision = {
+  allowed: false,
+  tokens: 0,
+  remaining: 0,
+  retryAfterMs: 0,
+  nextTokenMs: 0,
+  fullInMs: 0,
+};
+
+/** The call once its bucket answered: the 429, the refusal, or the operation. */
+function afterTake(
+  taking: Taking,
+  refusal: Problem | undefined,
+  { verdict, state }: BucketTaken,
+): MaybePromise<ServiceResult> {
+  taking.state = state;
+  switch (verdict) {
+    case 'peeked':
+      return scriptedFailure(taking);
+    case 'injected':
+    case 'rejected':
+      return tooMany(taking, verdict === 'injected');
+    case 'refused':
+      return result(taking, (refusal as Problem).status, 'invalid', reset(state), refusal);
+    case 'allowed':
+    case 'shadow-limited':
+      return run(taking, verdict === 'allowed' ? 'allowed' : 'shadow-limited');
+  }
 }
 
 /** A call and what its bucket said. */
@@ -117,8 +138,8 @@ interface Taking {
   readonly instance: string;
   readonly bucket: string;
   readonly level: Level;
-  /** The bucket after the call. */
-  readonly state: BucketDecision;
+  /** The bucket after the call (set once the bucket answers). */
+  state: BucketDecision;
 }
 
 /** Seconds to the bucket's next token. */
