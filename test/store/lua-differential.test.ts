@@ -131,6 +131,80 @@ describe.skipIf(!HAS_REDIS)('the Redis scripts decide as the core does', () => {
     }
   });
 
+  it('decides the takes of one run as the core decides them one after another, a bucket read and written once', async () => {
+    const shared = await store();
+    const random = createSeededRandom(7);
+    const pick = <T>(items: readonly T[]) => items[Math.floor(random.next() * items.length)] as T;
+    for (let run = 0; run < 20; run++) {
+      // Three buckets: one stored, one absent, one whose key holds junk (another type, or a hash
+      // that is no bucket), taken from in turn, all in one turn of the event loop.
+      const names = ['stored', 'absent', 'junk'].map((name) => `caller:demo:run-${run}-${name}`);
+      const [storedKey, , junkKey] = names.map((name) => KEYS.bucket(name)) as [
+        string,
+        string,
+        string,
+      ];
+      const policy = { burst: pick([1, 3, 5]), refillPerMs: pick([0.001, 0.5]) };
+      const now = T0 + 1_000 + run;
+      const stored = { tokens: random.next() * policy.burst, updatedAt: T0 };
+      await redis.inspect.hset(storedKey, { t: String(stored.tokens), u: String(T0), ...COUNTERS });
+      if (run % 2 === 0) await redis.inspect.set(junkKey, 'not a bucket');
+      else await redis.inspect.hset(junkKey, { t: 'x', u: '1' });
+      const core = new Map<
+        string,
+        { state: BucketState | undefined; counts: Record<string, number> }
+      >([
+        [names[0] as string, { state: stored, counts: { a: 3, r: 4, s: 5 } }],
+        [names[1] as string, { state: undefined, counts: { a: 0, r: 0, s: 0 } }],
+        [names[2] as string, { state: undefined, counts: { a: 0, r: 0, s: 0 } }],
+      ]);
+      const requests: BucketTake[] = Array.from({ length: 12 }, () => ({
+        key: pick(names),
+        level: 'caller',
+        now,
+        policy,
+        cost: pick([0, 1, 1, 2]),
+        mode: pick(['peek', 'inject', 'decide', 'decide', 'decide'] as const),
+        shadow: random.next() < 0.2,
+        valid: random.next() < 0.8,
+        countInvalid: random.next() < 0.5,
+      }));
+      const written = new Set<string>();
+      const expected = requests.map((request) => {
+        const bucket = core.get(request.key) as {
+          state: BucketState | undefined;
+          counts: Record<string, number>;
+        };
+        const { taken, write } = decideTake(bucket.state, request);
+        if (write !== undefined) {
+          written.add(request.key);
+          bucket.state = { tokens: write.tokens, updatedAt: write.updatedAt };
+          const field = { allowed: 'a', rejected: 'r', shadowRejected: 's' }[
+            write.count ?? 'allowed'
+          ];
+          bucket.counts[field] = (bucket.counts[field] ?? 0) + 1;
+        }
+        return taken;
+      });
+      shared.clock?.set(now);
+      const taken = await Promise.all(requests.map((request) => shared.ledger.take(request)));
+      expect(taken, `run ${run}`).toEqual(expected);
+      for (const [name, bucket] of core) {
+        const key = KEYS.bucket(name);
+        // Never written: left as it was.
+        if (!written.has(name) || bucket.state === undefined) continue;
+        const after = await redis.inspect.hgetall(key);
+        expect(Number(after.t), `run ${run} ${name}`).toBe(bucket.state.tokens);
+        expect(Number(after.u), `run ${run} ${name}`).toBe(bucket.state.updatedAt);
+        for (const field of ['a', 'r', 's'])
+          expect(Number(after[field] ?? 0), `run ${run} ${name} ${field}`).toBe(
+            bucket.counts[field],
+          );
+        expect(await redis.inspect.pttl(key), `run ${run} ${name}`).toBeGreaterThan(0);
+      }
+    }
+  });
+
   /** The code of a case as the core keeps it after the try, and the outcome it answers. */
   function coreVerify(row: VerifyCase) {
     const kept = row.kept === undefined ? undefined : { ...row.kept };

@@ -79,14 +79,15 @@ export function decideTakeInto(
   stored: BucketState | undefined,
   request: BucketTake,
   slot: BucketWriteSlot,
+  now = request.now,
 ): BucketTaken {
-  const { now, policy, cost, mode } = request;
+  const { policy, cost, mode } = request;
   const at = writtenAt(now, policy);
   const decision = takeTokens(stored, now, policy, cost);
   slot.wanted = false;
-  if (mode === 'peek') return { verdict: 'peeked', state: unchanged(stored, request) };
+  if (mode === 'peek') return { verdict: 'peeked', state: unchanged(stored, now, policy) };
   if (mode === 'inject') {
-    const state = unchanged(stored, request);
+    const state = unchanged(stored, now, policy);
     fill(slot, state.tokens, at, 'rejected');
     return { verdict: 'injected', state: { ...state, retryAfterMs: decision.retryAfterMs } };
   }
@@ -96,7 +97,7 @@ export function decideTakeInto(
   }
   if (!request.valid) {
     if (!(request.countInvalid && decision.allowed))
-      return { verdict: 'refused', state: unchanged(stored, request) };
+      return { verdict: 'refused', state: unchanged(stored, now, policy) };
     fill(slot, decision.tokens, at, 'allowed');
     return { verdict: 'refused', state: decision };
   }
@@ -116,7 +117,11 @@ function fill(
   slot.count = count;
 }
 
-/** The bucket as it stands at the take's time, nothing taken (a function, not a closure per take). */
-function unchanged(stored: BucketState | undefined, { now, policy }: BucketTake): BucketDecision {
+/** The bucket as it stands at `now`, nothing taken (a function, not a closure per take). */
+function unchanged(
+  stored: BucketState | undefined,
+  now: number,
+  policy: BucketPolicy,
+): BucketDecision {
   return takeTokens(stored, now, policy, 0);
 }

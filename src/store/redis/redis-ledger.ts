@@ -1,5 +1,11 @@
-import { decideTake, type BucketLedger, type BucketTake } from '../../core/limits/bucket-ledger.js';
-import { onTime } from './redis-failure.js';
+import {
+  decideTakeInto,
+  type BucketLedger,
+  type BucketTake,
+  type BucketTaken,
+  type BucketWriteSlot,
+} from '../../core/limits/bucket-ledger.js';
+import { LateReply } from './redis-failure.js';
 import { readTakeReply } from './redis-decoders.js';
 import type { RedisHealth } from './redis-health.js';
 import type { RedisKeys } from './redis-keys.js';
@@ -51,9 +57,18 @@ export function createRedisLedger(deps: RedisLedgerDeps, onError: StoreErrorMode
   const least = String(ttls.least);
   const most = String(ttls.most);
   const sendTake = createTakeBatcher(redis, { oneAtATime: redis.isCluster });
+  // What a take would write, which the script wrote already: filled and not read.
+  const slot: BucketWriteSlot = { tokens: 0, updatedAt: 0, count: undefined, wanted: false };
   return {
     take(request: BucketTake) {
       const { policy } = request;
+      const failed = (error: unknown): BucketTaken => {
+        const refused = health.refusal(error);
+        if (onError === 'closed') throw refused;
+        // Open: as if the bucket were full, so that nobody is refused while Redis is away.
+        health.failedOpen();
+        return decideTakeInto(undefined, request, slot);
+      };
       return sendTake(keys.bucket(request.key), time.manualNow(), time.deadline(), [
         String(policy.burst),
         String(policy.refillPerMs),
@@ -65,22 +80,12 @@ export function createRedisLedger(deps: RedisLedgerDeps, onError: StoreErrorMode
         least,
         most,
         ...pastArguments(policy.past),
-      ])
-        .then(onTime)
-        .then(
-          (reply) => {
-            health.markUp();
-            const { stored, now } = readTakeReply(reply);
-            return decideTake(stored, { ...request, now }).taken;
-          },
-          (error: unknown) => {
-            const refused = health.refusal(error);
-            if (onError === 'closed') throw refused;
-            // Open: as if the bucket were full, so that nobody is refused while Redis is away.
-            health.failedOpen();
-            return decideTake(undefined, request).taken;
-          },
-        );
+      ]).then((reply) => {
+        if (reply === 'late') return failed(new LateReply('late'));
+        health.markUp();
+        const { stored, now } = readTakeReply(reply);
+        return decideTakeInto(stored, request, slot, now);
+      }, failed);
     },
   };
 }

@@ -83,12 +83,15 @@ end
  *
  * KEYS: the buckets, one per take. ARGV: [1] manual now or '', [2] '' (each take has its own
  * deadline), then for each take, in the order of KEYS: its deadline (Redis time in ms, '' for
- * none), burst, refill per ms, cost, mode (peek, inject, decide),
- * shadow, valid, count invalid (each '1' or '0'), least and most time to live in ms, how many past
- * policies follow (live changes, oldest first), then for each: the time it ended, its burst, its
- * refill per ms. Tokens are worked out as `tokensAt` in the core does, step by step alike, and
+ * none) and where in ARGV its group of arguments starts. Then the groups, one for each set of
+ * arguments the takes have (takes alike share one: a run of 20 takes of one policy sends it
+ * once): burst, refill per ms, cost, mode (peek, inject, decide), shadow, valid, count invalid
+ * (each '1' or '0'), least and most time to live in ms, how many past policies follow (live
+ * changes, oldest first), then for each: the time it ended, its burst, its refill per ms. Tokens are worked out as `tokensAt` in the core does, step by step alike, and
  * the bucket is dated as `writtenAt` dates it.
  *
+ * Each bucket is read once a run and written once at its end (takes of one bucket in a run see
+ * it as if each had been written at once): three commands a bucket rather than three a take.
  * Returns the time of the takes, then for each take the bucket before it (tokens and updated-at
  * as text, '' for none): the caller works out each verdict from them with the same pure function.
  * A key that is not such a bucket counts as none, and a write replaces it. A take past its own
@@ -98,28 +101,39 @@ export const TAKE_SCRIPT = `${NOW}${FIELDS}
 -- The counters, by their place in the HMGET read: allowed, rejected, shadow-rejected.
 local COUNTERS = {[3] = 'a', [4] = 'r', [5] = 's'}
 local clock = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
-local function take(key, o)
-  -- Past this take's own deadline: 'late', nothing changed (whoever asked has given up).
-  local deadline = ARGV[o]
-  o = o + 1
-  if deadline ~= '' and clock > tonumber(deadline) then
-    return 'late', '', o + 10 + 3 * tonumber(ARGV[o + 9])
+-- Each bucket of the run is read once, when first taken from, and written once, at the end:
+-- its takes see it as they would if each were written at once (the run is atomic).
+local buckets, order = {}, {}
+local function bucket(key)
+  local b = buckets[key]
+  if b == nil then
+    -- One read for a bucket that is there (the common case); a key of another type errs.
+    local f = redis.pcall('HMGET', key, 't', 'u', 'a', 'r', 's')
+    if f.err then b = {view = false, exists = true} else b = {view = f} end
+    buckets[key] = b
+    order[#order + 1] = key
   end
+  return b
+end
+local function take(key, deadline, o)
+  -- Past this take's own deadline: 'late', nothing changed (whoever asked has given up).
+  if deadline ~= '' and clock > tonumber(deadline) then return 'late', '' end
   local burst = tonumber(ARGV[o])
   local rate = tonumber(ARGV[o + 1])
   local cost = tonumber(ARGV[o + 2])
   local mode = ARGV[o + 3]
   local changes = tonumber(ARGV[o + 9])
-  -- One read for a bucket that is there (the common case); a key of another type errs.
-  local f = redis.pcall('HMGET', key, 't', 'u', 'a', 'r', 's')
+  local b = bucket(key)
+  local f = b.view
   local stored = {false, false}
   local junk
-  if f.err then junk = true
+  if not f then junk = true
   elseif number(f[1]) and instant(f[2]) and (not f[3] or whole(f[3]))
     and (not f[4] or whole(f[4])) and (not f[5] or whole(f[5])) then stored = f
   else
     -- None of a bucket's fields read back: absent, or a hash that is no bucket.
-    junk = redis.call('EXISTS', key) == 1
+    if b.exists == nil then b.exists = redis.call('EXISTS', key) == 1 end
+    junk = b.exists
   end
   -- A key of another type, or a hash that is not a bucket: replaced by the first write.
   local available = burst
@@ -166,27 +180,44 @@ local function take(key, o)
   elseif not allowed then tokens, count = available, 5
   else tokens, count = after, 3 end
   if tokens then
-    if junk then redis.call('DEL', key) end
+    -- A key that is no bucket is deleted before the bucket is written.
+    if junk then b.delete = true end
     -- The counter counted, one up from what was read (HINCRBY would be a command more).
     local counted = 1
     if stored[1] and stored[count] then counted = tonumber(stored[count]) + 1 end
-    redis.call('HSET', key, 't', num(tokens), 'u', num(at), COUNTERS[count],
-      string.format('%d', counted))
+    -- The bucket as HMGET would read it after this write, for the next take of the run.
+    local view = {num(tokens), num(at), false, false, false}
+    if stored[1] then view[3], view[4], view[5] = stored[3], stored[4], stored[5] end
+    view[count] = string.format('%d', counted)
     local ttl = math.ceil((burst - tokens) / rate)
     local least, most = tonumber(ARGV[o + 7]), tonumber(ARGV[o + 8])
     if ttl < least then ttl = least end
     if ttl > most then ttl = most end
-    redis.call('PEXPIRE', key, ttl)
+    b.view, b.exists, b.written, b.ttl = view, true, true, ttl
   end
-  return stored[1] or '', stored[2] or '', o + 10 + 3 * changes
+  return stored[1] or '', stored[2] or ''
 end
 local reply = {num(now)}
-local o = 3
 for k = 1, #KEYS do
-  local tokens, updated, following = take(KEYS[k], o)
+  local tokens, updated = take(KEYS[k], ARGV[1 + 2 * k], tonumber(ARGV[2 + 2 * k]))
   reply[#reply + 1] = tokens
   reply[#reply + 1] = updated
-  o = following
+end
+for _, key in ipairs(order) do
+  local b = buckets[key]
+  if b.written then
+    if b.delete then redis.call('DEL', key) end
+    local v = b.view
+    local fields = {'t', v[1], 'u', v[2]}
+    for i = 3, 5 do
+      if v[i] then
+        fields[#fields + 1] = COUNTERS[i]
+        fields[#fields + 1] = v[i]
+      end
+    end
+    redis.call('HSET', key, unpack(fields))
+    redis.call('PEXPIRE', key, b.ttl)
+  end
 end
 return reply
 `;

@@ -41,15 +41,38 @@ describe('createTakeBatcher', () => {
     expect(calls).toHaveLength(0);
     expect(turn.pending).toBe(1);
     turn.run();
-    // Each take with its own deadline first.
+    // Each take's deadline and where its arguments start in ARGV, then the arguments.
     expect(calls).toEqual([
-      ['3', 'a', 'b', 'c', '', '', '900', '1', '2', '800', '3', '', '4', '5', '6'],
+      ['3', 'a', 'b', 'c', '', '', '900', '9', '800', '11', '', '12', '1', '2', '3', '4', '5', '6'],
     ]);
     expect(await Promise.all(answers)).toEqual([
       ['t-a', 'u-a', '1000'],
       ['t-b', 'u-b', '1000'],
       ['t-c', 'u-c', '1000'],
     ]);
+  });
+
+  it('sends the arguments takes share once, each take pointing at its own', async () => {
+    const { redis, calls } = fakeRedis();
+    const turn = manualSchedule();
+    const take = createTakeBatcher(redis, { oneAtATime: false, schedule: turn.schedule });
+    const answers = [
+      take('a', '', '1', ['5', '0.1', '1']),
+      take('b', '', '2', ['5', '0.1', '2']),
+      take('c', '', '3', ['5', '0.1', '1']),
+      take('d', '', '4', ['5', '0.1']),
+      take('e', '', '5', ['5', '0.1', '2']),
+    ];
+    turn.run();
+    // Groups from ARGV[13]: [5, 0.1, 1] at 13, [5, 0.1, 2] at 16, [5, 0.1] at 19.
+    expect(calls).toEqual([
+      [
+        ...['5', 'a', 'b', 'c', 'd', 'e', '', ''],
+        ...['1', '13', '2', '16', '3', '13', '4', '19', '5', '16'],
+        ...['5', '0.1', '1', '5', '0.1', '2', '5', '0.1'],
+      ],
+    ]);
+    await Promise.all(answers);
   });
 
   it('sends takes made before and after a move of the manual clock apart', async () => {
@@ -63,8 +86,8 @@ describe('createTakeBatcher', () => {
     ];
     turn.run();
     expect(calls).toEqual([
-      ['1', 'a', '5', '', '', 'x'],
-      ['2', 'b', 'c', '9', '', '', 'y', '', 'z'],
+      ['1', 'a', '5', '', '', '5', 'x'],
+      ['2', 'b', 'c', '9', '', '', '7', '', '8', 'y', 'z'],
     ]);
     await Promise.all(answers);
   });
@@ -115,8 +138,8 @@ describe('createTakeBatcher', () => {
     const answers = [take('a', '', '', ['1']), take('b', '', '', ['2'])];
     expect(turn.pending).toBe(0);
     expect(calls).toEqual([
-      ['1', 'a', '', '', '', '1'],
-      ['1', 'b', '', '', '', '2'],
+      ['1', 'a', '', '', '', '5', '1'],
+      ['1', 'b', '', '', '', '5', '2'],
     ]);
     expect(await Promise.all(answers)).toEqual([
       ['t-a', 'u-a', '1000'],
