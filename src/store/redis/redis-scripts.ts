@@ -101,56 +101,80 @@ export const TAKE_SCRIPT = `${NOW}${FIELDS}
 -- The counters, by their place in the HMGET read: allowed, rejected, shadow-rejected.
 local COUNTERS = {[3] = 'a', [4] = 'r', [5] = 's'}
 local clock = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local nowText = num(now)
+-- Each group of arguments is read once a run, however many takes share it.
+local groups = {}
+local function group(o)
+  local g = groups[o]
+  if g ~= nil then return g end
+  local changes = tonumber(ARGV[o + 9])
+  g = {burst = tonumber(ARGV[o]), rate = tonumber(ARGV[o + 1]), cost = tonumber(ARGV[o + 2]),
+    mode = ARGV[o + 3], shadow = ARGV[o + 4] == '1', valid = ARGV[o + 5] == '1',
+    countInvalid = ARGV[o + 6] == '1', least = tonumber(ARGV[o + 7]),
+    most = tonumber(ARGV[o + 8]), past = {}, at = now, atText = nowText}
+  for i = 0, changes - 1 do
+    g.past[i + 1] = {tonumber(ARGV[o + 10 + 3 * i]), tonumber(ARGV[o + 11 + 3 * i]),
+      tonumber(ARGV[o + 12 + 3 * i])}
+  end
+  -- Dated no earlier than a live change made within this millisecond (writtenAt in the core).
+  if changes > 0 then
+    local last = g.past[changes][1]
+    if last > now and last < now + 1 then g.at, g.atText = last, num(last) end
+  end
+  groups[o] = g
+  return g
+end
 -- Each bucket of the run is read once, when first taken from, and written once, at the end:
--- its takes see it as they would if each were written at once (the run is atomic).
+-- its takes see it as they would if each were written at once (the run is atomic). A bucket
+-- read holds its fields as text (as read) and as numbers; one written by a take holds the
+-- numbers it wrote, whose text (17 digits, read back exactly) is made when needed.
 local buckets, order = {}, {}
 local function bucket(key)
   local b = buckets[key]
-  if b == nil then
-    -- One read for a bucket that is there (the common case); a key of another type errs.
-    local f = redis.pcall('HMGET', key, 't', 'u', 'a', 'r', 's')
-    if f.err then b = {view = false, exists = true} else b = {view = f} end
-    buckets[key] = b
-    order[#order + 1] = key
+  if b ~= nil then return b end
+  -- One read for a bucket that is there (the common case); a key of another type errs.
+  local f = redis.pcall('HMGET', key, 't', 'u', 'a', 'r', 's')
+  b = {counts = {[3] = false, [4] = false, [5] = false}, changed = {}}
+  if f.err then b.junk = true
+  elseif number(f[1]) and instant(f[2]) and (not f[3] or whole(f[3]))
+    and (not f[4] or whole(f[4])) and (not f[5] or whole(f[5])) then
+    b.stored, b.tokens, b.updated, b.tokensText, b.updatedText =
+      true, number(f[1]), number(f[2]), f[1], f[2]
+    for i = 3, 5 do if f[i] then b.counts[i] = tonumber(f[i]) end end
+  else
+    -- None of a bucket's fields read back: absent, or a hash that is no bucket.
+    b.junk = redis.call('EXISTS', key) == 1
   end
+  buckets[key] = b
+  order[#order + 1] = key
   return b
+end
+local function tokensText(b)
+  if b.tokensText == nil then b.tokensText = num(b.tokens) end
+  return b.tokensText
 end
 local function take(key, deadline, o)
   -- Past this take's own deadline: 'late', nothing changed (whoever asked has given up).
   if deadline ~= '' and clock > tonumber(deadline) then return 'late', '' end
-  local burst = tonumber(ARGV[o])
-  local rate = tonumber(ARGV[o + 1])
-  local cost = tonumber(ARGV[o + 2])
-  local mode = ARGV[o + 3]
-  local changes = tonumber(ARGV[o + 9])
+  local g = group(o)
   local b = bucket(key)
-  local f = b.view
-  local stored = {false, false}
-  local junk
-  if not f then junk = true
-  elseif number(f[1]) and instant(f[2]) and (not f[3] or whole(f[3]))
-    and (not f[4] or whole(f[4])) and (not f[5] or whole(f[5])) then stored = f
-  else
-    -- None of a bucket's fields read back: absent, or a hash that is no bucket.
-    if b.exists == nil then b.exists = redis.call('EXISTS', key) == 1 end
-    junk = b.exists
-  end
-  -- A key of another type, or a hash that is not a bucket: replaced by the first write.
+  local burst, rate, cost = g.burst, g.rate, g.cost
   local available = burst
-  if stored[1] then
-    local tokens = number(stored[1])
+  local before, beforeUpdated = '', ''
+  if b.stored then
+    before, beforeUpdated = tokensText(b), b.updatedText
+    local tokens = b.tokens
     if not (tokens > 0) then tokens = 0 end
-    local from = number(stored[2])
-    for i = 0, changes - 1 do
-      local ended = tonumber(ARGV[o + 10 + 3 * i])
+    local from = b.updated
+    for _, change in ipairs(g.past) do
+      local ended = change[1]
       if ended > from then
         local to = ended
         if now < to then to = now end
         local elapsed = 0
         if to > from then elapsed = to - from end
-        tokens = tokens + elapsed * tonumber(ARGV[o + 12 + 3 * i])
-        local most = tonumber(ARGV[o + 11 + 3 * i])
-        if tokens > most then tokens = most end
+        tokens = tokens + elapsed * change[3]
+        if tokens > change[2] then tokens = change[2] end
         from = to
       end
     end
@@ -165,39 +189,35 @@ local function take(key, deadline, o)
     after = available - cost
     if after < 0 then after = 0 end
   end
-  -- Dated no earlier than a live change made within this millisecond (writtenAt in the core).
-  local at = now
-  if changes > 0 then
-    local last = tonumber(ARGV[o + 10 + 3 * (changes - 1)])
-    if last > now and last < now + 1 then at = last end
-  end
+  local mode = g.mode
   local tokens, count = nil, nil
   if mode == 'peek' then
   elseif mode == 'inject' then tokens, count = available, 4
-  elseif (not allowed) and ARGV[o + 4] ~= '1' then tokens, count = available, 4
-  elseif ARGV[o + 5] ~= '1' then
-    if ARGV[o + 6] == '1' and allowed then tokens, count = after, 3 end
+  elseif (not allowed) and not g.shadow then tokens, count = available, 4
+  elseif not g.valid then
+    if g.countInvalid and allowed then tokens, count = after, 3 end
   elseif not allowed then tokens, count = available, 5
   else tokens, count = after, 3 end
   if tokens then
     -- A key that is no bucket is deleted before the bucket is written.
-    if junk then b.delete = true end
+    if b.junk then b.delete, b.junk = true, false end
+    -- A bucket not read back starts its counters afresh.
+    if not b.stored then
+      b.counts = {[3] = false, [4] = false, [5] = false}
+      b.stored = true
+    end
     -- The counter counted, one up from what was read (HINCRBY would be a command more).
-    local counted = 1
-    if stored[1] and stored[count] then counted = tonumber(stored[count]) + 1 end
-    -- The bucket as HMGET would read it after this write, for the next take of the run.
-    local view = {num(tokens), num(at), false, false, false}
-    if stored[1] then view[3], view[4], view[5] = stored[3], stored[4], stored[5] end
-    view[count] = string.format('%d', counted)
+    b.counts[count] = (b.counts[count] or 0) + 1
+    b.changed[count] = true
+    b.tokens, b.updated, b.tokensText, b.updatedText = tokens, g.at, nil, g.atText
     local ttl = math.ceil((burst - tokens) / rate)
-    local least, most = tonumber(ARGV[o + 7]), tonumber(ARGV[o + 8])
-    if ttl < least then ttl = least end
-    if ttl > most then ttl = most end
-    b.view, b.exists, b.written, b.ttl = view, true, true, ttl
+    if ttl < g.least then ttl = g.least end
+    if ttl > g.most then ttl = g.most end
+    b.written, b.ttl = true, ttl
   end
-  return stored[1] or '', stored[2] or ''
+  return before, beforeUpdated
 end
-local reply = {num(now)}
+local reply = {nowText}
 for k = 1, #KEYS do
   local tokens, updated = take(KEYS[k], ARGV[1 + 2 * k], tonumber(ARGV[2 + 2 * k]))
   reply[#reply + 1] = tokens
@@ -207,12 +227,11 @@ for _, key in ipairs(order) do
   local b = buckets[key]
   if b.written then
     if b.delete then redis.call('DEL', key) end
-    local v = b.view
-    local fields = {'t', v[1], 'u', v[2]}
+    local fields = {'t', tokensText(b), 'u', b.updatedText}
     for i = 3, 5 do
-      if v[i] then
+      if b.changed[i] then
         fields[#fields + 1] = COUNTERS[i]
-        fields[#fields + 1] = v[i]
+        fields[#fields + 1] = string.format('%d', b.counts[i])
       end
     end
     redis.call('HSET', key, unpack(fields))
