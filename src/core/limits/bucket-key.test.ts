@@ -12,6 +12,7 @@ describe('bucketKey', () => {
     // The last key made is kept: a caller asking again, or another part changing, must not
     // be handed the key of the call before.
     const calls: [string, string | undefined, 'client' | 'global', string][] = [
+      ['', '', 'client', 'caller::'],
       ['acme', 'bot', 'client', 'caller:acme:bot'],
       ['acme', 'bot', 'client', 'caller:acme:bot'],
       ['shop', 'bot', 'client', 'caller:shop:bot'],

@@ -35,8 +35,8 @@ export function bucketKey(
   return key;
 }
 
-/** The last caller key made, by its parts. */
-const last = { owner: '', callerId: '', key: '' };
+/** The last caller key made, by its parts (at first, that of two empty parts). */
+const last = { owner: '', callerId: '', key: 'caller::' };
 
 /** The parts of a bucket key. */
 export interface BucketKeyParts {
