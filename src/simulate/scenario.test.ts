@@ -39,3 +39,23 @@ describe('the scenario defaults in docs/simulate.md', () => {
     expect(parsed).toEqual(SCENARIO_DEFAULTS);
   });
 });
+
+describe('the modes of a scenario', () => {
+  const problemOf = (modes: unknown) => {
+    try {
+      resolveScenario({ modes });
+      return undefined;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+
+  it('are each run once: a mode given twice is refused, naming it, rather than run again', () => {
+    expect(problemOf(['shared', 'per-caller', 'shared'])).toContain(
+      'expected each mode once; got "shared" twice',
+    );
+    expect(problemOf(['rotating', 'rotating'])).toContain('got "rotating" twice');
+    expect(problemOf(['shared', 'per-caller', 'static', 'rotating'])).toBeUndefined();
+    expect(problemOf(['static'])).toBeUndefined();
+  });
+});

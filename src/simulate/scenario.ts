@@ -81,7 +81,14 @@ export const scenarioSchema = z.strictObject({
   // Only the two buckets: the other limits of a config (cost, callerScope, ...) are not part of
   // a simulation, and are refused rather than ignored.
   limits: z.optional(z.strictObject({ client: bucketLimits, caller: bucketLimits })),
-  modes: z.optional(list(z.enum(MODES), 1, MODES.length * 4, 'modes')),
+  // Each mode once: a mode given twice would run the same traffic again, a column the same
+  // as another (and, live, the whole duration more).
+  modes: z.optional(
+    checked(list(z.enum(MODES), 1, MODES.length, 'modes'), (modes) => {
+      const twice = modes.find((mode, index) => modes.indexOf(mode) !== index);
+      return twice === undefined ? undefined : `expected each mode once; got "${twice}" twice`;
+    }),
+  ),
   retry: z.optional(
     z.strictObject({
       maxAttempts: z.optional(whole(1, 10)),

@@ -260,6 +260,7 @@ describe('uas simulate', () => {
       [['--scenario', file], 'invalid scenario (scenario file'],
       [['--bot-rate', 'fast'], 'invalid --bot-rate: expected a rate'],
       [['--modes', 'shared,everyone'], 'invalid --modes'],
+      [['--modes', 'shared,per-caller,shared'], 'invalid --modes: expected each mode once'],
       [['--preset', 'nope'], 'unknown --preset "nope"'],
       [['--scenario', '/nonexistent.json'], 'cannot read scenario file'],
       [['--seed', 'x'], "argument 'x' is invalid"],
