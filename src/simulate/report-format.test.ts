@@ -140,6 +140,27 @@ describe('chart without colour', () => {
     expect(formatMarkdown(report)).toContain(lines.join('\n'));
   });
 
+  it('shows no share for a mode where no sign-in ended, rather than a full row at 100%', () => {
+    const scenario = resolveScenario({ duration: '24s', modes: ['shared', 'per-caller'] });
+    const report = buildReport(
+      scenario,
+      [
+        modeWith('shared', () => 0),
+        statsOf('per-caller', { completed: 0, failed: 0, unfinished: 3 }),
+      ],
+      0,
+      'virtual',
+    );
+    expect(
+      chart(report, new Chalk({ level: 0 }))
+        .split('\n')
+        .slice(1, 3),
+    ).toEqual([
+      `shared      ${'▁'.repeat(24)}  lowest 0%, last 0%`,
+      `per-caller  ${' '.repeat(24)}  no sign-in ended`,
+    ]);
+  });
+
   it('keeps the top cell for all and the bottom one for none', () => {
     const scenario = resolveScenario({ duration: '24s', modes: ['shared'] });
     const nearly = statsOf('shared', { completed: 0, failed: 0, unfinished: 0 });

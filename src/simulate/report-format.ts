@@ -116,7 +116,12 @@ export function chart(report: SimulationReport, chalk: ChalkInstance, width = 80
   const time = report.scenario.engine === 'live' ? 'of the run' : 'of simulated time';
   const title = `sign-ins that succeeded, per ${binSeconds} s ${time}`;
   if (chalk.level === 0) {
-    const shares = series.map((values) => values.map((value) => value / 100));
+    // A mode where no sign-in ended has no share to show: its row says so, rather than 100%.
+    const shares = series.map((values, index) =>
+      report.modes[index]?.timeline.some((bin) => bin.success_rate !== null) === true
+        ? values.map((value) => value / 100)
+        : [],
+    );
     return [title, ...shareStrips(report.modes, shares, binSeconds)].join('\n');
   }
   const plot = asciichart.plot(

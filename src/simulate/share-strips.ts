@@ -28,9 +28,11 @@ export function shareStrips(
   binSeconds: number,
 ): string[] {
   const width = Math.max(10, ...modes.map((mode) => mode.mode.length));
+  const bins = Math.max(0, ...shares.map((values) => values.length));
   const rows = modes.map((mode, index) => {
     const values = shares[index] ?? [];
-    const strip = values.map(cellOf).join('');
+    // No share (no sign-in ended): a blank strip, so the figures stay in their column.
+    const strip = values.length === 0 ? ' '.repeat(bins) : values.map(cellOf).join('');
     const figures =
       values.length === 0
         ? 'no sign-in ended'
