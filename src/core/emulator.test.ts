@@ -188,6 +188,33 @@ describe('createCoreEmulator', () => {
     expect(events.map((event) => event.type)).toEqual(['request', 'reset', 'config']);
   });
 
+  it('in shadow mode, marks and counts an invalid request the empty bucket would have refused first', () => {
+    const invalid = (callerId: string): EmulatorRequest => ({
+      ...exists(callerId),
+      url: `/v1/users/exists?email=not-an-email&caller_id=${callerId}`,
+    });
+    for (const shadow of [false, true]) {
+      const { emulator } = make({ behavior: { shadow } });
+      for (let index = 0; index < 5; index++)
+        expect(emulator.handle(exists('s1')).status).toBe(200);
+      const response = emulator.handle(invalid('s1'));
+      const bucket = emulator.getBucket('caller:demo:s1');
+      if (shadow) {
+        // Refused for its input, as the answer says; marked and counted as the 429 it would be.
+        expect(response.status).toBe(400);
+        expect(response.headers['uas-shadow-limited']).toBe('true');
+        expect(bucket).toMatchObject({ allowed: 5, rejected: 0, shadow_rejected: 1 });
+      } else {
+        expect(response.status).toBe(429);
+        expect(bucket).toMatchObject({ allowed: 5, rejected: 1, shadow_rejected: 0 });
+      }
+      // With tokens left, an invalid request is refused unmarked in both modes.
+      const fresh = emulator.handle(invalid('s2'));
+      expect(fresh.status).toBe(400);
+      expect(fresh.headers['uas-shadow-limited']).toBeUndefined();
+    }
+  });
+
   it('never throws, whatever the request', () => {
     const { emulator } = make();
     const weird: EmulatorRequest[] = [

@@ -70,6 +70,15 @@ const LOWERED_AND_RAISED = [
 ];
 
 /** The take cases (data: one row each). */
+/** An invalid call in shadow mode on an empty bucket (FOUR at time 0): refused, counted apart. */
+const shadowRefused = (): TakeCase['expected'] => ({
+  verdict: 'shadow-refused',
+  tokens: 0,
+  remaining: 0,
+  retryAfterMs: 1024,
+  write: written(0, 'shadowRejected'),
+});
+
 export const TAKE_CASES: readonly TakeCase[] = [
   {
     name: 'a bucket never seen is full: the take leaves the burst less the cost',
@@ -312,10 +321,17 @@ export const TAKE_CASES: readonly TakeCase[] = [
     },
   },
   {
-    name: 'an invalid call in shadow mode on an empty bucket writes nothing',
+    // Without shadow it would have been a 429 (the bucket answers first): counted as such.
+    name: 'an invalid call in shadow mode on an empty bucket is refused and counted as shadow-rejected',
     stored: at(0),
     request: take(FOUR, { valid: false, countInvalid: true, shadow: true }),
-    expected: { verdict: 'refused', tokens: 0, remaining: 0, retryAfterMs: 0, write: undefined },
+    expected: shadowRefused(),
+  },
+  {
+    name: 'an invalid call in shadow mode on an empty bucket is counted even when invalid calls do not count',
+    stored: at(0),
+    request: take(FOUR, { valid: false, countInvalid: false, shadow: true }),
+    expected: shadowRefused(),
   },
   {
     name: 'a bucket refills at the limits in force before a live change, up to the change',

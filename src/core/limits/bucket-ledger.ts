@@ -29,7 +29,7 @@ export interface BucketTake {
 
 /** What the bucket did. */
 export type BucketVerdict =
-  'peeked' | 'injected' | 'rejected' | 'allowed' | 'shadow-limited' | 'refused';
+  'peeked' | 'injected' | 'rejected' | 'allowed' | 'shadow-limited' | 'refused' | 'shadow-refused';
 
 /** The answer of a take: what happened, and the bucket's state after it. */
 export interface BucketTaken {
@@ -96,8 +96,13 @@ export function decideTakeInto(
     return { verdict: 'rejected', state: decision };
   }
   if (!request.valid) {
-    if (!(request.countInvalid && decision.allowed))
-      return { verdict: 'refused', state: unchanged(stored, now, policy) };
+    // In shadow mode, an invalid call the empty bucket would have refused first (a 429 without
+    // shadow) is counted as shadow-rejected, and refused for its input.
+    if (!decision.allowed) {
+      fill(slot, decision.tokens, at, 'shadowRejected');
+      return { verdict: 'shadow-refused', state: decision };
+    }
+    if (!request.countInvalid) return { verdict: 'refused', state: unchanged(stored, now, policy) };
     fill(slot, decision.tokens, at, 'allowed');
     return { verdict: 'refused', state: decision };
   }

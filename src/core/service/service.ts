@@ -121,7 +121,11 @@ function afterTake(
     case 'rejected':
       return tooMany(taking, verdict === 'injected');
     case 'refused':
-      return result(taking, (refusal as Problem).status, 'invalid', reset(state), refusal);
+    case 'shadow-refused': {
+      // Refused for its input; in shadow mode, also what the empty bucket would have refused.
+      const outcome = verdict === 'refused' ? 'invalid' : 'shadow-limited';
+      return result(taking, (refusal as Problem).status, outcome, reset(state), refusal);
+    }
     case 'allowed':
     case 'shadow-limited':
       return run(taking, verdict === 'allowed' ? 'allowed' : 'shadow-limited');

@@ -195,7 +195,9 @@ local function take(key, deadline, o)
   elseif mode == 'inject' then tokens, count = available, 4
   elseif (not allowed) and not g.shadow then tokens, count = available, 4
   elseif not g.valid then
-    if g.countInvalid and allowed then tokens, count = after, 3 end
+    -- Shadow mode (without it, the empty bucket refused above): counted as shadow-rejected.
+    if not allowed then tokens, count = available, 5
+    elseif g.countInvalid then tokens, count = after, 3 end
   elseif not allowed then tokens, count = available, 5
   else tokens, count = after, 3 end
   if tokens then
