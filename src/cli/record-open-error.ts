@@ -1,3 +1,4 @@
+import { fileErrorReason } from './file-error.js';
 import { CliError, EXIT } from './io.js';
 
 /**
@@ -9,7 +10,7 @@ export function recordOpenError(path: string, error: unknown): CliError {
   return new CliError(
     code === 'ENXIO'
       ? `cannot open --record ${path}: it is a FIFO that nobody reads; start its reader first (cat ${path} > sent.ndjson &), or give a file`
-      : `cannot open --record ${path}: ${code ?? (error as Error).message}`,
+      : `cannot open --record ${path}: ${fileErrorReason(error)}`,
     EXIT.usage,
   );
 }

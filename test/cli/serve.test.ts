@@ -281,11 +281,13 @@ describe('uas serve', () => {
     // runUas waits for the process to end: a server left listening would time the test out.
     const missing = await runUas(['serve', '--port', '0', '--record', '/nonexistent/dir/x.ndjson']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toBe('uas: cannot open --record /nonexistent/dir/x.ndjson: ENOENT\n');
+    expect(missing.stderr).toBe(
+      'uas: cannot open --record /nonexistent/dir/x.ndjson: ENOENT: its folder does not exist\n',
+    );
     expect(missing.stdout).not.toContain('listening');
     const directory = await runUas(['serve', '--port', '0', '--record', tempDir('uas-record-')]);
     expect(directory.code).toBe(2);
-    expect(directory.stderr).toMatch(/^uas: cannot open --record .*: EISDIR\n$/);
+    expect(directory.stderr).toMatch(/^uas: cannot open --record .*: EISDIR: it is a folder\n$/);
   });
 
   it('reports every config problem, each on its line, with the closest known field', async () => {

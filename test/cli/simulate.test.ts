@@ -250,7 +250,9 @@ describe('uas simulate', () => {
       '/nonexistent/dir/report.html',
     ]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('cannot write --html /nonexistent/dir/report.html: ENOENT');
+    expect(refused.stderr).toContain(
+      'cannot write --html /nonexistent/dir/report.html: ENOENT: its folder does not exist',
+    );
   });
 
   it('rejects bad scenarios with one line naming the field and exit code 2', async () => {
@@ -261,6 +263,7 @@ describe('uas simulate', () => {
       [['--bot-rate', 'fast'], 'invalid --bot-rate: expected a rate'],
       [['--modes', 'shared,everyone'], 'invalid --modes'],
       [['--modes', 'shared,per-caller,shared'], 'invalid --modes: expected each mode once'],
+      [['--modes', ','], 'invalid --modes: expected 1 to 4 modes; got 0'],
       [['--preset', 'nope'], 'unknown --preset "nope"'],
       [['--scenario', '/nonexistent.json'], 'cannot read scenario file'],
       [['--seed', 'x'], "argument 'x' is invalid"],

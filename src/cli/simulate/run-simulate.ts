@@ -6,6 +6,7 @@ import type { PlaybackSummary } from '../../tui/playback.js';
 import { pluralize } from '../../text/pluralize.js';
 import type { CommandContext } from '../command-context.js';
 import { readJsonFile } from '../config-loader.js';
+import { fileErrorReason } from '../file-error.js';
 import { CliError, EXIT, type CliIO } from '../io.js';
 import { colorsFor } from '../colors-for.js';
 import { allowLiveScreen } from '../live-screen.js';
@@ -109,10 +110,7 @@ async function writeHtml(report: SimulationReport, html: string, io: CliIO): Pro
   try {
     await writeFile(file, formatHtml(report));
   } catch (error) {
-    throw new CliError(
-      `cannot write --html ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      EXIT.usage,
-    );
+    throw new CliError(`cannot write --html ${file}: ${fileErrorReason(error)}`, EXIT.usage);
   }
   io.stderr.write(`wrote ${file}\n`);
 }

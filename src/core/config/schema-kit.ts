@@ -71,9 +71,7 @@ export const text = (pattern: RegExp, message: string, max = 10_000) =>
 /** An array of at least `min` and at most `max` items. */
 export const list = <T extends z.ZodMiniType>(item: T, min: number, max: number, what: string) =>
   checked(z.array(item), (items) =>
-    items.length < min
-      ? `expected at least ${min === 1 ? 'one' : min} ${what}`
-      : items.length > max
-        ? `expected at most ${max} ${what}`
-        : undefined,
+    items.length < min || items.length > max
+      ? `expected ${min} to ${max} ${what}; got ${items.length}`
+      : undefined,
   );

@@ -1,0 +1,23 @@
+/** Words for the errors a file to write can meet, after their code. */
+const REASONS: Readonly<Record<string, string>> = {
+  ENOENT: 'its folder does not exist',
+  ENOTDIR: 'a part of its path is not a folder',
+  EISDIR: 'it is a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is used up',
+  ENAMETOOLONG: 'the name is too long',
+};
+
+/**
+ * Why a file could not be opened or written, for a one-line error: the code and, for the common
+ * ones, what it means (`ENOENT: its folder does not exist`); the message when there is no code.
+ */
+export function fileErrorReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === undefined) return error instanceof Error ? error.message : String(error);
+  const words = REASONS[code];
+  return words === undefined ? code : `${code}: ${words}`;
+}
