@@ -1,3 +1,4 @@
+import { describeFsError } from './file-error.js';
 import { open, type FileHandle } from 'node:fs/promises';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { resolve as resolvePath } from 'node:path';
@@ -53,18 +54,6 @@ export async function readBoundedFile(
   } finally {
     await handle.close();
   }
-}
-
-/** Why a file could not be read, in a few words ("no such file", "permission denied"). */
-export function describeFsError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === 'ENOENT'
-    ? 'no such file'
-    : code === 'EACCES'
-      ? 'permission denied'
-      : code === 'EISDIR'
-        ? 'it is a directory'
-        : (error as Error).message;
 }
 
 /** Reads and parses a JSON file, with one-line errors that name the file (and the line and column). */

@@ -2,7 +2,7 @@
 const REASONS: Readonly<Record<string, string>> = {
   ENOENT: 'its folder does not exist',
   ENOTDIR: 'a part of its path is not a folder',
-  EISDIR: 'it is a folder',
+  EISDIR: 'it is a directory',
   EACCES: 'permission denied',
   EPERM: 'permission denied',
   EROFS: 'the file system is read-only',
@@ -11,13 +11,23 @@ const REASONS: Readonly<Record<string, string>> = {
   ENAMETOOLONG: 'the name is too long',
 };
 
+const codeOf = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /**
  * Why a file could not be opened or written, for a one-line error: the code and, for the common
  * ones, what it means (`ENOENT: its folder does not exist`); the message when there is no code.
  */
 export function fileErrorReason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === undefined) return error instanceof Error ? error.message : String(error);
+  const code = codeOf(error);
+  if (code === undefined) return messageOf(error);
   const words = REASONS[code];
   return words === undefined ? code : `${code}: ${words}`;
+}
+
+/** Why a file could not be read, in a few words ("no such file", "permission denied"). */
+export function describeFsError(error: unknown): string {
+  const code = codeOf(error);
+  if (code === 'ENOENT') return 'no such file';
+  return code === 'EACCES' || code === 'EISDIR' ? (REASONS[code] as string) : messageOf(error);
 }

@@ -1,3 +1,4 @@
+import { describeFsError } from './file-error.js';
 import { resolve as resolvePath } from 'node:path';
 import { DEMO_TOKEN } from '../demo-config.js';
 import { CliError } from './io.js';
@@ -25,9 +26,7 @@ export async function resolveAccessToken(
       const { readFile } = await import('node:fs/promises');
       text = await readFile(file, 'utf8');
     } catch (error) {
-      throw new CliError(
-        `cannot read --token-file ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
-      );
+      throw new CliError(`cannot read --token-file ${file}: ${describeFsError(error)}`);
     }
     if (text.trim() === '') throw new CliError(`--token-file ${file} is empty`);
     return text.trim();

@@ -287,7 +287,7 @@ describe('uas serve', () => {
     expect(missing.stdout).not.toContain('listening');
     const directory = await runUas(['serve', '--port', '0', '--record', tempDir('uas-record-')]);
     expect(directory.code).toBe(2);
-    expect(directory.stderr).toMatch(/^uas: cannot open --record .*: EISDIR: it is a folder\n$/);
+    expect(directory.stderr).toMatch(/^uas: cannot open --record .*: EISDIR: it is a directory\n$/);
   });
 
   it('reports every config problem, each on its line, with the closest known field', async () => {

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { RequestRecord } from '../../core/records/records.js';
-import { describeFsError, describeJsonError } from '../config-loader.js';
+import { describeJsonError } from '../config-loader.js';
+import { describeFsError } from '../file-error.js';
 import { CliError, EXIT, isCliError } from '../io.js';
 import { RecordingLines } from './recording-lines.js';
 import { checkedRecord } from './checked-record.js';

@@ -1,3 +1,4 @@
+import { fileErrorReason } from '../file-error.js';
 import { writeFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { checkIntegration } from '../../check/check-integration.js';
@@ -231,10 +232,7 @@ async function writeReport(
   try {
     await writeFile(path, render());
   } catch (error) {
-    throw new CliError(
-      `cannot write ${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      EXIT.usage,
-    );
+    throw new CliError(`cannot write ${flag} ${path}: ${fileErrorReason(error)}`, EXIT.usage);
   }
 }
 

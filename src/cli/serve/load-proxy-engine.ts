@@ -1,3 +1,4 @@
+import { describeFsError } from '../file-error.js';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { AnyEmulator } from '../../core/emulator.js';
@@ -19,7 +20,7 @@ export async function loadProxyEngine(
       ca = await readFile(file, 'utf8');
     } catch (error) {
       throw new CliError(
-        `cannot read --upstream-ca ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        `cannot read --upstream-ca ${file}: ${describeFsError(error)}`,
         EXIT.usage,
       );
     }
