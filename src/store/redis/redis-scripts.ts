@@ -135,11 +135,12 @@ local function bucket(key)
   -- One read for a bucket that is there (the common case); a key of another type errs.
   local f = redis.pcall('HMGET', key, 't', 'u', 'a', 'r', 's')
   b = {counts = {[3] = false, [4] = false, [5] = false}, changed = {}}
+  local tokens, updated
+  if not f.err then tokens, updated = number(f[1]), instant(f[2]) end
   if f.err then b.junk = true
-  elseif number(f[1]) and instant(f[2]) and (not f[3] or whole(f[3]))
+  elseif tokens and updated and (not f[3] or whole(f[3]))
     and (not f[4] or whole(f[4])) and (not f[5] or whole(f[5])) then
-    b.stored, b.tokens, b.updated, b.tokensText, b.updatedText =
-      true, number(f[1]), number(f[2]), f[1], f[2]
+    b.stored, b.tokens, b.updated, b.tokensText, b.updatedText = true, tokens, updated, f[1], f[2]
     for i = 3, 5 do if f[i] then b.counts[i] = tonumber(f[i]) end end
   else
     -- None of a bucket's fields read back: absent, or a hash that is no bucket.
