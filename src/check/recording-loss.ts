@@ -7,7 +7,8 @@ import { plural } from './check-rule.js';
  * `to` are the times (the emulator's clock) of the first and last request lost; `reason` names
  * the causes, comma-separated: `buffer-full` (the file or its reader took lines more slowly than
  * requests came), `write-failed: <code>` (such as ENOSPC or EPIPE), `file-deleted` (lines written
- * to the file after it was deleted), `reopen-failed: <code>`.
+ * to the file after it was deleted), `reopen-failed: <code>`, `unformattable` (a record that
+ * could not be serialised).
  */
 export interface RecordingLoss {
   lost: number;

@@ -44,7 +44,7 @@ export function assembleEmulator(
     ...initialConfig.clients.map((client) => client.token),
     ...(devApi.adminToken === undefined ? [] : [devApi.adminToken]),
   ];
-  const { local, readers, announcer } = createEmulatorEvents(
+  const { local, deferring, readers, announcer } = createEmulatorEvents(
     store.channel,
     () => counters.wholeReaders > 0,
   );
@@ -74,7 +74,9 @@ export function assembleEmulator(
     execute: executeOf(service, clock, announce),
     handle: (request: EmulatorRequest, giveWay?: GiveWay) =>
       answerRequest(requests, request, giveWay),
-    subscribe: (listener) => local.subscribe(listener),
+    subscribe: (listener, options) =>
+      (options?.records === 'deferred' ? deferring : local).subscribe(listener),
+    completeRecord: (record) => completeRecord(record, secrets),
     openEventStream: eventStreams(readers, counters, options, secrets),
     bodyLimit,
     upstream: createUpstreamSide(requests, recordRequest),

@@ -7,6 +7,11 @@ import type { StoreChannel } from './store/emulator-store.js';
 export interface EmulatorEvents {
   /** This instance's listeners (its log, an in-process screen): they hear its own events. */
   local: EventHub<EmulatorEvent>;
+  /**
+   * This instance's listeners that complete request records themselves, later (`uas serve
+   * --record`, which does it as it writes a batch): they may hear records still incomplete.
+   */
+  deferring: EventHub<EmulatorEvent>;
   /** Event readers (`GET /__uas/events`): they hear those of every instance sharing the store. */
   readers: EventHub<EmulatorEvent>;
   /** Where the emulator announces what happens: `all` here and, through the store, elsewhere. */
@@ -22,19 +27,30 @@ export function createEmulatorEvents(
   wholeReaders: () => boolean = () => true,
 ): EmulatorEvents {
   const local = createEventHub<EmulatorEvent>();
+  const deferring = createEventHub<EmulatorEvent>();
   const readers = createEventHub<EmulatorEvent>(undefined, (active) => channel?.watching(active));
   const all: Announcer['all'] = {
     get active() {
-      return local.active || readers.active || channel?.watched === true;
+      return local.active || deferring.active || readers.active || channel?.watched === true;
     },
     get whole() {
       return local.active || channel?.watched === true || wholeReaders();
     },
     emit(event) {
       local.emit(event);
+      deferring.emit(event);
       readers.emit(event);
       if (channel?.watched === true) void channel.send({ type: 'event', event });
     },
   };
-  return { local, readers, announcer: { all, here: local } };
+  const here: Announcer['here'] = {
+    get active() {
+      return local.active || deferring.active;
+    },
+    emit(event) {
+      local.emit(event);
+      deferring.emit(event);
+    },
+  };
+  return { local, deferring, readers, announcer: { all, here } };
 }

@@ -188,6 +188,39 @@ describe('createCoreEmulator', () => {
     expect(events.map((event) => event.type)).toEqual(['request', 'reset', 'config']);
   });
 
+  it('gives a deferring listener the record as it stands, which completeRecord completes in place', () => {
+    const { emulator } = make();
+    const deferred: EmulatorEvent[] = [];
+    const whole: EmulatorEvent[] = [];
+    const stopDeferred = emulator.subscribe((event) => deferred.push(event), {
+      records: 'deferred',
+    });
+    const request = { ...exists('c'), url: `${exists('c').url}&note=${DEMO_TOKEN}` };
+    emulator.handle(request);
+    const [heard] = deferred;
+    if (heard?.type !== 'request') throw new Error('no request event');
+    // Not worked out yet: no fields, no fingerprint.
+    expect(heard.request.fingerprint).toBe('');
+    expect(heard.request.fields).toBeUndefined();
+    expect(emulator.completeRecord(heard.request)).toBe(heard.request);
+    expect(heard.request.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+    expect(heard.request.fields).toEqual({
+      email: 'alice@example.com',
+      caller_id: 'c',
+      note: `…(${DEMO_TOKEN.length} chars)`,
+    });
+
+    // A listener of whole records makes every listener hear them whole.
+    const stopWhole = emulator.subscribe((event) => whole.push(event));
+    emulator.handle(request);
+    stopWhole();
+    stopDeferred();
+    for (const events of [deferred, whole]) {
+      const last = events.at(-1);
+      expect(last?.type === 'request' && last.request.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+    }
+  });
+
   it('in shadow mode, marks and counts an invalid request the empty bucket would have refused first', () => {
     const invalid = (callerId: string): EmulatorRequest => ({
       ...exists(callerId),

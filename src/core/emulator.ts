@@ -2,7 +2,7 @@ import type { Admin } from './admin/admin.js';
 import type { DevApiProviders } from './admin/dev-api-providers.js';
 import type { EmulatorInfo } from './admin/dev-api-target.js';
 import type { Answer, MaybePromise, SyncOrAsync } from './async/maybe-promise.js';
-import type { EmulatorEvent } from './records/records.js';
+import type { EmulatorEvent, RequestRecord } from './records/records.js';
 import type { EmulatorRequest, EmulatorResponse, GiveWay } from './service/exchange.js';
 import type { ServiceCall, ServiceResult } from './service/service.js';
 import type { EmulatorStore } from './store/emulator-store.js';
@@ -77,8 +77,22 @@ export interface Emulator<out M extends Answer = 'sync'> extends Admin<M>, Emula
    * journaling it: the fast path of the simulator.
    */
   execute(call: ServiceCall): SyncOrAsync<M, ServiceResult>;
-  /** Listens to this instance's requests, codes, resets and config changes; returns the function that stops listening. */
-  subscribe(listener: (event: EmulatorEvent) => void): () => void;
+  /**
+   * Listens to this instance's requests, codes, resets and config changes; returns the function
+   * that stops listening. With `records: 'deferred'`, a request event's record may come before it
+   * is complete (its fields parsed, secrets redacted): the listener completes it with
+   * {@link Emulator.completeRecord} when it reads it (later, in a batch, say); the record object
+   * is not changed meanwhile but by that completion.
+   */
+  subscribe(
+    listener: (event: EmulatorEvent) => void,
+    options?: { records?: 'whole' | 'deferred' },
+  ): () => void;
+  /**
+   * Completes a record heard with `records: 'deferred'`, in place, and returns it: its fields
+   * parsed, the secrets redacted. A complete record is returned as it is.
+   */
+  completeRecord(record: RequestRecord): RequestRecord;
   /** The most bytes of body read for a request to `path` (more is answered 413). */
   bodyLimit(path: string): number;
   /** In front of the real service (`uas serve --upstream`): the proxy reads and journals through it. */

@@ -120,6 +120,33 @@ describe.skipIf(process.platform === 'win32')('uas serve --record', () => {
     ]);
   });
 
+  it('writes every record whole, as the dev API reads it: fields parsed, fingerprinted, a client token redacted', async () => {
+    const path = join(tempDir('uas-record-'), 'requests.ndjson');
+    const { uas, url } = await serve(['--record', path]);
+    const query = `email=a%40example.com&note=${DEMO_TOKEN}&caller_id=u1`;
+    const answer = await fetch(`${url}/v1/users/exists?${query}`, {
+      headers: { authorization: `Bearer ${DEMO_TOKEN}` },
+    });
+    expect(answer.status).toBe(200);
+    const journal = (await (await fetch(`${url}/__uas/requests`)).json()) as {
+      requests: Array<Record<string, unknown>>;
+    };
+    uas.child.kill('SIGTERM');
+    expect(await uas.exited).toBe(0);
+    const lines = linesOf(path);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toContain(DEMO_TOKEN);
+    const recorded = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(recorded).toMatchObject({
+      email: 'a@example.com',
+      caller_id: 'u1',
+      caller_id_source: 'query',
+      fields: { email: 'a@example.com', note: `…(${DEMO_TOKEN.length} chars)`, caller_id: 'u1' },
+    });
+    expect(recorded.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+    expect(recorded).toEqual(journal.requests[0]);
+  });
+
   it('keeps answering when the file cannot be written (a full disk): says once on stderr what failed, and counts every request lost', async () => {
     const { uas, url } = await serve(['--record', '/dev/full']);
     for (let index = 0; index < 5; index++)

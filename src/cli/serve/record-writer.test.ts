@@ -28,12 +28,13 @@ function fakeSink() {
 }
 
 /** A writer over a fake sink, its flushes run when the test says. */
-function setup(maxBufferChars = 1_000) {
+function setup(maxBufferChars = 10_000, format = (text: string) => text) {
   const target = fakeSink();
   const queue: Array<() => void> = [];
   const news: RecordWriterNews[] = [];
   const writer = createRecordWriter({
     sink: target.sink,
+    format,
     maxBufferChars,
     schedule: (flush) => queue.push(flush),
     tell: (item) => news.push(item),
@@ -188,5 +189,41 @@ describe('createRecordWriter', () => {
     target.finish();
     writer.push(line(4), T0 + 4);
     expect(writer.counts()).toEqual({ written: 1, lost: 3, buffered: 0 });
+  });
+
+  it('formats records at the flush, not as they come, and loses (counts and marks) one it cannot format', () => {
+    const formatted: string[] = [];
+    const { writer, target, turn } = setup(10_000, (record) => {
+      if (record === 'bad') throw new Error('cannot be formatted');
+      formatted.push(record);
+      return `${record}\n`;
+    });
+    writer.push('a', T0 + 1);
+    writer.push('bad', T0 + 2);
+    writer.push('b', T0 + 3);
+    expect(formatted).toEqual([]);
+    expect(writer.counts()).toEqual({ written: 0, lost: 0, buffered: 3 });
+    turn();
+    expect(formatted).toEqual(['a', 'b']);
+    expect(target.writes.map((write) => write.text)).toEqual([
+      `{"uas_recording":"loss","lost":1,"from":"${iso(2)}","to":"${iso(2)}","reason":"unformattable"}\na\nb\n`,
+    ]);
+
+    // While a write is out, the next flush formats what came, to count it exactly.
+    writer.push('c', T0 + 4);
+    turn();
+    expect(formatted).toEqual(['a', 'b', 'c']);
+    target.finish();
+    turn();
+    expect(target.finish()).toBe('c\n');
+    expect(writer.counts()).toEqual({ written: 3, lost: 1, buffered: 0 });
+  });
+
+  it('takes a record not formatted yet to be as long as the lines formatted so far, to bound what it holds', () => {
+    const { writer, turn } = setup(4 * line(1).length);
+    writer.push(line(1), T0 + 1);
+    turn(); // out, never finished: the average line is now line(1)'s length
+    for (let id = 2; id <= 9; id++) writer.push(line(id), T0 + id);
+    expect(writer.counts()).toEqual({ written: 0, lost: 4, buffered: 5 });
   });
 });

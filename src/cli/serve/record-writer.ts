@@ -20,9 +20,18 @@ export type RecordWriterNews =
   | { type: 'resumed'; lost: number };
 
 /** Options of {@link createRecordWriter}. */
-export interface RecordWriterOptions {
+export interface RecordWriterOptions<T> {
   sink: RecordSink;
-  /** Characters of records held at most while waiting to be written; more are dropped and counted. */
+  /**
+   * One record as its line (ending in a newline). Called at the next flush rather than at
+   * {@link RecordWriter.push}: a request pays nothing for it, and a batch is formatted at once.
+   */
+  format(record: T): string;
+  /**
+   * Characters of records held at most while waiting to be written; more are dropped and counted.
+   * The records of the last moment (20 ms), not formatted yet, count as long as the average line
+   * formatted so far.
+   */
   maxBufferChars: number;
   /** Runs `flush` soon: what came meanwhile goes in the same write. */
   schedule(flush: () => void): void;
@@ -43,8 +52,9 @@ export interface RecordCounts {
  * dropped and counted, a write that fails counts its records, and every loss is written into the
  * file (a loss marker line) at the first write that succeeds after it.
  */
-export interface RecordWriter {
-  push(line: string, at: number): void;
+export interface RecordWriter<T> {
+  /** Adds a record, of time `at`: it is formatted, and written, at the next flush. */
+  push(record: T, at: number): void;
   /** Stops writing until {@link resume} (the file could not be reopened); records wait, bounded. */
   pause(reason: string): void;
   /** Writes again after a failure: called about once a second. */
@@ -74,11 +84,14 @@ interface Batch {
   endsCut: boolean;
 }
 
+/** Before any line is formatted: what a record is taken to need, in characters. */
+const FIRST_GUESS_CHARS = 512;
+
 /** Creates a {@link RecordWriter}. */
-export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
+export function createRecordWriter<T>(options: RecordWriterOptions<T>): RecordWriter<T> {
   const writer = new BatchWriter(options);
   return {
-    push: (line, at) => writer.push(line, at),
+    push: (record, at) => writer.push(record, at),
     pause: (reason) => writer.pause(reason),
     resume: () => writer.resume(),
     replaceSink: (sink, discard) => writer.replaceSink(sink, discard),
@@ -91,13 +104,19 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
 }
 
 /** The state of a {@link RecordWriter}, and its moves. */
-class BatchWriter {
+class BatchWriter<T> {
   #sink: RecordSink;
   #replacement: { sink: RecordSink; discard: string | undefined } | undefined;
-  /** Waiting to be written: lines, their records' times, and their length. */
+  /**
+   * Waiting to be written: records not formatted yet (the newest), the lines of those formatted,
+   * the times of both (lines first), and the lines' length.
+   */
+  #records: T[] = [];
   #lines: string[] = [];
   #ats: number[] = [];
   #chars = 0;
+  /** Lines formatted so far, and their characters: the guess at a record's size. */
+  #formatted = { lines: 0, chars: 0 };
   #inFlight: Batch | undefined;
   #scheduled = false;
   #unmarked: LossWindow | undefined;
@@ -115,13 +134,16 @@ class BatchWriter {
   /** Why the writer gave up (shutdown): what comes later is lost at once. */
   #abandoned: string | undefined;
 
-  constructor(private readonly options: RecordWriterOptions) {
+  constructor(private readonly options: RecordWriterOptions<T>) {
     this.#sink = options.sink;
   }
 
-  push(line: string, at: number): void {
+  push(record: T, at: number): void {
     if (this.#abandoned !== undefined) return this.#lose(1, at, at, this.#abandoned);
-    if (this.#chars + line.length > this.options.maxBufferChars && this.#lines.length > 0) {
+    const { lines, chars } = this.#formatted;
+    const guess = lines === 0 ? FIRST_GUESS_CHARS : chars / lines;
+    const held = this.#chars + (this.#records.length + 1) * guess;
+    if (held > this.options.maxBufferChars && this.#ats.length > 0) {
       this.#lose(1, at, at, this.#failure ?? 'buffer-full');
       if (this.#failure === undefined && !this.#behindTold) {
         this.#behindTold = true;
@@ -129,9 +151,8 @@ class BatchWriter {
       }
       return;
     }
-    this.#lines.push(line);
+    this.#records.push(record);
     this.#ats.push(at);
-    this.#chars += line.length;
     this.#later();
   }
 
@@ -168,6 +189,7 @@ class BatchWriter {
   abandon(reason: string): void {
     for (const times of [this.#inFlight?.ats ?? [], this.#ats])
       this.#lose(times.length, times[0] ?? 0, times.at(-1) ?? 0, reason);
+    this.#records = [];
     this.#lines = [];
     this.#ats = [];
     this.#chars = 0;
@@ -184,7 +206,7 @@ class BatchWriter {
   }
 
   counts(): RecordCounts {
-    const buffered = this.#lines.length + (this.#inFlight?.ats.length ?? 0);
+    const buffered = this.#ats.length + (this.#inFlight?.ats.length ?? 0);
     return { written: this.#written, lost: this.#lost, buffered };
   }
 
@@ -203,22 +225,54 @@ class BatchWriter {
   /** Resolves those waiting for the writer to settle, when it has. */
   #wake(): void {
     if (this.#inFlight !== undefined) return;
-    const pending = this.#lines.length > 0 || this.#unmarked !== undefined;
+    const pending = this.#ats.length > 0 || this.#unmarked !== undefined;
     if (this.#failure === undefined && pending) return;
     const waiting = this.#waiters;
     this.#waiters = [];
     for (const resolve of waiting) resolve();
   }
 
+  /**
+   * Schedules a flush: to write, when no write is out and none failed; to format the records
+   * that came meanwhile, so that what waits is counted to the character, in any case.
+   */
   #later(): void {
-    if (this.#scheduled || this.#inFlight !== undefined || this.#failure !== undefined) return;
+    if (this.#scheduled) return;
+    const idle = this.#inFlight === undefined && this.#failure === undefined;
+    if (!idle && this.#records.length === 0) return;
     this.#scheduled = true;
     this.options.schedule(() => this.#flush());
   }
 
+  /** Formats the records waiting into lines; one that cannot be formatted is lost, and counted. */
+  #format(): void {
+    const records = this.#records;
+    if (records.length === 0) return;
+    this.#records = [];
+    const first = this.#lines.length;
+    let kept = first;
+    for (let index = 0; index < records.length; index++) {
+      let line: string;
+      try {
+        line = this.options.format(records[index]!);
+      } catch {
+        const at = this.#ats[first + index]!;
+        this.#lose(1, at, at, 'unformattable');
+        continue;
+      }
+      this.#ats[kept++] = this.#ats[first + index]!;
+      this.#lines.push(line);
+      this.#chars += line.length;
+      this.#formatted.lines++;
+      this.#formatted.chars += line.length;
+    }
+    this.#ats.length = kept;
+  }
+
   #flush(): void {
     this.#scheduled = false;
-    if (this.#inFlight !== undefined || this.#failure !== undefined) return;
+    this.#format();
+    if (this.#inFlight !== undefined || this.#failure !== undefined) return this.#wake();
     if (this.#lines.length === 0 && this.#unmarked === undefined) return this.#wake();
     const batch: Batch = { ats: this.#ats, marker: this.#unmarked, endsCut: this.#cutLine };
     const marker = this.#unmarked === undefined ? '' : lossLine(this.#unmarked);
@@ -243,7 +297,7 @@ class BatchWriter {
       this.#sinceCheck.to = batch.ats[done - 1]!;
     }
     if (this.#replacement !== undefined) this.#swap();
-    const caughtUp = this.#failureTold || (this.#behindTold && this.#lines.length === 0);
+    const caughtUp = this.#failureTold || (this.#behindTold && this.#ats.length === 0);
     if (error === null && this.#failure === undefined && caughtUp) {
       this.#failureTold = false;
       this.#behindTold = false;

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { plural } from '../../check/check-rule.js';
 import type { AnyEmulator } from '../../core/emulator.js';
+import type { RequestRecord } from '../../core/records/records.js';
 import type { CliIO } from '../io.js';
 import { recordOpenError } from '../record-open-error.js';
 import { pacedSchedule } from './paced-schedule.js';
@@ -68,8 +69,12 @@ function openRecording(
   } catch (error) {
     throw recordOpenError(path, error);
   }
-  const writer = createRecordWriter({
+  // Records are heard incomplete, and completed (fields parsed, secrets redacted) as a batch is
+  // formatted: a request pays for neither.
+  let complete = (record: RequestRecord) => record;
+  const writer = createRecordWriter<RequestRecord>({
     sink,
+    format: (record) => `${JSON.stringify(complete(record))}\n`,
     maxBufferChars: bufferBytes,
     schedule: pacedSchedule(WRITE_EVERY_MS),
     tell: (news) => warn(describeNews(news, path, bufferBytes)),
@@ -88,10 +93,13 @@ function openRecording(
   return {
     metrics: () => recordingMetrics(writer),
     attach(emulator) {
-      unsubscribe = emulator.subscribe((event) => {
-        if (event.type === 'request')
-          writer.push(`${JSON.stringify(event.request)}\n`, event.request.at);
-      });
+      complete = (record) => emulator.completeRecord(record);
+      unsubscribe = emulator.subscribe(
+        (event) => {
+          if (event.type === 'request') writer.push(event.request, event.request.at);
+        },
+        { records: 'deferred' },
+      );
     },
     async stop() {
       stopped = true;
@@ -122,7 +130,7 @@ function openRecording(
 async function lookAtPath(
   path: string,
   sink: OpenedSink,
-  writer: RecordWriter,
+  writer: RecordWriter<RequestRecord>,
   warn: (line: string) => void,
   stopped: () => boolean,
 ): Promise<OpenedSink | undefined> {
@@ -166,7 +174,7 @@ function describeNews(news: RecordWriterNews, path: string, bufferBytes: number)
 }
 
 /** The recording's counters in the Prometheus text format. */
-function recordingMetrics(writer: RecordWriter): string {
+function recordingMetrics(writer: RecordWriter<unknown>): string {
   const { written, lost, buffered } = writer.counts();
   return [
     '# HELP uas_recording_written_records_total Requests written to the --record file.',
