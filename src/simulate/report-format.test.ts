@@ -10,6 +10,7 @@ import {
   reportRows,
   successShares,
 } from './report-format.js';
+import { formatHtml } from './report-html.js';
 import { resolveScenario, type Mode } from './scenario.js';
 
 function statsOf(
@@ -161,6 +162,37 @@ describe('chart without colour', () => {
     ]);
   });
 
+  it('draws no line in colour, nor in HTML, for a mode where no sign-in ended: the legend says so', () => {
+    const scenario = resolveScenario({ duration: '24s', modes: ['shared', 'per-caller'] });
+    const report = buildReport(
+      scenario,
+      [
+        modeWith('shared', () => 0),
+        statsOf('per-caller', { completed: 0, failed: 0, unfinished: 3 }),
+      ],
+      0,
+      'virtual',
+    );
+    const plot = chart(report, new Chalk({ level: 1 }));
+    // Only the shared mode's colour (red) draws; nothing at 100%.
+    expect(plot).toContain('\u001b[31m');
+    expect(plot).not.toContain('\u001b[32m');
+    expect(plot).not.toMatch(/100% [^\n]*[─╭╮╯╰]/);
+    expect(plot).toContain('per-caller (no sign-in ended)');
+    const html = formatHtml(report);
+    expect(html.match(/<polyline /g)).toHaveLength(1);
+    expect(html).toContain('■ per-caller (no sign-in ended)');
+
+    const none = buildReport(
+      resolveScenario({ duration: '24s', modes: ['shared'] }),
+      [statsOf('shared', { completed: 0, failed: 0, unfinished: 3 })],
+      0,
+      'virtual',
+    );
+    expect(chart(none, new Chalk({ level: 1 }))).toContain('no sign-in ended in any mode');
+    expect(formatHtml(none)).not.toContain('<polyline ');
+  });
+
   it('keeps the top cell for all and the bottom one for none', () => {
     const scenario = resolveScenario({ duration: '24s', modes: ['shared'] });
     const nearly = statsOf('shared', { completed: 0, failed: 0, unfinished: 0 });
@@ -232,7 +264,7 @@ describe('successShares', () => {
     ]);
   });
 
-  it('draws a full line when no sign-in ended at all', () => {
-    expect(successShares(timeline([null, null]))).toEqual([1, 1]);
+  it('draws no line when no sign-in ended at all', () => {
+    expect(successShares(timeline([null, null]))).toEqual([]);
   });
 });

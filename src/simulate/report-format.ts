@@ -110,32 +110,39 @@ const SERIES_COLORS = [asciichart.red, asciichart.green, asciichart.yellow, asci
  * hide each other, one row a mode ({@link shareStrips}).
  */
 export function chart(report: SimulationReport, chalk: ChalkInstance, width = 80): string {
-  const series = report.modes.map((mode) => successShares(mode).map((share) => share * 100));
-  if (series.every((values) => values.length === 0)) return '';
+  if (report.modes.every((mode) => mode.timeline.length === 0)) return '';
+  // A mode where no sign-in ended has no share to show: it draws no line (no row of 100%).
+  const shares = report.modes.map(successShares);
   const binSeconds = report.modes[0]?.timeline[0]?.to_s ?? 0;
   const time = report.scenario.engine === 'live' ? 'of the run' : 'of simulated time';
   const title = `sign-ins that succeeded, per ${binSeconds} s ${time}`;
-  if (chalk.level === 0) {
-    // A mode where no sign-in ended has no share to show: its row says so, rather than 100%.
-    const shares = series.map((values, index) =>
-      report.modes[index]?.timeline.some((bin) => bin.success_rate !== null) === true
-        ? values.map((value) => value / 100)
-        : [],
-    );
+  if (chalk.level === 0)
     return [title, ...shareStrips(report.modes, shares, binSeconds)].join('\n');
-  }
-  const plot = asciichart.plot(
-    series.map((values) => stretch(values, Math.max(10, Math.min(60, width - 20)))),
-    {
-      height: 8,
-      min: 0,
-      max: 100,
-      format: (value: number) => `${value.toFixed(0).padStart(4)}% `,
-      colors: SERIES_COLORS.slice(0, series.length),
-    },
-  );
+  const drawn = shares.flatMap((values, index) => (values.length === 0 ? [] : [index]));
+  const plot =
+    drawn.length === 0
+      ? '      no sign-in ended in any mode'
+      : asciichart.plot(
+          drawn.map((index) =>
+            stretch(
+              shares[index]!.map((share) => share * 100),
+              Math.max(10, Math.min(60, width - 20)),
+            ),
+          ),
+          {
+            height: 8,
+            min: 0,
+            max: 100,
+            format: (value: number) => `${value.toFixed(0).padStart(4)}% `,
+            colors: drawn.map((index) => SERIES_COLORS[index]!),
+          },
+        );
   const legend = report.modes
-    .map((mode, index) => `${SERIES_COLORS[index]}── ${mode.mode}${asciichart.reset}`)
+    .map((mode, index) =>
+      shares[index]!.length === 0
+        ? `   ${mode.mode} (no sign-in ended)`
+        : `${SERIES_COLORS[index]}── ${mode.mode}${asciichart.reset}`,
+    )
     .join('   ');
   return [title, plot, `      ${legend}`].join('\n');
 }
@@ -143,10 +150,13 @@ export function chart(report: SimulationReport, chalk: ChalkInstance, width = 80
 /**
  * The share of sign-ins that succeeded in each bin of a mode's timeline, 0 to 1, as the charts
  * draw it: a bin where no sign-in ended repeats the share before it (the first known share before
- * any), so the line stays continuous. docs/simulate.md says so beside the chart.
+ * any), so the line stays continuous; none at all (an empty list) when no sign-in ended in the
+ * run. docs/simulate.md says so beside the chart.
  */
 export function successShares(mode: Pick<ModeReport, 'timeline'>): number[] {
-  let last = mode.timeline.find((bin) => bin.success_rate !== null)?.success_rate ?? 1;
+  const first = mode.timeline.find((bin) => bin.success_rate !== null)?.success_rate;
+  if (first === undefined || first === null) return [];
+  let last = first;
   return mode.timeline.map((bin) => {
     if (bin.success_rate !== null) last = bin.success_rate;
     return last;

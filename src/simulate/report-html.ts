@@ -58,8 +58,11 @@ function chartSvg(report: SimulationReport): string {
   const bins = report.modes[0]?.timeline.length ?? 0;
   const x = (index: number) => pad.left + (bins <= 1 ? 0 : (index / (bins - 1)) * plotWidth);
   const y = (rate: number) => pad.top + (1 - rate) * plotHeight;
+  const shares = report.modes.map(successShares);
+  // A mode where no sign-in ended draws no line; the legend says why.
   const lines = report.modes.map((mode, index) => {
-    const points = successShares(mode).map(
+    if (shares[index]!.length === 0) return '';
+    const points = shares[index]!.map(
       (share, binIndex) => `${x(binIndex).toFixed(1)},${y(share).toFixed(1)}`,
     );
     return `<polyline fill="none" stroke="${COLORS[index % COLORS.length]}" stroke-width="2" points="${points.join(' ')}"><title>${escape(mode.mode)}</title></polyline>`;
@@ -73,7 +76,7 @@ function chartSvg(report: SimulationReport): string {
   const legend = report.modes
     .map(
       (mode, index) =>
-        `<tspan fill="${COLORS[index % COLORS.length]}">■ ${escape(mode.mode)}</tspan>`,
+        `<tspan fill="${COLORS[index % COLORS.length]}">■ ${escape(mode.mode)}${shares[index]!.length === 0 ? ' (no sign-in ended)' : ''}</tspan>`,
     )
     .join('  ');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height + 20}" role="img" aria-label="share of sign-ins that succeeded over time, per mode">
