@@ -46,10 +46,17 @@ function privateFolder(dir) {
   return dir;
 }
 
+/**
+ * `$XDG_CACHE_HOME/uas`, else `~/.cache/uas`. A home that does not exist (a service account's
+ * HOME=/nonexistent) is not made, even where it could be (as root): a temporary folder serves.
+ */
 function cacheRoot() {
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
   try {
-    return privateFolder(path.join(base, 'uas'));
+    const xdg = process.env.XDG_CACHE_HOME;
+    if (xdg) return privateFolder(path.join(xdg, 'uas'));
+    const home = os.homedir();
+    if (!fs.statSync(home).isDirectory()) throw new Error(`${home} is not a folder`);
+    return privateFolder(path.join(home, '.cache', 'uas'));
   } catch {
     // No writable home (a container's nobody): a folder of this run's, removed when it ends.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uas-'));

@@ -1,5 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -42,6 +50,7 @@ beforeAll(() => {
     if (found !== undefined) symlinkSync(found, join(bin, tool));
   }
   env = { PATH: bin, HOME: join(work, 'home'), NO_COLOR: '1' };
+  mkdirSync(env.HOME!);
 }, 600_000);
 
 afterAll(() => {
@@ -107,6 +116,17 @@ describe('the standalone executable, with no node on PATH', () => {
       out: `${VERSION}\n`,
       err: '',
     });
+  });
+
+  it("unpacks into the user's cache folder, and never makes a home that does not exist", () => {
+    expect(uas(['-V']).code).toBe(0);
+    expect(readdirSync(join(env.HOME!, '.cache', 'uas'))).toEqual([
+      expect.stringMatching(/^standalone-/),
+    ]);
+    // A service account's HOME=/nonexistent: run as root, it could be made; it is not.
+    const missingHome = join(work, 'nonexistent');
+    expect(uas(['-V'], { HOME: missingHome })).toEqual({ code: 0, out: `${VERSION}\n`, err: '' });
+    expect(existsSync(missingHome)).toBe(false);
   });
 
   it('says in uas doctor that it is the standalone executable, ink, msw and ioredis inside', () => {
