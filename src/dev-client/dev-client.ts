@@ -39,6 +39,8 @@ export interface BucketPage {
   total: number;
   offset: number;
   next_offset: number | null;
+  /** With `sort: 'key'`, the key to give as `after` for the next page; null on the last page. */
+  next_after: string | null;
   buckets: BucketView[];
 }
 

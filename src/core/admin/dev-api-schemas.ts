@@ -84,11 +84,12 @@ export const DEV_API_SCHEMAS = {
   },
   BucketPage: {
     type: 'object',
-    required: ['total', 'offset', 'next_offset', 'buckets'],
+    required: ['total', 'offset', 'next_offset', 'next_after', 'buckets'],
     properties: {
       total: count,
       offset: count,
       next_offset: integerOrNull(0, COUNT_MAX),
+      next_after: stringOrNull(BUCKET_KEY_MAX_LENGTH),
       buckets: array(BUCKET_PAGE_MAX, schemaLink('Bucket')),
     },
   },

@@ -69,6 +69,11 @@ export const DEV_API_TABLE = {
       ),
       limit: wholeParam(1, BUCKET_PAGE_MAX, 'Buckets per page.', 100),
       offset: wholeParam(0, COUNT_MAX, 'Skip this many.', 0),
+      after: textParam(
+        BUCKET_KEY_MAX_LENGTH,
+        'With sort=key: only the buckets whose key sorts after this one (the next_after of the page before).',
+        'KEY',
+      ),
       client: textParam(CLIENT_ID_MAX_LENGTH, 'Only the buckets of this client id.', 'ID'),
       search: textParam(
         BUCKET_KEY_MAX_LENGTH,

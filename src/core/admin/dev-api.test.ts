@@ -55,7 +55,7 @@ describe('the dev API router', () => {
     expect(routes).toHaveLength(Object.keys(DEV_API_TABLE).length);
     expect(routes).toContain('GET    /__uas/health');
     expect(routes).toContain(
-      'GET    /__uas/buckets?level=client|caller&sort=pressure|recent|key|rejected&limit=1..1000&offset=N&client=ID&search=TEXT',
+      'GET    /__uas/buckets?level=client|caller&sort=pressure|recent|key|rejected&limit=1..1000&offset=N&after=KEY&client=ID&search=TEXT',
     );
   });
 
@@ -77,7 +77,18 @@ describe('the dev API router', () => {
     const page = emulator.handle(dev('/buckets?level=caller&sort=key&limit=2'));
     expect(page.body).toMatchObject({ total: 3, offset: 0, next_offset: 2 });
     const rest = emulator.handle(dev('/buckets?level=caller&sort=key&limit=2&offset=2'));
-    expect(rest.body).toMatchObject({ total: 3, offset: 2, next_offset: null });
+    expect(rest.body).toMatchObject({ total: 3, offset: 2, next_offset: null, next_after: null });
+    // By key: the page before's last key is the cursor; total counts what follows it.
+    expect(page.body).toMatchObject({ next_after: 'caller:demo:b' });
+    const after = emulator.handle(
+      dev('/buckets?level=caller&sort=key&limit=2&after=caller:demo:b'),
+    );
+    expect(after.body).toMatchObject({ total: 1, next_offset: null, next_after: null });
+    expect((after.body as { buckets: Array<{ key: string }> }).buckets[0]?.key).toBe(
+      'caller:demo:c',
+    );
+    // Other orders have no key cursor.
+    expect(emulator.handle(dev('/buckets?limit=1')).body).toMatchObject({ next_after: null });
     const requests = emulator.handle(dev('/requests?caller_id=b&limit=5')).body as {
       requests: Array<{ caller_id: string }>;
     };
@@ -94,6 +105,11 @@ describe('the dev API router', () => {
       'a whole number that is not one',
       '/requests?status=abc',
       'status must be a whole number from 100 to 599; got "abc"',
+    ],
+    [
+      'a key cursor without the key order',
+      '/buckets?sort=recent&after=caller:demo:a',
+      'after is a key to go on from in key order: it needs sort=key',
     ],
     [
       'a choice not offered',

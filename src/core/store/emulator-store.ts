@@ -21,6 +21,12 @@ export interface BucketQuery {
   /** Keeps buckets whose key contains this text. */
   search?: string | undefined;
   sort?: BucketSort | undefined;
+  /**
+   * Keeps buckets whose key sorts after this one (in code-unit order, as `sort: 'key'` lists
+   * them): the cursor of a walk through every bucket, which buckets created or dropped meanwhile
+   * do not shift.
+   */
+  after?: string | undefined;
   /** Buckets skipped, in sort order, before the page starts. @default 0 */
   offset?: number | undefined;
   /** @default 100 */
@@ -149,6 +155,7 @@ export function pageOfBuckets(
     if (query.level !== undefined && level !== query.level) continue;
     if (query.search !== undefined && !key.includes(query.search)) continue;
     if (query.clientId !== undefined && parseBucketKey(key)?.clientId !== query.clientId) continue;
+    if (query.after !== undefined && key <= query.after) continue;
     total++;
     const limits = config.limits[level];
     selection.offer({ key, bucket, fill: tokensAt(bucket, now, limits) / limits.burst });

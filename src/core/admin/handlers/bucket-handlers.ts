@@ -1,20 +1,27 @@
 import { andThen } from '../../async/maybe-promise.js';
 import type { EmulatorResponse } from '../../service/exchange.js';
-import { json, refuse } from '../dev-api-answers.js';
+import { invalid, json, refuse } from '../dev-api-answers.js';
 import type { DevHandlers } from '../dev-api-handler.js';
 
 /** The routes of buckets: a page of them, one, and resets. */
 export const bucketHandlers = {
-  listBuckets: ({ target, query }) => {
-    const { level, sort, limit, offset, client, search } = query;
-    const page = target.listBuckets({ level, sort, limit, offset, clientId: client, search });
+  listBuckets: ({ target, query, path }) => {
+    const { level, sort, limit, offset, client, search, after } = query;
+    if (after !== undefined && sort !== 'key') {
+      const detail = 'after is a key to go on from in key order: it needs sort=key';
+      return invalid(path, [{ detail, pointer: '#/after', parameter: 'after' }]);
+    }
+    const clientId = client;
+    const page = target.listBuckets({ level, sort, limit, offset, clientId, search, after });
     return andThen(page, ({ total, buckets }) => {
       const next = offset + buckets.length;
+      const more = next < total;
       return json(200, {
         total,
         offset,
         buckets,
-        next_offset: next < total ? next : null,
+        next_offset: more ? next : null,
+        next_after: more && sort === 'key' ? (buckets.at(-1)?.key ?? null) : null,
       });
     });
   },
