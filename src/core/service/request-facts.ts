@@ -93,10 +93,14 @@ export function completeRecord(
     record.fingerprint = fingerprint(record.method, record.path, undefined);
     return scrubRecord(record, secrets);
   }
-  const { fields, place } = facts;
+  const { place } = facts;
+  // Secrets go before nested values are serialised (an admin token may hold `"` or `\`, which
+  // JSON would escape) and before texts are clipped (which could cut one short).
+  const fields = facts.fields === undefined ? undefined : withoutSecrets(facts.fields, secrets);
   if (fields !== undefined) record.fields = recordFields(fields);
-  record.fingerprint = fingerprint(record.method, record.path, fields);
-  const other = place === 'body' ? queryFields(facts.elsewhere) : bodyFields(facts.elsewhere);
+  record.fingerprint = fingerprint(record.method, record.path, facts.fields);
+  const raw = place === 'body' ? queryFields(facts.elsewhere) : bodyFields(facts.elsewhere);
+  const other = raw === undefined ? undefined : withoutSecrets(raw, secrets);
   record.caller_id_misplaced = joinMisplaced(
     record.caller_id_misplaced,
     fields === undefined ? NONE : misplacedInFields(fields, place, true),
@@ -137,9 +141,26 @@ function scrubValue(value: unknown, secrets: readonly string[]): unknown {
   );
 }
 
-/** Whether a secret is in a string of `value`, its names included. */
+/** A request's fields with the secrets redacted in them; the same object when they hold none. */
+function withoutSecrets(
+  fields: Record<string, unknown>,
+  secrets: readonly string[],
+): Record<string, unknown> {
+  return secrets.length > 0 && holdsSecret(fields, secrets)
+    ? (scrubValue(fields, secrets) as Record<string, unknown>)
+    : fields;
+}
+
+/**
+ * Whether a secret is in a string of `value`, its names included, or may be: a clipped string
+ * may end in the start of one.
+ */
 function holdsSecret(value: unknown, secrets: readonly string[]): boolean {
-  if (typeof value === 'string') return secrets.some((secret) => value.includes(secret));
+  if (typeof value === 'string')
+    return (
+      (value.length === RECORD_TEXT_MAX && value.endsWith('…')) ||
+      secrets.some((secret) => value.includes(secret))
+    );
   if (typeof value !== 'object' || value === null) return false;
   if (Array.isArray(value)) return value.some((item) => holdsSecret(item, secrets));
   for (const name in value)
