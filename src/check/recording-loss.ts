@@ -8,7 +8,8 @@ import { plural } from './check-rule.js';
  * the causes, comma-separated: `buffer-full` (the file or its reader took lines more slowly than
  * requests came), `write-failed: <code>` (such as ENOSPC or EPIPE), `file-deleted` (lines written
  * to the file after it was deleted), `reopen-failed: <code>`, `unformattable` (a record that
- * could not be serialised).
+ * could not be serialised), `cut-short` (the last line of a run before, cut short: a later run
+ * appending to the file ended it).
  */
 export interface RecordingLoss {
   lost: number;

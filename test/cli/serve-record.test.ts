@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CheckReport } from '../../src/check/check-report.js';
@@ -145,6 +145,33 @@ describe.skipIf(process.platform === 'win32')('uas serve --record', () => {
     });
     expect(recorded.fingerprint).toMatch(/^[0-9a-f]{16}$/);
     expect(recorded).toEqual(journal.requests[0]);
+  });
+
+  it('ends the last line a run before cut short, with a loss line, before it appends: uas check reads the file', async () => {
+    const path = join(tempDir('uas-record-'), 'requests.ndjson');
+    const cut =
+      '{"id":7,"at":1795796012406,"method":"GET","path":"/v1/users/exists","operation":"ex';
+    writeFileSync(path, cut);
+    const { uas, url } = await serve(['--record', path]);
+    expect(await exists(url, 'a@example.com')).toBe(200);
+    uas.child.kill('SIGTERM');
+    expect(await uas.exited).toBe(0);
+    const lines = linesOf(path);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe(cut);
+    expect(JSON.parse(lines[1]!)).toMatchObject({
+      uas_recording: 'loss',
+      lost: 1,
+      reason: 'cut-short',
+    });
+    expect(JSON.parse(lines[2]!)).toMatchObject({ email: 'a@example.com', status: 200 });
+    const check = await runCli(['check', '--journal', path, '--json']);
+    expect(check.code).not.toBe(2);
+    const report = JSON.parse(check.stdout) as CheckReport;
+    expect(report.summary.requests).toBe(1);
+    expect(report.warnings).toEqual([
+      expect.stringMatching(/lost 1 request .*\(cut-short; 1 loss marker\)/),
+    ]);
   });
 
   it('keeps answering when the file cannot be written (a full disk): says once on stderr what failed, and counts every request lost', async () => {

@@ -4,6 +4,7 @@ import type { AnyEmulator } from '../../core/emulator.js';
 import type { RequestRecord } from '../../core/records/records.js';
 import type { CliIO } from '../io.js';
 import { recordOpenError } from '../record-open-error.js';
+import { endCutLine } from './end-cut-line.js';
 import { pacedSchedule } from './paced-schedule.js';
 import { openSinkSync, reopenSink, type OpenedSink } from './record-sink.js';
 import { createRecordWriter, type RecordWriter, type RecordWriterNews } from './record-writer.js';
@@ -64,6 +65,7 @@ function openRecording(
 ): Recording {
   const path = resolve(cwd, file);
   let sink: OpenedSink;
+  endCutLine(path);
   try {
     sink = openSinkSync(path);
   } catch (error) {
