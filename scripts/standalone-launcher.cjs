@@ -37,31 +37,50 @@ function makeFolders(dir, mode) {
   }
 }
 
-/** A folder of this user's: created private; refused if it is a link or someone else's. */
+/**
+ * A folder of this user's: created private; refused if it is a link, someone else's, or one that
+ * others may write to (they could put code of theirs where this runs it from).
+ */
 function privateFolder(dir) {
   makeFolders(dir, 0o700);
   const stat = fs.lstatSync(dir);
   if (!stat.isDirectory() || (process.getuid && stat.uid !== process.getuid()))
     fail(`${dir} is not a folder of this user's: remove it, or set XDG_CACHE_HOME elsewhere`);
+  if ((stat.mode & 0o022) !== 0)
+    fail(`${dir} may be written by other users: chmod 700 it, or set XDG_CACHE_HOME elsewhere`);
+  return dir;
+}
+
+/** A folder of this run's in the temporary folder, removed when it ends. */
+function temporaryFolder() {
+  let dir;
+  try {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uas-'));
+  } catch (error) {
+    fail(
+      `no folder to unpack into: no cache folder of this user's, and ${os.tmpdir()} refuses one (${error.code ?? error.message}); set XDG_CACHE_HOME or TMPDIR to a writable folder`,
+    );
+  }
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
 /**
- * `$XDG_CACHE_HOME/uas`, else `~/.cache/uas`. A home that does not exist (a service account's
+ * `$XDG_CACHE_HOME/uas`, else `~/.cache/uas`. A relative XDG_CACHE_HOME is ignored, as the XDG
+ * spec says, and a relative home is none. A home that does not exist (a service account's
  * HOME=/nonexistent) is not made, even where it could be (as root): a temporary folder serves.
  */
 function cacheRoot() {
   try {
     const xdg = process.env.XDG_CACHE_HOME;
-    if (xdg) return privateFolder(path.join(xdg, 'uas'));
+    if (xdg && path.isAbsolute(xdg)) return privateFolder(path.join(xdg, 'uas'));
     const home = os.homedir();
+    if (!path.isAbsolute(home)) throw new Error(`${home} is not an absolute path`);
     if (!fs.statSync(home).isDirectory()) throw new Error(`${home} is not a folder`);
     return privateFolder(path.join(home, '.cache', 'uas'));
   } catch {
     // No writable home (a container's nobody): a folder of this run's, removed when it ends.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uas-'));
-    process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-    return dir;
+    return temporaryFolder();
   }
 }
 
@@ -90,7 +109,7 @@ function unpacked() {
   return target;
 }
 
-const entry = path.join(unpacked(), 'dist', 'cli', 'start.cjs');
+const entry = path.resolve(unpacked(), 'dist', 'cli', 'start.cjs');
 createRequire(entry)(entry)
   .run(process.argv)
   .then((code) => {

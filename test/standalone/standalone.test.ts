@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -127,6 +128,37 @@ describe('the standalone executable, with no node on PATH', () => {
     const missingHome = join(work, 'nonexistent');
     expect(uas(['-V'], { HOME: missingHome })).toEqual({ code: 0, out: `${VERSION}\n`, err: '' });
     expect(existsSync(missingHome)).toBe(false);
+  });
+
+  it('ignores a relative XDG_CACHE_HOME, as the XDG spec says, rather than failing with a stack trace', () => {
+    expect(uas(['-V'], { XDG_CACHE_HOME: 'relative-cache' })).toEqual({
+      code: 0,
+      out: `${VERSION}\n`,
+      err: '',
+    });
+    expect(existsSync(join(work, 'relative-cache'))).toBe(false);
+  });
+
+  it('says in one line that it has nowhere to unpack when neither a cache nor TMPDIR is writable', () => {
+    const result = uas(['-V'], {
+      HOME: join(work, 'nonexistent'),
+      TMPDIR: join(work, 'no-such-tmp'),
+    });
+    expect(result.code).toBe(1);
+    expect(result.out).toBe('');
+    expect(result.err).toMatch(/^uas: no folder to unpack into: .*no-such-tmp.*ENOENT.*\n$/);
+  });
+
+  it('refuses a cache folder other users may write to: they could put code of theirs in it', () => {
+    const cache = join(work, 'shared-cache');
+    mkdirSync(join(cache, 'uas'), { recursive: true });
+    chmodSync(join(cache, 'uas'), 0o777);
+    const result = uas(['-V'], { XDG_CACHE_HOME: cache });
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(
+      /^uas: .*shared-cache\/uas may be written by other users: chmod 700 it/,
+    );
+    expect(readdirSync(join(cache, 'uas'))).toEqual([]);
   });
 
   it('says in uas doctor that it is the standalone executable, ink, msw and ioredis inside', () => {
