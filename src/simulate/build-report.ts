@@ -79,8 +79,8 @@ export function buildReport(
         flow_time_ms: { p50: round(quantile(sorted, 0.5)), p95: round(quantile(sorted, 0.95)) },
         bot: { ...stats.bot, allowed_rate: shareOf(stats.bot.allowed, stats.bot.requests) },
         timeline: stats.timeline.map((bin, index) => ({
-          from_s: Math.round(index * binS * 10) / 10,
-          to_s: Math.round((index + 1) * binS * 10) / 10,
+          from_s: Math.round(index * binS * 1000) / 1000,
+          to_s: Math.round((index + 1) * binS * 1000) / 1000,
           completed: bin.completed,
           failed: bin.failed,
           success_rate:

@@ -37,6 +37,18 @@ describe('simulate', () => {
     expect(other).not.toBe(once);
   });
 
+  it('gives the time bins of a short run to the millisecond: no bin from 0 s to 0 s, no chart "per 0 s"', async () => {
+    const report = await simulate(resolveScenario({ ...SMALL, duration: '1s' }));
+    const timeline = report.modes[0]!.timeline;
+    const bin = Math.round(1000 / timeline.length) / 1000; // 24 bins: 0.042 s
+    expect(timeline[0]).toMatchObject({ from_s: 0, to_s: bin });
+    for (const bin of timeline) expect(bin.to_s).toBeGreaterThan(bin.from_s);
+    expect(timeline.at(-1)!.to_s).toBe(1);
+    const plain = formatReport(report, new Chalk({ level: 0 }));
+    expect(plain).toContain(`per ${bin} s of simulated time`);
+    expect(plain).not.toMatch(/per 0 s/);
+  });
+
   it('leaves shoppers alone when the bot is slower than the client bucket refills', async () => {
     const report = await simulate(
       resolveScenario({ ...SMALL, bot: { rate: '1/s' }, modes: ['shared'] }),
