@@ -66,10 +66,15 @@ export function parseHttpUrl(flag: string, text: string): URL {
 const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
 
 /**
- * Parses a size such as "65536", "512kb" or "1mb" (units of 1024, case-insensitive). By hand:
- * the `bytes` package would read "12abc" as 12 and "1e9" as 1.
+ * Parses a size such as "65536", "512kb" or "1mb" (units of 1024, case-insensitive), at most
+ * `max` bytes (`why` says why, in the error). By hand: the `bytes` package would read "12abc"
+ * as 12 and "1e9" as 1.
  */
-export function sizeFlag(flag: string, text: string): number {
+export function sizeFlag(
+  flag: string,
+  text: string,
+  max?: { bytes: number; text: string; why: string },
+): number {
   const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(text.trim());
   const value =
     match === null
@@ -78,6 +83,10 @@ export function sizeFlag(flag: string, text: string): number {
   if (!Number.isSafeInteger(value) || value < 1)
     throw new CliError(
       `invalid ${flag}: expected a size above zero, such as "65536", "512kb" or "1mb"; got ${JSON.stringify(text)}`,
+    );
+  if (max !== undefined && value > max.bytes)
+    throw new CliError(
+      `invalid ${flag}: expected at most ${max.text} (${max.why}); got ${JSON.stringify(text)}`,
     );
   return value;
 }

@@ -30,6 +30,10 @@ const CASES: Array<[string, string[]]> = [
     'serve: huge fixed Retry-After',
     ['serve', '--port', '0', '--retry-after', 'fixed:100000000000000000000000'],
   ],
+  [
+    'serve: record buffer past the bound',
+    ['serve', '--port', '0', '--record', '/dev/null', '--record-buffer', '1gb'],
+  ],
   ['serve: bad allowed host', ['serve', '--allowed-hosts', 'a b']],
   ['serve: empty admin token', ['serve', '--port', '0', '--admin-token', '']],
   ['serve: admin token with a space', ['serve', '--port', '0', '--admin-token', 'my secret']],

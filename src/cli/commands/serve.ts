@@ -15,6 +15,16 @@ import {
 } from '../options.js';
 import type { ServeFlags } from '../serve/serve-flags.js';
 
+/**
+ * The most --record-buffer may hold: what it holds goes out in one write, one string, and a
+ * string longer than V8's limit (about 512 Mi characters) cannot be made.
+ */
+const RECORD_BUFFER_MAX = {
+  bytes: 256 * 1_048_576,
+  text: '256mb',
+  why: 'what it holds is written at once',
+};
+
 /** Registers `uas serve`. */
 export function registerServe(program: Command, context: CommandContext): void {
   const command = declareCommand(program, 'serve')
@@ -83,7 +93,7 @@ function addBehaviorOptions(command: Command): Command {
     .option(
       '--record-buffer <size>',
       'with --record: the most held while the file or its reader is slow; more is left out and counted',
-      (text: string) => sizeFlag('--record-buffer', text),
+      (text: string) => sizeFlag('--record-buffer', text, RECORD_BUFFER_MAX),
       16 * 1_048_576,
     )
     .addOption(
