@@ -164,7 +164,7 @@ describe('uas serve', () => {
       '  chaos     429 injected at random on 10% of requests (no token taken)',
     );
     expect(banner).toContain(
-      '  shadow    requests are counted, never refused (UAS-Shadow-Limited: true says which would be)',
+      '  shadow    requests are counted, never refused for an empty bucket (UAS-Shadow-Limited: true says which would be)',
     );
     const plain = await serve();
     expect(plain.uas.stdout()).not.toMatch(/^ {2}(codes|latency|chaos|shadow) /m);

@@ -61,7 +61,10 @@ Examples:
 /** What the emulator does differently from the real service: faults, codes, costs, memory. */
 function addBehaviorOptions(command: Command): Command {
   return command
-    .option('--shadow', 'count requests but never reject them (headers show what would happen)')
+    .option(
+      '--shadow',
+      'count requests but never reject them for an empty bucket (headers show what would happen; --chaos still answers 429)',
+    )
     .option('--chaos <p>', 'answer 429 at random with probability p (0 to 1)', numberIn(0, 1))
     .option(
       '--chaos-retry-after <seconds>',

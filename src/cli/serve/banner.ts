@@ -12,7 +12,7 @@ export interface BannerBehavior {
   latency_ms: { min: number; max: number } | null;
   /** Probability of a 429 injected at random (0: never). */
   chaos: number;
-  /** Whether requests are counted but never refused. */
+  /** Whether requests are counted but never refused for an empty bucket (a chaos 429 still is). */
   shadow: boolean;
 }
 
@@ -117,7 +117,7 @@ export function behaviorLines(behavior: BannerBehavior): string[] {
     );
   if (behavior.shadow)
     lines.push(
-      '  shadow    requests are counted, never refused (UAS-Shadow-Limited: true says which would be)',
+      '  shadow    requests are counted, never refused for an empty bucket (UAS-Shadow-Limited: true says which would be)',
     );
   return lines;
 }
