@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CheckReport } from '../../src/check/check-report.js';
 import { DEMO_TOKEN } from '../../src/demo-config.js';
 import { eventually } from '../helpers/eventually.js';
+import { HAS_REDIS } from '../helpers/redis-server.js';
 import { runCli } from '../helpers/run-cli.js';
 import { spawnUas, waitForUrl, type UasProcess } from '../helpers/spawn-uas.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -173,6 +174,23 @@ describe.skipIf(process.platform === 'win32')('uas serve --record', () => {
       expect.stringMatching(/lost 1 request .*\(cut-short; 1 loss marker\)/),
     ]);
   });
+
+  it.skipIf(!HAS_REDIS)(
+    'ends a line cut short once, before any worker appends, with --workers',
+    async () => {
+      const path = join(tempDir('uas-record-'), 'requests.ndjson');
+      writeFileSync(path, '{"id":7,"at":1795796012406,"method":"GET","pa');
+      const { uas, url } = await serve(['--record', path, '--workers', '3', '--store', 'redis']);
+      expect(await many(url, 6)).toEqual(Array(6).fill(200));
+      uas.child.kill('SIGTERM');
+      expect(await uas.exited).toBe(0);
+      const lines = linesOf(path);
+      expect(lines[1]).toMatch(/^\{"uas_recording":"loss","lost":1,.*"reason":"cut-short"\}$/);
+      expect(lines.slice(2).map((line) => JSON.parse(line) as { status: number })).toEqual(
+        Array(6).fill(expect.objectContaining({ status: 200 })),
+      );
+    },
+  );
 
   it('keeps answering when the file cannot be written (a full disk): says once on stderr what failed, and counts every request lost', async () => {
     const { uas, url } = await serve(['--record', '/dev/full']);

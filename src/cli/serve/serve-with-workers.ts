@@ -1,4 +1,6 @@
+import { resolve } from 'node:path';
 import { CliError, EXIT } from '../io.js';
+import { endCutLine } from './end-cut-line.js';
 import { printBanner } from './banner.js';
 import { openDashboard } from './open-dashboard.js';
 import type { ServeFlags } from './serve-flags.js';
@@ -34,6 +36,8 @@ export async function serveWithWorkers(
     });
     await probe?.close();
     const joined = probe?.store.joined === true;
+    // Before any worker appends: one of them could glue its first line to a line cut short.
+    if (flags.record !== undefined) endCutLine(resolve(out.io.cwd, flags.record));
     const { runWorkers } = await import('./run-workers.js');
     const code = await runWorkers({
       count: flags.workers,

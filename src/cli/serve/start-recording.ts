@@ -5,6 +5,7 @@ import type { RequestRecord } from '../../core/records/records.js';
 import type { CliIO } from '../io.js';
 import { recordOpenError } from '../record-open-error.js';
 import { endCutLine } from './end-cut-line.js';
+import { workerRole } from './worker-role.js';
 import { pacedSchedule } from './paced-schedule.js';
 import { openSinkSync, reopenSink, type OpenedSink } from './record-sink.js';
 import { createRecordWriter, type RecordWriter, type RecordWriterNews } from './record-writer.js';
@@ -45,6 +46,8 @@ export function startRecording(
   io: CliIO,
 ): Recording | undefined {
   if (flags.record === undefined) return undefined;
+  // With --workers, the primary did it before any worker could append.
+  if (workerRole(io.env) === undefined) endCutLine(resolve(io.cwd, flags.record));
   return openRecording(flags.record, io.cwd, flags.recordBuffer, (line) =>
     io.stderr.write(`${line}\n`),
   );
@@ -65,7 +68,6 @@ function openRecording(
 ): Recording {
   const path = resolve(cwd, file);
   let sink: OpenedSink;
-  endCutLine(path);
   try {
     sink = openSinkSync(path);
   } catch (error) {
