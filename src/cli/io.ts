@@ -1,5 +1,8 @@
 import { directOutput } from './direct-output.js';
 
+/** The signals that stop uas as Ctrl-C does: a closed terminal (SIGHUP) included. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 /** A stream the CLI writes to. */
 export interface OutputStream {
   /** Text, or bytes passed through as they are (the output of a command `uas check` runs). */
@@ -28,7 +31,10 @@ export interface CliIO {
     | undefined;
   /** Where answers to prompts come from. */
   stdin?: NodeJS.ReadableStream | undefined;
-  /** Registers a handler for SIGINT and SIGTERM; returns the function that removes it. */
+  /**
+   * Registers a handler for SIGINT, SIGTERM and SIGHUP (the terminal closed); returns the
+   * function that removes it.
+   */
   onSignal(handler: (signal: string) => void): () => void;
   /**
    * Once the command is done: why what it wrote to stdout was not all written (a full disk, a
@@ -142,11 +148,9 @@ export function processIO(): CliIO {
     },
     onSignal(handler) {
       const listener = (signal: NodeJS.Signals) => handler(signal);
-      process.on('SIGINT', listener);
-      process.on('SIGTERM', listener);
+      for (const signal of STOP_SIGNALS) process.on(signal, listener);
       return () => {
-        process.off('SIGINT', listener);
-        process.off('SIGTERM', listener);
+        for (const signal of STOP_SIGNALS) process.off(signal, listener);
       };
     },
   };

@@ -73,41 +73,45 @@ describe.skipIf(process.platform === 'win32')('uas check -- <command>: its proce
     expect(runs(pidIn(result.stderr))).toBe(false);
   }, 30_000);
 
-  it('ends the whole group when uas gets SIGINT, reports what was sent, and exits 1', async () => {
-    const uas = spawn(
-      process.execPath,
-      [
-        UAS_BIN,
-        'check',
-        '--chaos',
-        '0',
-        '--json',
-        '--',
-        ...shell('"$0" -e "$1"; sleep 1000 & echo "bg=$!"; wait'),
-      ],
-      { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    uas.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    // 'close', not 'exit': once uas's output has been read to its end.
-    const exited = new Promise<number | null>((resolve) => uas.on('close', resolve));
-    const pid = await new Promise<number>((resolve) =>
-      uas.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        if (/bg=\d+\n/.test(stderr)) resolve(pidIn(stderr));
-      }),
-    );
-    expect(runs(pid)).toBe(true);
-    uas.kill('SIGINT');
-    expect(await exited, stderr).toBe(1);
-    expect(runs(pid), stderr).toBe(false);
-    expect(stderr).toContain(
-      'uas: the command was stopped: uas check got SIGINT, so uas check fails too',
-    );
-    const command = (JSON.parse(stdout) as JsonReport).summary.command;
-    expect(command).toMatchObject({ stopped_by: 'SIGINT', failed: true });
-  }, 30_000);
+  it.each(['SIGINT', 'SIGHUP'] as const)(
+    'ends the whole group when uas gets %s (Ctrl-C, a closed terminal), reports what was sent, and exits 1',
+    async (signal) => {
+      const uas = spawn(
+        process.execPath,
+        [
+          UAS_BIN,
+          'check',
+          '--chaos',
+          '0',
+          '--json',
+          '--',
+          ...shell('"$0" -e "$1"; sleep 1000 & echo "bg=$!"; wait'),
+        ],
+        { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stdout = '';
+      let stderr = '';
+      uas.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      // 'close', not 'exit': once uas's output has been read to its end.
+      const exited = new Promise<number | null>((resolve) => uas.on('close', resolve));
+      const pid = await new Promise<number>((resolve) =>
+        uas.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          if (/bg=\d+\n/.test(stderr)) resolve(pidIn(stderr));
+        }),
+      );
+      expect(runs(pid)).toBe(true);
+      uas.kill(signal);
+      expect(await exited, stderr).toBe(1);
+      expect(runs(pid), stderr).toBe(false);
+      expect(stderr).toContain(
+        `uas: the command was stopped: uas check got ${signal}, so uas check fails too`,
+      );
+      const command = (JSON.parse(stdout) as JsonReport).summary.command;
+      expect(command).toMatchObject({ stopped_by: signal, failed: true });
+    },
+    30_000,
+  );
 
   it('takes a --timeout longer than a timer holds (2^31-1 ms)', async () => {
     const result = await runCli([

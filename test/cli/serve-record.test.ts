@@ -192,6 +192,16 @@ describe.skipIf(process.platform === 'win32')('uas serve --record', () => {
     },
   );
 
+  it('writes what it holds when its terminal closes (SIGHUP), as on SIGTERM, and exits 0', async () => {
+    const path = join(tempDir('uas-record-'), 'requests.ndjson');
+    const { uas, url } = await serve(['--record', path]);
+    expect(new Set(await many(url, 200))).toEqual(new Set([200]));
+    uas.child.kill('SIGHUP');
+    expect(await uas.exited).toBe(0);
+    expect(uas.stdout()).toContain('SIGHUP: shutting down');
+    expect(linesOf(path)).toHaveLength(200);
+  });
+
   it('keeps answering when the file cannot be written (a full disk): says once on stderr what failed, and counts every request lost', async () => {
     const { uas, url } = await serve(['--record', '/dev/full']);
     for (let index = 0; index < 5; index++)

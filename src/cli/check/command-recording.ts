@@ -26,7 +26,7 @@ export function openCommandRecording(file: string, cwd: string): CommandRecordin
 
 /**
  * Writes the records oldest first, one JSON line each (the NDJSON of `uas serve --record`), and
- * closes the file. `stopped` (SIGINT or SIGTERM) meanwhile (a reader that does not keep up) cuts it short:
+ * closes the file. `stopped` (SIGINT, SIGTERM or SIGHUP) meanwhile (a reader that does not keep up) cuts it short:
  * the warning that says so is returned, and the report is still given.
  */
 export async function writeCommandRecording(

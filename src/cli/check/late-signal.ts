@@ -1,6 +1,6 @@
 import type { CliIO } from '../io.js';
 
-/** SIGINT or SIGTERM to uas once the command has ended (while uas writes what it sent). */
+/** SIGINT, SIGTERM or SIGHUP to uas once the command has ended (while uas writes what it sent). */
 export interface LateSignal {
   /** From now on, a signal resolves {@link signalled} (before, the command's run handles it). */
   arm(): void;
@@ -10,7 +10,7 @@ export interface LateSignal {
 }
 
 /**
- * Listens for SIGINT and SIGTERM from now on, so that one that comes once the command has ended
+ * Listens for SIGINT, SIGTERM and SIGHUP from now on, so that one that comes once the command has ended
  * never kills uas before its report: after {@link LateSignal.arm} it is told, before it is left
  * to the command's run.
  */

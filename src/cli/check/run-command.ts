@@ -5,7 +5,7 @@ import { CliError, EXIT } from '../io.js';
 import { processGroupOf } from './process-group.js';
 
 /** Why uas stopped a command before it ended by itself. */
-export type StopReason = 'timeout' | 'SIGINT' | 'SIGTERM';
+export type StopReason = 'timeout' | 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
 /** How a command ended. */
 export interface CommandEnd {
@@ -28,7 +28,7 @@ export interface RunCommandOptions {
   write: (chunk: Buffer) => void;
   /** Called once the command runs. */
   started: () => void;
-  /** Registers a handler for SIGINT and SIGTERM to uas; returns its remover. */
+  /** Registers a handler for SIGINT, SIGTERM and SIGHUP to uas; returns its remover. */
   onSignal: (handler: (signal: string) => void) => () => void;
 }
 
@@ -42,7 +42,7 @@ const PIPE_DRAIN_MS = 1_000;
 /**
  * Runs the command in a process group of its own, to the command's end (not to the end of its
  * output: a background process it left running holds the pipes open), then ends what it left
- * running. At the timeout, or when uas gets SIGINT or SIGTERM, the whole group is ended: SIGTERM,
+ * running. At the timeout, or when uas gets SIGINT, SIGTERM or SIGHUP, the whole group is ended: SIGTERM,
  * then SIGKILL after the grace (at once on a second signal). A command that cannot be started is
  * a usage error.
  */
@@ -87,7 +87,9 @@ export function runCommand(command: string[], options: RunCommandOptions): Promi
     child.once('spawn', () => {
       options.started();
       cancelTimer = longTimeout(() => stop('timeout'), timeoutMs);
-      removeSignal = options.onSignal((signal) => stop(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM'));
+      removeSignal = options.onSignal((signal) =>
+        stop(signal === 'SIGINT' || signal === 'SIGHUP' ? signal : 'SIGTERM'),
+      );
     });
     child.once('error', (error: NodeJS.ErrnoException) => {
       cleanUp();

@@ -75,7 +75,7 @@ const CHECK_HELP = `
 The command gets UAS_URL, UAS_TOKEN and UAS_MERCHANT_ID in its environment: point your
 integration at them (one-time codes: GET $UAS_URL/__uas/codes/<email>). Its stdin is empty;
 its output goes to stderr as it wrote it. It runs in a process group of its own: once it exits, what it left
-running is ended; at --timeout, or on SIGINT or SIGTERM to uas, the whole group is (SIGTERM,
+running is ended; at --timeout, or on SIGINT, SIGTERM or SIGHUP to uas, the whole group is (SIGTERM,
 then SIGKILL 5 s later). Exit codes: 0 clean; 1 a finding at --fail-on or worse, no request at
 all, or the command failed (a non-zero exit, a signal, --timeout, uas interrupted); 2 usage;
 4 the emulator of --url cannot be reached.

@@ -100,7 +100,7 @@ async function serve(flags: ServeFlags, io: CliIO, args: string[]): Promise<numb
 }
 
 /**
- * Resolves when SIGINT or SIGTERM comes (listened for from now on), or when the local
+ * Resolves when SIGINT, SIGTERM or SIGHUP comes (listened for from now on), or when the local
  * redis-server of `--store redis` goes away with the state: without it nothing can be answered.
  */
 function whenStopped(io: CliIO, embedded: EmbeddedRedis | undefined): Promise<ServeStop> {

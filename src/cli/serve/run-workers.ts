@@ -43,7 +43,7 @@ interface Pool {
 /**
  * Runs `uas serve` in `count` worker processes that share one port (node:cluster hands each
  * new connection to a worker in turn) and one store. Prints the banner once every worker
- * listens; starts a new worker when one dies; on SIGINT or SIGTERM, stops them all and waits.
+ * listens; starts a new worker when one dies; on SIGINT, SIGTERM or SIGHUP, stops them all and waits.
  * Resolves with the exit code.
  */
 export async function runWorkers(options: WorkersOptions): Promise<number> {

@@ -17,7 +17,7 @@ export interface ServeParts {
 
 /** Why `uas serve` stops. */
 export type ServeStop =
-  /** SIGINT or SIGTERM: exit 0. */
+  /** SIGINT, SIGTERM or SIGHUP: exit 0. */
   | { by: 'signal'; signal: string }
   /** q on the `--tui` screen: exit 0. */
   | { by: 'screen' }
