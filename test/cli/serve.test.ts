@@ -288,6 +288,10 @@ describe('uas serve', () => {
     const directory = await runUas(['serve', '--port', '0', '--record', tempDir('uas-record-')]);
     expect(directory.code).toBe(2);
     expect(directory.stderr).toMatch(/^uas: cannot open --record .*: EISDIR: it is a directory\n$/);
+    // An empty name is no file name (resolved, it would be the current folder).
+    const empty = await runUas(['serve', '--port', '0', '--record', '']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toBe('uas: --record is empty; give the file to record to\n');
   });
 
   it('reports every config problem, each on its line, with the closest known field', async () => {

@@ -17,6 +17,8 @@ export function checkServeFlags(flags: ServeFlags, config: Record<string, unknow
         EXIT.usage,
       );
   }
+  if (flags.record === '')
+    throw new CliError('--record is empty; give the file to record to', EXIT.usage);
   if (flags.handlers !== undefined && flags.engine !== 'msw')
     throw new CliError('--handlers needs --engine msw', EXIT.usage);
   if (flags.adminToken !== undefined && !/^[\x21-\x7e]{1,512}$/.test(flags.adminToken))
