@@ -250,3 +250,19 @@ describe('requests() and requestLog()', () => {
     }
   });
 });
+
+describe('buckets()', () => {
+  it('asks for the page after a key, the next_after of the page before', async () => {
+    const asked: string[] = [];
+    const page = { total: 0, offset: 0, next_offset: null, next_after: null, buckets: [] };
+    const client = createDevClient(URL_OF, {
+      fetch: async (input) => {
+        const url = new URL(input instanceof Request ? input.url : String(input));
+        asked.push(url.pathname + url.search);
+        return Response.json(page);
+      },
+    });
+    await client.buckets({ sort: 'key', limit: 2, after: 'caller:demo:c 1' });
+    expect(asked).toEqual(['/__uas/buckets?sort=key&limit=2&after=caller%3Ademo%3Ac+1']);
+  });
+});

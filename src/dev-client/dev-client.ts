@@ -79,6 +79,8 @@ export interface DevClient {
     sort?: BucketSort;
     offset?: number;
     limit?: number;
+    /** With `sort: 'key'`: the buckets whose key sorts after this one (`next_after` of the page before). */
+    after?: string;
   }): Promise<BucketPage>;
   bucket(key: string): Promise<BucketView | undefined>;
   /** Resets one bucket, or every bucket without a key. */
