@@ -172,6 +172,24 @@ describe.skipIf(!HAS_REDIS)('listings of the Redis store', () => {
     expect(page.total).toBe(10_000);
     expect(page.buckets).toHaveLength(10);
     expect(await emulator.metrics()).toContain('uas_buckets{level="caller"} 10000');
+    // In key order, every key is reached: a walk by `after` lists all 12,000, each once.
+    const walked: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const next = await emulator.listBuckets({ sort: 'key', limit: 1000, after });
+      walked.push(...next.buckets.map((bucket) => bucket.key));
+      if (next.buckets.length === 0 || next.total <= next.buckets.length) break;
+      after = next.buckets.at(-1)!.key;
+    }
+    expect(walked).toHaveLength(12_000);
+    expect(new Set(walked).size).toBe(12_000);
+    expect(walked).toEqual([...walked].sort());
+    const tail = await emulator.listBuckets({
+      sort: 'key',
+      limit: 5,
+      after: 'caller:demo:ip-9998',
+    });
+    expect(tail).toMatchObject({ total: 1, buckets: [{ key: 'caller:demo:ip-9999' }] });
     // A reset is not a listing: every bucket goes.
     await emulator.resetBuckets();
     expect(await tests.inspect.keys('uas:bucket:*')).toEqual([]);

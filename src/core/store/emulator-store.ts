@@ -136,6 +136,15 @@ export function isStoreUnavailable(error: unknown): error is StoreUnavailableErr
   return error instanceof Error && error.name === 'StoreUnavailableError';
 }
 
+/** Whether the bucket of `key` is one `query` lists: of its level, client and text, after its key. */
+export function matchesBucketQuery(key: string, query: BucketQuery): boolean {
+  if (query.level !== undefined && levelOf(key) !== query.level) return false;
+  if (query.search !== undefined && !key.includes(query.search)) return false;
+  if (query.clientId !== undefined && parseBucketKey(key)?.clientId !== query.clientId)
+    return false;
+  return query.after === undefined || key > query.after;
+}
+
 /**
  * One page of the buckets a store holds, as `query` asks, at `now`: what every store answers
  * `listBuckets` with, whether it walks a Map or a scan of Redis.
@@ -151,12 +160,9 @@ export function pageOfBuckets(
   const selection = createBucketSelection(query.sort ?? 'pressure', offset + limit);
   let total = 0;
   for (const [key, bucket] of entries) {
-    const level = levelOf(key);
-    if (query.level !== undefined && level !== query.level) continue;
-    if (query.search !== undefined && !key.includes(query.search)) continue;
-    if (query.clientId !== undefined && parseBucketKey(key)?.clientId !== query.clientId) continue;
-    if (query.after !== undefined && key <= query.after) continue;
+    if (!matchesBucketQuery(key, query)) continue;
     total++;
+    const level = levelOf(key);
     const limits = config.limits[level];
     selection.offer({ key, bucket, fill: tokensAt(bucket, now, limits) / limits.burst });
   }

@@ -29,6 +29,10 @@ export interface RedisListing {
   codes(): Promise<OtpCode[]>;
   /** The buckets of the first {@link MAX_LISTED_KEYS} bucket keys, and Redis's time. */
   buckets(): Promise<{ entries: Array<[string, StoredBucket]>; now: number }>;
+  /** The buckets of these Redis keys (a key that holds no bucket left out), and Redis's time. */
+  bucketsOf(
+    found: readonly string[],
+  ): Promise<{ entries: Array<[string, StoredBucket]>; now: number }>;
   /** The store's time: Redis's clock, or the shared manual one. */
   now(): Promise<number>;
   /** Unlinks every key matching a pattern (none is left out: no cap here), a scan at a time. */
@@ -70,6 +74,18 @@ export function createRedisListing(deps: {
   const readHashes = (found: readonly string[], fields: readonly string[]) =>
     health.read(() => readHashesInTurn(redis, found, fields));
 
+  async function bucketsOf(found: readonly string[]) {
+    const replies = await readHashes(found, BUCKET_FIELDS);
+    const now = await health.read(() => redis.uasNow(deps.time.manualNow(), ''));
+    const entries: Array<[string, StoredBucket]> = [];
+    found.forEach((key, index) => {
+      const fields = replies[index];
+      const bucket = fields === undefined ? undefined : readBucket(fields);
+      if (bucket !== undefined) entries.push([keys.bucketOf(key), bucket]);
+    });
+    return { entries, now: Number(now) };
+  }
+
   return {
     scan,
     fieldsOf: (key, fields) => fieldsOf(redis, key, fields),
@@ -80,18 +96,8 @@ export function createRedisListing(deps: {
         return code === undefined ? [] : [code];
       });
     },
-    async buckets() {
-      const found = await someKeys(keys.buckets());
-      const replies = await readHashes(found, BUCKET_FIELDS);
-      const now = await health.read(() => redis.uasNow(deps.time.manualNow(), ''));
-      const entries: Array<[string, StoredBucket]> = [];
-      found.forEach((key, index) => {
-        const fields = replies[index];
-        const bucket = fields === undefined ? undefined : readBucket(fields);
-        if (bucket !== undefined) entries.push([keys.bucketOf(key), bucket]);
-      });
-      return { entries, now: Number(now) };
-    },
+    buckets: async () => bucketsOf(await someKeys(keys.buckets())),
+    bucketsOf,
     now: () => health.command(() => redis.uasNow(deps.time.manualNow(), '')).then(Number),
     async unlinkAll(pattern) {
       // A key a command: on a cluster, the keys of one scan are in many slots.
