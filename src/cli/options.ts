@@ -63,10 +63,19 @@ export function parseHttpUrl(flag: string, text: string): URL {
   return url;
 }
 
-const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+const SIZE_UNITS: Record<string, number> = {
+  b: 1,
+  kb: 1024,
+  mb: 1024 ** 2,
+  gb: 1024 ** 3,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
+};
 
 /**
- * Parses a size such as "65536", "512kb" or "1mb" (units of 1024, case-insensitive), at most
+ * Parses a size such as "65536", "512kb" or "1mb" (units of 1024, case-insensitive, `kib`, `mib`
+ * and `gib` alike), at most
  * `max` bytes (`why` says why, in the error). By hand: the `bytes` package would read "12abc"
  * as 12 and "1e9" as 1.
  */
@@ -75,11 +84,13 @@ export function sizeFlag(
   text: string,
   max?: { bytes: number; text: string; why: string },
 ): number {
-  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(text.trim());
+  const match = /^(\d+(?:\.\d+)?)\s*(b|[kmg]i?b)?$/i.exec(text.trim());
+  const unit = (match?.[2] ?? 'b').toLowerCase();
+  // A size in bytes is whole; a fraction of a larger unit is rounded down to bytes.
   const value =
-    match === null
+    match === null || (unit === 'b' && match[1]!.includes('.'))
       ? NaN
-      : Math.floor(Number(match[1]) * (SIZE_UNITS[(match[2] ?? 'b').toLowerCase()] ?? NaN));
+      : Math.floor(Number(match[1]) * (SIZE_UNITS[unit] ?? NaN));
   if (!Number.isSafeInteger(value) || value < 1)
     throw new CliError(
       `invalid ${flag}: expected a size above zero, such as "65536", "512kb" or "1mb"; got ${JSON.stringify(text)}`,

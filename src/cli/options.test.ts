@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { sizeFlag } from './options.js';
+
+describe('sizeFlag', () => {
+  it('reads bytes and units of 1024, kb and kib alike, in any case', () => {
+    expect(sizeFlag('--x', '65536')).toBe(65_536);
+    expect(sizeFlag('--x', '512kb')).toBe(512 * 1024);
+    expect(sizeFlag('--x', '16MiB')).toBe(16 * 1024 ** 2);
+    expect(sizeFlag('--x', '256mb')).toBe(256 * 1024 ** 2);
+    expect(sizeFlag('--x', '1 GiB')).toBe(1024 ** 3);
+    expect(sizeFlag('--x', '1.5kb')).toBe(1536);
+  });
+
+  it('refuses a fraction of a byte, nothing, a unit it does not know, and more than its most', () => {
+    for (const text of ['1.5', '1.5b', '0', '', 'mb', '12abc', '1e9', '1tb', '1mibb'])
+      expect(() => sizeFlag('--x', text), text).toThrow(/^invalid --x: expected a size above zero/);
+    const max = { bytes: 1024, text: '1kb', why: 'a test' };
+    expect(() => sizeFlag('--x', '2kib', max)).toThrow(
+      'invalid --x: expected at most 1kb (a test); got "2kib"',
+    );
+  });
+});
