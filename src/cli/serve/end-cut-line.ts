@@ -10,14 +10,25 @@ const LINE_MAX_BYTES = 1024 * 1024;
  * that piece, and `uas check --journal` would refuse the file. A loss line follows (one request,
  * `cut-short`, at the file's last change), as after a write that failed; a last line that is
  * whole JSON only gets its newline. A file that ends in a newline, an empty one, or anything but
- * a regular file is left alone; a file that cannot be read is left to the open that follows.
+ * a regular file is left alone. A file that may be written but not read (mode 200) gets a newline
+ * in any case: a blank line, which a reader skips, if its last line was whole. Any other failure
+ * is left to the open that follows. `openToRead` is `fs.openSync(path, 'r')`, or a test's.
  */
-export function endCutLine(path: string): void {
+export function endCutLine(
+  path: string,
+  openToRead: (path: string) => number = (file) => openSync(file, 'r'),
+): void {
   let fd: number | undefined;
   try {
     const found = statSync(path);
     if (!found.isFile() || found.size === 0) return;
-    fd = openSync(path, 'r');
+    try {
+      fd = openToRead(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EACCES' || code === 'EPERM') appendFileSync(path, '\n');
+      return;
+    }
     const length = Math.min(found.size, LINE_MAX_BYTES + 1);
     const tail = Buffer.alloc(length);
     if (readSync(fd, tail, 0, length, found.size - length) !== length) return;
