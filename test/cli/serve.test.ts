@@ -292,6 +292,10 @@ describe('uas serve', () => {
     const empty = await runUas(['serve', '--port', '0', '--record', '']);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toBe('uas: --record is empty; give the file to record to\n');
+    // A buffer for no recording is a mistake said, not a flag ignored.
+    const alone = await runUas(['serve', '--port', '0', '--record-buffer', '64kb']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toBe('uas: --record-buffer goes with --record <file>\n');
   });
 
   it('reports every config problem, each on its line, with the closest known field', async () => {

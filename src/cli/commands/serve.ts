@@ -95,9 +95,8 @@ function addBehaviorOptions(command: Command): Command {
     )
     .option(
       '--record-buffer <size>',
-      'with --record: the most held while the file or its reader is slow; more is left out and counted',
+      'with --record: the most held while the file or its reader is slow; more is left out and counted (default: 16mb)',
       (text: string) => sizeFlag('--record-buffer', text, RECORD_BUFFER_MAX),
-      16 * 1_048_576,
     )
     .addOption(
       new Option(

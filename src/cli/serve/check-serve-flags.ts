@@ -17,6 +17,8 @@ export function checkServeFlags(flags: ServeFlags, config: Record<string, unknow
         EXIT.usage,
       );
   }
+  if (flags.recordBuffer !== undefined && flags.record === undefined)
+    throw new CliError('--record-buffer goes with --record <file>', EXIT.usage);
   if (flags.record === '')
     throw new CliError('--record is empty; give the file to record to', EXIT.usage);
   if (flags.handlers !== undefined && flags.engine !== 'msw')

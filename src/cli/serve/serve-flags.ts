@@ -16,7 +16,8 @@ export interface ServeFlags extends LimitFlags {
   maxBuckets?: number;
   journalSize?: number | 'unbounded';
   record?: string;
-  recordBuffer: number;
+  /** Undefined when not given: 16 MiB. */
+  recordBuffer?: number | undefined;
   clock: 'system' | 'manual';
   clockStart?: number;
   cost?: Record<string, number>;

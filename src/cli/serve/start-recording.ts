@@ -20,6 +20,9 @@ const CHECK_EVERY_MS = 1_000;
  */
 const WRITE_EVERY_MS = 20;
 
+/** What `--record-buffer` holds when not given: 16 MiB. */
+const RECORD_BUFFER_BYTES = 16 * 1_048_576;
+
 /** How long a shutdown waits for the last records to be written (a reader may have stalled). */
 const STOP_GRACE_MS = 2_000;
 
@@ -42,13 +45,13 @@ export interface Recording {
  * (exit 2): the server then stops before it listens.
  */
 export function startRecording(
-  flags: { record?: string | undefined; recordBuffer: number },
+  flags: { record?: string | undefined; recordBuffer?: number | undefined },
   io: CliIO,
 ): Recording | undefined {
   if (flags.record === undefined) return undefined;
   // With --workers, the primary did it before any worker could append.
   if (workerRole(io.env) === undefined) endCutLine(resolve(io.cwd, flags.record));
-  return openRecording(flags.record, io.cwd, flags.recordBuffer, (line) =>
+  return openRecording(flags.record, io.cwd, flags.recordBuffer ?? RECORD_BUFFER_BYTES, (line) =>
     io.stderr.write(`${line}\n`),
   );
 }
