@@ -141,10 +141,10 @@ describe('chart without colour', () => {
     expect(formatMarkdown(report)).toContain(lines.join('\n'));
   });
 
-  it('shows no share for a mode where no sign-in ended, rather than a full row at 100%', () => {
-    const scenario = resolveScenario({ duration: '24s', modes: ['shared', 'per-caller'] });
-    const report = buildReport(
-      scenario,
+  /** Shared refusing every sign-in; per-caller with none ended. */
+  const noSignInPerCaller = () =>
+    buildReport(
+      resolveScenario({ duration: '24s', modes: ['shared', 'per-caller'] }),
       [
         modeWith('shared', () => 0),
         statsOf('per-caller', { completed: 0, failed: 0, unfinished: 3 }),
@@ -152,6 +152,9 @@ describe('chart without colour', () => {
       0,
       'virtual',
     );
+
+  it('shows no share for a mode where no sign-in ended, rather than a full row at 100%', () => {
+    const report = noSignInPerCaller();
     expect(
       chart(report, new Chalk({ level: 0 }))
         .split('\n')
@@ -163,16 +166,7 @@ describe('chart without colour', () => {
   });
 
   it('draws no line in colour, nor in HTML, for a mode where no sign-in ended: the legend says so', () => {
-    const scenario = resolveScenario({ duration: '24s', modes: ['shared', 'per-caller'] });
-    const report = buildReport(
-      scenario,
-      [
-        modeWith('shared', () => 0),
-        statsOf('per-caller', { completed: 0, failed: 0, unfinished: 3 }),
-      ],
-      0,
-      'virtual',
-    );
+    const report = noSignInPerCaller();
     const plot = chart(report, new Chalk({ level: 1 }));
     // Only the shared mode's colour (red) draws; nothing at 100%.
     expect(plot).toContain('\u001b[31m');
