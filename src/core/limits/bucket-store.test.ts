@@ -70,4 +70,51 @@ describe('createBucketStore', () => {
     expect(seen.slice(0, 6)).toEqual(['k0', 'k1', 'k2', 'k3', 'k4', 'k5']);
     expect([...store.keys()]).toEqual(['k0', 'k2', 'k4']);
   });
+
+  it('keeps the order of use exactly through any mix of uses, additions, deletions and evictions', () => {
+    // A reference: keys in order of use, least recent first, cut from the front past the maximum.
+    let seed = 7;
+    const draw = (below: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % below;
+    };
+    const store = createBucketStore({ maxBuckets: 40 });
+    let order: string[] = [];
+    let evictions = 0;
+    for (let step = 0; step < 5_000; step++) {
+      const key = `k${draw(60)}`;
+      if (draw(10) === 0) {
+        expect(store.delete(key)).toBe(order.includes(key));
+        order = order.filter((held) => held !== key);
+      } else {
+        store.set(key, { ...bucket(), tokens: step });
+        order = [...order.filter((held) => held !== key), key];
+        if (order.length > 40) {
+          order.shift();
+          evictions++;
+        }
+      }
+      if (step % 97 === 0) store.sweep(() => false, 3);
+    }
+    expect([...store.keys()]).toEqual(order);
+    expect([...store.entries()].map(([key]) => key)).toEqual(order);
+    expect(store.size).toBe(order.length);
+    expect(store.evictions).toBe(evictions);
+  });
+
+  it('keeps its place when the bucket it would look at next is used or dropped', () => {
+    const store = createBucketStore();
+    for (const key of ['a', 'b', 'c', 'd', 'e']) store.set(key, bucket());
+    const seen: string[] = [];
+    const look = (key: string) => {
+      seen.push(key);
+      return false;
+    };
+    store.sweep(look, 1); // a; b is next
+    store.set('b', bucket()); // b moves to the end: the sweep goes on at c
+    store.sweep(look, 1);
+    store.delete('d'); // d was next: the sweep goes on at e
+    store.sweep(look, 2);
+    expect(seen).toEqual(['a', 'c', 'e', 'b']);
+  });
 });
