@@ -185,8 +185,19 @@ describe('checkIntegration', () => {
     ]);
     // Fields that could not be read are null, so the report stays JSON.
     const unread = { ...records[1]!, fields: undefined };
-    expect(evidenceRequests([2, 7], [unread])).toEqual([
-      expect.objectContaining({ id: 2, fields: null }),
+    expect(evidenceRequests([unread])).toEqual([expect.objectContaining({ id: 2, fields: null })]);
+  });
+
+  it('shows the requests a finding names even where ids repeat (instances recording into one file)', () => {
+    const make = recordMaker();
+    const first = make({ at: 0, email: 'ann@example.com' });
+    // Another worker's first request: the same id, another request.
+    const other = { ...make({ at: 5, email: 'ben@example.com' }), id: first.id };
+    const finding = findingOf(checkIntegration([first, other]), 'caller-id-missing');
+    expect(finding?.evidence.examples).toEqual([first.id, first.id]);
+    expect(finding?.evidence.requests.map((request) => request.fields)).toEqual([
+      { email: 'ann@example.com' },
+      { email: 'ben@example.com' },
     ]);
   });
 

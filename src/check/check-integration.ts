@@ -72,7 +72,8 @@ function* checkSteps(
     const verdict = rule.steps === undefined ? rule.evaluate(context) : yield* rule.steps(context);
     const { id, severity } = rule;
     if (verdict.status === 'failed') {
-      const { message, evidence } = verdict;
+      const { message } = verdict;
+      const { shown, ...evidence } = verdict.evidence;
       findings.push({
         rule: id,
         severity,
@@ -80,7 +81,7 @@ function* checkSteps(
         spec: rule.spec,
         docs: ruleDocsLink(id),
         fix: rule.fix,
-        evidence: { ...evidence, requests: evidenceRequests(evidence.examples, requests) },
+        evidence: { ...evidence, requests: evidenceRequests(shown) },
       });
       rules.push({ rule: id, severity, status: 'failed' });
     } else if (verdict.status === 'not-exercised') {

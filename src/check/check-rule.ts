@@ -18,7 +18,16 @@ export interface RuleContext {
 export type RuleVerdict =
   | { status: 'passed' }
   | { status: 'not-exercised'; reason: string }
-  | { status: 'failed'; message: string; evidence: Evidence };
+  | { status: 'failed'; message: string; evidence: RuleEvidence };
+
+/**
+ * Evidence as a rule gives it: with the requests of `examples` themselves, in the same order.
+ * Their ids alone could name another request: ids repeat in a recording that several instances
+ * wrote (`--workers`), or in recordings joined into one.
+ */
+export interface RuleEvidence extends Evidence {
+  shown: readonly RequestRecord[];
+}
 
 /** One rule of `uas check`: where it comes from, how to fix it, and how it judges. */
 export interface CheckRule {
@@ -47,17 +56,14 @@ export function evidenceOf(
   values: Iterable<string> = [],
   figures: Record<string, number> = {},
   count = records.length,
-): Evidence {
-  const examples = [...records]
-    .sort((a, b) => a.at - b.at || a.id - b.id)
-    .slice(0, EVIDENCE_EXAMPLES)
-    .map((record) => record.id);
+): RuleEvidence {
+  const shown = [...records].sort((a, b) => a.at - b.at || a.id - b.id).slice(0, EVIDENCE_EXAMPLES);
   const distinct: string[] = [];
   for (const value of values) {
     if (distinct.length === EVIDENCE_EXAMPLES) break;
     if (!distinct.includes(value)) distinct.push(value);
   }
-  return { count, examples, values: distinct, figures };
+  return { count, examples: shown.map((record) => record.id), values: distinct, figures, shown };
 }
 
 /** "1 request", "3 requests". */
