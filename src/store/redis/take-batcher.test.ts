@@ -131,6 +131,84 @@ describe('createTakeBatcher', () => {
     for (const answer of failed) await expect(answer).rejects.toThrow('Connection is closed.');
   });
 
+  it('holds the takes made while a run is out, and sends them all in one run once it is answered', async () => {
+    const replies: Array<(reply: string[] | Error) => void> = [];
+    const { redis, calls } = fakeRedis(
+      (keys) =>
+        new Promise((resolve, reject) => {
+          replies.push((reply) =>
+            reply instanceof Error
+              ? reject(reply)
+              : resolve(['1000', ...keys.flatMap((key) => [`t-${key}`, `u-${key}`])]),
+          );
+        }),
+    );
+    const turn = manualSchedule();
+    const holds = manualSchedule();
+    const cancelled: number[] = [];
+    const take = createTakeBatcher(redis, {
+      oneAtATime: false,
+      schedule: turn.schedule,
+      hold: (send) => {
+        holds.schedule(send);
+        const index = holds.pending;
+        return () => void cancelled.push(index);
+      },
+    });
+    const first = take('a', '', '', []);
+    turn.run();
+    expect(calls).toHaveLength(1);
+    // Two more turns while the first run is out: their takes wait for its answer, under one hold.
+    const second = [take('b', '', '', []), take('c', '', '', [])];
+    turn.run();
+    const third = take('d', '', '', []);
+    turn.run();
+    expect(calls).toHaveLength(1);
+    expect(holds.pending).toBe(1);
+    replies[0]?.(['']);
+    expect(await first).toEqual(['t-a', 'u-a', '1000']);
+    // The answer sent them, and called the hold off.
+    expect(cancelled).toEqual([1]);
+    expect(calls.map((call) => call.slice(1, 1 + Number(call[0])))).toEqual([
+      ['a'],
+      ['b', 'c', 'd'],
+    ]);
+    // A run that fails sends what waits all the same.
+    const fourth = take('e', '', '', []);
+    turn.run();
+    replies[1]?.(new Error('Command timed out'));
+    for (const answer of [...second, third]) await expect(answer).rejects.toThrow('timed out');
+    expect(calls.map((call) => call.slice(1, 1 + Number(call[0])))).toEqual([
+      ['a'],
+      ['b', 'c', 'd'],
+      ['e'],
+    ]);
+    replies[2]?.(['']);
+    expect(await fourth).toEqual(['t-e', 'u-e', '1000']);
+  });
+
+  it('sends what waits when the runs out are not answered within the hold', async () => {
+    const { redis, calls } = fakeRedis(() => new Promise(() => {}));
+    const turn = manualSchedule();
+    const holds = manualSchedule();
+    const take = createTakeBatcher(redis, {
+      oneAtATime: false,
+      schedule: turn.schedule,
+      hold: (send) => {
+        holds.schedule(send);
+        return () => {};
+      },
+    });
+    void take('a', '', '', []);
+    turn.run();
+    void take('b', '', '', []);
+    turn.run();
+    expect(calls).toHaveLength(1);
+    // A Redis that does not answer: the hold runs out, and b goes without a's answer.
+    holds.run();
+    expect(calls.map((call) => call[1])).toEqual(['a', 'b']);
+  });
+
   it('sends each take alone and at once on a cluster', async () => {
     const { redis, calls } = fakeRedis();
     const turn = manualSchedule();
