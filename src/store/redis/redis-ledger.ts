@@ -45,12 +45,12 @@ export interface RedisLedgerDeps {
 const flag = (value: boolean) => (value ? '1' : '0');
 
 /**
- * The buckets on Redis: the takes of one turn of the event loop are one run of the take script
- * (see take-batcher.ts), on Redis's clock (or the shared manual one), which returns each bucket
- * before its take; the core's `decideTake` then works out
- * the verdict from it, as the script worked out what to write. While Redis cannot be reached a
- * take fails (`closed`: a StoreUnavailableError) or goes through as if the bucket were full
- * (`open`), counted.
+ * The buckets on Redis: the takes made together are one run of the take script (those of a turn
+ * of the event loop, or of the turns while a run was out: see take-batcher.ts), on Redis's clock
+ * (or the shared manual one), which returns each bucket before its take; the core's `decideTake`
+ * then works out the verdict from it, as the script worked out what to write. While Redis cannot
+ * be reached a take fails (`closed`: a StoreUnavailableError) or goes through as if the bucket
+ * were full (`open`), counted.
  */
 export function createRedisLedger(deps: RedisLedgerDeps, onError: StoreErrorMode): BucketLedger {
   const { redis, keys, health, time, ttls } = deps;

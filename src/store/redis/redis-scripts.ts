@@ -76,8 +76,9 @@ end
 `;
 
 /**
- * Takes from buckets, one after the other, at one time: the takes that one turn of an instance's
- * event loop made, in the order they were made (one round trip for many; on a Redis Cluster, one
+ * Takes from buckets, one after the other, at one time: the takes an instance sends together
+ * (those of a turn of its event loop, or of the turns while its last run was out: see
+ * take-batcher.ts), in the order they were made (one round trip for many; on a Redis Cluster, one
  * take a call, since each bucket has a slot of its own). Each bucket is a hash: `t` tokens, `u`
  * updated at, counters `a`llowed, `r`ejected, `s`hadow-rejected.
  *

@@ -23,7 +23,7 @@ export interface TakeBatcherOptions {
   oneAtATime: boolean;
   /** Runs `send` once the turn of the event loop is over (`setImmediate`). */
   schedule?: (send: () => void) => void;
-  /** Runs `send` after {@link MOST_HOLD_MS} (a timer that keeps no process up); returns a cancel. */
+  /** Runs `send` after {@link MOST_HOLD_MS} (a timer that keeps no process up); gives a cancel. */
   hold?: (send: () => void) => () => void;
 }
 
