@@ -186,6 +186,10 @@ const allCases =
   redis !== undefined
     ? [
         { name: 'bare node:http', args: [BARE] },
+        // The load of 10,000 caller_ids costs the load generator more per request (about 40 µs
+        // here), CPU it takes from the server on a small machine: the bare server under that load
+        // is the yardstick of the spread cases.
+        { name: 'bare node:http, 10k caller_ids', args: [BARE], spread: true, baseline: true },
         { name: 'uas memory, allowed', args: [...serve, ...LARGE] },
         { name: `uas ${store}, allowed`, args: [...serve, ...onRedis, ...LARGE] },
         { name: `uas ${store}, mostly 429`, args: [...serve, ...onRedis, ...SMALL] },
@@ -321,15 +325,21 @@ const budget =
         ['uas fast engine, allowed', 0.95],
         ['uas fast engine, mostly 429', 0.85],
       ]
-    : [[`uas ${store}, allowed`, 0.5]];
+    : [
+        [`uas ${store}, allowed`, 0.5],
+        [`uas ${store}, 10k caller_ids`, 0.5],
+      ];
+const spreadBare = rows.find((entry) => entry.name === 'bare node:http, 10k caller_ids');
 console.log('');
 for (const [name, ratio] of budget) {
   const row = rows.find((entry) => entry.name === name);
   if (row === undefined) continue;
-  const x = row.rps / bare.rps;
-  const p99 = row.p99 / Math.max(bare.p99, 1);
+  const spread = name.endsWith('10k caller_ids') && spreadBare !== undefined;
+  const yardstick = spread ? spreadBare : bare;
+  const x = row.rps / yardstick.rps;
+  const p99 = row.p99 / Math.max(yardstick.p99, 1);
   console.log(
-    `budget: ${name} >= ${ratio}x bare: ${x.toFixed(2)}x (${x >= ratio ? 'within' : 'OVER'}); p99 within 1.5x: ${p99.toFixed(2)}x (${p99 <= 1.5 ? 'within' : 'OVER'})`,
+    `budget: ${name} >= ${ratio}x bare${spread ? ' under the same load' : ''}: ${x.toFixed(2)}x (${x >= ratio ? 'within' : 'OVER'}); p99 within 1.5x: ${p99.toFixed(2)}x (${p99 <= 1.5 ? 'within' : 'OVER'})${spread ? `; ${(row.rps / bare.rps).toFixed(2)}x the bare server under one URL's load` : ''}`,
   );
 }
 const ceiling = rows.find((entry) => entry.name === 'bare, uas headers');
