@@ -56,7 +56,7 @@ export function createRedisLedger(deps: RedisLedgerDeps, onError: StoreErrorMode
   const { redis, keys, health, time, ttls } = deps;
   const least = String(ttls.least);
   const most = String(ttls.most);
-  const sendTake = createTakeBatcher(redis, { oneAtATime: redis.isCluster });
+  const sendTake = createTakeBatcher(redis, { oneBucketARun: redis.isCluster });
   // What a take would write, which the script wrote already: filled and not read.
   const slot: BucketWriteSlot = { tokens: 0, updatedAt: 0, count: undefined, wanted: false };
   return {

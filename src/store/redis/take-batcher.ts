@@ -20,7 +20,8 @@ export const MOST_HOLD_MS = 5;
 
 /** Options of {@link createTakeBatcher}; `schedule` and `hold` are for tests. */
 export interface TakeBatcherOptions {
-  oneAtATime: boolean;
+  /** Each run makes the takes of one bucket only (a Redis Cluster: a script touches one slot). */
+  oneBucketARun: boolean;
   /** Runs `send` once the turn of the event loop is over (`setImmediate`). */
   schedule?: (send: () => void) => void;
   /** Runs `send` after {@link MOST_HOLD_MS} (a timer that keeps no process up); gives a cancel. */
@@ -36,8 +37,9 @@ export interface TakeBatcherOptions {
  * first take, and uas a write to its socket), where a run a turn made more runs the busier Redis
  * was; a Redis that does not answer delays a take by no more than the hold. Each take keeps its
  * own deadline: one past it is answered 'late' and not made, the others of its run are.
- * `oneAtATime` (a Redis Cluster, where the buckets of one script must share a slot and each
- * bucket has its own) sends each take alone, at once.
+ * `oneBucketARun` (a Redis Cluster, where the keys of one script must share a slot and each
+ * bucket has one of its own) makes a run of each bucket's takes of a turn, all sent at the end of
+ * the turn: a hot bucket's takes still go together, and no master waits on another.
  */
 export function createTakeBatcher(
   redis: ScriptedRedis,
@@ -68,10 +70,11 @@ export function createTakeBatcher(
     const batches = waiting;
     waiting = [];
     for (const { manualNow, takes } of batches)
-      for (let start = 0; start < takes.length; start += MOST_TAKES_A_SCRIPT) {
-        out++;
-        send(redis, manualNow, takes.slice(start, start + MOST_TAKES_A_SCRIPT), answered);
-      }
+      for (const run of options.oneBucketARun ? byBucket(takes) : [takes])
+        for (let start = 0; start < run.length; start += MOST_TAKES_A_SCRIPT) {
+          out++;
+          send(redis, manualNow, run.slice(start, start + MOST_TAKES_A_SCRIPT), answered);
+        }
   };
   function answered() {
     out--;
@@ -79,14 +82,14 @@ export function createTakeBatcher(
   }
   const endOfTurn = () => {
     scheduled = false;
-    if (out === 0) sendWaiting();
+    // On a cluster, the runs of a turn go to several masters: none waits for another's answer.
+    if (out === 0 || options.oneBucketARun) sendWaiting();
     // With runs out, their answers send what waits, or the hold runs out first.
     else holding ??= hold(sendWaiting);
   };
   return (key, manualNow, deadline, args) =>
     new Promise((resolve, reject) => {
       const take: Waiting = { key, args, deadline, resolve, reject };
-      if (options.oneAtATime) return send(redis, manualNow, [take], () => {});
       const last = waiting[waiting.length - 1];
       if (last !== undefined && last.manualNow === manualNow) last.takes.push(take);
       else waiting.push({ manualNow, takes: [take] });
@@ -95,6 +98,17 @@ export function createTakeBatcher(
         schedule(endOfTurn);
       }
     });
+}
+
+/** Takes in runs of one bucket each, in the order of their first take; each run in order. */
+function byBucket(takes: readonly Waiting[]): Waiting[][] {
+  const runs = new Map<string, Waiting[]>();
+  for (const take of takes) {
+    const run = runs.get(take.key);
+    if (run === undefined) runs.set(take.key, [take]);
+    else run.push(take);
+  }
+  return [...runs.values()];
 }
 
 /** Takes made at one manual time (or on Redis's clock: ''), in order. */
