@@ -48,6 +48,23 @@ describe.skipIf(!HAS_REDIS)('the Redis store when Redis runs what it was sent la
     },
   );
 
+  it('answers a request made while an earlier one waits on a paused Redis within its own timeout, not after both', async () => {
+    const emulator = await tests.instance({ timeoutMs: 1000 });
+    const [first, second] = await whilePaused(async () => {
+      const first = emulator.handle(exists('alice@example.com', 'first'));
+      // The next turn of the event loop: the first run is out, and Redis holds it.
+      await new Promise((resolve) => setImmediate(resolve));
+      const started = performance.now();
+      const second = await emulator.handle(exists('alice@example.com', 'second'));
+      return [await first, { answer: second, ms: performance.now() - started }] as const;
+    });
+    expect(first.status).toBe(503);
+    expect(second.answer.status).toBe(503);
+    // 1 s and the 5 ms hold; queued behind the first run, it took 2 s.
+    expect(second.ms).toBeLessThan(1500);
+    expect(await tests.inspect.keys('uas:bucket:*')).toEqual([]);
+  });
+
   it('issues no code, and spends no code, when Redis answers a code script too late', async () => {
     const store = await tests.store({ timeoutMs: 300 });
     const { codes } = store;

@@ -16,6 +16,9 @@ export interface RedisConnections {
   subscriber: RedisClient;
 }
 
+/** The scripts a request waits for, each sent at once rather than in an automatic pipeline. */
+const ANSWERED_SCRIPTS = ['uasTake', 'uasIssue', 'uasVerify'] as const;
+
 /** What ioredis is given: fail at once while Redis is away, within `timeoutMs` otherwise. */
 export function connectionOptions(
   target: { connection: Exclude<RedisTarget['connection'], { cluster: unknown }> },
@@ -42,6 +45,10 @@ export function connectionOptions(
     connectTimeout: Math.max(timeoutMs, 2000),
     retryStrategy: (times) => Math.min(50 * 2 ** times, 2000),
     enableAutoPipelining: true,
+    // ioredis sends one automatic pipeline at a time: a script a request waits for, queued
+    // behind one Redis has not answered, would start its timeout only once that one timed out
+    // (twice timeoutMs while Redis is paused). Takes are batched already (take-batcher.ts).
+    autoPipeliningIgnoredCommands: [...ANSWERED_SCRIPTS],
     connectionName: 'uas',
   };
 }
