@@ -177,7 +177,7 @@ export const TAKE_CASES: readonly TakeCase[] = [
     },
   },
   {
-    name: 'a bucket updated after now has not refilled',
+    name: 'a bucket updated after now has not refilled, and keeps its date (a manual time another instance moved past)',
     stored: at(2, -5_000),
     request: take(FOUR),
     expected: {
@@ -185,7 +185,8 @@ export const TAKE_CASES: readonly TakeCase[] = [
       tokens: 1,
       remaining: 1,
       retryAfterMs: 0,
-      write: written(1, 'allowed'),
+      // Dated now, the next take after the later time would refill those 5 s a second time.
+      write: written(1, 'allowed', CASE_T0 + 5_000),
     },
   },
   {

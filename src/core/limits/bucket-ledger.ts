@@ -82,7 +82,10 @@ export function decideTakeInto(
   now = request.now,
 ): BucketTaken {
   const { policy, cost, mode } = request;
-  const at = writtenAt(now, policy);
+  // Never dated back (a take on a manual time another instance has moved past): the next take
+  // would refill that time a second time. The Redis script does the same.
+  const written = writtenAt(now, policy);
+  const at = stored !== undefined && stored.updatedAt > written ? stored.updatedAt : written;
   const decision = takeTokens(stored, now, policy, cost);
   slot.wanted = false;
   if (mode === 'peek') return { verdict: 'peeked', state: unchanged(stored, now, policy) };

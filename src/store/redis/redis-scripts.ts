@@ -203,6 +203,10 @@ local function take(key, deadline, o)
   elseif not allowed then tokens, count = available, 5
   else tokens, count = after, 3 end
   if tokens then
+    -- Never dated back: a take on a manual time an instance has not yet seen moved (the move
+    -- reaches it over pub/sub) would have the next take refill the same time a second time.
+    local at, atText = g.at, g.atText
+    if b.stored and b.updated > at then at, atText = b.updated, b.updatedText end
     -- A key that is no bucket is deleted before the bucket is written.
     if b.junk then b.delete, b.junk = true, false end
     -- A bucket not read back starts its counters afresh.
@@ -213,7 +217,7 @@ local function take(key, deadline, o)
     -- The counter counted, one up from what was read (HINCRBY would be a command more).
     b.counts[count] = (b.counts[count] or 0) + 1
     b.changed[count] = true
-    b.tokens, b.updated, b.tokensText, b.updatedText = tokens, g.at, nil, g.atText
+    b.tokens, b.updated, b.tokensText, b.updatedText = tokens, at, nil, atText
     local ttl = math.ceil((burst - tokens) / rate)
     if ttl < g.least then ttl = g.least end
     if ttl > g.most then ttl = g.most end
