@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { AnyEmulator } from '../core/emulator.js';
 import { waitFor } from '../runtime/wait.js';
 
@@ -28,7 +29,7 @@ export function delayAnswer(
   if (!(ms > 0) || signal?.aborted === true) return Promise.resolve();
   let release = releases.get(emulator);
   if (release === undefined) {
-    release = { controller: new AbortController(), waiting: 0, stop: undefined };
+    release = { controller: resetController(), waiting: 0, stop: undefined };
     releases.set(emulator, release);
   }
   const shared = release;
@@ -36,7 +37,7 @@ export function delayAnswer(
     shared.stop = emulator.subscribe((event) => {
       if (event.type !== 'reset' || !event.emulator) return;
       shared.controller.abort();
-      shared.controller = new AbortController();
+      shared.controller = resetController();
     });
   const own = new AbortController();
   const abort = () => own.abort();
@@ -51,4 +52,15 @@ export function delayAnswer(
       shared.stop = undefined;
     }
   });
+}
+
+/**
+ * The controller whose signal every answer waiting on one emulator listens to: as many listeners
+ * as answers wait (each removed once its answer is out), so Node's warning past ten, meant to
+ * catch a leak, does not apply.
+ */
+function resetController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }

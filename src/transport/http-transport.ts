@@ -118,18 +118,26 @@ export function createHttpTransport(
       serveRequest(context, connection, req, res, problemAnswer(expectationProblem(req), true)),
     ),
   );
-  server.on('connect', (_req: IncomingMessage, socket: Socket) =>
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    // Node hands the socket over without its error listener: a client gone while the answers
+    // before its CONNECT wait (a latency) would end the process with ECONNRESET or EPIPE.
+    keepSocketErrors(socket);
     afterAnswers(connectionOf(socket), () =>
       answerSocket(
         socket,
         createProblem('method-not-allowed', 'CONNECT is for proxies; uas is not one'),
         { allow: 'GET, POST, PATCH, DELETE' },
       ),
-    ),
-  );
+    );
+  });
   // A client that sends its request and then closes its side still gets the answer: Node's own
   // property, documented nowhere but stable since Node 0.x, that makes the server finish the
   // answers in flight before it ends the connection.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   return { server, close: (graceMs) => context.shutdown.close(server, graceMs) };
+}
+
+/** An error on a socket the server no longer listens to ends that socket, never the process. */
+function keepSocketErrors(socket: Socket): void {
+  socket.on('error', () => socket.destroy());
 }

@@ -2,10 +2,11 @@ import type { Socket } from 'node:net';
 import { setImmediate as turn } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-server.js';
 import { createMswEngine } from '../../src/adapters/msw/msw-engine.js';
 import type { Emulator } from '../../src/core/emulator.js';
+import { createManualClock } from '../../src/core/time/clock.js';
 import { DEMO_CONFIG, DEMO_MERCHANT, DEMO_TOKEN } from '../../src/demo-config.js';
 import { createEmulator, type EmulatorOptions } from '../../src/emulator.js';
 import type { HttpTransportOptions } from '../../src/transport/http-transport.js';
@@ -463,7 +464,9 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
           config: { ...DEMO_CONFIG, behavior: { latency } },
         });
         const request = `GET ${EXISTS}&caller_id=pipe HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`;
-        const answer = await rawRequest(port, `${request.repeat(4)}${bad}`, 400, halfClose);
+        // Read until the server closes the connection after the refusal (the window after the
+        // first answer is only a bound): a loaded machine may take long over the latencies.
+        const answer = await rawRequest(port, `${request.repeat(4)}${bad}`, 10_000, halfClose);
         const statuses = [...answer.text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => match[1]);
         // Every request that ran (and took a token) has its answer, in order, then the refusal,
         // also when the client closed its side after sending them.
@@ -475,6 +478,36 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
       }
     },
   );
+
+  it('lives on when a client resets its connection while the answers before its CONNECT wait', async () => {
+    const clock = createManualClock(Date.UTC(2026, 0, 1));
+    const { port } = await start({
+      clock,
+      config: { ...DEMO_CONFIG, behavior: { latency: '100ms' } },
+    });
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => void uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    onTestFinished(() => void process.off('uncaughtException', onUncaught));
+    const socket = openSocket(port);
+    socket.write(
+      `GET ${EXISTS} HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`.repeat(3) +
+        'CONNECT a:1 HTTP/1.1\r\nHost: a:1\r\n\r\n',
+    );
+    await eventually(() => clock.sleepers > 0, 2_000);
+    const gone = new Promise((resolve) => socket.once('close', resolve));
+    socket.resetAndDestroy();
+    await gone;
+    await turn();
+    // The answers go out to a connection the client reset: Node handed the socket to the
+    // CONNECT listener without its error listener, and ECONNRESET or EPIPE ended the process.
+    clock.advance(100);
+    await eventually(() => clock.sleepers === 0, 2_000);
+    await turn();
+    const after = rawRequest(port, `GET /__uas/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    expect((await after).status).toBe(200);
+    expect(uncaught).toEqual([]);
+  });
 
   it.each([
     // Small answers (about 30 KB) fit the socket's buffers one by one: those queued behind them
