@@ -15,7 +15,7 @@ import { createProblem } from './service/problems.js';
 import { blankRecord, clip, completeRecord } from './service/request-facts.js';
 import type { ServiceContext } from './service/service.js';
 import { problemResponse } from './service/service-response.js';
-import { isStoreUnavailable } from './store/emulator-store.js';
+import { isStoreUnavailable, type StoreUnavailableError } from './store/emulator-store.js';
 import type { Clock } from './time/clock.js';
 
 /** What answering a request needs of an emulator. */
@@ -129,7 +129,11 @@ function failure(
   const problem = unavailable
     ? createProblem(
         'store-unavailable',
-        `the shared store did not answer: ${(error as Error).message}; nothing was changed`,
+        `the shared store did not answer: ${(error as Error).message}; ${
+          (error as StoreUnavailableError).bucketCharged === true
+            ? 'the bucket had taken its token, which is not given back; nothing else was changed'
+            : 'nothing was changed'
+        }`,
         { instance: path },
       )
     : createProblem(

@@ -2,6 +2,7 @@ import { bucketKey, type Level } from '../limits/bucket-key.js';
 import type { BucketLedger, BucketTaken } from '../limits/bucket-ledger.js';
 import { andThen, isPromise, type MaybePromise } from '../async/maybe-promise.js';
 import type { Operation, ResolvedConfig } from '../config/config.js';
+import { isStoreUnavailable } from '../store/emulator-store.js';
 import type { Directory } from '../signin/directory.js';
 import type { Fault } from './faults.js';
 import { checkMerchant, runOperation } from './operations.js';
@@ -192,12 +193,19 @@ function run(taking: Taking, outcome: 'allowed' | 'shadow-limited'): MaybePromis
     now,
     onCode: context.onCode,
   };
-  const answered = runOperation(
+  const operation = runOperation(
     call.input.input,
     call.merchantId ?? '',
     operationContext,
     instance,
   );
+  // The bucket has taken its token: a store that fails now says so in its 503.
+  const answered = isPromise(operation)
+    ? operation.catch((error: unknown) => {
+        if (isStoreUnavailable(error) && outcome === 'allowed') error.bucketCharged = true;
+        throw error;
+      })
+    : operation;
   return andThen(answered, (answer) =>
     'problem' in answer
       ? result(taking, answer.problem.status, outcome, reset(state), answer.problem)

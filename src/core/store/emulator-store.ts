@@ -129,6 +129,11 @@ export interface StoreChannel {
  */
 export class StoreUnavailableError extends Error {
   override readonly name = 'StoreUnavailableError';
+  /**
+   * The request's bucket had taken its token before the store failed (the code of a start or
+   * verify could not be read or written, on a master other than its bucket's): not given back.
+   */
+  bucketCharged?: boolean;
 }
 
 /** Whether an error is a {@link StoreUnavailableError} (also across copies of this module). */
