@@ -301,4 +301,21 @@ describe('Retry-After', () => {
       { numRuns: 300, seed: 11 },
     );
   });
+
+  it("counts from a bucket's own time after a manual clock is set back before it", () => {
+    const { clock, emulator } = make(); // caller buckets: 5 tokens, 1/s
+    clock.set(300_000);
+    for (let call = 0; call < 5; call++) emulator.handle(exists('back'));
+    clock.set(0); // the bucket stays at 300 s: nothing refills before then
+    const limited = emulator.handle(exists('back'));
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toBe('301');
+    expect(limited.headers['ratelimit']).toBe('"caller";r=0;t=301');
+    const [bucket] = emulator.listBuckets({ limit: 10 }).buckets;
+    expect(bucket).toMatchObject({ next_token_ms: 301_000, full_in_ms: 305_000 });
+    clock.advance(300_999);
+    expect(emulator.handle(exists('back')).status).toBe(429);
+    clock.advance(1);
+    expect(emulator.handle(exists('back')).status).toBe(200);
+  });
 });

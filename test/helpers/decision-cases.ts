@@ -190,6 +190,18 @@ export const TAKE_CASES: readonly TakeCase[] = [
     },
   },
   {
+    name: 'an empty bucket updated after now refuses with a wait counted from its own time (a manual clock set back)',
+    stored: at(0.5, -5_000),
+    request: take(FOUR),
+    expected: {
+      verdict: 'rejected',
+      tokens: 0.5,
+      remaining: 0,
+      retryAfterMs: 5_000 + 512,
+      write: written(0.5, 'rejected', CASE_T0 + 5_000),
+    },
+  },
+  {
     name: 'a bucket a hair under one token lets the call through (the tolerance) and is left empty',
     stored: at(1 - 1e-10),
     request: take(FOUR),

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../time/clock.js';
-import { peekBucket, takeTokens, type BucketState } from './token-bucket.js';
+import { MAX_AHEAD_MS, peekBucket, takeTokens, type BucketState } from './token-bucket.js';
 
 const policy = { burst: 3, refillPerMs: 1 / 1000 };
 
@@ -43,6 +43,26 @@ describe('takeTokens', () => {
     });
   });
 
+  it("counts every wait from the bucket's own time when the clock was set back before it", () => {
+    // Emptied at 10 s, then a manual clock set back to 4 s: nothing refills until 10 s again.
+    const ahead: BucketState = { tokens: 0, updatedAt: 10_000 };
+    const rejected = takeTokens(ahead, 4_000, policy, 1);
+    expect(rejected).toMatchObject({ allowed: false, tokens: 0, remaining: 0 });
+    expect(rejected.retryAfterMs).toBeCloseTo(7_000);
+    expect(rejected.nextTokenMs).toBeCloseTo(7_000);
+    expect(rejected.fullInMs).toBeCloseTo(9_000);
+    expect(takeTokens(ahead, 4_000 + rejected.retryAfterMs - 1, policy, 1).allowed).toBe(false);
+    expect(takeTokens(ahead, 4_000 + rejected.retryAfterMs, policy, 1).allowed).toBe(true);
+    expect(peekBucket({ tokens: 1, updatedAt: 10_000 }, 4_000, policy)).toMatchObject({
+      remaining: 1,
+      nextTokenMs: 7_000,
+      fullInMs: 8_000,
+    });
+    expect(peekBucket({ tokens: 0, updatedAt: Infinity }, 0, policy).fullInMs).toBe(
+      MAX_AHEAD_MS + 3_000,
+    );
+  });
+
   it('charges the configured cost and leaves the bucket as it was when rejected', () => {
     const decision = takeTokens({ tokens: 1.5, updatedAt: 0 }, 0, policy, 2);
     expect(decision.allowed).toBe(false);
@@ -66,8 +86,10 @@ describe('takeTokens', () => {
         const decision = takeTokens(state, 1_000, policy, cost);
         expect(decision.tokens).toBeGreaterThanOrEqual(0);
         expect(decision.tokens).toBeLessThanOrEqual(policy.burst);
+        // A bucket dated after now refills only from its own time: its waits start there.
+        const ahead = state.updatedAt > 1_000 ? MAX_AHEAD_MS : 0;
         for (const wait of [decision.retryAfterMs, decision.nextTokenMs, decision.fullInMs])
-          expect(wait >= 0 && wait <= policy.burst / policy.refillPerMs).toBe(true);
+          expect(wait >= 0 && wait <= ahead + policy.burst / policy.refillPerMs).toBe(true);
       }),
     );
   });

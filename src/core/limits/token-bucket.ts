@@ -15,7 +15,10 @@ export interface BucketDecision {
   tokens: number;
   /** Whole tokens left, as reported to clients. */
   remaining: number;
-  /** Milliseconds until `cost` tokens are available again; 0 when allowed. */
+  /**
+   * Milliseconds until `cost` tokens are available again (counted from the bucket's own time when
+   * a manual clock was set back before it); 0 when allowed. So are the two below.
+   */
   retryAfterMs: number;
   /** Milliseconds until the next whole token is added; 0 when the bucket is full. */
   nextTokenMs: number;
@@ -72,7 +75,9 @@ export function takeTokens(
   const available = tokensAt(state, now, policy);
   const allowed = available + EPSILON >= cost;
   const tokens = allowed ? Math.max(0, available - cost) : available;
-  return describe(tokens, policy, allowed, allowed ? 0 : (cost - available) / policy.refillPerMs);
+  const ahead = aheadOf(state, now);
+  const retryAfterMs = allowed ? 0 : ahead + (cost - available) / policy.refillPerMs;
+  return describe(tokens, policy, allowed, retryAfterMs, ahead);
 }
 
 /** The state of a bucket at `now` without taking anything from it. */
@@ -81,21 +86,35 @@ export function peekBucket(
   now: number,
   policy: BucketPolicy,
 ): BucketDecision {
-  return describe(tokensAt(state, now, policy), policy, true, 0);
+  return describe(tokensAt(state, now, policy), policy, true, 0, aheadOf(state, now));
 }
+
+/**
+ * Milliseconds the bucket's time is past `now`: a manual clock set back leaves a bucket at the
+ * later time it was last taken at, and it refills only from there, so every wait starts there.
+ */
+function aheadOf(state: BucketState | undefined, now: number): number {
+  if (state === undefined || !(state.updatedAt > now)) return 0;
+  const ahead = state.updatedAt - now;
+  return ahead < MAX_AHEAD_MS ? ahead : MAX_AHEAD_MS;
+}
+
+/** The most {@link aheadOf} counts (about 31 years), so that every wait stays finite. */
+export const MAX_AHEAD_MS = 1e12;
 
 function describe(
   tokens: number,
   policy: BucketPolicy,
   allowed: boolean,
   retryAfterMs: number,
+  aheadMs: number,
 ): BucketDecision {
   const remaining = Math.floor(tokens + EPSILON);
   const full = tokens + EPSILON >= policy.burst;
   const nextTokenMs = full
     ? 0
-    : (Math.min(remaining + 1, policy.burst) - tokens) / policy.refillPerMs;
-  const fullInMs = full ? 0 : (policy.burst - tokens) / policy.refillPerMs;
+    : aheadMs + (Math.min(remaining + 1, policy.burst) - tokens) / policy.refillPerMs;
+  const fullInMs = full ? 0 : aheadMs + (policy.burst - tokens) / policy.refillPerMs;
   return {
     allowed,
     tokens,
