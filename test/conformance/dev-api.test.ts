@@ -42,6 +42,14 @@ describe.each(TRANSPORTS)('the dev API over $name', (transport) => {
     expect((await api.dev('/nothing')).status).toBe(404);
   });
 
+  it('never reports a negative uptime, a manual clock set back before the start included', async () => {
+    const { api, target } = await start();
+    target.clock.set(START_TIME - 3_600_000);
+    expect((await api.dev('/health')).body).toMatchObject({ status: 'ok', uptime_ms: 0 });
+    target.clock.set(START_TIME + 1_500);
+    expect((await api.dev('/health')).body).toMatchObject({ uptime_ms: 1_500 });
+  });
+
   it('lists buckets with their state, filters by level, and resets one or all', async () => {
     const { api, target } = await start();
     await api.exists(`${ALICE}&caller_id=1.2.3.4`);

@@ -22,7 +22,8 @@ export const serverHandlers = {
         status: 'ok',
         version: target.version,
         started_at: new Date(target.startedAt).toISOString(),
-        uptime_ms: target.clock.now() - target.startedAt,
+        // A manual clock set back before the start: no negative uptime.
+        uptime_ms: Math.max(0, target.clock.now() - target.startedAt),
         // The process answers; how its shared store is is said here (a 503 otherwise).
         store,
       }),
