@@ -94,7 +94,7 @@ export function renderMetrics(snapshot: MetricsSnapshot): string {
     '# HELP uas_event_readers_dropped_total Event readers cut off because they fell behind.',
     '# TYPE uas_event_readers_dropped_total counter',
     `uas_event_readers_dropped_total ${snapshot.eventReadersDropped}`,
-    '# HELP uas_store_errors_total Requests answered while the shared store was unreachable.',
+    '# HELP uas_store_errors_total Requests answered 503 because the shared store did not answer (let through as if full: uas_store_failed_open_total).',
     '# TYPE uas_store_errors_total counter',
     `uas_store_errors_total ${snapshot.storeErrors}`,
   );
