@@ -1,13 +1,13 @@
-import { setMaxListeners } from 'node:events';
 import type { AnyEmulator } from '../core/emulator.js';
 import { waitFor } from '../runtime/wait.js';
 
 /** What releases the delayed answers of one emulator when it is reset. */
 interface Release {
-  /** Aborted, then replaced, at each reset of the whole emulator. */
-  controller: AbortController;
-  /** Answers waiting now. */
-  waiting: number;
+  /**
+   * How to release each answer waiting now: a call each, rather than a listener each on one
+   * signal, which Node takes for a leak past ten (this module also runs in browsers).
+   */
+  waiters: Set<() => void>;
   stop: (() => void) | undefined;
 }
 
@@ -29,38 +29,25 @@ export function delayAnswer(
   if (!(ms > 0) || signal?.aborted === true) return Promise.resolve();
   let release = releases.get(emulator);
   if (release === undefined) {
-    release = { controller: resetController(), waiting: 0, stop: undefined };
+    release = { waiters: new Set(), stop: undefined };
     releases.set(emulator, release);
   }
   const shared = release;
-  if (shared.waiting++ === 0)
-    shared.stop = emulator.subscribe((event) => {
-      if (event.type !== 'reset' || !event.emulator) return;
-      shared.controller.abort();
-      shared.controller = resetController();
-    });
   const own = new AbortController();
   const abort = () => own.abort();
-  const resetSignal = shared.controller.signal;
-  resetSignal.addEventListener('abort', abort, { once: true });
+  shared.waiters.add(abort);
+  if (shared.waiters.size === 1)
+    shared.stop = emulator.subscribe((event) => {
+      if (event.type !== 'reset' || !event.emulator) return;
+      for (const waiter of [...shared.waiters]) waiter();
+    });
   signal?.addEventListener('abort', abort, { once: true });
   return waitFor(emulator.clock, ms, own.signal).finally(() => {
-    resetSignal.removeEventListener('abort', abort);
     signal?.removeEventListener('abort', abort);
-    if (--shared.waiting === 0) {
+    shared.waiters.delete(abort);
+    if (shared.waiters.size === 0) {
       shared.stop?.();
       shared.stop = undefined;
     }
   });
-}
-
-/**
- * The controller whose signal every answer waiting on one emulator listens to: as many listeners
- * as answers wait (each removed once its answer is out), so Node's warning past ten, meant to
- * catch a leak, does not apply.
- */
-function resetController(): AbortController {
-  const controller = new AbortController();
-  setMaxListeners(0, controller.signal);
-  return controller;
 }
