@@ -22,6 +22,27 @@ describe('retry-cap-exceeded', () => {
     });
   });
 
+  it('lists its example values in the order of the requests it shows', () => {
+    const make = recordMaker();
+    const b = { email: 'b@example.com', callerId: '203.0.113.2' };
+    // a starts first but goes past the cap after b does.
+    const report = checkIntegration([
+      ...[0, 3000, 6000, 9000].map((at) => make({ ...a, at, status: 429, idempotencyKey: 'k-a' })),
+      ...[100, 1300, 2700, 4100].map((at) =>
+        make({ ...b, at, status: 429, idempotencyKey: 'k-b' }),
+      ),
+    ]);
+    const evidence = findingOf(report, 'retry-cap-exceeded')?.evidence;
+    expect(evidence?.requests.map((request) => request.fields?.email)).toEqual([
+      'b@example.com',
+      'a@example.com',
+    ]);
+    expect(evidence?.values).toEqual([
+      'exists b@example.com: 4 attempts',
+      'exists a@example.com: 4 attempts',
+    ]);
+  });
+
   it('counts resends under a new caller_id as attempts of the same request', () => {
     const make = recordMaker();
     const report = checkIntegration(

@@ -23,9 +23,15 @@ export const retryCapExceeded: CheckRule = {
     const cap = options.maxAttempts;
     const reached = capReached(logical, cap);
     if (reached.length === 0) return notReached(cap);
-    const over = logical
-      .map((request) => ({ request, runs: certainRuns(request).filter((run) => run.length > cap) }))
-      .filter(({ runs }) => runs.length > 0);
+    const over = byFirstPastCap(
+      logical
+        .map((request) => ({
+          request,
+          runs: certainRuns(request).filter((run) => run.length > cap),
+        }))
+        .filter(({ runs }) => runs.length > 0),
+      ({ runs }) => runs.map((run) => run[cap]!),
+    );
     if (over.length === 0) return { status: 'passed' };
     const most = maxOf(over.flatMap(({ runs }) => runs.map((run) => run.length)));
     return {
@@ -40,6 +46,19 @@ export const retryCapExceeded: CheckRule = {
     };
   },
 };
+
+/**
+ * Items in the order of their first attempt past the cap, as the evidence lists its requests
+ * (oldest first), so that the example values name the requests shown, in the same order.
+ */
+export function byFirstPastCap<T>(items: T[], firstsPast: (item: T) => RequestRecord[]): T[] {
+  const first = (item: T) =>
+    firstsPast(item).reduce((a, b) => (b.at < a.at || (b.at === a.at && b.id < a.id) ? b : a));
+  return items
+    .map((item) => ({ item, past: first(item) }))
+    .sort((a, b) => a.past.at - b.past.at || a.past.id - b.past.id)
+    .map(({ item }) => item);
+}
 
 /** The logical requests whose attempt at the cap, or a later one, was refused again. */
 export function capReached(logical: readonly LogicalRequest[], cap: number): LogicalRequest[] {

@@ -1,7 +1,7 @@
 import { evidenceOf, plural, type CheckRule } from '../check-rule.js';
 import { certainRuns } from '../logical-requests.js';
 import { maxOf } from '../statistics.js';
-import { capReached, describeRequest, notReached } from './retry-cap-exceeded.js';
+import { byFirstPastCap, capReached, describeRequest, notReached } from './retry-cap-exceeded.js';
 
 /**
  * The identical request sent again past the cap, but each time after a full Retry-After and
@@ -18,9 +18,12 @@ export const retryCapPossiblyExceeded: CheckRule = {
     const cap = options.maxAttempts;
     const reached = capReached(logical, cap);
     if (reached.length === 0) return notReached(cap);
-    const unsure = logical.filter(
-      (request) =>
-        request.attempts.length > cap && certainRuns(request).every((run) => run.length <= cap),
+    const unsure = byFirstPastCap(
+      logical.filter(
+        (request) =>
+          request.attempts.length > cap && certainRuns(request).every((run) => run.length <= cap),
+      ),
+      ({ attempts }) => [attempts[cap]!],
     );
     if (unsure.length === 0) return { status: 'passed' };
     const most = maxOf(unsure.map(({ attempts }) => attempts.length));
