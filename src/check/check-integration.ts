@@ -1,7 +1,7 @@
 import type { RequestRecord } from '../core/records/records.js';
 import { resolveCheckOptions, type CheckOptions } from './check-options.js';
 import type { CheckReport, Finding, RuleResult } from './check-report.js';
-import type { RuleContext } from './check-rule.js';
+import { oldestFirst, type RuleContext } from './check-rule.js';
 import { groupLogicalRequestsSteps } from './logical-requests.js';
 import { primeRecordKeys } from './record-keys.js';
 import { evidenceRequests } from './evidence-requests.js';
@@ -50,9 +50,7 @@ function* checkSteps(
   options: CheckOptions,
 ): Generator<void, CheckReport> {
   const resolved = resolveCheckOptions(options);
-  const requests = records
-    .filter((record) => record.operation !== undefined)
-    .sort((a, b) => a.at - b.at || a.id - b.id);
+  const requests = records.filter((record) => record.operation !== undefined).sort(oldestFirst);
   yield;
   // What several rules read of every record, worked out once, a slice at a time.
   yield* primeRecordKeys(requests);

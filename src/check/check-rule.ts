@@ -57,13 +57,18 @@ export function evidenceOf(
   figures: Record<string, number> = {},
   count = records.length,
 ): RuleEvidence {
-  const shown = [...records].sort((a, b) => a.at - b.at || a.id - b.id).slice(0, EVIDENCE_EXAMPLES);
+  const shown = [...records].sort(oldestFirst).slice(0, EVIDENCE_EXAMPLES);
   const distinct: string[] = [];
   for (const value of values) {
     if (distinct.length === EVIDENCE_EXAMPLES) break;
     if (!distinct.includes(value)) distinct.push(value);
   }
   return { count, examples: shown.map((record) => record.id), values: distinct, figures, shown };
+}
+
+/** Requests in the order they arrived (by time, then by id): how findings list them. */
+export function oldestFirst(a: RequestRecord, b: RequestRecord): number {
+  return a.at - b.at || a.id - b.id;
 }
 
 /** "1 request", "3 requests". */

@@ -1,5 +1,5 @@
 import type { RequestRecord } from '../../core/records/records.js';
-import { evidenceOf, plural, type CheckRule } from '../check-rule.js';
+import { evidenceOf, oldestFirst, plural, type CheckRule } from '../check-rule.js';
 import { endUserLabel } from '../end-user.js';
 import { certainRuns, RETRYABLE_STATUSES, type LogicalRequest } from '../logical-requests.js';
 import { maxOf } from '../statistics.js';
@@ -52,11 +52,10 @@ export const retryCapExceeded: CheckRule = {
  * (oldest first), so that the example values name the requests shown, in the same order.
  */
 export function byFirstPastCap<T>(items: T[], firstsPast: (item: T) => RequestRecord[]): T[] {
-  const first = (item: T) =>
-    firstsPast(item).reduce((a, b) => (b.at < a.at || (b.at === a.at && b.id < a.id) ? b : a));
+  const first = (item: T) => firstsPast(item).reduce((a, b) => (oldestFirst(b, a) < 0 ? b : a));
   return items
     .map((item) => ({ item, past: first(item) }))
-    .sort((a, b) => a.past.at - b.past.at || a.past.id - b.past.id)
+    .sort((a, b) => oldestFirst(a.past, b.past))
     .map(({ item }) => item);
 }
 
