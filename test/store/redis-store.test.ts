@@ -246,6 +246,56 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
     expect(a.config.limits.caller.burst).toBe(4);
   });
 
+  it('orders live changes made at the same moment on two instances: each applies both, alike', async () => {
+    const a = await instance();
+    const b = await instance();
+    for (let round = 1; round <= 5; round++) {
+      // Each merged into the limits its instance has, before it has heard of the other.
+      const [fromA, fromB] = await Promise.all([
+        a.configure({ limits: { caller: { burst: round + 1 } } }),
+        b.configure({ limits: { client: { burst: 20 + round } } }),
+      ]);
+      const both = (config: typeof a.config) =>
+        config.limits.caller.burst === round + 1 && config.limits.client.burst === 20 + round;
+      // Whichever Redis kept second was merged into the first: it answers both.
+      expect(both(fromA) || both(fromB)).toBe(true);
+      await eventually(() => both(a.config) && both(b.config));
+      expect(a.config.source.limits).toEqual(b.config.source.limits);
+    }
+    const meta = await inspect.hgetall('uas:meta');
+    expect(JSON.parse(meta.live ?? '{}').limits).toEqual(a.config.source.limits);
+    // Two kept a round, each on the other's: none was lost.
+    expect(meta.version).toBe('10');
+    // Three at once, each moving a part of its own.
+    const c = await instance();
+    await Promise.all([
+      a.configure({ behavior: { headers: 'x-ratelimit' } }),
+      b.configure({ otp: { maxAttempts: 2 } }),
+      c.configure({ limits: { caller: { rate: '2/h' } } }),
+    ]);
+    const all = (config: typeof a.config) =>
+      config.behavior.headers === 'x-ratelimit' &&
+      config.otp.maxAttempts === 2 &&
+      config.source.limits.caller.rate === '2/h';
+    await eventually(() => all(a.config) && all(b.config) && all(c.config));
+    expect(await inspect.hget('uas:meta', 'version')).toBe('13');
+  });
+
+  it('keeps a live change on a version of the live state written by hand, a whole number or not', async () => {
+    const a = await instance();
+    const b = await instance();
+    // Not a whole number: counted as none.
+    await inspect.hset('uas:meta', 'version', 'junk');
+    expect((await a.configure({ limits: { caller: { burst: 3 } } })).limits.caller.burst).toBe(3);
+    await eventually(() => b.config.limits.caller.burst === 3);
+    expect(await inspect.hget('uas:meta', 'version')).toBe('1');
+    // Ahead of what the instances have: the change is made again on it, once.
+    await inspect.hset('uas:meta', 'version', '7');
+    expect((await b.configure({ limits: { caller: { burst: 2 } } })).limits.caller.burst).toBe(2);
+    await eventually(() => a.config.limits.caller.burst === 2);
+    expect(await inspect.hget('uas:meta', 'version')).toBe('8');
+  });
+
   it('catches up, once its subscriber is back, with a live change sent while it was away', async () => {
     const a = await instance();
     const b = await instance();

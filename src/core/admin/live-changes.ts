@@ -5,7 +5,7 @@ import { describeIssues, userSchema, type ConfigFile } from '../config/config-sc
 import { list } from '../config/schema-kit.js';
 import { NO_PAST, readPastPolicies, type PastPolicies } from '../limits/past-policies.js';
 import { createState, useConfig, type EmulatorState } from '../service/emulator-state.js';
-import type { SharedChange } from '../store/emulator-store.js';
+import { StoreUnavailableError, type SharedChange } from '../store/emulator-store.js';
 import { isKeptClock, isManualClock, type Clock } from '../time/clock.js';
 import type { Announcer } from './admin.js';
 import { MAX_USERS, USERS_PER_REQUEST_MAX } from './dev-api-bounds.js';
@@ -78,14 +78,35 @@ export function createLiveChanges(
 
 const send = ({ state }: ChangeContext, change: SharedChange) => state.store.channel?.send(change);
 
-function configure(context: ChangeContext, patch: unknown): MaybePromise<ResolvedConfig> {
+/**
+ * The most times a config change is made again on another instance's, kept first (each time, a
+ * change of another instance was kept in the moment between).
+ */
+const MOST_CONFIG_TRIES = 8;
+
+function configure(
+  context: ChangeContext,
+  patch: unknown,
+  tries = 1,
+): MaybePromise<ResolvedConfig> {
   const { state, clock } = context;
-  const parsed = applyConfigPatch(state.config.source, patch);
+  // A patch that does not apply is refused before the store is asked anything.
+  applyConfigPatch(state.config.source, patch);
   // Dated by the store's clock, as bucket decisions are: buckets are settled at that moment.
   return andThen(state.store.now?.() ?? clock.now(), (at) => {
-    const next = changeLimitsAt(state.config, parsed, at);
+    // Made on the config in force now, which a change heard meanwhile may have moved.
+    const next = changeLimitsAt(state.config, applyConfigPatch(state.config.source, patch), at);
     const change = { type: 'config', live: liveParts(next), past: pastPoliciesOf(next) } as const;
-    return andThen(send(context, change), () => {
+    return andThen(send(context, change), (outcome) => {
+      if (outcome === 'stale') {
+        if (tries >= MOST_CONFIG_TRIES)
+          throw new StoreUnavailableError(
+            `it kept another instance's change of the config first, ${tries} times in a row`,
+          );
+        return configure(context, patch, tries + 1);
+      }
+      // Superseded: a later change, made on this one, is in force here already.
+      if (outcome === 'superseded') return state.config;
       applyConfig(context, next);
       return next;
     });

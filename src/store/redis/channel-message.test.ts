@@ -26,6 +26,15 @@ describe('readChannelMessage', () => {
     });
   });
 
+  it('reads the version a config change was kept as, when it is a whole number above 0', () => {
+    const change = { type: 'config', live: {} };
+    const version = (value: unknown) =>
+      readChannelMessage('uas:changes', send({ from: 'a', change, version: value }), CONTEXT);
+    expect(version(3)).toEqual({ kind: 'change', change, version: 3 });
+    for (const junk of [0, -1, 1.5, '3', 2 ** 60, null])
+      expect(version(junk)).toEqual({ kind: 'change', change, version: undefined });
+  });
+
   it('marks a request event with the instance that sent it, in 64 characters at most', () => {
     const from = 'x'.repeat(100);
     const heard = readChannelMessage(

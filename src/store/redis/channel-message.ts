@@ -10,10 +10,12 @@ const MAX_MESSAGE_BYTES = 32 * 1_048_576;
 export type ChannelMessage =
   | { kind: 'event'; event: EmulatorEvent }
   | { kind: 'clock'; ms: number }
-  | { kind: 'change'; change: SharedChange };
+  /** `version`: of the live state, for a config change (see `uas:meta`), when it came with one. */
+  | { kind: 'change'; change: SharedChange; version?: number | undefined };
 
 /**
- * Reads a message heard on `channel` (its text as sent: `{ from, event | clock | change }`):
+ * Reads a message heard on `channel` (its text as sent: `{ from, event | clock | change }`, a
+ * config change with the `version` it was kept as):
  * undefined for one this instance sent (`instance`), one too large, not JSON or of no known
  * kind, and for an event while this instance has no reader of events (`readersHere`) or one an
  * emulator could not have sent. A request event is marked with the instance that sent it.
@@ -38,5 +40,11 @@ export function readChannelMessage(
   if (typeof message.clock === 'number') return { kind: 'clock', ms: message.clock };
   const change = message.change as SharedChange | undefined;
   if (typeof change !== 'object' || change === null) return undefined;
-  return { kind: 'change', change };
+  const { version } = message;
+  return {
+    kind: 'change',
+    change,
+    version:
+      Number.isSafeInteger(version) && (version as number) > 0 ? (version as number) : undefined,
+  };
 }

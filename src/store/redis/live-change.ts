@@ -9,7 +9,7 @@ import { parseJson } from './redis-decoders.js';
 export type LiveChange = Extract<SharedChange, { type: 'config' }>;
 
 /** The fields of `uas:meta` that keep a live change: its parts, and the limits before them. */
-export function liveFields(change: LiveChange): Record<string, string> {
+export function liveFields(change: LiveChange): { live: string; past: string } {
   return {
     live: JSON.stringify(change.live),
     past: JSON.stringify(change.past ?? null),
@@ -24,6 +24,15 @@ export function readLiveChange(meta: Record<string, string>): LiveChange | undef
     live: parseJson(meta.live),
     past: meta.past === undefined ? undefined : parseJson(meta.past),
   };
+}
+
+/**
+ * The version of the live state `uas:meta` keeps: how many live changes were kept there (0 for
+ * none, and for a version that is not a whole number, as the script that keeps them reads it).
+ */
+export function readLiveVersion(meta: Record<string, string>): number {
+  const version = Number(meta.version ?? '0');
+  return Number.isSafeInteger(version) && version >= 0 ? version : 0;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ScriptedRedis } from './scripted-redis.js';
 import { readUserChanges, type UserChange } from './redis-decoders.js';
 import type { RedisHealth } from './redis-health.js';
 import type { RedisKeys } from './redis-keys.js';
-import { liveFields, readLiveChange, type LiveChange } from './live-change.js';
+import { liveFields, readLiveChange, readLiveVersion, type LiveChange } from './live-change.js';
 import { subscriberCount } from './redis-nodes.js';
 
 /**
@@ -17,6 +17,12 @@ export interface PrefixState {
   readonly joined: boolean;
   /** The live change in force (limits, behaviour, codes, and the limits before), as kept. */
   live: LiveChange | undefined;
+  /**
+   * The version of the live state it has (`version` of `uas:meta`, counting the changes kept
+   * there; 0 before the first): a change is kept only on the version it was made on, and one
+   * heard is applied only when it is later.
+   */
+  liveVersion: number;
   /** Users added and removed live that this instance joined, in order, until its emulator listens. */
   users: UserChange[];
   /** How many entries of `uas:users` this instance has applied (or sent): where a catch-up reads on. */
@@ -71,6 +77,7 @@ export async function joinPrefix(options: {
   if (meta.base === base) {
     const users = await health.command(() => redis.lrange(keys.users, 0, -1));
     const live = readLiveChange(meta);
+    const liveVersion = readLiveVersion(meta);
     // A live change no config takes (written by something other than uas) is not joined: this
     // instance runs the config it started with, as the others do, and health says degraded.
     if (live !== undefined && options.liveApplies?.(live.live) === false)
@@ -78,6 +85,7 @@ export async function joinPrefix(options: {
         base,
         joined: false,
         live: undefined,
+        liveVersion,
         users: readUserChanges(users),
         usersSeen: users.length,
         usersLast: users.at(-1),
@@ -86,6 +94,7 @@ export async function joinPrefix(options: {
       base,
       joined: true,
       live,
+      liveVersion,
       users: readUserChanges(users),
       usersSeen: users.length,
       usersLast: users.at(-1),
@@ -96,14 +105,22 @@ export async function joinPrefix(options: {
       `prefix "${keys.prefix}" at ${options.display} is used by ${running === 1 ? 'an instance' : `${running} instances`} started with another config (limits, users, clients, codes or clock mode differ): start this one with the same config and flags to join them, or give it a prefix of its own (--store-prefix)`,
     );
   await resetKeys(redis, keys, health, base);
-  return { base, joined: false, live: undefined, users: [], usersSeen: 0, usersLast: undefined };
+  return {
+    base,
+    joined: false,
+    live: undefined,
+    liveVersion: 0,
+    users: [],
+    usersSeen: 0,
+    usersLast: undefined,
+  };
 }
 
 /** After Redis lost its data (a restart without persistence): what this instance knows. */
 export async function seedMeta(redis: ScriptedRedis, keys: RedisKeys, state: PrefixState) {
   const created = await redis.hsetnx(keys.meta, 'base', state.base);
   if (created === 1 && state.live !== undefined)
-    await redis.hset(keys.meta, liveFields(state.live));
+    await redis.hset(keys.meta, { ...liveFields(state.live), version: String(state.liveVersion) });
 }
 
 /**
@@ -119,6 +136,7 @@ export async function resetPrefix(
 ): Promise<void> {
   await resetKeys(redis, keys, health, state.base);
   state.live = undefined;
+  state.liveVersion = 0;
   state.usersSeen = 0;
   state.usersLast = undefined;
 }

@@ -1,7 +1,7 @@
-import type { RedisClient } from './scripted-redis.js';
-import type { SharedChange, StoreChannel } from '../../core/store/emulator-store.js';
+import type { RedisClient, ScriptedRedis } from './scripted-redis.js';
+import type { SendOutcome, SharedChange, StoreChannel } from '../../core/store/emulator-store.js';
 import type { ChannelMessage } from './channel-message.js';
-import { liveFields, readLiveChange, type LiveChange } from './live-change.js';
+import { liveFields, readLiveChange, readLiveVersion, type LiveChange } from './live-change.js';
 import type { PrefixState } from './prefix-join.js';
 import { readUserChanges, userChangeText } from './redis-decoders.js';
 import { errorLine } from './redis-failure.js';
@@ -16,7 +16,7 @@ const SHARED_CHANGES = new Set<string>(['config', 'users', 'remove-user', 'reset
 
 /** What the channel of a store works with. */
 export interface RedisChannelDeps {
-  redis: RedisClient;
+  redis: ScriptedRedis;
   subscriber: RedisClient;
   keys: RedisKeys;
   health: RedisHealth;
@@ -74,7 +74,7 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
   }, deps.watchIntervalMs);
   timer.unref();
   const channel: StoreChannel = {
-    send: (change) => sendChange(deps, change),
+    send: (change) => sendChange(deps, change, hearChange),
     listen(listener) {
       state.apply = listener;
       // The live state this instance joins, as if it had just been sent.
@@ -94,12 +94,19 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
       else if (message.kind === 'clock') deps.clock?.heard(message.ms);
       else {
         const { change } = message;
-        if (change.type === 'config') prefix.live = change;
-        else if (change.type === 'users' || change.type === 'remove-user') {
+        if (change.type === 'config') {
+          // An earlier version than the one this instance has is in it already.
+          if (message.version !== undefined) {
+            if (message.version <= prefix.liveVersion) return;
+            prefix.liveVersion = message.version;
+          }
+          prefix.live = change;
+        } else if (change.type === 'users' || change.type === 'remove-user') {
           prefix.usersSeen++;
           prefix.usersLast = userChangeText(change);
         } else if (change.type === 'reset') {
           prefix.live = undefined;
+          prefix.liveVersion = 0;
           prefix.usersSeen = 0;
           prefix.usersLast = undefined;
         }
@@ -111,9 +118,14 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
         Promise.all([redis.hgetall(keys.meta), usersPastSeen(redis, keys, prefix)]),
       );
       const kept = readLiveChange(meta);
-      if (kept !== undefined && !sameLiveChange(kept, prefix.live)) {
-        prefix.live = kept;
-        hearChange(kept);
+      const version = readLiveVersion(meta);
+      // An earlier version is one a change heard since this read was sent has moved past.
+      if (version >= prefix.liveVersion) {
+        prefix.liveVersion = version;
+        if (kept !== undefined && !sameLiveChange(kept, prefix.live)) {
+          prefix.live = kept;
+          hearChange(kept);
+        }
       }
       for (const change of readUserChanges(users)) hearChange(change);
     },
@@ -149,31 +161,66 @@ function sameLiveChange(a: LiveChange, b: LiveChange | undefined): boolean {
 }
 
 /** Sends a change: an event as it comes; any other kept first (then told), else refused. */
-function sendChange(deps: RedisChannelDeps, change: SharedChange): Promise<void> | undefined {
+function sendChange(
+  deps: RedisChannelDeps,
+  change: SharedChange,
+  hear: (change: SharedChange) => void,
+): Promise<SendOutcome> | undefined {
   const { redis, keys, health, publish, prefix } = deps;
   if (change.type === 'event') {
     if (deps.state.othersWatching)
       void publish(keys.events, { event: change.event }).catch(health.markDown);
     return undefined;
   }
+  if (change.type === 'config') return sendConfig(deps, change, hear);
   // Kept, then told: a change Redis did not take is applied nowhere (the dev API says 503).
-  return health
-    .command(async () => {
-      if (change.type === 'config') await redis.hset(keys.meta, liveFields(change));
-      else if (change.type === 'users' || change.type === 'remove-user') {
-        const text = userChangeText(change);
-        await redis.rpush(keys.users, text);
-        prefix.usersSeen++;
-        prefix.usersLast = text;
-      }
-      await publish(keys.changes, { change });
-    })
-    .then(async () => {
-      if (change.type !== 'config') return;
-      const before = prefix.live;
-      prefix.live = change;
-      // Told everywhere: a bucket key that would now expire before its bucket is full again
-      // (a slower rate, a larger burst) is kept longer. Once, by the instance that made it.
-      await deps.keepBucketsRefilling(before, change).catch(() => {});
-    });
+  return health.command(async () => {
+    if (change.type === 'users' || change.type === 'remove-user') {
+      const text = userChangeText(change);
+      await redis.rpush(keys.users, text);
+      prefix.usersSeen++;
+      prefix.usersLast = text;
+    }
+    await publish(keys.changes, { change });
+    return undefined;
+  });
+}
+
+/**
+ * Keeps a live config change as the next version of the live state, on the version this instance
+ * has (the one it was made on), then sends it with its version. When another instance's change
+ * was kept first, that one is applied here, and the change is to be made again on it (`stale`).
+ */
+async function sendConfig(
+  deps: RedisChannelDeps,
+  change: LiveChange,
+  hear: (change: SharedChange) => void,
+): Promise<SendOutcome> {
+  const { redis, keys, health, publish, prefix } = deps;
+  const { live, past } = liveFields(change);
+  // Read at once: the version of the config the change was just made on.
+  const on = String(prefix.liveVersion);
+  const reply = await health.command(async () => {
+    const answer = await redis.uasLive(keys.meta, on, live, past);
+    if (answer[0] === 'kept') await publish(keys.changes, { change, version: Number(answer[1]) });
+    return answer;
+  });
+  const version = Number(reply[1]);
+  if (reply[0] !== 'kept') {
+    const kept = readLiveChange({ live: reply[2] ?? '', past: reply[3] ?? '' });
+    prefix.liveVersion = version;
+    if (kept !== undefined && !sameLiveChange(kept, prefix.live)) {
+      prefix.live = kept;
+      hear(kept);
+    }
+    return 'stale';
+  }
+  // Told everywhere: a bucket key that would now expire before its bucket is full again
+  // (a slower rate, a larger burst) is kept longer. Once, by the instance that made it.
+  await deps.keepBucketsRefilling(prefix.live, change).catch(() => {});
+  // Decided last, nothing awaited after it: a later change heard meanwhile was made on this one.
+  if (version <= prefix.liveVersion) return 'superseded';
+  prefix.live = change;
+  prefix.liveVersion = version;
+  return undefined;
 }

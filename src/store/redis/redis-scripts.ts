@@ -292,6 +292,25 @@ return {result, f[1], f[2], f[3], f[4], f[5], f[6], f[7]}
 `;
 
 /**
+ * Keeps a live change of the config in KEYS[1] (`uas:meta`): its parts, ARGV[2], and the limits
+ * before them, ARGV[3], as the next version of the live state, but only when the version kept
+ * there is still ARGV[1], the one the change was made on: two instances changing the config at
+ * the same moment are ordered, the second told to make its change again on the first. Returns
+ * {'kept', version}, or {'stale', version, live, past} (what is kept, '' for none). A version
+ * that is not a whole number (written by something other than uas) counts as 0.
+ */
+export const LIVE_SCRIPT = `
+local kept = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+if kept == nil or kept < 0 or kept % 1 ~= 0 then kept = 0 end
+if tostring(kept) ~= ARGV[1] then
+  local f = redis.call('HMGET', KEYS[1], 'live', 'past')
+  return {'stale', tostring(kept), f[1] or '', f[2] or ''}
+end
+redis.call('HSET', KEYS[1], 'live', ARGV[2], 'past', ARGV[3], 'version', tostring(kept + 1))
+return {'kept', tostring(kept + 1)}
+`;
+
+/**
  * Keeps a key, KEYS[1], at least ARGV[1] ms from now: a key that would expire sooner is given
  * that long (one without a time to live, or gone, is left as it is).
  */

@@ -4,6 +4,7 @@ import {
   CLOCK_READ_SCRIPT,
   ISSUE_SCRIPT,
   KEEP_SCRIPT,
+  LIVE_SCRIPT,
   NOW_SCRIPT,
   TAKE_SCRIPT,
   USERS_CHECK_SCRIPT,
@@ -20,6 +21,8 @@ export interface ScriptCommands {
   uasClockRead(key: string, fallback: string): Promise<string>;
   uasClockAdd(key: string, fallback: string, ms: string): Promise<string>;
   uasKeep(key: string, ttlMs: string): Promise<number>;
+  /** The meta key, the version the change was made on, its live parts and past limits. */
+  uasLive(key: string, version: string, live: string, past: string): Promise<string[]>;
   uasUsersCheck(key: string): Promise<'ok' | 'junk'>;
 }
 
@@ -42,6 +45,7 @@ export function defineScripts(redis: RedisClient): ScriptedRedis {
   redis.defineCommand('uasClockRead', { numberOfKeys: 1, lua: CLOCK_READ_SCRIPT });
   redis.defineCommand('uasClockAdd', { numberOfKeys: 1, lua: CLOCK_ADD_SCRIPT });
   redis.defineCommand('uasKeep', { numberOfKeys: 1, lua: KEEP_SCRIPT });
+  redis.defineCommand('uasLive', { numberOfKeys: 1, lua: LIVE_SCRIPT });
   redis.defineCommand('uasUsersCheck', { numberOfKeys: 1, lua: USERS_CHECK_SCRIPT });
   return redis as ScriptedRedis;
 }
