@@ -171,7 +171,10 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
     await a.configure({ limits: { caller: { burst: 2 } } });
     await eventually(() => b.config.limits.caller.burst === 2);
     await a.addUsers([{ email: 'new@example.com' }]);
-    await eventually(async () => (await b.handle(exists('new@example.com'))).body !== undefined);
+    await eventually(
+      async () =>
+        ((await b.handle(exists('new@example.com'))).body as { exists?: boolean }).exists === true,
+    );
     expect((await b.handle(exists('new@example.com'))).body).toMatchObject({ exists: true });
 
     // Two caller tokens (the new burst), spent on two instances; the manual clock refills them.
@@ -279,6 +282,53 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
       config.source.limits.caller.rate === '2/h';
     await eventually(() => all(a.config) && all(b.config) && all(c.config));
     expect(await inspect.hget('uas:meta', 'version')).toBe('13');
+  });
+
+  it('orders users added and removed at the same moment on two instances: each ends as the list says', async () => {
+    const a = await instance();
+    const b = await instance();
+    let probes = 0;
+    // Asked with a caller_id of its own each time: no bucket runs out.
+    const ask = async (emulator: SharedEmulator, email: string) =>
+      (await emulator.handle(exists(email, `probe-${probes++}`))).body as {
+        exists?: boolean;
+        token_count?: number;
+      };
+    const lastKept = async () =>
+      JSON.parse((await inspect.lrange('uas:users', -1, -1))[0] ?? '[]') as unknown[];
+    for (let round = 0; round < 6; round++) {
+      const email = `x${round}@example.com`;
+      // Added on both at once, each with its own token count: the one Redis kept last stands.
+      await Promise.all([
+        a.addUsers([{ email, token_count: 1 }]),
+        b.addUsers([{ email, token_count: 2 }]),
+      ]);
+      const count = ((await lastKept())[0] as { token_count: number }).token_count;
+      await eventually(
+        async () =>
+          (await ask(a, email)).token_count === count &&
+          (await ask(b, email)).token_count === count,
+      );
+      // One adds the user again while the other removes it: whichever Redis kept last stands.
+      await Promise.all([a.addUsers([{ email }]), b.removeUser(email)]);
+      const stays = (await lastKept())[0] !== 'remove';
+      await eventually(
+        async () =>
+          (await ask(a, email)).exists === stays && (await ask(b, email)).exists === stays,
+      );
+    }
+    // Three at once, each adding a user of its own: every instance has them all.
+    const c = await instance();
+    await Promise.all(
+      [a, b, c].map((emulator, index) =>
+        emulator.addUsers([{ email: `many${index}@example.com` }]),
+      ),
+    );
+    for (const emulator of [a, b, c])
+      for (const index of [0, 1, 2])
+        await eventually(
+          async () => (await ask(emulator, `many${index}@example.com`)).exists === true,
+        );
   });
 
   it('keeps a live change on a version of the live state written by hand, a whole number or not', async () => {

@@ -118,4 +118,22 @@ describe.skipIf(!HAS_REDIS)('users removed live on the Redis store', () => {
     await a.addUsers([{ email: 'last@example.com' }]);
     await eventually(knows(b, 'last@example.com'));
   });
+
+  it('adds a user once the list it was made on is gone (Redis lost it), on every instance', async () => {
+    const a = await tests.instance();
+    const b = await tests.instance();
+    const knows = (instance: typeof a, email: string) => async () =>
+      (await instance.resetBuckets()) !== undefined && (await known(instance, email));
+    await a.addUsers([{ email: 'first@example.com' }]);
+    await eventually(knows(b, 'first@example.com'));
+    // Lost without a reconnect: the change is made again on the list as it is now.
+    await tests.inspect.del('uas:users');
+    expect(await a.addUsers([{ email: 'new@example.com' }])).toEqual({ added: 1, replaced: 0 });
+    expect(await tests.inspect.lrange('uas:users', 0, -1)).toEqual([
+      JSON.stringify([{ email: 'new@example.com' }]),
+    ]);
+    await eventually(knows(b, 'new@example.com'));
+    await b.addUsers([{ email: 'later@example.com' }]);
+    await eventually(knows(a, 'later@example.com'));
+  });
 });

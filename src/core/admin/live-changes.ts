@@ -5,7 +5,11 @@ import { describeIssues, userSchema, type ConfigFile } from '../config/config-sc
 import { list } from '../config/schema-kit.js';
 import { NO_PAST, readPastPolicies, type PastPolicies } from '../limits/past-policies.js';
 import { createState, useConfig, type EmulatorState } from '../service/emulator-state.js';
-import { StoreUnavailableError, type SharedChange } from '../store/emulator-store.js';
+import {
+  StoreUnavailableError,
+  type SendOutcome,
+  type SharedChange,
+} from '../store/emulator-store.js';
 import { isKeptClock, isManualClock, type Clock } from '../time/clock.js';
 import type { Announcer } from './admin.js';
 import { MAX_USERS, USERS_PER_REQUEST_MAX } from './dev-api-bounds.js';
@@ -79,10 +83,35 @@ export function createLiveChanges(
 const send = ({ state }: ChangeContext, change: SharedChange) => state.store.channel?.send(change);
 
 /**
- * The most times a config change is made again on another instance's, kept first (each time, a
- * change of another instance was kept in the moment between).
+ * Sends a config or users change and applies it here: when the store keeps it, in its place
+ * among the changes of other instances (a shared store calls `apply` then), or at once when
+ * there is no other instance.
  */
-const MOST_CONFIG_TRIES = 8;
+function sendAndApply(
+  { state }: ChangeContext,
+  change: SharedChange,
+  apply: () => void,
+): MaybePromise<SendOutcome> {
+  const { channel } = state.store;
+  if (channel !== undefined) return channel.send(change, apply);
+  apply();
+  return undefined;
+}
+
+/**
+ * The most times a change is made again on another instance's, kept first (each time, a change
+ * of another instance was kept in the moment between).
+ */
+const MOST_TRIES = 8;
+
+/** Another try of a change that another instance's, kept first, made stale; or the end of them. */
+function again<T>(tries: number, what: string, retry: (tries: number) => T): T {
+  if (tries >= MOST_TRIES)
+    throw new StoreUnavailableError(
+      `it kept another instance's ${what} first, ${tries} times in a row`,
+    );
+  return retry(tries + 1);
+}
 
 function configure(
   context: ChangeContext,
@@ -97,34 +126,38 @@ function configure(
     // Made on the config in force now, which a change heard meanwhile may have moved.
     const next = changeLimitsAt(state.config, applyConfigPatch(state.config.source, patch), at);
     const change = { type: 'config', live: liveParts(next), past: pastPoliciesOf(next) } as const;
-    return andThen(send(context, change), (outcome) => {
-      if (outcome === 'stale') {
-        if (tries >= MOST_CONFIG_TRIES)
-          throw new StoreUnavailableError(
-            `it kept another instance's change of the config first, ${tries} times in a row`,
-          );
-        return configure(context, patch, tries + 1);
-      }
-      // Superseded: a later change, made on this one, is in force here already.
-      if (outcome === 'superseded') return state.config;
-      applyConfig(context, next);
-      return next;
-    });
+    return andThen(
+      sendAndApply(context, change, () => applyConfig(context, next)),
+      (outcome) => {
+        if (outcome === 'stale')
+          return again(tries, 'change of the config', (more) => configure(context, patch, more));
+        // Superseded: a later change, made on this one, is in force here already.
+        return outcome === 'superseded' ? state.config : next;
+      },
+    );
   });
 }
 
 function addUsers(
   context: ChangeContext,
   users: unknown,
+  tries = 1,
 ): MaybePromise<{ added: number; replaced: number }> {
   const parsed = usersSchema.safeParse(users, { reportInput: true });
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, usersSchema));
+  // Checked on the users the change is made on: a change kept on others is made again.
   checkRoom(context.state, parsed.data);
-  return andThen(send(context, { type: 'users', users: parsed.data }), () => {
-    // Checked again: users another instance added meanwhile count too.
-    checkRoom(context.state, parsed.data);
-    return context.state.directory.addUsers(parsed.data);
-  });
+  let counts = { added: 0, replaced: 0 };
+  const change = { type: 'users', users: parsed.data } as const;
+  return andThen(
+    sendAndApply(context, change, () => {
+      counts = context.state.directory.addUsers(parsed.data);
+    }),
+    (outcome) =>
+      outcome === 'stale'
+        ? again(tries, 'change of users', (more) => addUsers(context, users, more))
+        : counts,
+  );
 }
 
 /**
@@ -135,18 +168,26 @@ function addUsers(
  * verify code-not-found (it checks the directory too, for a code another instance issued before
  * it heard of the removal).
  */
-function removeUser(context: ChangeContext, email: unknown): MaybePromise<UserRemoved | undefined> {
+function removeUser(
+  context: ChangeContext,
+  email: unknown,
+  tries = 1,
+): MaybePromise<UserRemoved | undefined> {
   const parsed = userSchema.shape.email.safeParse(email, { reportInput: true });
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, userSchema.shape.email));
   const { state } = context;
   const user = state.directory.userByEmail(parsed.data);
   if (user === undefined) return undefined;
   const merchants = state.config.clients.flatMap((client) => client.merchants);
+  const change = { type: 'remove-user', email: user.email } as const;
   return andThen(state.store.codes.forget(user.email, merchants), (codes) =>
-    andThen(send(context, { type: 'remove-user', email: user.email }), () => {
-      state.directory.removeUser(user.email);
-      return { removed: user.email, codes };
-    }),
+    andThen(
+      sendAndApply(context, change, () => state.directory.removeUser(user.email)),
+      (outcome) =>
+        outcome === 'stale'
+          ? again(tries, 'change of users', (more) => removeUser(context, email, more))
+          : { removed: user.email, codes },
+    ),
   );
 }
 

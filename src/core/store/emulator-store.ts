@@ -104,10 +104,11 @@ export type SharedChange =
   | { type: 'event'; event: EmulatorEvent };
 
 /**
- * What became of a live config change sent: kept, to be applied here (undefined); `superseded`:
- * kept, but a later change, made on it by another instance, is applied here already (it holds
- * this one: this one is not applied again); `stale`: not kept, since another instance's change
- * was kept first, which this instance has now applied: the change is to be made again on it.
+ * What became of a live change sent (a config or users change): kept and applied here
+ * (undefined); `superseded`: a config change kept, but a later one, made on it by another
+ * instance, is applied here already and holds it (it is not applied again); `stale`: not kept,
+ * since another instance's change was kept first, which this instance has now applied: the
+ * change is to be made again on it.
  */
 export type SendOutcome = undefined | 'superseded' | 'stale';
 
@@ -120,10 +121,12 @@ export interface StoreChannel {
    * Tells the other instances (never this one). A config, users (added or removed) or reset
    * change is kept in the store before it is sent: the promise settles once it is, and rejects
    * with a {@link StoreUnavailableError} when it cannot be (the change must then not be applied
-   * anywhere). A config change is kept only on the live state it was made on, and settles with
-   * what became of it ({@link SendOutcome}). Events are sent as they come, kept nowhere.
+   * anywhere). A config or users change is kept only on the live state it was made on, and
+   * `apply` (which applies it here) is called at the moment it is kept, in its place among the
+   * changes of the others; the promise says what became of it ({@link SendOutcome}). Events are
+   * sent as they come, kept nowhere.
    */
-  send(change: SharedChange): MaybePromise<SendOutcome>;
+  send(change: SharedChange, apply?: () => void): MaybePromise<SendOutcome>;
   /** Hears what the others send (and, at the start, the live state this one joins). */
   listen(apply: (change: SharedChange) => void): void;
   /** Whether an instance, this one or another, has an event reader (events are then sent). */

@@ -3,7 +3,7 @@ import type { SendOutcome, SharedChange, StoreChannel } from '../../core/store/e
 import type { ChannelMessage } from './channel-message.js';
 import { liveFields, readLiveChange, readLiveVersion, type LiveChange } from './live-change.js';
 import type { PrefixState } from './prefix-join.js';
-import { readUserChanges, userChangeText } from './redis-decoders.js';
+import { createUserChanges, type UserChanges } from './user-changes.js';
 import { errorLine } from './redis-failure.js';
 import { subscriberCount } from './redis-nodes.js';
 import type { RedisHealth } from './redis-health.js';
@@ -64,6 +64,14 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
       );
     }
   };
+  const users = createUserChanges({
+    redis,
+    keys,
+    health,
+    publish: deps.publish,
+    prefix,
+    hear: hearChange,
+  });
   const timer = setInterval(() => {
     subscriberCount(redis, keys.events)
       .then((count) => {
@@ -74,7 +82,7 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
   }, deps.watchIntervalMs);
   timer.unref();
   const channel: StoreChannel = {
-    send: (change) => sendChange(deps, change, hearChange),
+    send: (change, apply) => sendChange(deps, change, { hear: hearChange, apply, users }),
     listen(listener) {
       state.apply = listener;
       // The live state this instance joins, as if it had just been sent.
@@ -92,65 +100,62 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
     heard(message) {
       if (message.kind === 'event') state.apply?.({ type: 'event', event: message.event });
       else if (message.kind === 'clock') deps.clock?.heard(message.ms);
-      else {
-        const { change } = message;
-        if (change.type === 'config') {
-          // An earlier version than the one this instance has is in it already.
-          if (message.version !== undefined) {
-            if (message.version <= prefix.liveVersion) return;
-            prefix.liveVersion = message.version;
-          }
-          prefix.live = change;
-        } else if (change.type === 'users' || change.type === 'remove-user') {
-          prefix.usersSeen++;
-          prefix.usersLast = userChangeText(change);
-        } else if (change.type === 'reset') {
-          prefix.live = undefined;
-          prefix.liveVersion = 0;
-          prefix.usersSeen = 0;
-          prefix.usersLast = undefined;
-        }
-        hearChange(change);
-      }
+      else hearShared(prefix, message, { hear: hearChange, users });
     },
     async catchUp() {
-      const [meta, users] = await health.read(() =>
-        Promise.all([redis.hgetall(keys.meta), usersPastSeen(redis, keys, prefix)]),
-      );
+      const meta = await health.read(() => redis.hgetall(keys.meta));
       const kept = readLiveChange(meta);
       const version = readLiveVersion(meta);
       // An earlier version is one a change heard since this read was sent has moved past.
-      if (version >= prefix.liveVersion) {
-        prefix.liveVersion = version;
-        if (kept !== undefined && !sameLiveChange(kept, prefix.live)) {
-          prefix.live = kept;
-          hearChange(kept);
-        }
-      }
-      for (const change of readUserChanges(users)) hearChange(change);
+      if (version >= prefix.liveVersion) adoptLive(prefix, kept, version, hearChange);
+      await users.catchUp();
     },
     stop: () => clearInterval(timer),
   };
 }
 
 /**
- * The entries of `uas:users` past those this instance has seen, counted as seen. The entry it saw
- * last is read again to tell the list it saw from one Redis started anew (restarted empty,
- * flushed): then every entry is past what it has seen, and applying them again in order leaves
- * each user as the list says.
+ * A change another instance sent, applied here: a config change later than the one this
+ * instance has, a change of users read from the list (in its order, with whatever this instance
+ * has not applied yet), a reset.
  */
-async function usersPastSeen(
-  redis: RedisClient,
-  keys: RedisKeys,
+function hearShared(
   prefix: PrefixState,
-): Promise<string[]> {
-  const seen = prefix.usersSeen;
-  const read = await redis.lrange(keys.users, Math.max(seen - 1, 0), -1);
-  const same = seen === 0 || read[0] === prefix.usersLast;
-  const past = same ? read.slice(seen === 0 ? 0 : 1) : await redis.lrange(keys.users, 0, -1);
-  prefix.usersSeen = same ? seen + past.length : past.length;
-  if (past.length > 0 || !same) prefix.usersLast = past.at(-1);
-  return past;
+  message: Extract<ChannelMessage, { kind: 'change' }>,
+  { hear, users }: Pick<Appliers, 'hear' | 'users'>,
+): void {
+  const { change, version } = message;
+  if (change.type === 'users' || change.type === 'remove-user') {
+    void users.catchUp().catch(() => {});
+    return;
+  }
+  if (change.type === 'config') {
+    // An earlier version than the one this instance has is in it already.
+    if (version !== undefined) {
+      if (version <= prefix.liveVersion) return;
+      prefix.liveVersion = version;
+    }
+    prefix.live = change;
+  } else if (change.type === 'reset') {
+    prefix.live = undefined;
+    prefix.liveVersion = 0;
+    prefix.usersSeen = 0;
+    prefix.usersLast = undefined;
+  }
+  hear(change);
+}
+
+/** The live change Redis keeps, and its version, taken here (applied when it is another). */
+function adoptLive(
+  prefix: PrefixState,
+  kept: LiveChange | undefined,
+  version: number,
+  hear: (change: SharedChange) => void,
+): void {
+  prefix.liveVersion = version;
+  if (kept === undefined || sameLiveChange(kept, prefix.live)) return;
+  prefix.live = kept;
+  hear(kept);
 }
 
 /** Whether two live changes are the same change, as Redis keeps them. */
@@ -160,67 +165,75 @@ function sameLiveChange(a: LiveChange, b: LiveChange | undefined): boolean {
   return kept.live === held.live && kept.past === held.past;
 }
 
+/** What a change sent is applied with, here. */
+interface Appliers {
+  /** Applies another instance's change. */
+  hear: (change: SharedChange) => void;
+  /** Applies this instance's own change, once kept. */
+  apply: (() => void) | undefined;
+  users: UserChanges;
+}
+
 /** Sends a change: an event as it comes; any other kept first (then told), else refused. */
 function sendChange(
   deps: RedisChannelDeps,
   change: SharedChange,
-  hear: (change: SharedChange) => void,
+  appliers: Appliers,
 ): Promise<SendOutcome> | undefined {
-  const { redis, keys, health, publish, prefix } = deps;
+  const { keys, health, publish } = deps;
   if (change.type === 'event') {
     if (deps.state.othersWatching)
       void publish(keys.events, { event: change.event }).catch(health.markDown);
     return undefined;
   }
-  if (change.type === 'config') return sendConfig(deps, change, hear);
-  // Kept, then told: a change Redis did not take is applied nowhere (the dev API says 503).
+  if (change.type === 'config') return sendConfig(deps, change, appliers);
+  if (change.type === 'users' || change.type === 'remove-user')
+    return appliers.users.send(change, appliers.apply);
+  // A reset: kept (the store cleared) by the caller; told here.
   return health.command(async () => {
-    if (change.type === 'users' || change.type === 'remove-user') {
-      const text = userChangeText(change);
-      await redis.rpush(keys.users, text);
-      prefix.usersSeen++;
-      prefix.usersLast = text;
-    }
     await publish(keys.changes, { change });
+    appliers.apply?.();
     return undefined;
   });
 }
 
 /**
  * Keeps a live config change as the next version of the live state, on the version this instance
- * has (the one it was made on), then sends it with its version. When another instance's change
- * was kept first, that one is applied here, and the change is to be made again on it (`stale`).
+ * has (the one it was made on), applies it, and sends it with its version. When another
+ * instance's change was kept first, that one is applied here, and the change is to be made again
+ * on it (`stale`).
  */
 async function sendConfig(
   deps: RedisChannelDeps,
   change: LiveChange,
-  hear: (change: SharedChange) => void,
+  { hear, apply }: Appliers,
 ): Promise<SendOutcome> {
   const { redis, keys, health, publish, prefix } = deps;
   const { live, past } = liveFields(change);
   // Read at once: the version of the config the change was just made on.
   const on = String(prefix.liveVersion);
-  const reply = await health.command(async () => {
-    const answer = await redis.uasLive(keys.meta, on, live, past);
-    if (answer[0] === 'kept') await publish(keys.changes, { change, version: Number(answer[1]) });
-    return answer;
-  });
-  const version = Number(reply[1]);
-  if (reply[0] !== 'kept') {
-    const kept = readLiveChange({ live: reply[2] ?? '', past: reply[3] ?? '' });
-    prefix.liveVersion = version;
-    if (kept !== undefined && !sameLiveChange(kept, prefix.live)) {
-      prefix.live = kept;
-      hear(kept);
-    }
-    return 'stale';
-  }
+  const before = prefix.live;
+  const outcome = await health.command(() =>
+    // Answered in the order sent, each before anything else runs: nothing heard comes between
+    // the moment a change is kept and the moment it is applied here.
+    redis.uasLive(keys.meta, on, live, past).then((reply): SendOutcome => {
+      const version = Number(reply[1]);
+      if (reply[0] !== 'kept') {
+        const kept = readLiveChange({ live: reply[2] ?? '', past: reply[3] ?? '' });
+        adoptLive(prefix, kept, version, hear);
+        return 'stale';
+      }
+      // A later change, made on this one, was heard first: it holds this one.
+      if (version <= prefix.liveVersion) return 'superseded';
+      prefix.live = change;
+      prefix.liveVersion = version;
+      apply?.();
+      void publish(keys.changes, { change, version }).catch(health.markDown);
+      return undefined;
+    }),
+  );
   // Told everywhere: a bucket key that would now expire before its bucket is full again
   // (a slower rate, a larger burst) is kept longer. Once, by the instance that made it.
-  await deps.keepBucketsRefilling(prefix.live, change).catch(() => {});
-  // Decided last, nothing awaited after it: a later change heard meanwhile was made on this one.
-  if (version <= prefix.liveVersion) return 'superseded';
-  prefix.live = change;
-  prefix.liveVersion = version;
-  return undefined;
+  if (outcome === undefined) await deps.keepBucketsRefilling(before, change).catch(() => {});
+  return outcome;
 }

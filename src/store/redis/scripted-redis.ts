@@ -5,6 +5,7 @@ import {
   ISSUE_SCRIPT,
   KEEP_SCRIPT,
   LIVE_SCRIPT,
+  USERS_PUSH_SCRIPT,
   NOW_SCRIPT,
   TAKE_SCRIPT,
   USERS_CHECK_SCRIPT,
@@ -23,6 +24,8 @@ export interface ScriptCommands {
   uasKeep(key: string, ttlMs: string): Promise<number>;
   /** The meta key, the version the change was made on, its live parts and past limits. */
   uasLive(key: string, version: string, live: string, past: string): Promise<string[]>;
+  /** The users list, how many entries the change was made on, the last of them, the change. */
+  uasUsersPush(key: string, seen: string, last: string, text: string): Promise<string[]>;
   uasUsersCheck(key: string): Promise<'ok' | 'junk'>;
 }
 
@@ -46,6 +49,7 @@ export function defineScripts(redis: RedisClient): ScriptedRedis {
   redis.defineCommand('uasClockAdd', { numberOfKeys: 1, lua: CLOCK_ADD_SCRIPT });
   redis.defineCommand('uasKeep', { numberOfKeys: 1, lua: KEEP_SCRIPT });
   redis.defineCommand('uasLive', { numberOfKeys: 1, lua: LIVE_SCRIPT });
+  redis.defineCommand('uasUsersPush', { numberOfKeys: 1, lua: USERS_PUSH_SCRIPT });
   redis.defineCommand('uasUsersCheck', { numberOfKeys: 1, lua: USERS_CHECK_SCRIPT });
   return redis as ScriptedRedis;
 }
