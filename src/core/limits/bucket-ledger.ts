@@ -36,6 +36,8 @@ export interface BucketTaken {
   verdict: BucketVerdict;
   /** The bucket after the take (`retryAfterMs` set when it was too empty for the call). */
   state: BucketDecision;
+  /** Let through without asking the bucket (a shared store away, `--on-store-error open`). */
+  failedOpen?: true;
 }
 
 /** What a take writes: the tokens at a time, and which counter goes up. */

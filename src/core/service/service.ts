@@ -91,7 +91,17 @@ export function executeCall(
     valid: refusal === undefined,
     countInvalid: config.limits.countInvalid,
   });
-  const taking: Taking = { context, config, call, now, instance, bucket, level, state: NO_STATE };
+  const taking: Taking = {
+    context,
+    config,
+    call,
+    now,
+    instance,
+    bucket,
+    level,
+    state: NO_STATE,
+    charged: false,
+  };
   // No closure on the memory store's path, which answers at once.
   return isPromise(taken)
     ? taken.then((answer) => afterTake(taking, refusal, answer))
@@ -112,9 +122,10 @@ const NO_STATE: BucketDecision = {
 function afterTake(
   taking: Taking,
   refusal: Problem | undefined,
-  { verdict, state }: BucketTaken,
+  { verdict, state, failedOpen }: BucketTaken,
 ): MaybePromise<ServiceResult> {
   taking.state = state;
+  taking.charged = failedOpen !== true;
   switch (verdict) {
     case 'peeked':
       return scriptedFailure(taking);
@@ -145,6 +156,8 @@ interface Taking {
   readonly level: Level;
   /** The bucket after the call (set once the bucket answers). */
   state: BucketDecision;
+  /** Whether the bucket took its tokens (false when a store away let the call through). */
+  charged: boolean;
 }
 
 /** Seconds to the bucket's next token. */
@@ -183,7 +196,7 @@ function tooMany(taking: Taking, injected: boolean): ServiceResult {
 
 /** The operation itself, once the bucket let the call through (or only shadow-limited it). */
 function run(taking: Taking, outcome: 'allowed' | 'shadow-limited'): MaybePromise<ServiceResult> {
-  const { context, config, call, now, instance, state } = taking;
+  const { context, config, call, now, instance, state, charged } = taking;
   if (!call.input.ok) throw new Error('unreachable: invalid input passed the refusal check');
   const operationContext = {
     config,
@@ -199,10 +212,12 @@ function run(taking: Taking, outcome: 'allowed' | 'shadow-limited'): MaybePromis
     operationContext,
     instance,
   );
-  // The bucket has taken its token: a store that fails now says so in its 503.
+  // The bucket has taken its token (unless a store away let the call through without it): a
+  // store that fails now says so in its 503.
   const answered = isPromise(operation)
     ? operation.catch((error: unknown) => {
-        if (isStoreUnavailable(error) && outcome === 'allowed') error.bucketCharged = true;
+        if (isStoreUnavailable(error) && outcome === 'allowed' && charged)
+          error.bucketCharged = true;
         throw error;
       })
     : operation;

@@ -67,7 +67,9 @@ export function createRedisLedger(deps: RedisLedgerDeps, onError: StoreErrorMode
         if (onError === 'closed') throw refused;
         // Open: as if the bucket were full, so that nobody is refused while Redis is away.
         health.failedOpen();
-        return decideTakeInto(undefined, request, slot);
+        const taken = decideTakeInto(undefined, request, slot);
+        taken.failedOpen = true;
+        return taken;
       };
       return sendTake(keys.bucket(request.key), time.manualNow(), time.deadline(), [
         String(policy.burst),
