@@ -91,7 +91,7 @@ const WRITTEN: Partial<Record<ProblemKind, Written>> = {
   'code-invalid': ({ config }) => {
     const left = Math.max(0, config.otp.maxAttempts - 1);
     return [
-      `the code is wrong; ${left} attempt${left === 1 ? '' : 's'} remain`,
+      `the code is wrong; ${left} ${left === 1 ? 'attempt remains' : 'attempts remain'}`,
       { attempts_remaining: left },
     ];
   },

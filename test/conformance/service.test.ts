@@ -196,6 +196,10 @@ describe.each(TRANSPORTS)('the service over $name', (transport) => {
         );
         expect(wrong.status).toBe(422);
         expect(wrong.body.attempts_remaining).toBe(left);
+        if (left > 0)
+          expect(wrong.body.detail).toBe(
+            `the code is wrong; ${left} ${left === 1 ? 'attempt remains' : 'attempts remain'}`,
+          );
         target.clock.advance(1000);
       }
       const right = await api.verify({ email: 'alice@example.com', verification_code: code });

@@ -181,7 +181,7 @@ function verifyAnswer(
       const detail =
         left === 0
           ? 'the code is wrong; no attempts remain, call start for a new one'
-          : `the code is wrong; ${left} attempt${left === 1 ? '' : 's'} remain`;
+          : `the code is wrong; ${left} ${left === 1 ? 'attempt remains' : 'attempts remain'}`;
       return {
         problem: createProblem('code-invalid', detail, { instance, attempts_remaining: left }),
       };
