@@ -29,7 +29,7 @@ const PARSER_ERROR = 'HTTPParserError';
 
 /**
  * Says why a fetch failed, as specifically as Node tells it: `ECONNREFUSED: connect ...`,
- * `timed out`, `bad port`, or the error's own message.
+ * `timed out`, `bad port: ...` (a port fetch blocks), or the error's own message.
  */
 export function describeNetworkError(error: unknown): string {
   const failure = error as FetchFailure;
@@ -37,9 +37,18 @@ export function describeNetworkError(error: unknown): string {
   const cause = failure.cause;
   const code = cause?.code ?? (cause?.name === PARSER_ERROR ? PARSER_ERROR : undefined);
   if (code !== undefined) return `${code}${cause?.message ? `: ${cause.message}` : ''}`;
+  if (cause?.message === 'bad port') return BAD_PORT;
   if (cause?.message !== undefined) return cause.message;
   return failure.message ?? String(error);
 }
+
+/**
+ * What Node's fetch says, `bad port`, of a port the Fetch standard blocks (6000, 6665 to 6669,
+ * 10080 and others that browsers refuse too), worded so that whoever serves there knows to move:
+ * `uas serve` listens on such a port, but no fetch (uas's own clients included) connects to it.
+ */
+const BAD_PORT =
+  'bad port: fetch refuses to connect to this port, as browsers do (a port the Fetch standard blocks, such as 6000); serve on another port';
 
 const REFUSED = 'ECONNREFUSED';
 const DNS = 'ENOTFOUND|EAI_AGAIN|EAI_FAIL';
