@@ -16,7 +16,7 @@ export async function resolveAccessToken(
   const token = flags.token?.trim() === '' ? undefined : flags.token?.trim();
   if (token !== undefined && flags.tokenFile !== undefined)
     throw new CliError('give --token or --token-file, not both');
-  if (token !== undefined) return token;
+  if (token !== undefined) return sendable(token, 'of --token (or UAS_TOKEN)');
   if (flags.tokenFile !== undefined) {
     const file = resolvePath(cwd, flags.tokenFile);
     let text: string;
@@ -29,10 +29,25 @@ export async function resolveAccessToken(
       throw new CliError(`cannot read --token-file ${file}: ${describeFsError(error)}`);
     }
     if (text.trim() === '') throw new CliError(`--token-file ${file} is empty`);
-    return text.trim();
+    return sendable(text.trim(), `of --token-file ${file}`);
   }
   if (isLoopbackHost(target.hostname)) return DEMO_TOKEN;
   throw new CliError(
     `no access token for ${target.origin}: pass --token, --token-file, or set UAS_TOKEN (the demo token is used only against a local emulator)`,
+  );
+}
+
+/**
+ * The token, when an Authorization header can carry it: one line of printable ASCII (a bearer
+ * token is letters, digits and -._~+/=). Otherwise a usage error that says which character, never
+ * the token itself: fetch would refuse the header on every attempt, and its error quotes it.
+ */
+function sendable(token: string, where: string): string {
+  const index = token.search(/[^\x20-\x7e]/);
+  if (index === -1) return token;
+  const code = token.codePointAt(index) ?? 0;
+  const character = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  throw new CliError(
+    `the access token ${where} cannot go in an Authorization header: character ${index + 1} is ${character} (a token is one line of printable ASCII)`,
   );
 }

@@ -436,6 +436,31 @@ describe('uas call', () => {
     expect(remote.stderr).toContain('no access token for https://uas.example.com');
   });
 
+  it('refuses a token no Authorization header can carry, without printing it', async () => {
+    const file = join(tempDir('uas-token-'), 'token');
+    writeFileSync(file, 'secret-one\nsecret-two\n');
+    const cases: string[][] = [
+      ['--token-file', file],
+      ['--token', 'secret-t\u00f6ken'],
+      ['--token', 'secret\u0007token'],
+    ];
+    for (const flags of cases) {
+      const result = await callInProcess([
+        'exists',
+        '--email',
+        'a@b.co',
+        '--url',
+        'http://127.0.0.1:9',
+        ...flags,
+      ]);
+      expect(result.code, flags.join(' ')).toBe(2);
+      expect(result.stderr, flags.join(' ')).toMatch(
+        /^uas: the access token .* cannot go in an Authorization header: .*\n$/,
+      );
+      expect(result.stderr).not.toContain('secret');
+    }
+  });
+
   it('rejects bad flags with one line and exit code 2', async () => {
     const cases: Array<[string[], string]> = [
       [['exists'], 'give exactly one of --email or --phone'],
