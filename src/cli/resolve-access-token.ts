@@ -42,12 +42,19 @@ export async function resolveAccessToken(
  * token is letters, digits and -._~+/=). Otherwise a usage error that says which character, never
  * the token itself: fetch would refuse the header on every attempt, and its error quotes it.
  */
-function sendable(token: string, where: string): string {
+export function sendable(token: string, where: string): string {
   const index = token.search(/[^\x20-\x7e]/);
   if (index === -1) return token;
   const code = token.codePointAt(index) ?? 0;
   const character = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
   throw new CliError(
-    `the access token ${where} cannot go in an Authorization header: character ${index + 1} is ${character} (a token is one line of printable ASCII)`,
+    `the token ${where} cannot go in an Authorization header: character ${index + 1} is ${character} (a token is one line of printable ASCII)`,
   );
+}
+
+/** The admin token of `--admin-token` (or `UAS_ADMIN_TOKEN`), when a header can carry it. */
+export function sendableAdminToken(token: string | undefined): string | undefined {
+  return token === undefined || token === ''
+    ? token
+    : sendable(token, 'of --admin-token (or UAS_ADMIN_TOKEN)');
 }

@@ -455,7 +455,7 @@ describe('uas call', () => {
       ]);
       expect(result.code, flags.join(' ')).toBe(2);
       expect(result.stderr, flags.join(' ')).toMatch(
-        /^uas: the access token .* cannot go in an Authorization header: .*\n$/,
+        /^uas: the token .* cannot go in an Authorization header: .*\n$/,
       );
       expect(result.stderr).not.toContain('secret');
     }

@@ -86,6 +86,28 @@ const CASES: Array<[string, string[]]> = [
   ['code with two e-mails', ['code', 'a@b.co', 'c@d.co']],
   ['code: bad e-mail', ['code', 'not-an-email']],
   ['check: unknown flag', ['check', '--colour']],
+  // A token no header can carry: fetch would refuse it on every request, quoting it.
+  [
+    'check: admin token over two lines',
+    ['check', '--url', 'http://127.0.0.1:9', '--admin-token', 'a\nb'],
+  ],
+  [
+    'code: admin token with an escape',
+    ['code', 'a@b.co', '--url', 'http://127.0.0.1:9', '--admin-token', 'a\u001bb'],
+  ],
+  [
+    'top: admin token beyond ASCII',
+    ['top', '--once', '--url', 'http://127.0.0.1:9', '--admin-token', 't\u00f6ken'],
+  ],
+  [
+    'conform: admin token over two lines',
+    ['conform', '--url', 'http://127.0.0.1:9', '--dev-api', '--admin-token', 'a\nb'],
+  ],
+  ['conform: token over two lines', ['conform', '--url', 'http://127.0.0.1:9', '--token', 'a\nb']],
+  [
+    'simulate: token over two lines',
+    ['simulate', '--target', 'http://127.0.0.1:9', '--token', 'a\nb'],
+  ],
   ['openapi: unknown flag', ['openapi', '--yml']],
   ['conform: missing value', ['conform', '--url']],
   ['top: a value to --once', ['top', '--once=yes']],

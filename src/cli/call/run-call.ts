@@ -18,7 +18,7 @@ import { CliError, EXIT } from '../io.js';
 import { colorsFor } from '../colors-for.js';
 import { durationFlag } from '../duration-flag.js';
 import { parseHttpUrl, sizeFlag } from '../options.js';
-import { resolveAccessToken } from '../resolve-access-token.js';
+import { resolveAccessToken, sendableAdminToken } from '../resolve-access-token.js';
 import type { CommandContext } from '../command-context.js';
 import { escapeControls as safe, toSafeJson } from '../safe-text.js';
 import { callToJson, describeBucket, describeRetryAfter, formatCall } from './call-output.js';
@@ -195,7 +195,11 @@ async function codeFromEmulator(
   warn: (line: string) => void,
 ): Promise<string | undefined> {
   // The dev API takes the admin token, never the access token.
-  const dev = createDevClient(base, { adminToken, timeoutMs: 3000, maxResponseBytes: 65_536 });
+  const dev = createDevClient(base, {
+    adminToken: sendableAdminToken(adminToken),
+    timeoutMs: 3000,
+    maxResponseBytes: 65_536,
+  });
   const cannot = `uas: cannot read the code from ${base}`;
   const ask = '; enter it at the prompt, or give it with --code';
   try {

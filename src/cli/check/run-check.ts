@@ -28,6 +28,7 @@ import {
 import { fromCommand } from './from-command.js';
 import { readRecording, type LeftOut } from './read-recording.js';
 import { createLossTally } from './recording-losses.js';
+import { sendableAdminToken } from '../resolve-access-token.js';
 
 /** How long uas's last lines may wait for a slow reader of its stderr before they are let go. */
 const CLOSE_GRACE_MS = 1_000;
@@ -183,6 +184,7 @@ interface Recorded {
 /** The requests a running emulator has seen, each checked (the server is not trusted). */
 async function fromServer(url: string, adminToken: string | undefined): Promise<Recorded> {
   const target = parseHttpUrl('--url', url);
+  sendableAdminToken(adminToken);
   const { createDevClient } = await import('../../dev-client/dev-client.js');
   const { isDevApiError } = await import('../../dev-client/dev-api-error.js');
   let answer: { requests: unknown[]; dropped: unknown };

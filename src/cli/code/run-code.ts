@@ -6,6 +6,7 @@ import { adminTokenProblem } from '../../text/admin-token-problem.js';
 import { CliError, EXIT, type CliIO } from '../io.js';
 import { parseHttpUrl } from '../options.js';
 import { escapeControls, toSafeJson } from '../safe-text.js';
+import { sendableAdminToken } from '../resolve-access-token.js';
 
 /** Options of `uas code`, as commander parses them. */
 export interface CodeFlags {
@@ -51,7 +52,8 @@ export async function runCode(email: string, flags: CodeFlags, io: CliIO): Promi
 
 /** The latest code from the dev API, or undefined; its failures in the command's words. */
 async function readLatestCode(url: URL, email: string, flags: CodeFlags) {
-  const dev = createDevClient(url.href, { adminToken: flags.adminToken, timeoutMs: 5000 });
+  const adminToken = sendableAdminToken(flags.adminToken);
+  const dev = createDevClient(url.href, { adminToken, timeoutMs: 5000 });
   try {
     return await dev.latestCode(email, flags.merchant);
   } catch (error) {

@@ -20,7 +20,7 @@ import { CliError, EXIT, type CliIO } from '../io.js';
 import { colorsFor } from '../colors-for.js';
 import { durationFlag } from '../duration-flag.js';
 import { parseHttpUrl, sizeFlag } from '../options.js';
-import { resolveAccessToken } from '../resolve-access-token.js';
+import { resolveAccessToken, sendableAdminToken } from '../resolve-access-token.js';
 import { escapeControls, toSafeJson } from '../safe-text.js';
 
 /** The flags of `uas conform`, as commander parses them. */
@@ -79,6 +79,7 @@ export async function runConform(
   }
   const base = parseHttpUrl('--url', flags.url);
   const token = await resolveAccessToken(flags, base, io.cwd);
+  sendableAdminToken(flags.adminToken);
   const redact = createRedactor([token, flags.adminToken]);
   try {
     return await conform(flags, token, base, io, deps);

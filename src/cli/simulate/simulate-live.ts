@@ -5,6 +5,7 @@ import type { SimulationReport } from '../../simulate/simulation-report.js';
 import { CliError, EXIT, type CliIO } from '../io.js';
 import { isLoopbackHost, parseHttpUrl } from '../options.js';
 import type { SimulateFlags } from './simulate-flags.js';
+import { sendable, sendableAdminToken } from '../resolve-access-token.js';
 
 /**
  * `uas simulate --target URL`: the scenario run live against the server at `targetText`, with
@@ -24,6 +25,8 @@ export async function simulateLive(
     throw new CliError(
       `no access token for ${target.origin}: pass --token (the demo token is used only against a local emulator)`,
     );
+  sendable(token, 'of --token');
+  sendableAdminToken(flags.adminToken);
   const merchantId = flags.merchant ?? DEMO_MERCHANT;
   try {
     await fetch(target, { method: 'HEAD', signal: AbortSignal.timeout(5000) });

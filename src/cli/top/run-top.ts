@@ -4,6 +4,7 @@ import { CliError, EXIT } from '../io.js';
 import { allowLiveScreen } from '../live-screen.js';
 import { importOptional } from '../optional-import.js';
 import { parseHttpUrl } from '../options.js';
+import { sendableAdminToken } from '../resolve-access-token.js';
 
 /** The flags of `uas top`. */
 export interface TopFlags {
@@ -17,6 +18,7 @@ export interface TopFlags {
 export async function runTop(flags: TopFlags, context: CommandContext): Promise<void> {
   const { io } = context;
   const url = parseHttpUrl('--url', flags.url);
+  sendableAdminToken(flags.adminToken);
   const { createDevApiSource } = await import('../../tui/dev-api-source.js');
   const source = createDevApiSource({ url: url.href, adminToken: flags.adminToken });
   const terminal = io.terminal;
