@@ -233,7 +233,8 @@ describe.skipIf(!HAS_REDIS)('uas serve instances on one Redis', () => {
       (pid) => !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('redis-server'),
     ) as string;
     process.kill(Number(worker), 'SIGKILL');
-    await uas.waitFor(/worker \d stopped \(SIGKILL\); starting another/);
+    // One line, as every note of the server: "uas: " only where stderr takes it (--log off).
+    await uas.waitFor(/^worker \d stopped \(SIGKILL\); starting another$/m);
     let after = 0;
     await eventually(async () => {
       // A kept-alive connection the killed worker held fails once ("other side closed"): a

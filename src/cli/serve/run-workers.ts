@@ -131,7 +131,7 @@ function replace(pool: Pool, index: number, ready: boolean, how: string): void {
   pool.failed.set(index, failures);
   const delayMs = failures === 0 ? 0 : Math.min(500 * 2 ** failures, MAX_RESTART_DELAY_MS);
   pool.options.print(
-    `uas: worker ${index} ${ready ? 'stopped' : 'could not start'} (${how}); starting another${delayMs === 0 ? '' : ` in ${delayMs / 1000} s`}`,
+    `worker ${index} ${ready ? 'stopped' : 'could not start'} (${how}); starting another${delayMs === 0 ? '' : ` in ${delayMs / 1000} s`}`,
   );
   const timer = setTimeout(() => {
     pool.restarts.delete(timer);
