@@ -229,6 +229,22 @@ describe('uas check -- <command>', () => {
     );
   });
 
+  it('names the command it runs with its controls, C1 and bidirectional ones too, escaped', async () => {
+    const result = await runCli([
+      'check',
+      '--',
+      process.execPath,
+      '-e',
+      '',
+      'title \u001b]0;x\u0007 csi \u009b2J flipped \u202eevil',
+    ]);
+    const first = result.stderr.split('\n')[0] ?? '';
+    expect(first).toMatch(/^uas check: emulator at .*; running /);
+    // eslint-disable-next-line no-control-regex -- looking for control characters
+    expect(first).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
+    expect(first).toContain('"title \\u001b]0;x\\u0007 csi \\x9b2J flipped \\u202eevil"');
+  });
+
   it('gives the command the emulator, a token and a merchant, and fails when the command fails', async () => {
     // A clean request, then a failing test run: the check is clean, the command is not.
     const script = `

@@ -6,6 +6,7 @@ import { missingUnit, parseDuration } from '../../core/config/duration.js';
 import type { CheckFlags } from './check-flags.js';
 import { applyConfigFlags, configErrorToCli, loadConfigFile } from '../config-loader.js';
 import { CliError, EXIT } from '../io.js';
+import { escapeControls } from '../../text/escape-controls.js';
 import { colorsFor } from '../colors-for.js';
 import type { CommandContext } from '../command-context.js';
 import { runCommand, type CommandEnd } from './run-command.js';
@@ -84,7 +85,7 @@ export async function fromCommand(
       started: () =>
         io.stderr.write(
           chalk.dim(
-            `uas check: emulator at ${running.url} (chaos ${flags.chaos}, Retry-After ${describeRange(emulator.config.behavior.chaosRetryAfter)} s, seed ${seed}, limits ${flags.limits}); running ${command.map((part) => JSON.stringify(part)).join(' ')}\n`,
+            `uas check: emulator at ${running.url} (chaos ${flags.chaos}, Retry-After ${describeRange(emulator.config.behavior.chaosRetryAfter)} s, seed ${seed}, limits ${flags.limits}); running ${command.map((part) => escapeControls(JSON.stringify(part))).join(' ')}\n`,
           ),
         ),
     });
