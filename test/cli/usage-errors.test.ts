@@ -85,6 +85,7 @@ const CASES: Array<[string, string[]]> = [
   ['code without its e-mail', ['code']],
   ['code with two e-mails', ['code', 'a@b.co', 'c@d.co']],
   ['code: bad e-mail', ['code', 'not-an-email']],
+  ['conform: --junit to a folder', ['conform', '--url', 'http://127.0.0.1:1', '--junit', tmpdir()]],
   ['check: unknown flag', ['check', '--colour']],
   // A token no header can carry: fetch would refuse it on every request, quoting it.
   [

@@ -21,6 +21,7 @@ import { colorsFor } from '../colors-for.js';
 import { durationFlag } from '../duration-flag.js';
 import { parseHttpUrl, sizeFlag } from '../options.js';
 import { resolveAccessToken, sendableAdminToken } from '../resolve-access-token.js';
+import { fileErrorReason } from '../file-error.js';
 import { escapeControls, toSafeJson } from '../safe-text.js';
 
 /** The flags of `uas conform`, as commander parses them. */
@@ -172,7 +173,7 @@ async function writeReports(
   try {
     await writeFile(file, formatConformJunit(report, heading));
   } catch (error) {
-    throw new CliError(`cannot write --junit ${file}: ${(error as Error).message}`, EXIT.failure);
+    throw new CliError(`cannot write --junit ${file}: ${fileErrorReason(error)}`, EXIT.usage);
   }
 }
 
