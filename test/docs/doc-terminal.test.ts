@@ -51,7 +51,8 @@ describe('the terminal UI examples', () => {
           .concat(' CI=true');
         try {
           tmux.start(
-            `cd ${JSON.stringify(shell.dir)} && env ${exports} ${line}; echo $? > ${exitFile}`,
+            // Written whole, then moved into place: the file never shows up empty.
+            `cd ${JSON.stringify(shell.dir)} && env ${exports} ${line}; echo $? > ${exitFile}.part && mv ${exitFile}.part ${exitFile}`,
             100,
             30,
           );
@@ -71,6 +72,7 @@ describe('the terminal UI examples', () => {
         } finally {
           tmux.dispose();
           rmSync(exitFile, { force: true });
+          rmSync(`${exitFile}.part`, { force: true });
         }
       });
     },
