@@ -189,6 +189,31 @@ describe('uas serve', () => {
     });
   });
 
+  it('warns after the banner when it listens on a port that browsers and fetch refuse', async () => {
+    // One of the blocked ports that is free here.
+    const free = async (port: number) =>
+      new Promise<boolean>((resolve) => {
+        const probe = createServer();
+        probe.once('error', () => resolve(false));
+        probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+      });
+    let port: number | undefined;
+    for (const candidate of [6666, 6667, 6668, 6669, 6000, 10080])
+      if (await free(candidate)) {
+        port = candidate;
+        break;
+      }
+    if (port === undefined) throw new Error('no blocked port is free here');
+    const uas = spawnUas(['serve', '--port', String(port)]);
+    running.push(uas);
+    await uas.waitFor(/port \d+ is one the Fetch standard blocks.*\n/);
+    expect(uas.stdout()).toContain(
+      `port ${port} is one the Fetch standard blocks: browsers (the dashboard) and clients built on fetch`,
+    );
+    const plain = await serve();
+    expect(plain.uas.stdout()).not.toMatch(/Fetch standard/);
+  });
+
   it('serves the same answers with --engine msw', async () => {
     const { url } = await serve(['--engine', 'msw', '--log', 'off']);
     const reply = await createApi(url).exists('email=alice%40example.com');

@@ -14,7 +14,7 @@ import { checkServeFlags } from './check-serve-flags.js';
 import { listeningBanner } from './listening-banner.js';
 import { loadScreen } from './load-screen.js';
 import type { ServeFlags } from './serve-flags.js';
-import { serveOutput, type ServeOutput } from './serve-output.js';
+import { serveOutput, warnBlockedPort, type ServeOutput } from './serve-output.js';
 import { storeSpec } from './serve-store.js';
 import { serveWithWorkers } from './serve-with-workers.js';
 import { shutDown, type ServeStop } from './shut-down.js';
@@ -124,6 +124,7 @@ function announce(
   if (role !== undefined) reportListening(banner);
   else if (flags.log === 'json') out.write(JSON.stringify(banner));
   else printBanner(banner, out.write, out.chalk);
+  if (role === undefined) warnBlockedPort(banner.url, out);
   if (flags.open === true && role === undefined) void openDashboard(banner.dashboard, out);
 }
 

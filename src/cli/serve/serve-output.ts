@@ -2,6 +2,7 @@ import type { ChalkInstance } from 'chalk';
 import { type CliIO } from '../io.js';
 import { colorsFor } from '../colors-for.js';
 import type { LogMode } from '../request-log.js';
+import { blockedPortWarning } from '../../http/blocked-ports.js';
 
 /** Where `uas serve` says things about itself, in the format of its log. */
 export interface ServeOutput {
@@ -30,4 +31,10 @@ export function serveOutput(log: LogMode, io: CliIO): ServeOutput {
       else io.stderr.write(`uas: ${message}\n`);
     },
   };
+}
+
+/** Warns, after the banner, of a port that browsers and fetch clients refuse to connect to. */
+export function warnBlockedPort(url: string, out: ServeOutput): void {
+  const warning = blockedPortWarning(url);
+  if (warning !== undefined) out.note('warning', warning);
 }

@@ -4,7 +4,7 @@ import { endCutLine } from './end-cut-line.js';
 import { printBanner } from './banner.js';
 import { openDashboard } from './open-dashboard.js';
 import type { ServeFlags } from './serve-flags.js';
-import type { ServeOutput } from './serve-output.js';
+import { warnBlockedPort, type ServeOutput } from './serve-output.js';
 import { openStore, startLocalRedis, type StoreSpec } from './serve-store.js';
 
 /**
@@ -52,6 +52,7 @@ export async function serveWithWorkers(
             : worker;
         if (flags.log === 'json') out.write(JSON.stringify(banner));
         else printBanner(banner, out.write, out.chalk);
+        warnBlockedPort(banner.url, out);
         if (flags.open === true) void openDashboard(banner.dashboard, out);
       },
       print: (line) => out.note('warning', line),
