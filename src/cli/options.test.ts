@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sizeFlag } from './options.js';
+import { isoTime, sizeFlag } from './options.js';
 
 describe('sizeFlag', () => {
   it('reads bytes and units of 1024, kb and kib alike, in any case', () => {
@@ -18,5 +18,18 @@ describe('sizeFlag', () => {
     expect(() => sizeFlag('--x', '2kib', max)).toThrow(
       'invalid --x: expected at most 1kb (a test); got "2kib"',
     );
+  });
+});
+
+describe('isoTime', () => {
+  it('reads an ISO 8601 date or time, with or without a zone', () => {
+    expect(isoTime('2026-01-01T00:00:00Z')).toBe(Date.parse('2026-01-01T00:00:00Z'));
+    expect(isoTime('2026-01-01')).toBe(Date.parse('2026-01-01T00:00:00Z'));
+    expect(isoTime('2028-02-29T23:59:59.5+05:00')).toBe(Date.parse('2028-02-29T18:59:59.500Z'));
+  });
+
+  it('refuses a day the month does not have, and hours or minutes past their end', () => {
+    for (const text of ['2026-02-30T00:00:00Z', '2026-02-29', '2026-04-31', '2026-01-01T24:00:00Z'])
+      expect(() => isoTime(text), text).toThrow(/^expected an ISO 8601 time/);
   });
 });

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_URL } from './defaults.js';
 import { CliError } from './io.js';
+import { parseIsoTime } from '../core/time/iso-time.js';
 
 /** Commander parser for a whole number within bounds. */
 export function integerIn(min: number, max: number) {
@@ -155,10 +156,8 @@ export function journalSize(text: string): number | 'unbounded' {
 
 /** Commander parser for an ISO 8601 time (`2026-01-01T00:00:00Z`); returns ms since the epoch. */
 export function isoTime(text: string): number {
-  const value = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text.trim())
-    ? Date.parse(text)
-    : NaN;
-  if (!Number.isFinite(value))
+  const value = parseIsoTime(text.trim());
+  if (value === undefined)
     throw new InvalidArgumentError(
       `expected an ISO 8601 time such as 2026-01-01T00:00:00Z; got ${JSON.stringify(text)}`,
     );

@@ -192,6 +192,28 @@ describe('the dev API router', () => {
     expect(emulator.clock.now()).toBe(START);
   });
 
+  it('refuses a clock set to text that is not an ISO 8601 time, or to a day its month does not have', () => {
+    const { emulator } = emulatorWith();
+    for (const set of [
+      '1',
+      '1000',
+      'March 7, 2026',
+      'Sat Jan 03 2026',
+      '2026-02-30T00:00:00Z',
+      '2026-04-31',
+    ]) {
+      const answer = emulator.handle(json('POST', '/clock', JSON.stringify({ set })));
+      expect(answer.status, set).toBe(400);
+      expect(problemOf(answer).detail, set).toMatch(/^set must be an ISO 8601 time/);
+    }
+    expect(emulator.clock.now()).toBe(START);
+    const leap = emulator.handle(
+      json('POST', '/clock', JSON.stringify({ set: '2028-02-29T12:00:00Z' })),
+    );
+    expect(leap.status).toBe(200);
+    expect(emulator.clock.now()).toBe(Date.parse('2028-02-29T12:00:00Z'));
+  });
+
   it('answers 501 for the check and the documents when the emulator was assembled without their providers', () => {
     const { emulator } = emulatorWith();
     for (const url of ['/check', '/openapi.json']) {

@@ -8,6 +8,7 @@ import {
   type Clock,
   type ManualClock,
 } from '../../time/clock.js';
+import { parseIsoTime } from '../../time/iso-time.js';
 import { CLOCK_TEXT_MAX_LENGTH } from '../dev-api-bounds.js';
 import { invalid, json, refuse } from '../dev-api-answers.js';
 import type { DevHandlers } from '../dev-api-handler.js';
@@ -60,7 +61,7 @@ function readMove(body: unknown, now: number): Move {
     return { advanceMs: advance };
   }
   const target =
-    typeof set === 'string' && set.length <= CLOCK_TEXT_MAX_LENGTH ? Date.parse(set) : set;
+    typeof set === 'string' && set.length <= CLOCK_TEXT_MAX_LENGTH ? parseIsoTime(set) : set;
   if (typeof target !== 'number' || !isClockTime(target))
     return bad(
       `set must be an ISO 8601 time or ms since the epoch, from ${new Date(CLOCK_RANGE.min).toISOString()} to ${latest}`,
