@@ -709,6 +709,23 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
     expect(bom.status).toBe(200);
   });
 
+  it('says a body sent without a Content-Type came without one, on the service and the dev API', async () => {
+    const { port } = await start();
+    const body = '{"email":"alice@example.com"}';
+    const start415 = await rawRequest(
+      port,
+      `POST /v1/merchants/${DEMO_MERCHANT}/users/passwordless/start HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    expect(start415.status).toBe(415);
+    expect(JSON.parse(start415.body).detail).toMatch(/got no Content-Type$/);
+    const faults = await rawRequest(
+      port,
+      `POST /__uas/faults HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 14\r\n\r\n{"status":503}`,
+    );
+    expect(faults.status).toBe(415);
+    expect(JSON.parse(faults.body).detail).toMatch(/got no Content-Type$/);
+  });
+
   it('answers a body nested too deep with 400, not a failure', async () => {
     const { port } = await start();
     const body = `{"email":"alice@example.com","x":${'['.repeat(5_000)}${']'.repeat(5_000)}}`;

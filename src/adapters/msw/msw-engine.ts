@@ -40,7 +40,9 @@ export function createFetchEngine(emulator: AnyEmulator, all: RequestHandler[]):
         {
           method: request.method,
           headers,
-          body: withBody ? (request.body ?? '') : undefined,
+          // Bytes, not text: a text body would get `text/plain;charset=UTF-8` from the Fetch
+          // API when the client sent no Content-Type, and the 415 would name a type never sent.
+          body: withBody ? new TextEncoder().encode(request.body ?? '') : undefined,
           signal: request.signal,
         },
       );
