@@ -147,6 +147,13 @@ describe('uas serve', () => {
     );
   });
 
+  it('prints first the line docs/testing.md gives, the address as its fifth word', async () => {
+    const { uas, url } = await serve();
+    const [first] = uas.stdout().split('\n');
+    expect(first).toBe(`uas emulator listening on ${url} (engine fast)`);
+    expect(first?.split(' ')[4]).toBe(url);
+  });
+
   it('says in the banner when codes are fixed, latency is added and 429s are injected', async () => {
     const { uas } = await serve([
       '--otp',
