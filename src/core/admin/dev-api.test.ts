@@ -171,6 +171,21 @@ describe('the dev API router', () => {
     );
     expect(reset.status).toBe(415);
     expect(emulator.faults()).toEqual([]);
+    // Empty, but typed as what a form or a text/plain post sends: refused too.
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data'])
+      expect(
+        emulator.handle(dev('/reset', { method: 'POST', headers: { 'content-type': type } }))
+          .status,
+      ).toBe(415);
+    emulator.handle(json('POST', '/faults', JSON.stringify({ status: 503 })));
+    expect(
+      emulator.handle(
+        dev('/faults', { method: 'DELETE', headers: { 'content-type': 'text/plain' } }),
+      ).status,
+    ).toBe(415);
+    expect(emulator.faults()).toHaveLength(1);
+    // Untyped and empty (curl -X POST): taken.
+    expect(emulator.handle(dev('/reset', { method: 'POST' })).status).toBe(200);
   });
 
   it('refuses a body that is not JSON, or nests too deep, and changes nothing', () => {

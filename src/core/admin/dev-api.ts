@@ -1,5 +1,10 @@
 import type { MaybePromise } from '../async/maybe-promise.js';
-import type { EmulatorRequest, EmulatorResponse, GiveWay } from '../service/exchange.js';
+import {
+  headerValue,
+  type EmulatorRequest,
+  type EmulatorResponse,
+  type GiveWay,
+} from '../service/exchange.js';
 import { notFound, refuse } from './dev-api-answers.js';
 import { crossOrigin, foreignOrigin, guardDevApi } from './dev-api-guard.js';
 import type { DevCall } from './dev-api-handler.js';
@@ -77,11 +82,16 @@ export function handleDevApi(
     call: LooseCall,
   ) => MaybePromise<EmulatorResponse>;
   if (route.body === undefined) {
-    // A write that reads no body still refuses one that is not JSON: a cross-site form or
-    // text/plain post (no preflight) must not reset the emulator either. (A GET's body is
+    // A write that reads no body still refuses one that is not JSON, or is typed as not JSON
+    // even when empty: a cross-site form or text/plain post (no preflight) must not reset the
+    // emulator either. An empty write with no type (curl -X POST) is taken. (A GET's body is
     // ignored, as the Fetch API of the msw engine drops it.)
     const write = request.method !== 'GET' && request.method !== 'HEAD';
-    const sent = write && ((request.bodyBytes ?? 0) > 0 || (request.body ?? '') !== '');
+    const sent =
+      write &&
+      ((request.bodyBytes ?? 0) > 0 ||
+        (request.body ?? '') !== '' ||
+        headerValue(request.headers, 'content-type') !== undefined);
     return (sent ? notJson(request, path) : undefined) ?? handle(call);
   }
   const body = readJsonBody(request, path);
