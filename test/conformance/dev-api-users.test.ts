@@ -39,6 +39,13 @@ describe.each(TRANSPORTS)('the users of the dev API over $name', (transport) => 
     expect(refused.status).toBe(400);
     expect(refused.body.detail).toContain('[1].email');
     expect((await api.exists('email=erin%40example.com')).body.exists).toBe(false);
+    // A field beside users is a mistake too, told as its users' own unknown fields are.
+    const misspelt = await post({ users: [{ email: 'erin@example.com' }], replace: true });
+    expect(misspelt.status).toBe(400);
+    expect(misspelt.body.errors).toEqual([
+      { detail: 'unknown field "replace": the body has users only', pointer: '#/replace' },
+    ]);
+    expect((await api.exists('email=erin%40example.com')).body.exists).toBe(false);
   });
 
   it('removes a user: exists says false, start answers user-not-found, and its pending code no longer verifies', async () => {

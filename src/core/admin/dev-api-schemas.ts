@@ -263,10 +263,12 @@ export const DEV_API_SCHEMAS = {
   Users: {
     type: 'object',
     required: ['users'],
+    additionalProperties: false,
     properties: {
       users: array(USERS_PER_REQUEST_MAX, {
         type: 'object',
         required: ['email'],
+        additionalProperties: false,
         properties: {
           email,
           phone_number: string(16),

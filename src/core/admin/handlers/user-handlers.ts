@@ -12,6 +12,16 @@ export const userHandlers = {
       return invalid(path, [
         { detail: 'the body must be {"users": [{"email": ...}, ...]}', pointer: '#/users' },
       ]);
+    // Refused as its users' own unknown fields are: a misspelt field is a mistake to tell.
+    const unknown = Object.keys(body as object).filter((key) => key !== 'users');
+    if (unknown.length > 0)
+      return invalid(
+        path,
+        unknown.slice(0, 10).map((key) => ({
+          detail: `unknown field ${JSON.stringify(key.slice(0, 64))}: the body has users only`,
+          pointer: `#/${key.slice(0, 64).replaceAll('~', '~0').replaceAll('/', '~1')}`,
+        })),
+      );
     return unlessInvalid(
       () => target.addUsers(users),
       (added) => json(200, added),
