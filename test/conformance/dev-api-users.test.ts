@@ -48,6 +48,38 @@ describe.each(TRANSPORTS)('the users of the dev API over $name', (transport) => 
     expect((await api.exists('email=erin%40example.com')).body.exists).toBe(false);
   });
 
+  it("gives a phone number to one user: refuses another's, and moves a user's own with it", async () => {
+    const { api } = await start();
+    const post = (users: unknown[]) =>
+      api.dev('/users', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ users }),
+      });
+    const byPhone = async (phone: string) =>
+      (await api.exists(`phone_number=${encodeURIComponent(phone)}`)).body;
+    // Alice's number (the bundled config's), taken by another user: refused, nothing added.
+    const taken = await post([
+      { email: 'dave@example.com' },
+      { email: 'erin@example.com', phone_number: '+14155550101' },
+    ]);
+    expect(taken.status).toBe(400);
+    expect(taken.body.detail).toContain("[1].phone_number: +14155550101 is alice@example.com's");
+    expect((await api.exists('email=dave%40example.com')).body.exists).toBe(false);
+    expect(await byPhone('+14155550101')).toEqual({ exists: true, token_count: 2 });
+    // Alice given a new number: the old one no longer finds her.
+    expect(
+      (await post([{ email: 'alice@example.com', phone_number: '+14155550199', token_count: 4 }]))
+        .body,
+    ).toEqual({ added: 0, replaced: 1 });
+    expect(await byPhone('+14155550101')).toEqual({ exists: false, token_count: 0 });
+    expect(await byPhone('+14155550199')).toEqual({ exists: true, token_count: 4 });
+    // Now free, the old number can be another user's.
+    expect((await post([{ email: 'erin@example.com', phone_number: '+14155550101' }])).status).toBe(
+      200,
+    );
+  });
+
   it('removes a user: exists says false, start answers user-not-found, and its pending code no longer verifies', async () => {
     const { api } = await start();
     await api.start({ email: 'alice@example.com' });

@@ -1,5 +1,5 @@
 import { andThen, type MaybePromise } from '../async/maybe-promise.js';
-import { applyConfigPatch, type ResolvedConfig } from '../config/config.js';
+import { applyConfigPatch, phoneIssues, type ResolvedConfig } from '../config/config.js';
 import { ConfigError, configIssue } from '../config/config-error.js';
 import { describeIssues, userSchema, type ConfigFile } from '../config/config-schema.js';
 import { list } from '../config/schema-kit.js';
@@ -147,6 +147,7 @@ function addUsers(
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, usersSchema));
   // Checked on the users the change is made on: a change kept on others is made again.
   checkRoom(context.state, parsed.data);
+  checkPhones(context.state, parsed.data);
   let counts = { added: 0, replaced: 0 };
   const change = { type: 'users', users: parsed.data } as const;
   return andThen(
@@ -237,6 +238,12 @@ function applyConfig(
       behavior: next.source.behavior,
       otp: next.source.otp,
     });
+}
+
+/** Throws when a user would take a phone number another user has (see `phoneIssues`). */
+function checkPhones({ directory }: EmulatorState, users: ConfigFile['users']): void {
+  const issues = phoneIssues(users, [], (phone) => directory.userByPhone(phone)?.email);
+  if (issues.length > 0) throw new ConfigError(issues);
 }
 
 /** Throws when users already checked would pass the most an emulator holds. */

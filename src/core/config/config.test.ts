@@ -94,6 +94,17 @@ describe('resolveConfig', () => {
       'limits.cost.start: 6 is more than limits.caller.burst (5); such a request could never pass',
     ]);
   });
+
+  it('refuses two users with one phone number: exists by phone_number finds one user', () => {
+    const users = [
+      { email: 'ann@example.com', phone_number: '+14155550101' },
+      { email: 'ben@example.com' },
+      { email: 'cat@example.com', phone_number: '+14155550101' },
+    ];
+    expect(issuesOf({ ...DEMO_CONFIG, users })).toEqual([
+      "users[2].phone_number: +14155550101 is ann@example.com's already",
+    ]);
+  });
 });
 
 describe('behavior.chaosRetryAfter', () => {

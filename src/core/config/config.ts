@@ -142,6 +142,27 @@ function withDefaults(file: ConfigFile): ConfigFile {
   };
 }
 
+/**
+ * The users whose phone number another user has, earlier in `users` or (`ownerOf`) already: a
+ * phone number finds one user (exists by phone_number), and two with one would hide one. A user
+ * given again (its e-mail in any case) may keep its own.
+ */
+export function phoneIssues(
+  users: ConfigFile['users'],
+  at: ReadonlyArray<string | number>,
+  ownerOf: (phone: string) => string | undefined = () => undefined,
+): ConfigIssue[] {
+  const taken = new Map<string, string>();
+  return users.flatMap(({ email, phone_number: phone }, index) => {
+    if (phone === undefined) return [];
+    const owner = taken.get(phone) ?? ownerOf(phone);
+    taken.set(phone, email);
+    return owner === undefined || owner.toLowerCase() === email.toLowerCase()
+      ? []
+      : [configIssue([...at, index, 'phone_number'], `${phone} is ${owner}'s already`)];
+  });
+}
+
 function crossCheck(file: ConfigFile): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const seen = (
@@ -188,6 +209,7 @@ function crossCheck(file: ConfigFile): ConfigIssue[] {
     file.users.map((user) => user.email),
     (email) => email.toLowerCase(),
   );
+  issues.push(...phoneIssues(file.users, ['users']));
   const cost = { ...DEFAULTS.limits.cost, ...file.limits.cost };
   for (const level of ['client', 'caller'] as const) {
     const burst = file.limits[level].burst;

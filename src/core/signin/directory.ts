@@ -47,7 +47,13 @@ export function createDirectory(config: Pick<ConfigFile, 'clients' | 'users'>): 
         token_count: user.token_count ?? 0,
       };
       const key = user.email.toLowerCase();
-      if (byEmail.has(key)) replaced++;
+      const before = byEmail.get(key);
+      if (before !== undefined) {
+        replaced++;
+        // Its phone number goes with the user it replaces, unless it keeps it.
+        if (before.phone_number !== undefined && byPhone.get(before.phone_number) === before)
+          byPhone.delete(before.phone_number);
+      }
       byEmail.set(key, record);
       if (user.phone_number !== undefined) byPhone.set(user.phone_number, record);
     }
