@@ -1,3 +1,7 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { CliError, EXIT } from './io.js';
+
 /** Words for the errors a file to write can meet, after their code. */
 const REASONS: Readonly<Record<string, string>> = {
   ENOENT: 'its folder does not exist',
@@ -30,4 +34,22 @@ export function describeFsError(error: unknown): string {
   const code = codeOf(error);
   if (code === 'ENOENT') return 'no such file';
   return code === 'EACCES' || code === 'EISDIR' ? (REASONS[code] as string) : messageOf(error);
+}
+
+/**
+ * Refuses at once, before any work, a report path (`--junit`, `--markdown`, `--html`) that could
+ * not be written when the work is done: a directory, a folder that does not exist, a file or
+ * folder not writable. The file itself is neither made nor touched.
+ */
+export function checkReportPath(file: string | undefined, flag: string, cwd: string): void {
+  if (file === undefined) return;
+  const path = resolve(cwd, file);
+  try {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat?.isDirectory() === true)
+      throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    accessSync(stat === undefined ? dirname(path) : path, constants.W_OK);
+  } catch (error) {
+    throw new CliError(`cannot write ${flag} ${path}: ${fileErrorReason(error)}`, EXIT.usage);
+  }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
@@ -220,6 +220,34 @@ describe('usage errors', () => {
 
   it.each(CASES)('%s: one line, exit 2, no stack trace', async (_name, args) => {
     expectUsageError(await runCli(args));
+  });
+
+  it('refuses a report it could not write before any work: the command is not run, the run not made', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uas-report-'));
+    try {
+      const marker = join(dir, 'ran');
+      const command = [
+        '--',
+        process.execPath,
+        '-e',
+        `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`,
+      ];
+      for (const [flag, path, reason] of [
+        ['--junit', dir, 'EISDIR: it is a directory'],
+        ['--markdown', join(dir, 'none', 'report.md'), 'ENOENT: its folder does not exist'],
+      ] as const) {
+        const result = await runCli(['check', flag, path, ...command]);
+        expectUsageError(result);
+        expect(result.stderr).toBe(`uas: cannot write ${flag} ${path}: ${reason}\n`);
+        expect(existsSync(marker)).toBe(false);
+      }
+      // Told before the scenario is even read.
+      const simulate = await runCli(['simulate', '--preset', 'nope', '--html', dir]);
+      expectUsageError(simulate);
+      expect(simulate.stderr).toBe(`uas: cannot write --html ${dir}: EISDIR: it is a directory\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.each(BARE_DURATIONS)('refuses a duration without a unit: uas %j', async (args, message) => {

@@ -1,4 +1,4 @@
-import { fileErrorReason } from '../file-error.js';
+import { checkReportPath, fileErrorReason } from '../file-error.js';
 import { writeFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { checkIntegration } from '../../check/check-integration.js';
@@ -64,6 +64,9 @@ async function judge(
 ): Promise<number> {
   const { io } = context;
   checkSources(command, flags);
+  // Refused now, not once the command has run.
+  checkReportPath(flags.junit, '--junit', io.cwd);
+  checkReportPath(flags.markdown, '--markdown', io.cwd);
   const warn = (line: string) => io.stderr.write(`uas: ${line}\n`);
   const journal =
     flags.journal === undefined || flags.journal === '-'

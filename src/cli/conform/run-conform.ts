@@ -21,7 +21,7 @@ import { colorsFor } from '../colors-for.js';
 import { durationFlag } from '../duration-flag.js';
 import { parseHttpUrl, sizeFlag } from '../options.js';
 import { resolveAccessToken, sendableAdminToken } from '../resolve-access-token.js';
-import { fileErrorReason } from '../file-error.js';
+import { checkReportPath, fileErrorReason } from '../file-error.js';
 import { escapeControls, toSafeJson } from '../safe-text.js';
 
 /** The flags of `uas conform`, as commander parses them. */
@@ -79,6 +79,7 @@ export async function runConform(
     return (await import('./run-fidelity.js')).runFidelity(flags.journal, flags.json === true, io);
   }
   const base = parseHttpUrl('--url', flags.url);
+  checkReportPath(flags.junit, '--junit', io.cwd);
   const token = await resolveAccessToken(flags, base, io.cwd);
   sendableAdminToken(flags.adminToken);
   const redact = createRedactor([token, flags.adminToken]);

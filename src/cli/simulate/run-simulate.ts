@@ -6,7 +6,7 @@ import type { PlaybackSummary } from '../../tui/playback.js';
 import { pluralize } from '../../text/pluralize.js';
 import type { CommandContext } from '../command-context.js';
 import { readJsonFile } from '../config-loader.js';
-import { fileErrorReason } from '../file-error.js';
+import { checkReportPath, fileErrorReason } from '../file-error.js';
 import { CliError, EXIT, type CliIO } from '../io.js';
 import { colorsFor } from '../colors-for.js';
 import { allowLiveScreen } from '../live-screen.js';
@@ -31,6 +31,8 @@ export async function runSimulate(flags: SimulateFlags, context: CommandContext)
     return EXIT.ok;
   }
   if (flags.json && flags.markdown) throw new CliError('give --json or --markdown, not both');
+  // Refused now, not after a run of minutes.
+  checkReportPath(flags.html, '--html', io.cwd);
   const scenario = await loadScenario(flags, io.cwd);
   // A run in real time says so before it starts, not minutes later in the report.
   if (flags.watch || flags.target !== undefined)
