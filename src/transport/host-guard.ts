@@ -12,10 +12,7 @@ const VALID_HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::\d{
 
 /** Whether a Host header value is a valid host and port. */
 export function isValidHost(host: string): boolean {
-  if (!VALID_HOST.test(host)) return false;
-  // A port, when given, is one TCP can have (`127.0.0.1:99999` is no place).
-  const port = /:(\d+)$/.exec(host);
-  return port === null || Number(port[1]) <= 65_535;
+  return VALID_HOST.test(host);
 }
 
 /** Who may reach the dev API by name. */

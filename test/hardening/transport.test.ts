@@ -109,13 +109,6 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
       'malformed-http',
       true,
     ],
-    [
-      'a Host whose port no TCP port can be',
-      'GET /__uas/codes/alice%40example.com HTTP/1.1\r\nHost: 127.0.0.1:99999\r\n\r\n',
-      400,
-      'malformed-http',
-      true,
-    ],
   ] as const)(
     'answers %s with problem+json alike on both engines',
     async (_name, text, status, type, closed) => {
