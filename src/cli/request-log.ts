@@ -1,6 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { EmulatorEvent } from '../core/records/records.js';
 import type { OutputStream } from './io.js';
+import { escapeControls, toSafeJson } from './safe-text.js';
 
 /** How `uas serve` logs requests and codes. */
 export type LogMode = 'pretty' | 'json' | 'off';
@@ -14,21 +15,28 @@ export function colorStatus(chalk: ChalkInstance, status: number): string {
   return chalk.red(String(status));
 }
 
-/** Formats one event as a log line (without newline); undefined for events not logged. */
+/** Text from a request or the real service, on one line, its control characters escaped. */
+const safe = (text: string) => escapeControls(text, { keepNewlines: false });
+
+/**
+ * Formats one event as a log line (without newline); undefined for events not logged. What came
+ * from outside (a path, a bucket or problem the real service named behind `--upstream`) is shown
+ * with its control characters escaped, so it cannot recolour the terminal or set its title.
+ */
 export function formatEvent(event: EmulatorEvent, chalk: ChalkInstance): string | undefined {
   switch (event.type) {
     case 'request': {
       const r = event.request;
-      const bucket = r.bucket === undefined ? chalk.dim('-') : r.bucket;
+      const bucket = r.bucket === undefined ? chalk.dim('-') : safe(r.bucket);
       const left = r.remaining === undefined ? '' : chalk.dim(` ${r.remaining} left`);
       const note =
         r.outcome === 'allowed' || r.outcome === 'invalid' ? '' : chalk.dim(` (${r.outcome})`);
-      const problem = r.problem === undefined ? '' : chalk.dim(` ${r.problem}`);
-      return `${chalk.dim(time(r.at))} ${r.method.padEnd(5)} ${r.path}  ${bucket}  ${colorStatus(chalk, r.status)}${left}${problem}${note}`;
+      const problem = r.problem === undefined ? '' : chalk.dim(` ${safe(r.problem)}`);
+      return `${chalk.dim(time(r.at))} ${safe(r.method).padEnd(5)} ${safe(r.path)}  ${bucket}  ${colorStatus(chalk, r.status)}${left}${problem}${note}`;
     }
     case 'code': {
       const c = event.code;
-      return `${chalk.dim(c.issued_at.slice(11, 23))} ${chalk.cyan('code')} ${chalk.bold(c.code)} for ${c.email} at merchant ${c.merchant_id} (expires ${c.expires_at})`;
+      return `${chalk.dim(c.issued_at.slice(11, 23))} ${chalk.cyan('code')} ${chalk.bold(c.code)} for ${safe(c.email)} at merchant ${safe(c.merchant_id)} (expires ${c.expires_at})`;
     }
     case 'reset':
       return `${chalk.magenta('reset')} ${event.emulator ? 'the emulator (buckets, codes, journal, users, config, faults, clock)' : (event.bucket ?? 'all buckets')}`;
@@ -44,7 +52,8 @@ export function createRequestLogger(
   chalk: ChalkInstance,
 ): ((event: EmulatorEvent) => void) | undefined {
   if (mode === 'off') return undefined;
-  if (mode === 'json') return (event) => stream.write(`${JSON.stringify(event)}\n`);
+  // JSON escapes the C0 controls; the C1 ones (CSI, OSC) are escaped too, as in every --json.
+  if (mode === 'json') return (event) => stream.write(`${toSafeJson(event)}\n`);
   return (event) => {
     const line = formatEvent(event, chalk);
     if (line !== undefined) stream.write(`${line}\n`);
