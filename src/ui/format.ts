@@ -54,6 +54,26 @@ export function callerIdPlace(request: {
 }
 
 /**
+ * The `Retry-After` a request got, in words: its seconds, and for an answer of the real service
+ * behind `uas serve --upstream` the text it sent when that differs (an HTTP date) or could not be
+ * read as a delay (`-5`, `5, 10`), which is not the same as none sent.
+ */
+export function retryAfterText(request: {
+  retry_after?: number | undefined;
+  upstream?: { retry_after_text?: string | undefined } | undefined;
+}): string {
+  const sent = request.upstream?.retry_after_text;
+  if (request.retry_after === undefined)
+    return sent === undefined
+      ? 'none sent'
+      : `"${sent}" as sent by the real service: neither delay-seconds nor an HTTP date`;
+  const seconds = `${request.retry_after} s`;
+  return sent === undefined || sent.trim() === String(request.retry_after)
+    ? seconds
+    : `${seconds} (sent as "${sent}")`;
+}
+
+/**
  * A value of traffic as one line of text: control characters are shown as escapes, so a value
  * cannot move the text around it. (Preact renders text, never HTML.)
  */

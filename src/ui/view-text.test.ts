@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { requestRecord } from '../../test/helpers/request-record.js';
 import { codeState } from './code-state.js';
 import { configChange } from './config-change.js';
-import { callerIdPlace, fillPercent, formatDuration, oneLine, outcomeLabel } from './format.js';
+import {
+  callerIdPlace,
+  fillPercent,
+  formatDuration,
+  oneLine,
+  outcomeLabel,
+  retryAfterText,
+} from './format.js';
 import { filterRequests, NO_FILTER, STATUS_CHOICES } from './request-filter.js';
 import { OUTCOMES } from '../core/records/records.js';
 import { curlCommand, replayRequest, shellQuote } from './replay-request.js';
@@ -27,6 +34,28 @@ describe('formatting', () => {
     expect(oneLine('a\u200fb\u061c')).toBe('a\\u200fb\\u061c');
     expect(oneLine('x'.repeat(10), 4)).toBe('xxxx…');
     expect(oneLine({ a: 1 })).toBe('{"a":1}');
+  });
+
+  it("says the Retry-After a request got, and the real service's text it could not read", () => {
+    expect(retryAfterText(requestRecord({ retry_after: undefined }))).toBe('none sent');
+    expect(retryAfterText(requestRecord({ retry_after: 7 }))).toBe('7 s');
+    const upstream = (text: string | undefined) => ({
+      answered_by: 'upstream' as const,
+      local: undefined,
+      headers: ['retry-after'],
+      policy: undefined,
+      retry_after_text: text,
+      problem_type: undefined,
+      bucket: undefined,
+    });
+    expect(retryAfterText(requestRecord({ retry_after: 7, upstream: upstream('7') }))).toBe('7 s');
+    expect(
+      retryAfterText(requestRecord({ retry_after: undefined, upstream: upstream('-5') })),
+    ).toBe('"-5" as sent by the real service: neither delay-seconds nor an HTTP date');
+    const date = 'Wed, 21 Oct 2015 07:28:00 GMT';
+    expect(retryAfterText(requestRecord({ retry_after: 0, upstream: upstream(date) }))).toBe(
+      `0 s (sent as "${date}")`,
+    );
   });
 
   it('says where a caller_id was found, or that it was misplaced', () => {

@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import type { RequestRecord } from '../../core/records/records.js';
-import { callerIdPlace, formatClock, oneLine, outcomeLabel } from '../format.js';
+import { callerIdPlace, formatClock, oneLine, outcomeLabel, retryAfterText } from '../format.js';
 import { curlCommand, replayRequest } from '../replay-request.js';
 import { href } from '../route.js';
 
@@ -23,7 +23,7 @@ export function RequestDetail({ record }: { record: RequestRecord }) {
       `${outcomeLabel(record.status, record.outcome)}${record.problem === undefined ? '' : ` (${record.problem})`}`,
       'answer',
     ],
-    ['Retry-After', record.retry_after === undefined ? 'none sent' : `${record.retry_after} s`],
+    ['Retry-After', retryAfterText(record), 'retry-after'],
     ['User-Agent', record.user_agent ?? '—'],
     ['Idempotency-Key', record.idempotency_key ?? '—'],
     ['Retry-Attempt', record.retry_attempt ?? '—'],
