@@ -123,6 +123,18 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     await page.getByTestId('request-detail').waitFor();
   });
 
+  it('escapes a direction character of traffic that a check finding quotes', async () => {
+    await dash.startServer();
+    const { page, errors } = await openPage(dash.browser!, dash.url);
+    await dash.visit(page, 'check');
+    await dash.exists(`email=bob@example.com&callerId=${encodeURIComponent('\u202eevil')}`);
+    const rule = page.locator('[data-rule="caller-id-wrong-place"]');
+    await expect.poll(() => rule.getAttribute('data-status'), { timeout: 10_000 }).toBe('failed');
+    expect(await rule.getByTestId('finding-message').textContent()).toContain('\\u202eevil');
+    expect(await page.locator('main').textContent()).not.toContain('\u202e');
+    expect(errors).toEqual([]);
+  });
+
   it('shows the server’s own error for a bad config value, and changes nothing', async () => {
     await dash.startServer();
     const before = await (await fetch(`${dash.url}/__uas/config`)).json();

@@ -4,6 +4,7 @@ import type { CheckReport } from '../../check/check-report.js';
 import { formatReportJunit } from '../../check/format-report-junit.js';
 import { formatReportMarkdown } from '../../check/format-report-markdown.js';
 import { devApi, problemText } from '../dev-api.js';
+import { oneLine } from '../format.js';
 import { useRefresh } from '../parts/use-refresh.js';
 import { href } from '../route.js';
 
@@ -35,7 +36,7 @@ export function CheckPage() {
       </p>
       {(report.warnings ?? []).map((warning) => (
         <p class="notice" key={warning}>
-          {warning}
+          {oneLine(warning, 2000)}
         </p>
       ))}
       <ul class="rules" data-testid="rules">
@@ -53,7 +54,8 @@ export function CheckPage() {
               {rule.reason === undefined ? null : <span class="dim"> — {rule.reason}</span>}
               {finding === undefined ? null : (
                 <div class="finding">
-                  <p>{finding.message}</p>
+                  {/* A finding quotes values of traffic (a misplaced caller_id): escaped. */}
+                  <p data-testid="finding-message">{oneLine(finding.message, 2000)}</p>
                   <p>
                     <strong>Fix:</strong> {finding.fix}
                   </p>
