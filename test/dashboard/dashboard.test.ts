@@ -1,4 +1,6 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnUas, waitForUrl } from '../helpers/spawn-uas.js';
@@ -133,6 +135,34 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     expect(await rule.getByTestId('finding-message').textContent()).toContain('\\u202eevil');
     expect(await page.locator('main').textContent()).not.toContain('\u202e');
     expect(errors).toEqual([]);
+  });
+
+  it('escapes a direction character in a bucket the real service named behind --upstream', async () => {
+    const bucket = 'caller:demo:\u202eevil';
+    const upstream = createServer((_request, response) => {
+      response.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '5' });
+      response.end(JSON.stringify({ type: 'about:blank', status: 429, bucket }));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = upstream.address() as AddressInfo;
+      await dash.startServer(['--upstream', `http://127.0.0.1:${port}`]);
+      const { page, errors } = await openPage(dash.browser!, dash.url);
+      await dash.visit(page, 'overview');
+      await dash.exists('email=bob@example.com&caller_id=c1');
+      const main = page.getByRole('main');
+      const link = main.getByRole('link', { name: 'caller:demo:\\u202eevil' });
+      await link.waitFor();
+      expect(await main.textContent()).not.toContain('\u202e');
+      await link.click();
+      await expect
+        .poll(() => page.getByTestId('bucket-detail').locator('h2').textContent())
+        .toBe('caller:demo:\\u202eevil');
+      expect(await main.textContent()).not.toContain('\u202e');
+      expect(errors).toEqual([]);
+    } finally {
+      upstream.close();
+    }
   });
 
   it('shows the server’s own error for a bad config value, and changes nothing', async () => {

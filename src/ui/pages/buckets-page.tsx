@@ -179,7 +179,7 @@ function BucketTable({
                 aria-expanded={open === bucket.key}
                 onClick={() => onOpen(open === bucket.key ? undefined : bucket.key)}
               >
-                {bucket.key}
+                {oneLine(bucket.key)}
               </button>
             </td>
             <td>
@@ -187,7 +187,7 @@ function BucketTable({
                 min={0}
                 max={bucket.burst}
                 value={bucket.tokens}
-                aria-label={`${bucket.key} fill`}
+                aria-label={`${oneLine(bucket.key)} fill`}
               />{' '}
               {fillPercent(bucket.tokens, bucket.burst)}%
             </td>
@@ -218,8 +218,8 @@ function BucketDetail({
     .slice(-20)
     .reverse();
   return (
-    <section class="panel" aria-label={`Bucket ${bucketKey}`} data-testid="bucket-detail">
-      <h2>{bucketKey}</h2>
+    <section class="panel" aria-label={`Bucket ${oneLine(bucketKey)}`} data-testid="bucket-detail">
+      <h2>{oneLine(bucketKey)}</h2>
       <button
         type="button"
         onClick={async () =>

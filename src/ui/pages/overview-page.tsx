@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import { useEffect, useState } from 'preact/hooks';
 import { devApi } from '../dev-api.js';
-import { formatCount } from '../format.js';
+import { formatCount, oneLine } from '../format.js';
 import { health, live } from '../live.js';
 import { useRefresh } from '../parts/use-refresh.js';
 import { busiestBuckets, seriesColumns } from '../live-state.js';
@@ -67,8 +67,9 @@ export function OverviewPage() {
             {busiestBuckets(state.buckets, 8).map((bucket) => (
               <tr key={bucket.key}>
                 <td>
+                  {/* Behind --upstream, the real service names the bucket: escaped. */}
                   <a href={href('buckets', { search: bucket.key, open: bucket.key })}>
-                    {bucket.key}
+                    {oneLine(bucket.key)}
                   </a>
                 </td>
                 <td>{formatCount(bucket.allowed)}</td>
