@@ -116,9 +116,22 @@ describe.skipIf(!hasChromium)('the dashboard with the keyboard only, in Chromium
     await page.keyboard.press('Enter');
     await expect.poll(() => client.getAttribute('aria-expanded')).toBe('true');
 
-    // Requests: open a request's detail.
+    // Requests: the list is one stop of Tab however long; the arrow keys, Home and End pick a
+    // request, Enter opens its detail, and the next Tab is in the detail, past the other rows.
     await goTo(page, 'Requests', '#/requests');
-    await tabTo(page, main.getByTestId('request-row').last());
+    await tabTo(page, main.getByRole('region', { name: 'Requests, newest first' }));
+    await page.keyboard.press('ArrowDown');
+    expect((await focusState(page)).what).toContain('"#3 ');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.url()).toContain('#/requests?id=3');
+    await main.getByTestId('request-detail').waitFor();
+    await page.keyboard.press('Tab');
+    expect((await focusState(page)).what).toContain('See bucket caller:demo:198.51.100.7');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('End');
+    const oldest = await focusState(page);
+    expect(oldest.what).toContain('"#1 ');
+    expect(oldest.ring && oldest.clippedBy === undefined).toBe(true);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.url()).toContain('#/requests?id=1');
     await main.getByTestId('request-detail').waitFor();

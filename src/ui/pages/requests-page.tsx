@@ -39,6 +39,7 @@ export function RequestsPage() {
             <li key={request.id} class={request.id === selected ? 'row selected' : 'row'}>
               <a
                 href={href('requests', { id: String(request.id) })}
+                tabIndex={-1}
                 aria-current={request.id === selected ? 'true' : undefined}
                 data-testid="request-row"
               >
