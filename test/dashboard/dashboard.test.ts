@@ -165,6 +165,30 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     }
   });
 
+  it('keeps each heading and figure of the bucket table whole beside a 256-character key', async () => {
+    await dash.startServer();
+    await dash.exists(`email=bob@example.com&caller_id=${'W'.repeat(256)}`);
+    const { page, errors } = await openPage(dash.browser!, dash.url);
+    await dash.visit(page, 'buckets');
+    const table = page.getByTestId('bucket-table');
+    await table.getByRole('button', { name: /^caller:demo:W+$/ }).waitFor();
+    // A word of a heading (Tokens) or a figure (5 / 5) split over lines draws more line boxes
+    // than it has words.
+    const split = await table.evaluate((element) =>
+      [...element.querySelectorAll('th, td:not(:first-child)')]
+        .filter((cell) => cell.querySelector('meter') === null)
+        .filter((cell) => {
+          const range = document.createRange();
+          range.selectNodeContents(cell);
+          const words = (cell.textContent ?? '').trim().split(/\s+/).length;
+          return range.getClientRects().length > words;
+        })
+        .map((cell) => cell.textContent),
+    );
+    expect(split).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
   it('shows the server’s own error for a bad config value, and changes nothing', async () => {
     await dash.startServer();
     const before = await (await fetch(`${dash.url}/__uas/config`)).json();
