@@ -189,6 +189,19 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('fits the Requests page to the window, a phone’s too, with a long caller_id selected', async () => {
+    await dash.startServer();
+    await dash.exists(`email=alice@example.com&caller_id=${'W'.repeat(256)}`);
+    for (const width of [375, 1280]) {
+      const context = await dash.browser!.newContext({ viewport: { width, height: 700 } });
+      const page = await context.newPage();
+      await dash.visit(page, 'requests?id=1');
+      await page.getByTestId('request-detail').waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
+      await context.close();
+    }
+  });
+
   it('shows the server’s own error for a bad config value, and changes nothing', async () => {
     await dash.startServer();
     const before = await (await fetch(`${dash.url}/__uas/config`)).json();
