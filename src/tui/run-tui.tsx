@@ -1,5 +1,6 @@
 import { render } from 'ink';
 import { App } from './app.js';
+import { keyboardStream } from './keyboard-input.js';
 import type { TuiSource } from './tui-source.js';
 
 /** Where the screen is drawn and keys are read. */
@@ -13,7 +14,7 @@ export interface TuiStreams {
 export async function runTui(source: TuiSource, title: string, streams: TuiStreams): Promise<void> {
   const app = render(<App source={source} title={title} />, {
     stdout: streams.stdout,
-    stdin: streams.stdin,
+    stdin: keyboardStream(streams.stdin),
     stderr: streams.stderr,
     exitOnCtrlC: true,
     patchConsole: false,

@@ -6,6 +6,7 @@ import type { SimulationReport } from '../simulate/simulation-report.js';
 import type { Scenario } from '../simulate/scenario.js';
 import { simulate } from '../simulate/simulation.js';
 import { App } from './app.js';
+import { keyboardStream } from './keyboard-input.js';
 import { createPlayback, type PlaybackSummary } from './playback.js';
 import type { TuiStreams } from './run-tui.js';
 import { createLocalSource, type TuiSource } from './tui-source.js';
@@ -46,6 +47,7 @@ export async function watchSimulation(
   const playback = createPlayback({ speed, clock: options.clock ?? systemClock });
   let quit = false;
   let app: Instance | undefined;
+  const keyboard = keyboardStream(streams.stdin);
   let shown: Emulator | undefined;
   // Modes run one after another, each on a new emulator whose time starts at 0.
   let played = -1;
@@ -72,7 +74,7 @@ export async function watchSimulation(
           if (app === undefined)
             app = render(screen, {
               stdout: streams.stdout,
-              stdin: streams.stdin,
+              stdin: keyboard,
               stderr: streams.stderr,
               exitOnCtrlC: false,
               patchConsole: false,

@@ -68,6 +68,34 @@ describe('uas top', () => {
   );
 
   it.skipIf(!hasTmux)(
+    needsTmux('lives on through keys it does not know and pasted colours, and quits on q'),
+    async () => {
+      running = await listen(steady(), 0, '127.0.0.1');
+      tmux.start(`${process.execPath} ${UAS_BIN} top --url ${running.url}`, 80, 24);
+      await vi.waitFor(() => expect(screen()).toContain('● connected'), {
+        timeout: 10_000,
+        interval: 100,
+      });
+      // Ctrl with a key Ink 6 cannot name ended the screen with a TypeError.
+      tmux.keys('-l', '\u001b[1;5I');
+      // A filter pasted with its colours: the text is taken, the colours left out.
+      tmux.keys('/');
+      tmux.keys('-l', 'ali\u001b[31mce\u001b[0m');
+      tmux.keys('Enter');
+      await vi.waitFor(() => expect(screen()).toMatch(/filter.*alice/), {
+        timeout: 5_000,
+        interval: 100,
+      });
+      expect(tmux.running()).toBe(true);
+      tmux.keys('q');
+      await vi.waitFor(() => expect(tmux.running()).toBe(false), {
+        timeout: 5_000,
+        interval: 100,
+      });
+    },
+  );
+
+  it.skipIf(!hasTmux)(
     needsTmux(
       'plays a simulation on the live screen with simulate --watch, then prints the report',
     ),
