@@ -5,6 +5,7 @@ import { StringDecoder } from 'node:string_decoder';
  * The escape sequences of the keys the screens use (arrows, Home, End, Page Up and Down,
  * Delete, Shift+Tab), as terminals send them: CSI or SS3, without modifiers.
  */
+// eslint-disable-next-line no-control-regex -- escape sequences are what it reads
 const KNOWN_SEQUENCE = /^\u001b(?:\[[ABCDHFZ]|O[ABCDHF]|\[[1-8]~)$/;
 
 /**
@@ -13,6 +14,7 @@ const KNOWN_SEQUENCE = /^\u001b(?:\[[ABCDHFZ]|O[ABCDHF]|\[[1-8]~)$/;
  * (an ESC followed by another is a lone Escape: the next sequence starts there).
  */
 const SEQUENCE =
+  // eslint-disable-next-line no-control-regex -- escape sequences are what it reads
   /^\u001b(?:\[[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|O[^\u001b]?|[\]P^_X][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[^\u001b])/su;
 
 /**
