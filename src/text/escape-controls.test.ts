@@ -23,6 +23,13 @@ describe('escapeControls', () => {
     expect(escapeControls('a\u200fb\u200ec\u061cd')).toBe('a\\u200fb\\u200ec\\u061cd');
   });
 
+  it('makes the characters that show as nothing visible, but not the joiners emoji need', () => {
+    expect(escapeControls('a\u200bb\u2060c\u2064d\ufeff')).toBe('a\\u200bb\\u2060c\\u2064d\\ufeff');
+    expect(escapeControls('👨\u200d👩\u200d👧 می\u200cخواهم')).toBe(
+      '👨\u200d👩\u200d👧 می\u200cخواهم',
+    );
+  });
+
   it('leaves printable text alone, non-ASCII included', () => {
     const text = 'Zoë · 日本 🎉 ~ \u00a0 – “quoted” …';
     expect(escapeControls(text)).toBe(text);

@@ -14,7 +14,7 @@ export interface EscapeControlsOptions {
  * move the cursor or set a terminal's title; C1 holds CSI, U+009B, which some terminals read as
  * ESC [) becomes a visible `\xNN`. So do the Unicode line and paragraph separators and the
  * bidirectional overrides, isolates and marks (`\u2028`, `\u202e`, `\u200f`, ...), which would break a line or
- * reorder what a reader sees. A carriage return that would overwrite the line shows as `\r`.
+ * reorder what a reader sees, and the characters that show as nothing (`\u200b`, `\ufeff`, ...). A carriage return that would overwrite the line shows as `\r`.
  * Line feed, tab and CRLF stay unless `keepNewlines` is false.
  */
 export function escapeControls(text: string, options: EscapeControlsOptions = {}): string {
@@ -25,7 +25,16 @@ export function escapeControls(text: string, options: EscapeControlsOptions = {}
     const code = text.charCodeAt(index);
     // The bidirectional marks (Arabic letter mark, left-to-right and right-to-left marks) are
     // escaped as the overrides are.
-    const mark = code === 0x061c || code === 0x200e || code === 0x200f;
+    // So are the characters that show as nothing at all (zero-width space, word joiner, the
+    // invisible operators, the byte order mark), which would hide a difference between two
+    // values; the zero-width joiners, which emoji and some scripts need, are not.
+    const mark =
+      code === 0x061c ||
+      code === 0x200b ||
+      code === 0x200e ||
+      code === 0x200f ||
+      (code >= 0x2060 && code <= 0x2064) ||
+      code === 0xfeff;
     if ((code >= 0x20 && code < 0x7f) || (code > 0x9f && code < 0x2028 && !mark)) continue;
     let escaped: string;
     if (code < 0x100) {

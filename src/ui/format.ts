@@ -81,7 +81,7 @@ export function oneLine(value: unknown, max = 300): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   const escaped = text.replace(
     // eslint-disable-next-line no-control-regex
-    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
   return escaped.length > max ? `${escaped.slice(0, max)}…` : escaped;

@@ -32,6 +32,8 @@ describe('formatting', () => {
   it('escapes control and direction characters of traffic, and cuts long values', () => {
     expect(oneLine('a\nb\u202ec')).toBe('a\\u000ab\\u202ec');
     expect(oneLine('a\u200fb\u061c')).toBe('a\\u200fb\\u061c');
+    // Characters that show as nothing: two caller_ids must not look the same.
+    expect(oneLine('\u200bx\u2060\ufeff')).toBe('\\u200bx\\u2060\\ufeff');
     expect(oneLine('x'.repeat(10), 4)).toBe('xxxx…');
     expect(oneLine({ a: 1 })).toBe('{"a":1}');
   });
