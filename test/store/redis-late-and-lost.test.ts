@@ -189,6 +189,25 @@ describe.skipIf(!HAS_REDIS)('the shared manual clock when Redis loses it', () =>
     expect(a.clock.now()).toBe(T0 + HOUR + 60_000);
   });
 
+  it('shares a live change made after a FLUSHALL with every instance, as the next version of theirs', async () => {
+    const a = await tests.instance();
+    const b = await tests.instance();
+    await a.configure({ limits: { caller: { burst: 2 } } });
+    await a.configure({ limits: { caller: { burst: 3 } } });
+    await eventually(() => b.config.limits.caller.burst === 3);
+    await tests.inspect.flushall();
+    // Made on the version both have: not one the others take for one they are past already.
+    await a.configure({ limits: { caller: { burst: 4 } } });
+    await eventually(() => b.config.limits.caller.burst === 4);
+    const meta = await tests.inspect.hgetall('uas:meta');
+    expect(meta.version).toBe('3');
+    // Kept with the config's fingerprint, as on a Redis that restarted empty: not degraded.
+    expect(meta.base).toMatch(/^[0-9a-f]{64}$/);
+    await b.configure({ otp: { maxAttempts: 2 } });
+    await eventually(() => a.config.otp.maxAttempts === 2);
+    expect(a.config.limits.caller.burst).toBe(4);
+  });
+
   it('gives a Redis that restarted empty its time when it reconnects, and a new instance joins it', async () => {
     const a = await tests.instance({ manualClock: { startMs: T0 } });
     advance(a, HOUR);

@@ -216,7 +216,7 @@ async function sendConfig(
   const outcome = await health.command(() =>
     // Answered in the order sent, each before anything else runs: nothing heard comes between
     // the moment a change is kept and the moment it is applied here.
-    redis.uasLive(keys.meta, on, live, past).then((reply): SendOutcome => {
+    redis.uasLive(keys.meta, on, live, past, prefix.base).then((reply): SendOutcome => {
       const version = Number(reply[1]);
       if (reply[0] !== 'kept') {
         const kept = readLiveChange({ live: reply[2] ?? '', past: reply[3] ?? '' });

@@ -22,8 +22,17 @@ export interface ScriptCommands {
   uasClockRead(key: string, fallback: string): Promise<string>;
   uasClockAdd(key: string, fallback: string, ms: string): Promise<string>;
   uasKeep(key: string, ttlMs: string): Promise<number>;
-  /** The meta key, the version the change was made on, its live parts and past limits. */
-  uasLive(key: string, version: string, live: string, past: string): Promise<string[]>;
+  /**
+   * The meta key, the version the change was made on, its live parts and past limits, and the
+   * config's fingerprint (written when the key is gone).
+   */
+  uasLive(
+    key: string,
+    version: string,
+    live: string,
+    past: string,
+    base: string,
+  ): Promise<string[]>;
   /** The users list, how many entries the change was made on, the last of them, the change. */
   uasUsersPush(key: string, seen: string, last: string, text: string): Promise<string[]>;
   uasUsersCheck(key: string): Promise<'ok' | 'junk'>;
