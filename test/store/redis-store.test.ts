@@ -346,6 +346,54 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
     expect(await inspect.hget('uas:meta', 'version')).toBe('8');
   });
 
+  it('shares a change kept on a version written by hand behind the one the instances have', async () => {
+    const a = await instance();
+    const b = await instance();
+    await a.configure({ limits: { caller: { burst: 2 } } });
+    await a.configure({ limits: { caller: { burst: 3 } } });
+    await eventually(() => b.config.limits.caller.burst === 3);
+    await inspect.hset('uas:meta', 'version', 'junk');
+    // Kept as version 1: b, past it, reads what Redis keeps rather than take it for an old one.
+    expect((await a.configure({ limits: { caller: { burst: 4 } } })).limits.caller.burst).toBe(4);
+    await eventually(() => b.config.limits.caller.burst === 4);
+    // And a change sent with a version no instance kept (another program's) holds up none.
+    await inspect.publish(
+      'uas:changes',
+      JSON.stringify({
+        from: 'elsewhere',
+        change: { type: 'config', live: { limits: { caller: { burst: 9 } } } },
+        version: Number.MAX_SAFE_INTEGER,
+      }),
+    );
+    await eventually(() => a.config.limits.caller.burst === 9);
+    await b.configure({ otp: { maxAttempts: 2 } });
+    await eventually(() => a.config.otp.maxAttempts === 2 && a.config.limits.caller.burst === 4);
+  });
+
+  it('takes no change sent before a reset for a later one, and reads the changes kept after it', async () => {
+    const a = await instance();
+    const b = await instance();
+    await a.configure({ limits: { caller: { burst: 2 } } });
+    await eventually(() => b.config.limits.caller.burst === 2);
+    const kept = await inspect.hgetall('uas:meta');
+    await b.reset();
+    await eventually(() => a.config.limits.caller.burst === 5);
+    // Past every version kept before it.
+    expect(await inspect.hget('uas:meta', 'version')).toBe('2');
+    const send = (message: object) =>
+      inspect.publish('uas:changes', JSON.stringify({ from: 'elsewhere', ...message }));
+    // A change kept before the reset, heard after it (its instance was slow to send it).
+    await send({ change: { type: 'config', live: JSON.parse(kept.live ?? '') }, version: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect([a.config.limits.caller.burst, b.config.limits.caller.burst]).toEqual([5, 5]);
+    // A change kept after another reset cleared Redis, heard before that reset: read again.
+    await inspect.hset('uas:meta', { live: kept.live, past: kept.past, version: '4' });
+    await send({ change: { type: 'reset' }, version: 3 });
+    await eventually(
+      () => a.config.limits.caller.burst === 2 && b.config.limits.caller.burst === 2,
+    );
+  });
+
   it('catches up, once its subscriber is back, with a live change sent while it was away', async () => {
     const a = await instance();
     const b = await instance();

@@ -104,12 +104,12 @@ export async function joinPrefix(options: {
     throw new Error(
       `prefix "${keys.prefix}" at ${options.display} is used by ${running === 1 ? 'an instance' : `${running} instances`} started with another config (limits, users, clients, codes or clock mode differ): start this one with the same config and flags to join them, or give it a prefix of its own (--store-prefix)`,
     );
-  await resetKeys(redis, keys, health, base);
+  const liveVersion = await resetKeys(redis, keys, health, base);
   return {
     base,
     joined: false,
     live: undefined,
-    liveVersion: 0,
+    liveVersion,
     users: [],
     usersSeen: 0,
     usersLast: undefined,
@@ -119,8 +119,11 @@ export async function joinPrefix(options: {
 /** After Redis lost its data (a restart without persistence): what this instance knows. */
 export async function seedMeta(redis: ScriptedRedis, keys: RedisKeys, state: PrefixState) {
   const created = await redis.hsetnx(keys.meta, 'base', state.base);
-  if (created === 1 && state.live !== undefined)
-    await redis.hset(keys.meta, { ...liveFields(state.live), version: String(state.liveVersion) });
+  if (created === 1)
+    await redis.hset(keys.meta, {
+      ...(state.live === undefined ? {} : liveFields(state.live)),
+      version: String(state.liveVersion),
+    });
 }
 
 /**
@@ -134,9 +137,9 @@ export async function resetPrefix(
   health: RedisHealth,
   state: PrefixState,
 ): Promise<void> {
-  await resetKeys(redis, keys, health, state.base);
+  const version = await resetKeys(redis, keys, health, state.base);
   state.live = undefined;
-  state.liveVersion = 0;
+  state.liveVersion = version;
   state.usersSeen = 0;
   state.usersLast = undefined;
 }
@@ -144,20 +147,16 @@ export async function resetPrefix(
 /**
  * Writes `uas:users` (none) and `uas:meta` (the config's fingerprint) anew, each its own
  * command: on a Redis Cluster the two keys are in different slots, which one command cannot span.
+ * Returns the version of the live state it starts: past every one kept before (see
+ * RESET_META_SCRIPT).
  */
 async function resetKeys(
   redis: ScriptedRedis,
   keys: RedisKeys,
   health: RedisHealth,
   base: string,
-): Promise<void> {
+): Promise<number> {
   await health.command(() => redis.del(keys.users));
-  await health.command(async () => {
-    for (const [error] of (await redis
-      .multi()
-      .del(keys.meta)
-      .hset(keys.meta, 'base', base)
-      .exec()) ?? [])
-      if (error) throw error;
-  });
+  const version = await health.command(() => redis.uasResetMeta(keys.meta, base));
+  return Number(version);
 }

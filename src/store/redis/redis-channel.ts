@@ -81,8 +81,22 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
       .catch(() => {});
   }, deps.watchIntervalMs);
   timer.unref();
+  const readLive = async (tries = 1): Promise<void> => {
+    const [version0, live0] = [prefix.liveVersion, prefix.live];
+    const meta = await health.read(() => redis.hgetall(keys.meta));
+    const kept = readLiveChange(meta);
+    const version = readLiveVersion(meta);
+    // Nothing heard or kept here while the read was out: what Redis keeps is the live state,
+    // even at a version behind this instance's (Redis flushed or reset meanwhile, a version
+    // written by hand, a change sent with a version no instance kept).
+    if (prefix.liveVersion === version0 && prefix.live === live0)
+      adoptLive(prefix, kept, version, hearChange);
+    // Else an earlier version is one a change heard since this read was sent has moved past.
+    else if (version >= prefix.liveVersion) adoptLive(prefix, kept, version, hearChange);
+    else if (tries < 3) await readLive(tries + 1);
+  };
   const channel: StoreChannel = {
-    send: (change, apply) => sendChange(deps, change, { hear: hearChange, apply, users }),
+    send: (change, apply) => sendChange(deps, change, { hear: hearChange, apply, users, readLive }),
     listen(listener) {
       state.apply = listener;
       // The live state this instance joins, as if it had just been sent.
@@ -100,14 +114,10 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
     heard(message) {
       if (message.kind === 'event') state.apply?.({ type: 'event', event: message.event });
       else if (message.kind === 'clock') deps.clock?.heard(message.ms);
-      else hearShared(prefix, message, { hear: hearChange, users });
+      else hearShared(prefix, message, { hear: hearChange, users, readLive });
     },
     async catchUp() {
-      const meta = await health.read(() => redis.hgetall(keys.meta));
-      const kept = readLiveChange(meta);
-      const version = readLiveVersion(meta);
-      // An earlier version is one a change heard since this read was sent has moved past.
-      if (version >= prefix.liveVersion) adoptLive(prefix, kept, version, hearChange);
+      await readLive();
       await users.catchUp();
     },
     stop: () => clearInterval(timer),
@@ -122,7 +132,7 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
 function hearShared(
   prefix: PrefixState,
   message: Extract<ChannelMessage, { kind: 'change' }>,
-  { hear, users }: Pick<Appliers, 'hear' | 'users'>,
+  { hear, users, readLive }: Pick<Appliers, 'hear' | 'users' | 'readLive'>,
 ): void {
   const { change, version } = message;
   if (change.type === 'users' || change.type === 'remove-user') {
@@ -130,19 +140,35 @@ function hearShared(
     return;
   }
   if (change.type === 'config') {
-    // An earlier version than the one this instance has is in it already.
     if (version !== undefined) {
-      if (version <= prefix.liveVersion) return;
+      // Not later than the one this instance has: an earlier one, in it already, or the live
+      // state started over behind this instance's (see readLive), which Redis then tells.
+      if (version <= prefix.liveVersion) {
+        void readLive().catch(() => {});
+        return;
+      }
       prefix.liveVersion = version;
     }
     prefix.live = change;
   } else if (change.type === 'reset') {
+    // Past every change kept before the reset: one of them heard late is not taken for later.
     prefix.live = undefined;
-    prefix.liveVersion = 0;
+    prefix.liveVersion = version ?? 0;
     prefix.usersSeen = 0;
     prefix.usersLast = undefined;
   }
   hear(change);
+  // Changes kept since the reset cleared Redis may have been heard before it: read them again.
+  if (change.type === 'reset') void catchUpAfterReset({ users, readLive });
+}
+
+/** What Redis keeps after a reset: the live change, and the users, from the start of the list. */
+async function catchUpAfterReset({
+  users,
+  readLive,
+}: Pick<Appliers, 'users' | 'readLive'>): Promise<void> {
+  await readLive().catch(() => {});
+  await users.catchUp().catch(() => {});
 }
 
 /** The live change Redis keeps, and its version, taken here (applied when it is another). */
@@ -172,6 +198,8 @@ interface Appliers {
   /** Applies this instance's own change, once kept. */
   apply: (() => void) | undefined;
   users: UserChanges;
+  /** Reads the live change Redis keeps, and applies it when it is not the one this instance has. */
+  readLive(): Promise<void>;
 }
 
 /** Sends a change: an event as it comes; any other kept first (then told), else refused. */
@@ -189,10 +217,13 @@ function sendChange(
   if (change.type === 'config') return sendConfig(deps, change, appliers);
   if (change.type === 'users' || change.type === 'remove-user')
     return appliers.users.send(change, appliers.apply);
-  // A reset: kept (the store cleared) by the caller; told here.
+  // A reset: kept (the store cleared) by the caller; told here, with the version of the live
+  // state it started (read at once: a change heard meanwhile may move it).
+  const version = deps.prefix.liveVersion;
   return health.command(async () => {
-    await publish(keys.changes, { change });
+    await publish(keys.changes, { change, version });
     appliers.apply?.();
+    void catchUpAfterReset(appliers);
     return undefined;
   });
 }

@@ -297,16 +297,12 @@ return {result, f[1], f[2], f[3], f[4], f[5], f[6], f[7]}
  * there is still ARGV[1], the one the change was made on: two instances changing the config at
  * the same moment are ordered, the second told to make its change again on the first. Returns
  * {'kept', version}, or {'stale', version, live, past} (what is kept, '' for none). A version
- * that is not a whole number (written by something other than uas) counts as 0. When the key is
- * gone (Redis flushed), the change is kept as the next version of the instance's, with the
- * config's fingerprint, ARGV[4], as an instance seeds a Redis that restarted empty: the others,
- * on that version too, take it for the next one rather than for one they are past.
+ * that is not a whole number (written by something other than uas) counts as 0. A key gone
+ * (flushed) is written anew, with the fingerprint ARGV[4], the change the next version of ARGV[1].
  */
 export const LIVE_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 0 then
-  local next = tostring(tonumber(ARGV[1]) + 1)
-  redis.call('HSET', KEYS[1], 'base', ARGV[4], 'live', ARGV[2], 'past', ARGV[3], 'version', next)
-  return {'kept', next}
+  redis.call('HSET', KEYS[1], 'base', ARGV[4], 'version', ARGV[1])
 end
 local kept = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 if kept == nil or kept < 0 or kept % 1 ~= 0 then kept = 0 end
@@ -316,6 +312,19 @@ if tostring(kept) ~= ARGV[1] then
 end
 redis.call('HSET', KEYS[1], 'live', ARGV[2], 'past', ARGV[3], 'version', tostring(kept + 1))
 return {'kept', tostring(kept + 1)}
+`;
+
+/**
+ * Writes KEYS[1] (`uas:meta`) anew: fingerprint ARGV[1], no live change, a version past every one
+ * kept there (0 for none), so a change made or sent before the reset is not taken for a later one.
+ */
+export const RESET_META_SCRIPT = `
+local kept = redis.call('TYPE', KEYS[1]).ok == 'hash' and redis.call('HGET', KEYS[1], 'version')
+local n = kept and tonumber(kept) or 0
+local version = kept and ((n >= 0 and n % 1 == 0) and n + 1 or 1) or 0
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'base', ARGV[1], 'version', tostring(version))
+return tostring(version)
 `;
 
 /**

@@ -5,6 +5,7 @@ import {
   ISSUE_SCRIPT,
   KEEP_SCRIPT,
   LIVE_SCRIPT,
+  RESET_META_SCRIPT,
   USERS_PUSH_SCRIPT,
   NOW_SCRIPT,
   TAKE_SCRIPT,
@@ -33,6 +34,8 @@ export interface ScriptCommands {
     past: string,
     base: string,
   ): Promise<string[]>;
+  /** The meta key and the config's fingerprint: the version of the live state it starts. */
+  uasResetMeta(key: string, base: string): Promise<string>;
   /** The users list, how many entries the change was made on, the last of them, the change. */
   uasUsersPush(key: string, seen: string, last: string, text: string): Promise<string[]>;
   uasUsersCheck(key: string): Promise<'ok' | 'junk'>;
@@ -58,6 +61,7 @@ export function defineScripts(redis: RedisClient): ScriptedRedis {
   redis.defineCommand('uasClockAdd', { numberOfKeys: 1, lua: CLOCK_ADD_SCRIPT });
   redis.defineCommand('uasKeep', { numberOfKeys: 1, lua: KEEP_SCRIPT });
   redis.defineCommand('uasLive', { numberOfKeys: 1, lua: LIVE_SCRIPT });
+  redis.defineCommand('uasResetMeta', { numberOfKeys: 1, lua: RESET_META_SCRIPT });
   redis.defineCommand('uasUsersPush', { numberOfKeys: 1, lua: USERS_PUSH_SCRIPT });
   redis.defineCommand('uasUsersCheck', { numberOfKeys: 1, lua: USERS_CHECK_SCRIPT });
   return redis as ScriptedRedis;
