@@ -131,8 +131,9 @@ function configure(
       (outcome) => {
         if (outcome === 'stale')
           return again(tries, 'change of the config', (more) => configure(context, patch, more));
-        // Superseded: a later change, made on this one, is in force here already.
-        return outcome === 'superseded' ? state.config : next;
+        // Superseded (a later change, heard first, is in force here already): the answer is
+        // still the state this change left, as kept, not what came after it.
+        return next;
       },
     );
   });

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { DEMO_CONFIG } from '../../demo-config.js';
+import { createCoreSharedEmulator } from '../create-core-emulator.js';
+import { resolveConfig } from '../config/config.js';
+import type { SharedChange, StoreChannel } from '../store/emulator-store.js';
+import { createMemoryStore } from '../store/memory-store.js';
+import { createManualClock } from '../time/clock.js';
+import { createSeededRandom } from '../time/random.js';
+
+const options = { config: DEMO_CONFIG, clock: createManualClock(0), random: createSeededRandom(1) };
+
+describe('a live config change on a shared store', () => {
+  it('answers the config its change left when a later change, heard first, holds it', async () => {
+    const store = createMemoryStore(resolveConfig(DEMO_CONFIG));
+    let hear: ((change: SharedChange) => void) | undefined;
+    const channel: StoreChannel = {
+      // Kept, but a reset another instance made after it was heard here before the answer came.
+      send: (change) => {
+        if (change.type !== 'config') return undefined;
+        hear?.({ type: 'reset' });
+        return Promise.resolve('superseded');
+      },
+      listen: (apply) => {
+        hear = apply;
+      },
+      watched: false,
+      watching: () => undefined,
+    };
+    const emulator = createCoreSharedEmulator({
+      ...options,
+      store: Object.assign(Object.create(store) as typeof store, { kind: 'shared', channel }),
+    });
+    const answer = await emulator.configure({ limits: { caller: { burst: 2 } } });
+    expect(answer.limits.caller.burst).toBe(2);
+    // Not applied here again: the reset heard after it is what holds.
+    expect(emulator.config.limits.caller.burst).toBe(5);
+  });
+});
