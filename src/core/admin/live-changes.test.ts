@@ -32,6 +32,15 @@ describe('a live config change on a shared store', () => {
     });
     const answer = await emulator.configure({ limits: { caller: { burst: 2 } } });
     expect(answer.limits.caller.burst).toBe(2);
+    // And so does the dev API.
+    const patched = await emulator.handle({
+      method: 'PATCH',
+      url: '/__uas/config',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ limits: { caller: { burst: 3 } } }),
+    });
+    expect(patched.status).toBe(200);
+    expect((patched.body as { limits: { caller: { burst: number } } }).limits.caller.burst).toBe(3);
     // Not applied here again: the reset heard after it is what holds.
     expect(emulator.config.limits.caller.burst).toBe(5);
   });

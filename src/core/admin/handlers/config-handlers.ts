@@ -9,7 +9,8 @@ export const configHandlers = {
   changeConfig: ({ target, body, path }) =>
     unlessInvalid(
       () => target.configure(body),
-      () => json(200, publicConfig(target.config)),
+      // The config the change left, which a change heard since (another instance's) may not be.
+      (config) => json(200, publicConfig(config)),
       (error) => configProblem('invalid-config', error, path, ''),
     ),
 } satisfies Pick<DevHandlers, 'getConfig' | 'changeConfig'>;
