@@ -394,6 +394,29 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
     );
   });
 
+  it('catches up, once its subscriber is back, with a reset sent while it was away', async () => {
+    const a = await instance();
+    const b = await instance();
+    await a.configure({ limits: { caller: { burst: 2 } } });
+    await a.addUsers([{ email: 'new@example.com' }]);
+    const known = async (emulator: typeof a) =>
+      ((await emulator.handle(exists('new@example.com'))).body as { exists: boolean }).exists;
+    await eventually(async () => b.config.limits.caller.burst === 2 && (await known(b)));
+    // Redis as a reset leaves it, the reset never heard (sent while the subscribers were away);
+    // their subscribers are cut off, and reconnect.
+    await inspect.del('uas:users');
+    await inspect.hdel('uas:meta', 'live', 'past');
+    await inspect.hset('uas:meta', 'version', '2');
+    await inspect.client('KILL', 'TYPE', 'pubsub');
+    await eventually(
+      async () =>
+        a.config.limits.caller.burst === 5 &&
+        b.config.limits.caller.burst === 5 &&
+        !(await known(a)) &&
+        !(await known(b)),
+    );
+  });
+
   it('catches up, once its subscriber is back, with a live change sent while it was away', async () => {
     const a = await instance();
     const b = await instance();

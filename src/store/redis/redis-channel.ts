@@ -81,6 +81,13 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
       .catch(() => {});
   }, deps.watchIntervalMs);
   timer.unref();
+  const appliers: Omit<Appliers, 'apply'> = {
+    hear: hearChange,
+    users,
+    readLive: () => readLive(),
+    reset: (version) =>
+      hearShared(prefix, { kind: 'change', change: { type: 'reset' }, version }, appliers),
+  };
   const readLive = async (tries = 1): Promise<void> => {
     const [version0, live0] = [prefix.liveVersion, prefix.live];
     const meta = await health.read(() => redis.hgetall(keys.meta));
@@ -90,13 +97,13 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
     // even at a version behind this instance's (Redis flushed or reset meanwhile, a version
     // written by hand, a change sent with a version no instance kept).
     if (prefix.liveVersion === version0 && prefix.live === live0)
-      adoptLive(prefix, kept, version, hearChange);
+      adoptLive(prefix, kept, version, appliers);
     // Else an earlier version is one a change heard since this read was sent has moved past.
-    else if (version >= prefix.liveVersion) adoptLive(prefix, kept, version, hearChange);
+    else if (version >= prefix.liveVersion) adoptLive(prefix, kept, version, appliers);
     else if (tries < 3) await readLive(tries + 1);
   };
   const channel: StoreChannel = {
-    send: (change, apply) => sendChange(deps, change, { hear: hearChange, apply, users, readLive }),
+    send: (change, apply) => sendChange(deps, change, { ...appliers, apply }),
     listen(listener) {
       state.apply = listener;
       // The live state this instance joins, as if it had just been sent.
@@ -114,7 +121,7 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
     heard(message) {
       if (message.kind === 'event') state.apply?.({ type: 'event', event: message.event });
       else if (message.kind === 'clock') deps.clock?.heard(message.ms);
-      else hearShared(prefix, message, { hear: hearChange, users, readLive });
+      else hearShared(prefix, message, appliers);
     },
     async catchUp() {
       await readLive();
@@ -151,6 +158,8 @@ function hearShared(
     }
     prefix.live = change;
   } else if (change.type === 'reset') {
+    // Made here already (read from Redis before it was heard), or one before it.
+    if (version !== undefined && version <= prefix.liveVersion) return;
     // Past every change kept before the reset: one of them heard late is not taken for later.
     prefix.live = undefined;
     prefix.liveVersion = version ?? 0;
@@ -176,8 +185,11 @@ function adoptLive(
   prefix: PrefixState,
   kept: LiveChange | undefined,
   version: number,
-  hear: (change: SharedChange) => void,
+  { hear, reset }: Pick<Appliers, 'hear' | 'reset'>,
 ): void {
+  // No live change, at a version past this instance's: a reset it has not heard (sent while its
+  // subscriber was away, or not yet come), made here now.
+  if (kept === undefined && version > prefix.liveVersion) return reset(version);
   prefix.liveVersion = version;
   if (kept === undefined || sameLiveChange(kept, prefix.live)) return;
   prefix.live = kept;
@@ -199,7 +211,8 @@ interface Appliers {
   apply: (() => void) | undefined;
   users: UserChanges;
   /** Reads the live change Redis keeps, and applies it when it is not the one this instance has. */
-  readLive(): Promise<void>;
+  readLive(): Promise<void>; /** Applies a reset that started the live state at `version`, as if heard. */
+  reset(version: number): void;
 }
 
 /** Sends a change: an event as it comes; any other kept first (then told), else refused. */
@@ -237,7 +250,7 @@ function sendChange(
 async function sendConfig(
   deps: RedisChannelDeps,
   change: LiveChange,
-  { hear, apply }: Appliers,
+  { hear, apply, reset }: Appliers,
 ): Promise<SendOutcome> {
   const { redis, keys, health, publish, prefix } = deps;
   const { live, past } = liveFields(change);
@@ -251,7 +264,7 @@ async function sendConfig(
       const version = Number(reply[1]);
       if (reply[0] !== 'kept') {
         const kept = readLiveChange({ live: reply[2] ?? '', past: reply[3] ?? '' });
-        adoptLive(prefix, kept, version, hear);
+        adoptLive(prefix, kept, version, { hear, reset });
         return 'stale';
       }
       // A later change, made on this one, was heard first: it holds this one.
