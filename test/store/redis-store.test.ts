@@ -406,7 +406,7 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
     // their subscribers are cut off, and reconnect.
     await inspect.del('uas:users');
     await inspect.hdel('uas:meta', 'live', 'past');
-    await inspect.hset('uas:meta', 'version', '2');
+    await inspect.hset('uas:meta', { version: '2', reset: '2' });
     await inspect.client('KILL', 'TYPE', 'pubsub');
     await eventually(
       async () =>
@@ -415,6 +415,15 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
         !(await known(a)) &&
         !(await known(b)),
     );
+    // Missed again, and a change made after it, both kept: each is made, in order.
+    await a.addUsers([{ email: 'new@example.com' }]);
+    await a.configure({ limits: { caller: { burst: 2 } } });
+    await eventually(async () => b.config.limits.caller.burst === 2 && (await known(b)));
+    await inspect.del('uas:users');
+    await inspect.hset('uas:meta', { version: '5', reset: '4' });
+    await inspect.client('KILL', 'TYPE', 'pubsub');
+    await eventually(async () => !(await known(a)) && !(await known(b)));
+    expect([a.config.limits.caller.burst, b.config.limits.caller.burst]).toEqual([2, 2]);
   });
 
   it('catches up, once its subscriber is back, with a live change sent while it was away', async () => {

@@ -30,8 +30,8 @@ export function readLiveChange(meta: Record<string, string>): LiveChange | undef
  * The version of the live state `uas:meta` keeps: how many live changes were kept there (0 for
  * none, and for a version that is not a whole number, as the script that keeps them reads it).
  */
-export function readLiveVersion(meta: Record<string, string>): number {
-  const version = Number(meta.version ?? '0');
+export function readLiveVersion(meta: Record<string, string>, field = 'version'): number {
+  const version = Number(meta[field] ?? '0');
   return Number.isSafeInteger(version) && version >= 0 ? version : 0;
 }
 

@@ -32,6 +32,13 @@ export interface PrefixState {
    * there reads the list from its start, as Redis lost it (restarted empty, flushed) since.
    */
   usersLast: string | undefined;
+  /**
+   * How many resets this instance has made or heard: what was read of `uas:users` before one is
+   * not applied after it.
+   */
+  resets?: number;
+  /** The version of the live state the last reset made or heard here started. */
+  resetAt?: number;
 }
 
 /**
@@ -78,6 +85,7 @@ export async function joinPrefix(options: {
     const users = await health.command(() => redis.lrange(keys.users, 0, -1));
     const live = readLiveChange(meta);
     const liveVersion = readLiveVersion(meta);
+    const resetAt = readLiveVersion(meta, 'reset');
     // A live change no config takes (written by something other than uas) is not joined: this
     // instance runs the config it started with, as the others do, and health says degraded.
     if (live !== undefined && options.liveApplies?.(live.live) === false)
@@ -86,6 +94,7 @@ export async function joinPrefix(options: {
         joined: false,
         live: undefined,
         liveVersion,
+        resetAt,
         users: readUserChanges(users),
         usersSeen: users.length,
         usersLast: users.at(-1),
@@ -95,6 +104,7 @@ export async function joinPrefix(options: {
       joined: true,
       live,
       liveVersion,
+      resetAt,
       users: readUserChanges(users),
       usersSeen: users.length,
       usersLast: users.at(-1),
@@ -110,6 +120,7 @@ export async function joinPrefix(options: {
     joined: false,
     live: undefined,
     liveVersion,
+    resetAt: liveVersion,
     users: [],
     usersSeen: 0,
     usersLast: undefined,
@@ -142,6 +153,8 @@ export async function resetPrefix(
   state.liveVersion = version;
   state.usersSeen = 0;
   state.usersLast = undefined;
+  state.resets = (state.resets ?? 0) + 1;
+  state.resetAt = version;
 }
 
 /**

@@ -84,23 +84,9 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
   const appliers: Omit<Appliers, 'apply'> = {
     hear: hearChange,
     users,
-    readLive: () => readLive(),
+    readLive: () => readLiveState(deps, appliers),
     reset: (version) =>
       hearShared(prefix, { kind: 'change', change: { type: 'reset' }, version }, appliers),
-  };
-  const readLive = async (tries = 1): Promise<void> => {
-    const [version0, live0] = [prefix.liveVersion, prefix.live];
-    const meta = await health.read(() => redis.hgetall(keys.meta));
-    const kept = readLiveChange(meta);
-    const version = readLiveVersion(meta);
-    // Nothing heard or kept here while the read was out: what Redis keeps is the live state,
-    // even at a version behind this instance's (Redis flushed or reset meanwhile, a version
-    // written by hand, a change sent with a version no instance kept).
-    if (prefix.liveVersion === version0 && prefix.live === live0)
-      adoptLive(prefix, kept, version, appliers);
-    // Else an earlier version is one a change heard since this read was sent has moved past.
-    else if (version >= prefix.liveVersion) adoptLive(prefix, kept, version, appliers);
-    else if (tries < 3) await readLive(tries + 1);
   };
   const channel: StoreChannel = {
     send: (change, apply) => sendChange(deps, change, { ...appliers, apply }),
@@ -124,11 +110,39 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
       else hearShared(prefix, message, appliers);
     },
     async catchUp() {
-      await readLive();
+      await readLiveState(deps, appliers);
       await users.catchUp();
     },
     stop: () => clearInterval(timer),
   };
+}
+
+/**
+ * Reads the live change Redis keeps and takes it when it is not the one this instance has (a
+ * reset it missed first), but for a read that a change heard meanwhile may have moved past.
+ */
+async function readLiveState(
+  deps: RedisChannelDeps,
+  appliers: Omit<Appliers, 'apply'>,
+  tries = 1,
+): Promise<void> {
+  const { redis, keys, health, prefix } = deps;
+  const [version0, live0] = [prefix.liveVersion, prefix.live];
+  const meta = await health.read(() => redis.hgetall(keys.meta));
+  const kept = readLiveChange(meta);
+  const version = readLiveVersion(meta);
+  // A reset made since the last one made here, missed (sent while the subscriber was away):
+  // made now, which then reads what Redis kept since.
+  const resetAt = readLiveVersion(meta, 'reset');
+  if (resetAt > (prefix.resetAt ?? 0) && resetAt <= version) return appliers.reset(resetAt);
+  // Nothing heard or kept here while the read was out: what Redis keeps is the live state,
+  // even at a version behind this instance's (Redis flushed or reset meanwhile, a version
+  // written by hand, a change sent with a version no instance kept).
+  if (prefix.liveVersion === version0 && prefix.live === live0)
+    adoptLive(prefix, kept, version, appliers);
+  // Else an earlier version is one a change heard since this read was sent has moved past.
+  else if (version >= prefix.liveVersion) adoptLive(prefix, kept, version, appliers);
+  else if (tries < 3) await readLiveState(deps, appliers, tries + 1);
 }
 
 /**
@@ -159,12 +173,14 @@ function hearShared(
     prefix.live = change;
   } else if (change.type === 'reset') {
     // Made here already (read from Redis before it was heard), or one before it.
-    if (version !== undefined && version <= prefix.liveVersion) return;
+    if (version !== undefined && version <= (prefix.resetAt ?? 0)) return;
     // Past every change kept before the reset: one of them heard late is not taken for later.
     prefix.live = undefined;
     prefix.liveVersion = version ?? 0;
     prefix.usersSeen = 0;
     prefix.usersLast = undefined;
+    prefix.resets = (prefix.resets ?? 0) + 1;
+    if (version !== undefined) prefix.resetAt = version;
   }
   hear(change);
   // Changes kept since the reset cleared Redis may have been heard before it: read them again.

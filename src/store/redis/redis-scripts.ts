@@ -323,7 +323,7 @@ local kept = redis.call('TYPE', KEYS[1]).ok == 'hash' and redis.call('HGET', KEY
 local n = kept and tonumber(kept) or 0
 local version = kept and ((n >= 0 and n % 1 == 0) and n + 1 or 1) or 0
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'base', ARGV[1], 'version', tostring(version))
+redis.call('HSET', KEYS[1], 'base', ARGV[1], 'version', tostring(version), 'reset', tostring(version))
 return tostring(version)
 `;
 

@@ -41,9 +41,14 @@ export function createUserChanges(deps: UserChangesDeps): UserChanges {
       readAgain = true;
       return reading;
     }
+    const resets = prefix.resets;
     reading = health
       .read(() => entriesPastSeen(redis, keys, prefix))
-      .then(({ from, entries, lost }) => applyEntries(deps, from, entries, lost))
+      .then(({ from, entries, lost }) => {
+        // Read before a reset made since: the list it read is gone; read it again.
+        if (prefix.resets !== resets) readAgain = true;
+        else applyEntries(deps, from, entries, lost);
+      })
       .finally(() => {
         reading = undefined;
         if (readAgain) {
@@ -60,10 +65,17 @@ export function createUserChanges(deps: UserChangesDeps): UserChanges {
       // Read at once: the list the change was just made on.
       const seen = String(prefix.usersSeen);
       const last = prefix.usersLast ?? '';
+      const resets = prefix.resets;
       return health.command(() =>
         // Answered in the order sent, each before anything else runs: nothing is applied
         // between the moment a change is kept and the moment it is applied here.
         redis.uasUsersPush(keys.users, seen, last, text).then((reply): SendOutcome => {
+          if (prefix.resets !== resets) {
+            // A reset came here meanwhile: a change kept before it is gone with it, and one kept
+            // after it is read with the list (see catchUpAfterReset); one not kept is made again.
+            void catchUp().catch(() => {});
+            return reply[0] === 'kept' ? undefined : 'stale';
+          }
           if (reply[0] !== 'kept') {
             const from = Number(reply[1]);
             applyEntries(deps, from, reply.slice(2), from === 0 && seen !== '0');
