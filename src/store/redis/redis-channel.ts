@@ -172,8 +172,9 @@ function hearShared(
     }
     prefix.live = change;
   } else if (change.type === 'reset') {
-    // Made here already (read from Redis before it was heard), or one before it.
-    if (version !== undefined && version <= (prefix.resetAt ?? 0)) return;
+    // Made again when made here already (read from Redis before it was heard): what Redis kept
+    // since is read again after it (a version of uas:meta cannot tell which reset came first:
+    // Redis may have restarted, or been written by hand, since).
     // Past every change kept before the reset: one of them heard late is not taken for later.
     prefix.live = undefined;
     prefix.liveVersion = version ?? 0;
