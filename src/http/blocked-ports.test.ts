@@ -28,7 +28,8 @@ describe('isFetchBlockedPort', () => {
       for (let port = from; port <= to; port++) ports.add(port);
     const disagree: number[] = [];
     for (const port of ports)
-      if (((await fetchSays(port)) === 'bad port') !== isFetchBlockedPort(port)) disagree.push(port);
+      if (((await fetchSays(port)) === 'bad port') !== isFetchBlockedPort(port))
+        disagree.push(port);
     expect(disagree).toEqual([]);
   }, 60_000);
 
