@@ -74,6 +74,11 @@ describe.each(TRANSPORTS)('the users of the dev API over $name', (transport) => 
     ).toEqual({ added: 0, replaced: 1 });
     expect(await byPhone('+14155550101')).toEqual({ exists: false, token_count: 0 });
     expect(await byPhone('+14155550199')).toEqual({ exists: true, token_count: 4 });
+    // One user twice in a batch (its e-mail in another case): refused, as in the config file.
+    const twice = await post([{ email: 'gil@example.com' }, { email: 'GIL@example.com' }]);
+    expect(twice.status).toBe(400);
+    expect(twice.body.detail).toContain('[1].email: "GIL@example.com" appears twice');
+    expect((await api.exists('email=gil%40example.com')).body.exists).toBe(false);
     // Now free, the old number can be another user's.
     expect((await post([{ email: 'erin@example.com', phone_number: '+14155550101' }])).status).toBe(
       200,

@@ -148,7 +148,7 @@ function addUsers(
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, usersSchema));
   // Checked on the users the change is made on: a change kept on others is made again.
   checkRoom(context.state, parsed.data);
-  checkPhones(context.state, parsed.data);
+  checkBatch(context.state, parsed.data);
   let counts = { added: 0, replaced: 0 };
   const change = { type: 'users', users: parsed.data } as const;
   return andThen(
@@ -241,9 +241,22 @@ function applyConfig(
     });
 }
 
-/** Throws when a user would take a phone number another user has (see `phoneIssues`). */
-function checkPhones({ directory }: EmulatorState, users: ConfigFile['users']): void {
-  const issues = phoneIssues(users, [], (phone) => directory.userByPhone(phone)?.email);
+/**
+ * Throws when a user is given twice in one batch (its e-mail in any case), as the config file
+ * refuses, or would take a phone number another user has (see `phoneIssues`).
+ */
+function checkBatch({ directory }: EmulatorState, users: ConfigFile['users']): void {
+  const seen = new Set<string>();
+  const twice = users.flatMap(({ email }, index) => {
+    const key = email.toLowerCase();
+    const again = seen.has(key);
+    seen.add(key);
+    return again ? [configIssue([index, 'email'], `${JSON.stringify(email)} appears twice`)] : [];
+  });
+  const issues = [
+    ...twice,
+    ...phoneIssues(users, [], (phone) => directory.userByPhone(phone)?.email),
+  ];
   if (issues.length > 0) throw new ConfigError(issues);
 }
 
