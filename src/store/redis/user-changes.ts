@@ -74,7 +74,12 @@ export function createUserChanges(deps: UserChangesDeps): UserChanges {
             // A reset came here meanwhile: a change kept before it is gone with it, and one kept
             // after it is read with the list (see catchUpAfterReset); one not kept is made again.
             void catchUp().catch(() => {});
-            return reply[0] === 'kept' ? undefined : 'stale';
+            if (reply[0] !== 'kept') return 'stale';
+            // Told all the same: the others may have read the list the reset left before it was
+            // kept there (a list started anew takes a change made on none), and would never read
+            // it again.
+            void deps.publish(keys.changes, { change }).catch(health.markDown);
+            return undefined;
           }
           if (reply[0] !== 'kept') {
             const from = Number(reply[1]);

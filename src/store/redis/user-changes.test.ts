@@ -1,0 +1,90 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { PrefixState } from './prefix-join.js';
+import type { UserChange } from './redis-decoders.js';
+import type { RedisHealth } from './redis-health.js';
+import type { RedisKeys } from './redis-keys.js';
+import type { ScriptedRedis } from './scripted-redis.js';
+import { createUserChanges } from './user-changes.js';
+
+describe('createUserChanges', () => {
+  it('tells the others of a change kept on the list a reset heard meanwhile left', async () => {
+    const prefix: PrefixState = {
+      base: '0'.repeat(64),
+      joined: false,
+      live: undefined,
+      liveVersion: 0,
+      users: [],
+      usersSeen: 0,
+      usersLast: undefined,
+      resets: 0,
+    };
+    const list: string[] = [];
+    const redis = {
+      // The reset is heard here while the push is out; the push lands on the list it left.
+      uasUsersPush: async (_key: string, _seen: string, _last: string, text: string) => {
+        prefix.resets = 1;
+        list.push(text);
+        return ['kept', String(list.length)];
+      },
+      lrange: async () => [...list],
+    } as unknown as ScriptedRedis;
+    const health = {
+      command: (run: () => Promise<unknown>) => run(),
+      read: (run: () => Promise<unknown>) => run(),
+      markDown: () => {},
+    } as unknown as RedisHealth;
+    const publish = vi.fn(async () => 1);
+    const hear = vi.fn();
+    const users = createUserChanges({
+      redis,
+      keys: { users: 'uas:users', changes: 'uas:changes' } as RedisKeys,
+      health,
+      publish,
+      prefix,
+      hear,
+    });
+    const change: UserChange = { type: 'users', users: [{ email: 'zed@example.com' }] };
+    expect(await users.send(change, () => {})).toBeUndefined();
+    expect(publish).toHaveBeenCalledWith('uas:changes', { change });
+    // And applied here, read from the list.
+    await vi.waitFor(() => expect(hear).toHaveBeenCalledWith(change));
+    expect(prefix.usersSeen).toBe(1);
+  });
+
+  it('makes a change again, and tells no one, when a reset heard meanwhile left it unkept', async () => {
+    const prefix: PrefixState = {
+      base: '0'.repeat(64),
+      joined: false,
+      live: undefined,
+      liveVersion: 0,
+      users: [],
+      usersSeen: 3,
+      usersLast: '["remove","a@example.com"]',
+      resets: 0,
+    };
+    const redis = {
+      uasUsersPush: async () => {
+        prefix.resets = 1;
+        return ['stale', '0'];
+      },
+      lrange: async () => [],
+    } as unknown as ScriptedRedis;
+    const health = {
+      command: (run: () => Promise<unknown>) => run(),
+      read: (run: () => Promise<unknown>) => run(),
+      markDown: () => {},
+    } as unknown as RedisHealth;
+    const publish = vi.fn(async () => 1);
+    const users = createUserChanges({
+      redis,
+      keys: { users: 'uas:users', changes: 'uas:changes' } as RedisKeys,
+      health,
+      publish,
+      prefix,
+      hear: () => {},
+    });
+    const change = { type: 'remove-user', email: 'b@example.com' } as const;
+    expect(await users.send(change, () => {})).toBe('stale');
+    expect(publish).not.toHaveBeenCalled();
+  });
+});
