@@ -346,6 +346,27 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
     expect(await inspect.hget('uas:meta', 'version')).toBe('8');
   });
 
+  it('keeps a live change, applied on every instance, on a version written by hand past 10^14 or past 2^53', async () => {
+    const a = await instance();
+    const b = await instance();
+    // A whole number Lua would print as 1e+14: kept as the next one, written out in full.
+    await inspect.hset('uas:meta', 'version', '100000000000000');
+    expect((await a.configure({ limits: { caller: { burst: 3 } } })).limits.caller.burst).toBe(3);
+    await eventually(() => b.config.limits.caller.burst === 3);
+    expect(await inspect.hget('uas:meta', 'version')).toBe('100000000000001');
+    // Past what a number holds exactly (no instance can count on from it): counted as none.
+    await inspect.hset('uas:meta', 'version', '1e300');
+    expect((await b.configure({ limits: { caller: { burst: 2 } } })).limits.caller.burst).toBe(2);
+    await eventually(() => a.config.limits.caller.burst === 2);
+    expect(await inspect.hget('uas:meta', 'version')).toBe('1');
+    await inspect.hset('uas:meta', 'version', '9007199254740993');
+    await b.reset();
+    expect(await inspect.hget('uas:meta', 'version')).toBe('1');
+    expect((await a.configure({ limits: { caller: { burst: 4 } } })).limits.caller.burst).toBe(4);
+    await eventually(() => b.config.limits.caller.burst === 4);
+    expect(await inspect.hget('uas:meta', 'version')).toBe('2');
+  });
+
   it('shares a change kept on a version written by hand behind the one the instances have', async () => {
     const a = await instance();
     const b = await instance();

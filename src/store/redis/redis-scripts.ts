@@ -10,6 +10,8 @@
  * (`decideTake` in the core; a test holds the two together on a real Redis).
  */
 
+import { VERSION } from './live-version-lua.js';
+
 /**
  * First, the deadline of `ARGV[2]` (Redis time in ms, '' for none): past it, the script returns
  * 'late' and changes nothing, since whoever sent it has given up waiting (its 503 says that
@@ -296,35 +298,33 @@ return {result, f[1], f[2], f[3], f[4], f[5], f[6], f[7]}
  * before them, ARGV[3], as the next version of the live state, but only when the version kept
  * there is still ARGV[1], the one the change was made on: two instances changing the config at
  * the same moment are ordered, the second told to make its change again on the first. Returns
- * {'kept', version}, or {'stale', version, live, past} (what is kept, '' for none). A version
- * that is not a whole number (written by something other than uas) counts as 0. A key gone
- * (flushed) is written anew, with the fingerprint ARGV[4], the change the next version of ARGV[1].
+ * {'kept', version}, or {'stale', version, live, past} (what is kept, '' for none); a version
+ * not one of VERSION's counts as 0. A key gone (flushed) is written anew (fingerprint ARGV[4]).
  */
-export const LIVE_SCRIPT = `
+export const LIVE_SCRIPT = `${VERSION}
 if redis.call('EXISTS', KEYS[1]) == 0 then
   redis.call('HSET', KEYS[1], 'base', ARGV[4], 'version', ARGV[1])
 end
-local kept = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
-if kept == nil or kept < 0 or kept % 1 ~= 0 then kept = 0 end
-if tostring(kept) ~= ARGV[1] then
+local kept = version(redis.call('HGET', KEYS[1], 'version') or '0') or 0
+if digits(kept) ~= ARGV[1] then
   local f = redis.call('HMGET', KEYS[1], 'live', 'past')
-  return {'stale', tostring(kept), f[1] or '', f[2] or ''}
+  return {'stale', digits(kept), f[1] or '', f[2] or ''}
 end
-redis.call('HSET', KEYS[1], 'live', ARGV[2], 'past', ARGV[3], 'version', tostring(kept + 1))
-return {'kept', tostring(kept + 1)}
+redis.call('HSET', KEYS[1], 'live', ARGV[2], 'past', ARGV[3], 'version', digits(kept + 1))
+return {'kept', digits(kept + 1)}
 `;
 
 /**
  * Writes KEYS[1] (`uas:meta`) anew: fingerprint ARGV[1], no live change, a version past every one
  * kept there (0 for none), so a change made or sent before the reset is not taken for a later one.
  */
-export const RESET_META_SCRIPT = `
+export const RESET_META_SCRIPT = `${VERSION}
 local kept = redis.call('TYPE', KEYS[1]).ok == 'hash' and redis.call('HGET', KEYS[1], 'version')
-local n = kept and tonumber(kept) or 0
-local version = kept and ((n >= 0 and n % 1 == 0) and n + 1 or 1) or 0
+local n = kept and version(kept)
+local after = kept and (n and n + 1 or 1) or 0
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'base', ARGV[1], 'version', tostring(version), 'reset', tostring(version))
-return tostring(version)
+redis.call('HSET', KEYS[1], 'base', ARGV[1], 'version', digits(after), 'reset', digits(after))
+return digits(after)
 `;
 
 /**
