@@ -95,6 +95,30 @@ describe.skipIf(!HAS_REDIS)('the Redis store when Redis runs what it was sent la
       result: 'verified',
     });
   });
+
+  it('adds and removes no user, on any instance, for a change answered 503 because Redis answered too late', async () => {
+    const a = await tests.instance({ timeoutMs: 300 });
+    const b = await tests.instance({ timeoutMs: 300 });
+    const known = async (emulator: SharedEmulator, email: string, caller: string) =>
+      ((await emulator.handle(exists(email, caller))).body as { exists: boolean }).exists;
+    await expect(
+      whilePaused(() => Promise.resolve(a.addUsers([{ email: 'late@example.com' }]))),
+    ).rejects.toThrow(/did not answer within 300 ms$/);
+    await expect(
+      whilePaused(() => Promise.resolve(a.removeUser('bob@example.com'))),
+    ).rejects.toThrow(/did not answer within 300 ms$/);
+    // Redis has run what the pause held: nothing kept, and a change made since brings none of it.
+    expect(await tests.inspect.lrange('uas:users', 0, -1)).toEqual([]);
+    await b.addUsers([{ email: 'later@example.com' }]);
+    await eventually(() => known(a, 'later@example.com', 'a1'));
+    for (const [emulator, name] of [
+      [a, 'a'],
+      [b, 'b'],
+    ] as const) {
+      expect(await known(emulator, 'late@example.com', `${name}2`)).toBe(false);
+      expect(await known(emulator, 'bob@example.com', `${name}3`)).toBe(true);
+    }
+  });
 });
 
 describe.skipIf(!HAS_REDIS)('the Redis store on a database it cannot use', () => {

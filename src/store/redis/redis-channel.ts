@@ -1,4 +1,4 @@
-import type { RedisClient, ScriptedRedis } from './scripted-redis.js';
+import type { RedisClient, ScriptedRedis, ScriptTime } from './scripted-redis.js';
 import type { SendOutcome, SharedChange, StoreChannel } from '../../core/store/emulator-store.js';
 import type { ChannelMessage } from './channel-message.js';
 import { liveFields, readLiveChange, readLiveVersion, type LiveChange } from './live-change.js';
@@ -24,6 +24,8 @@ export interface RedisChannelDeps {
   prefix: PrefixState;
   state: ChannelState;
   clock: SharedClock | undefined;
+  /** The deadlines of the scripts that keep a change. */
+  time: ScriptTime;
   /** Keeps bucket keys that a live change made slower to fill (see `keepBucketsRefilling`). */
   keepBucketsRefilling(before: LiveChange | undefined, after: LiveChange): Promise<void>;
   onWarning: ((message: string) => void) | undefined;
@@ -70,6 +72,7 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
     health,
     publish: deps.publish,
     prefix,
+    time: deps.time,
     hear: hearChange,
   });
   const timer = setInterval(() => {

@@ -6,12 +6,11 @@ import {
   KEEP_SCRIPT,
   LIVE_SCRIPT,
   RESET_META_SCRIPT,
-  USERS_PUSH_SCRIPT,
   NOW_SCRIPT,
   TAKE_SCRIPT,
-  USERS_CHECK_SCRIPT,
   VERIFY_SCRIPT,
 } from './redis-scripts.js';
+import { USERS_CHECK_SCRIPT, USERS_PUSH_SCRIPT } from './users-lua.js';
 
 /** The scripts, by name: each but uasNow answers 'late' when run past its deadline. */
 export interface ScriptCommands {
@@ -37,7 +36,13 @@ export interface ScriptCommands {
   /** The meta key and the config's fingerprint: the version of the live state it starts. */
   uasResetMeta(key: string, base: string): Promise<string>;
   /** The users list, how many entries the change was made on, the last of them, the change. */
-  uasUsersPush(key: string, seen: string, last: string, text: string): Promise<string[]>;
+  uasUsersPush(
+    key: string,
+    seen: string,
+    last: string,
+    text: string,
+    deadline: string,
+  ): Promise<string[] | 'late'>;
   uasUsersCheck(key: string): Promise<'ok' | 'junk'>;
 }
 

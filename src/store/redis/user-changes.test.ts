@@ -36,6 +36,7 @@ describe('createUserChanges', () => {
     const publish = vi.fn(async () => 1);
     const hear = vi.fn();
     const users = createUserChanges({
+      time: { deadline: () => '' },
       redis,
       keys: { users: 'uas:users', changes: 'uas:changes' } as RedisKeys,
       health,
@@ -76,6 +77,7 @@ describe('createUserChanges', () => {
     } as unknown as RedisHealth;
     const publish = vi.fn(async () => 1);
     const users = createUserChanges({
+      time: { deadline: () => '' },
       redis,
       keys: { users: 'uas:users', changes: 'uas:changes' } as RedisKeys,
       health,

@@ -4,7 +4,8 @@ import { readUserChanges, userChangeText, type UserChange } from './redis-decode
 import type { RedisHealth } from './redis-health.js';
 import type { RedisKeys } from './redis-keys.js';
 import type { Publish } from './redis-pubsub.js';
-import type { ScriptedRedis } from './scripted-redis.js';
+import { onTime } from './redis-failure.js';
+import type { ScriptedRedis, ScriptTime } from './scripted-redis.js';
 
 /**
  * Users added and removed live, in the order of `uas:users`, on every instance: a change is kept
@@ -26,6 +27,8 @@ export interface UserChangesDeps {
   health: RedisHealth;
   publish: Publish;
   prefix: PrefixState;
+  /** The deadline of a change sent: one Redis reaches after its 503 is not kept. */
+  time: Pick<ScriptTime, 'deadline'>;
   /** Applies another instance's change here. */
   hear(change: SharedChange): void;
 }
@@ -69,29 +72,33 @@ export function createUserChanges(deps: UserChangesDeps): UserChanges {
       return health.command(() =>
         // Answered in the order sent, each before anything else runs: nothing is applied
         // between the moment a change is kept and the moment it is applied here.
-        redis.uasUsersPush(keys.users, seen, last, text).then((reply): SendOutcome => {
-          if (prefix.resets !== resets) {
-            // A reset came here meanwhile: a change kept before it is gone with it, and one kept
-            // after it is read with the list (see catchUpAfterReset); one not kept is made again.
-            void catchUp().catch(() => {});
-            if (reply[0] !== 'kept') return 'stale';
-            // Told all the same: the others may have read the list the reset left before it was
-            // kept there (a list started anew takes a change made on none), and would never read
-            // it again.
+        redis
+          .uasUsersPush(keys.users, seen, last, text, deps.time.deadline())
+          .then((answer): SendOutcome => {
+            // Past its deadline, kept nowhere: its caller answers (or has answered) 503.
+            const reply = onTime(answer);
+            if (prefix.resets !== resets) {
+              // A reset came here meanwhile: a change kept before it is gone with it, and one kept
+              // after it is read with the list (see catchUpAfterReset); one not kept is made again.
+              void catchUp().catch(() => {});
+              if (reply[0] !== 'kept') return 'stale';
+              // Told all the same: the others may have read the list the reset left before it was
+              // kept there (a list started anew takes a change made on none), and would never read
+              // it again.
+              void deps.publish(keys.changes, { change }).catch(health.markDown);
+              return undefined;
+            }
+            if (reply[0] !== 'kept') {
+              const from = Number(reply[1]);
+              applyEntries(deps, from, reply.slice(2), from === 0 && seen !== '0');
+              return 'stale';
+            }
+            prefix.usersSeen = Number(reply[1]);
+            prefix.usersLast = text;
+            apply?.();
             void deps.publish(keys.changes, { change }).catch(health.markDown);
             return undefined;
-          }
-          if (reply[0] !== 'kept') {
-            const from = Number(reply[1]);
-            applyEntries(deps, from, reply.slice(2), from === 0 && seen !== '0');
-            return 'stale';
-          }
-          prefix.usersSeen = Number(reply[1]);
-          prefix.usersLast = text;
-          apply?.();
-          void deps.publish(keys.changes, { change }).catch(health.markDown);
-          return undefined;
-        }),
+          }),
       );
     },
   };
