@@ -127,7 +127,7 @@ describe.each(TRANSPORTS)('the users of the dev API over $name', (transport) => 
     expect(unknown.status).toBe(404);
     expect(unknown.body.type).toBe('urn:uas:problem:user-not-found');
     expect(unknown.body.detail).toBe(
-      'no user has the e-mail "nobody@example.com"; GET /__uas/config lists the users',
+      'no user has the e-mail "nobody@example.com", among those of the config and those added live',
     );
     const bad = await remove('not-an-email');
     expect(bad.status).toBe(400);

@@ -27,7 +27,7 @@ describe.skipIf(!hasChromium)('the Control page’s users in Chromium', () => {
     await expect
       .poll(() => users.getByRole('alert').textContent())
       .toBe(
-        '✗ The server refused it: 404: no user has the e-mail "carol@example.com"; GET /__uas/config lists the users',
+        '✗ The server refused it: 404: no user has the e-mail "carol@example.com", among those of the config and those added live',
       );
     await users.getByLabel('E-mail').fill('not an e-mail');
     await users.getByRole('button', { name: 'Remove user' }).click();

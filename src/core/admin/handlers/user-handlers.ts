@@ -35,7 +35,7 @@ export const userHandlers = {
         removed === undefined
           ? refuse(
               'user-not-found',
-              `no user has the e-mail ${JSON.stringify(item)}; GET /__uas/config lists the users`,
+              `no user has the e-mail ${JSON.stringify(item)}, among those of the config and those added live`,
               path,
             )
           : json(200, removed),
