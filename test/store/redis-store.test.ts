@@ -447,6 +447,33 @@ describe.skipIf(!HAS_REDIS)('the Redis store, with a real redis-server', () => {
     expect([a.config.limits.caller.burst, b.config.limits.caller.burst]).toEqual([2, 2]);
   });
 
+  it('takes, within its catch-up time, a change Redis keeps whose message it never heard', async () => {
+    const a = await instance({ catchUpEveryMs: 50 });
+    const b = await instance({ catchUpEveryMs: 50 });
+    await a.configure({ limits: { caller: { burst: 4 } } });
+    await eventually(() => b.config.limits.caller.burst === 4);
+    const kept = await inspect.hgetall('uas:meta');
+    await a.configure({ limits: { caller: { burst: 3 } } });
+    await eventually(() => b.config.limits.caller.burst === 3);
+    // Kept as the next version, and users added, with no message and no reconnect (a subscriber
+    // replaced unheard, a message that could not be sent).
+    await inspect.hset('uas:meta', { live: kept.live, past: kept.past, version: '3' });
+    await inspect.rpush('uas:users', JSON.stringify([{ email: 'quiet@example.com' }]));
+    await eventually(
+      () => a.config.limits.caller.burst === 4 && b.config.limits.caller.burst === 4,
+    );
+    let probes = 0;
+    for (const emulator of [a, b])
+      await eventually(
+        async () =>
+          (
+            (await emulator.handle(exists('quiet@example.com', `q${probes++}`))).body as {
+              exists?: boolean;
+            }
+          ).exists === true,
+      );
+  });
+
   it('catches up, once its subscriber is back, with a live change sent while it was away', async () => {
     const a = await instance();
     const b = await instance();

@@ -31,6 +31,8 @@ export interface RedisChannelDeps {
   onWarning: ((message: string) => void) | undefined;
   /** How often to ask whether an instance has a reader of events. */
   watchIntervalMs: number;
+  /** How often to read the live state Redis keeps, whatever was heard (see `catchUp`). */
+  catchUpEveryMs: number;
 }
 
 /** The channel of a store, what it hears, and its end. */
@@ -75,15 +77,6 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
     time: deps.time,
     hear: hearChange,
   });
-  const timer = setInterval(() => {
-    subscriberCount(redis, keys.events)
-      .then((count) => {
-        health.markUp();
-        state.othersWatching = count - (state.readersHere ? 1 : 0) > 0;
-      })
-      .catch(() => {});
-  }, deps.watchIntervalMs);
-  timer.unref();
   const appliers: Omit<Appliers, 'apply'> = {
     hear: hearChange,
     users,
@@ -91,6 +84,11 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
     reset: (version) =>
       hearShared(prefix, { kind: 'change', change: { type: 'reset' }, version }, appliers),
   };
+  const catchUp = async () => {
+    await readLiveState(deps, appliers);
+    await users.catchUp();
+  };
+  const stopTimers = startTimers(deps, catchUp);
   const channel: StoreChannel = {
     send: (change, apply) => sendChange(deps, change, { ...appliers, apply }),
     listen(listener) {
@@ -112,11 +110,42 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
       else if (message.kind === 'clock') deps.clock?.heard(message.ms);
       else hearShared(prefix, message, appliers);
     },
-    async catchUp() {
-      await readLiveState(deps, appliers);
-      await users.catchUp();
-    },
-    stop: () => clearInterval(timer),
+    catchUp,
+    stop: stopTimers,
+  };
+}
+
+/**
+ * Each `watchIntervalMs`, asks who watches events (and so learns whether Redis is back); each
+ * `catchUpEveryMs`, reads the live state Redis keeps, so that a change whose message was missed
+ * (a subscriber replaced without a reconnect heard here, as a Redis Cluster may do, or a message
+ * that could not be sent) is taken in time. Returns their stop.
+ */
+function startTimers(deps: RedisChannelDeps, catchUp: () => Promise<void>): () => void {
+  const { redis, keys, health, state } = deps;
+  const watch = setInterval(() => {
+    subscriberCount(redis, keys.events)
+      .then((count) => {
+        health.markUp();
+        state.othersWatching = count - (state.readersHere ? 1 : 0) > 0;
+      })
+      .catch(() => {});
+  }, deps.watchIntervalMs);
+  watch.unref();
+  let sweeping = false;
+  const sweep = setInterval(() => {
+    if (sweeping || state.apply === undefined) return;
+    sweeping = true;
+    void catchUp()
+      .catch(() => {})
+      .finally(() => {
+        sweeping = false;
+      });
+  }, deps.catchUpEveryMs);
+  sweep.unref();
+  return () => {
+    clearInterval(watch);
+    clearInterval(sweep);
   };
 }
 

@@ -81,6 +81,12 @@ export interface RedisStoreOptions {
    * @default 1000
    */
   watchIntervalMs?: number | undefined;
+  /**
+   * How often to read the live state Redis keeps (live change, users), whatever was heard: a
+   * change whose message this instance missed is taken within this time.
+   * @default 5000
+   */
+  catchUpEveryMs?: number | undefined;
 }
 
 /** A store on Redis, shared by every instance connected with the same URL and prefix. */
@@ -203,6 +209,7 @@ async function openChannel(
     keepBucketsRefilling: (before, after) => keepBucketsRefilling(parts, before, after),
     onWarning: options.onWarning,
     watchIntervalMs: options.watchIntervalMs ?? 1000,
+    catchUpEveryMs: options.catchUpEveryMs ?? 5000,
   });
   onFailure(channel.stop);
   await subscribeToChannels({
