@@ -32,8 +32,11 @@ export function readLiveChange(meta: Record<string, string>): LiveChange | undef
  */
 export function readLiveVersion(meta: Record<string, string>, field = 'version'): number {
   const version = Number(meta[field] ?? '0');
-  return Number.isSafeInteger(version) && version >= 0 ? version : 0;
+  return Number.isInteger(version) && version >= 0 && version <= MOST_LIVE_VERSION ? version : 0;
 }
+
+/** The largest version of the live state read as one: its next is still exact (2^53 - 2). */
+export const MOST_LIVE_VERSION = 9_007_199_254_740_990;
 
 /**
  * Whether `uas:meta`, read whole, holds what uas keeps there: nothing yet, or the fingerprint of

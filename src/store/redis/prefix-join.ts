@@ -36,9 +36,9 @@ export interface PrefixState {
    * How many resets this instance has made or heard: what was read of `uas:users` before one is
    * not applied after it.
    */
-  resets?: number;
+  resets: number;
   /** The version of the live state the last reset made or heard here started. */
-  resetAt?: number;
+  resetAt: number;
 }
 
 /**
@@ -94,6 +94,7 @@ export async function joinPrefix(options: {
         joined: false,
         live: undefined,
         liveVersion,
+        resets: 0,
         resetAt,
         users: readUserChanges(users),
         usersSeen: users.length,
@@ -104,6 +105,7 @@ export async function joinPrefix(options: {
       joined: true,
       live,
       liveVersion,
+      resets: 0,
       resetAt,
       users: readUserChanges(users),
       usersSeen: users.length,
@@ -120,6 +122,7 @@ export async function joinPrefix(options: {
     joined: false,
     live: undefined,
     liveVersion,
+    resets: 0,
     resetAt: liveVersion,
     users: [],
     usersSeen: 0,
@@ -153,7 +156,7 @@ export async function resetPrefix(
   state.liveVersion = version;
   state.usersSeen = 0;
   state.usersLast = undefined;
-  state.resets = (state.resets ?? 0) + 1;
+  state.resets++;
   state.resetAt = version;
 }
 

@@ -84,10 +84,7 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
     reset: (version) =>
       hearShared(prefix, { kind: 'change', change: { type: 'reset' }, version }, appliers),
   };
-  const catchUp = async () => {
-    await readLiveState(deps, appliers);
-    await users.catchUp();
-  };
+  const catchUp = () => readKeptState(appliers);
   const stopTimers = startTimers(deps, catchUp);
   const channel: StoreChannel = {
     send: (change, apply) => sendChange(deps, change, { ...appliers, apply }),
@@ -166,7 +163,7 @@ async function readLiveState(
   // A reset made since the last one made here, missed (sent while the subscriber was away):
   // made now, which then reads what Redis kept since.
   const resetAt = readLiveVersion(meta, 'reset');
-  if (resetAt > (prefix.resetAt ?? 0) && resetAt <= version) return appliers.reset(resetAt);
+  if (resetAt > prefix.resetAt && resetAt <= version) return appliers.reset(resetAt);
   // Nothing heard or kept here while the read was out: what Redis keeps is the live state,
   // even at a version behind this instance's (Redis flushed or reset meanwhile, a version
   // written by hand, a change sent with a version no instance kept).
@@ -204,24 +201,29 @@ function hearShared(
     }
     prefix.live = change;
   } else if (change.type === 'reset') {
-    // Made again when made here already (read from Redis before it was heard): what Redis kept
-    // since is read again after it (a version of uas:meta cannot tell which reset came first:
-    // Redis may have restarted, or been written by hand, since).
-    // Past every change kept before the reset: one of them heard late is not taken for later.
+    // Made again when made here already (read from Redis before it was heard), which is
+    // harmless: what Redis kept since is read again after it (a version of uas:meta cannot tell
+    // which reset came first: Redis may have restarted, or been written by hand, since). The
+    // version it started is past every change kept before it: one of those heard late is not
+    // taken for a later one.
     prefix.live = undefined;
     prefix.liveVersion = version ?? 0;
     prefix.usersSeen = 0;
     prefix.usersLast = undefined;
-    prefix.resets = (prefix.resets ?? 0) + 1;
+    prefix.resets++;
     if (version !== undefined) prefix.resetAt = version;
   }
   hear(change);
   // Changes kept since the reset cleared Redis may have been heard before it: read them again.
-  if (change.type === 'reset') void catchUpAfterReset({ users, readLive });
+  if (change.type === 'reset') void readKeptState({ users, readLive });
 }
 
-/** What Redis keeps after a reset: the live change, and the users, from the start of the list. */
-async function catchUpAfterReset({
+/**
+ * Reads what Redis keeps and takes what this instance has not: the live change, then the users
+ * past those it has applied (after a reset, from the start of the list). Each read that fails is
+ * let go: the next catch-up tries again.
+ */
+async function readKeptState({
   users,
   readLive,
 }: Pick<Appliers, 'users' | 'readLive'>): Promise<void> {
@@ -260,7 +262,8 @@ interface Appliers {
   apply: (() => void) | undefined;
   users: UserChanges;
   /** Reads the live change Redis keeps, and applies it when it is not the one this instance has. */
-  readLive(): Promise<void>; /** Applies a reset that started the live state at `version`, as if heard. */
+  readLive(): Promise<void>;
+  /** Applies a reset that started the live state at `version`, as if heard. */
   reset(version: number): void;
 }
 
@@ -285,7 +288,7 @@ function sendChange(
   return health.command(async () => {
     await publish(keys.changes, { change, version });
     appliers.apply?.();
-    void catchUpAfterReset(appliers);
+    void readKeptState(appliers);
     return undefined;
   });
 }

@@ -17,6 +17,7 @@ describe('createUserChanges', () => {
       usersSeen: 0,
       usersLast: undefined,
       resets: 0,
+      resetAt: 0,
     };
     const list: string[] = [];
     const redis = {
@@ -62,6 +63,7 @@ describe('createUserChanges', () => {
       usersSeen: 3,
       usersLast: '["remove","a@example.com"]',
       resets: 0,
+      resetAt: 0,
     };
     const redis = {
       uasUsersPush: async () => {

@@ -79,7 +79,7 @@ export function createUserChanges(deps: UserChangesDeps): UserChanges {
             const reply = onTime(answer);
             if (prefix.resets !== resets) {
               // A reset came here meanwhile: a change kept before it is gone with it, and one kept
-              // after it is read with the list (see catchUpAfterReset); one not kept is made again.
+              // after it is read with the list (see readKeptState); one not kept is made again.
               void catchUp().catch(() => {});
               if (reply[0] !== 'kept') return 'stale';
               // Told all the same: the others may have read the list the reset left before it was
