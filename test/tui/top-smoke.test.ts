@@ -30,18 +30,25 @@ const steady = () =>
 
 const screen = () => tmux.screen();
 
+/** An emulator of steady buckets (closed after the test), and `uas top` on it, connected. */
+async function startTop(): Promise<EmulatorHttpServer> {
+  const server = await listen(steady(), 0, '127.0.0.1');
+  running = server;
+  tmux.start(`${process.execPath} ${UAS_BIN} top --url ${server.url}`, 80, 24);
+  await vi.waitFor(() => expect(screen()).toContain('● connected'), {
+    timeout: 10_000,
+    interval: 100,
+  });
+  return server;
+}
+
 describe('uas top', () => {
   // .ci/run installs tmux; a developer machine without it skips only this pseudo-terminal test.
   it.skipIf(!hasTmux)(
     needsTmux('draws the live screen in a real terminal, resets a bucket on r, and quits on q'),
     async () => {
-      running = await listen(steady(), 0, '127.0.0.1');
-      tmux.start(`${process.execPath} ${UAS_BIN} top --url ${running.url}`, 80, 24);
-      await vi.waitFor(() => expect(screen()).toContain('● connected'), {
-        timeout: 10_000,
-        interval: 100,
-      });
-      const api = createApi(running.url);
+      const server = await startTop();
+      const api = createApi(server.url);
       for (let index = 0; index < 6; index++)
         await api.exists('email=alice%40example.com&caller_id=bot');
       await vi.waitFor(
@@ -58,7 +65,7 @@ describe('uas top', () => {
         timeout: 5_000,
         interval: 100,
       });
-      expect(running.server.listening).toBe(true);
+      expect(server.server.listening).toBe(true);
       tmux.keys('q');
       await vi.waitFor(() => expect(tmux.running()).toBe(false), {
         timeout: 5_000,
@@ -70,12 +77,7 @@ describe('uas top', () => {
   it.skipIf(!hasTmux)(
     needsTmux('lives on through keys it does not know and pasted colours, and quits on q'),
     async () => {
-      running = await listen(steady(), 0, '127.0.0.1');
-      tmux.start(`${process.execPath} ${UAS_BIN} top --url ${running.url}`, 80, 24);
-      await vi.waitFor(() => expect(screen()).toContain('● connected'), {
-        timeout: 10_000,
-        interval: 100,
-      });
+      await startTop();
       // Ctrl with a key Ink 6 cannot name ended the screen with a TypeError.
       tmux.keys('-l', '\u001b[1;5I');
       // A filter pasted with its colours: the text is taken, the colours left out.

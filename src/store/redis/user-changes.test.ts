@@ -6,19 +6,25 @@ import type { RedisKeys } from './redis-keys.js';
 import type { ScriptedRedis } from './scripted-redis.js';
 import { createUserChanges } from './user-changes.js';
 
+/** A prefix joined afresh: no live change, no users, no reset. */
+function prefixState(overrides: Partial<PrefixState> = {}): PrefixState {
+  return {
+    base: '0'.repeat(64),
+    joined: false,
+    live: undefined,
+    liveVersion: 0,
+    users: [],
+    usersSeen: 0,
+    usersLast: undefined,
+    resets: 0,
+    resetAt: 0,
+    ...overrides,
+  };
+}
+
 describe('createUserChanges', () => {
   it('tells the others of a change kept on the list a reset heard meanwhile left', async () => {
-    const prefix: PrefixState = {
-      base: '0'.repeat(64),
-      joined: false,
-      live: undefined,
-      liveVersion: 0,
-      users: [],
-      usersSeen: 0,
-      usersLast: undefined,
-      resets: 0,
-      resetAt: 0,
-    };
+    const prefix = prefixState();
     const list: string[] = [];
     const redis = {
       // The reset is heard here while the push is out; the push lands on the list it left.
@@ -54,17 +60,7 @@ describe('createUserChanges', () => {
   });
 
   it('makes a change again, and tells no one, when a reset heard meanwhile left it unkept', async () => {
-    const prefix: PrefixState = {
-      base: '0'.repeat(64),
-      joined: false,
-      live: undefined,
-      liveVersion: 0,
-      users: [],
-      usersSeen: 3,
-      usersLast: '["remove","a@example.com"]',
-      resets: 0,
-      resetAt: 0,
-    };
+    const prefix = prefixState({ usersSeen: 3, usersLast: '["remove","a@example.com"]' });
     const redis = {
       uasUsersPush: async () => {
         prefix.resets = 1;
