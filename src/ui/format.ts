@@ -1,14 +1,6 @@
 /** Texts the dashboard shows, made from numbers and records (pure, tested without a browser). */
 
-/** A duration for a person: `0 ms`, `850 ms`, `1.5 s`, `2 min 5 s`, `1 h 2 min`. */
-export function formatDuration(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 0) return '—';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
-  const minutes = Math.floor(ms / 60_000);
-  if (minutes < 60) return `${minutes} min ${Math.floor((ms % 60_000) / 1000)} s`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
+export { formatDuration } from '../text/duration.js';
 
 /** A time of day with milliseconds, in UTC: `01:02:03.456`. */
 export function formatClock(ms: number): string {

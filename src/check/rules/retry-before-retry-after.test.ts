@@ -37,6 +37,18 @@ describe('retry-before-retry-after', () => {
     });
   });
 
+  it('says a resend days early in days, where milliseconds are past reading', () => {
+    const make = recordMaker();
+    const report = checkIntegration([
+      make({ ...a, at: 0, status: 429, retryAfter: 200_000 }),
+      make({ ...a, at: 1000 }),
+    ]);
+    expect(findingOf(report, 'retry-before-retry-after')).toMatchObject({
+      message: '1 resend of 1 after a 429 came before its Retry-After (up to 2 d 7 h early)',
+      evidence: { figures: { most_early_ms: 199_999_000 } },
+    });
+  });
+
   it('allows a little timer slack, and no more', () => {
     const make = recordMaker();
     const slack = checkIntegration([make({ ...a, at: 0, status: 429 }), make({ ...a, at: 960 })]);

@@ -1,5 +1,6 @@
 import { evidenceOf, plural, type CheckRule } from '../check-rule.js';
 import { retryAfterMs, retryWaits } from '../logical-requests.js';
+import { formatDelay } from '../../text/duration.js';
 import { minOf } from '../statistics.js';
 
 /**
@@ -32,7 +33,7 @@ export const retryBeforeRetryAfter: CheckRule = {
     const shortest = minOf(early.map((wait) => wait.waitMs - retryAfterMs(wait.before)));
     return {
       status: 'failed',
-      message: `${plural(early.length, 'resend')} of ${afterRetryAfter.length} after a 429 came before its Retry-After (up to ${Math.round(-shortest)} ms early)`,
+      message: `${plural(early.length, 'resend')} of ${afterRetryAfter.length} after a 429 came before its Retry-After (up to ${formatDelay(-shortest)} early)`,
       evidence: evidenceOf(
         early.map((wait) => wait.after),
         early.map(
