@@ -7,7 +7,11 @@ import type { UpstreamCaller } from '../core/upstream-side.js';
 import { giveWay } from '../runtime/give-way.js';
 import { fromCore, problemAnswer } from '../transport/core-answer.js';
 import { pathOf } from '../transport/request-target.js';
-import type { Engine, TransportRequest } from '../transport/transport-exchange.js';
+import {
+  CLIENT_GONE,
+  type Engine,
+  type TransportRequest,
+} from '../transport/transport-exchange.js';
 import { bearerToken, clientLabel } from './client-label.js';
 import { connectionNames, isForwarded } from './hop-by-hop.js';
 import { relayAnswer } from './relay-answer.js';
@@ -52,7 +56,9 @@ export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOption
         createProblem(kind, reply.detail, { instance: pathOf(request.url) }),
         false,
       );
-      settleFailed(emulator, admission, answer, caller);
+      // Its client may have left while the real service kept it waiting: nobody got the 504.
+      const gone = request.signal?.reason === CLIENT_GONE;
+      settleFailed(emulator, admission, answer, caller, gone);
       return fromCore(answer);
     }
     const { incoming } = reply;
@@ -100,11 +106,18 @@ function settleFailed(
   admission: Awaited<ReturnType<AnyEmulator['upstream']['admit']>>,
   answer: EmulatorResponse,
   caller: UpstreamCaller,
+  clientGone = false,
 ): void {
   const body = JSON.stringify(answer.body);
   emulator.upstream.settle(
     admission,
-    { status: answer.status, headers: {}, body, failed: true },
+    {
+      status: answer.status,
+      headers: {},
+      body,
+      failed: true,
+      ...(clientGone && { cut: 'client' }),
+    },
     caller,
   );
 }

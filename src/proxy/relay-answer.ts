@@ -29,11 +29,11 @@ export function relayAnswer(
   let keptBytes = 0;
   let bytes = 0;
   let finished = false;
-  const finish = () => {
+  const finish = (cut?: UpstreamAnswer['cut']) => {
     if (finished) return;
     finished = true;
     const body = Buffer.concat(kept).toString('utf8');
-    settle({ status: incoming.statusCode ?? 0, headers: lower, body });
+    settle({ status: incoming.statusCode ?? 0, headers: lower, body, ...(cut && { cut }) });
   };
   const relay = new ReadableStream<Uint8Array>(
     {
@@ -63,7 +63,7 @@ export function relayAnswer(
         // Not `complete`: a body read until the connection closes is complete when uas cut it.
         incoming.on('close', () => {
           if (ended) return;
-          finish();
+          finish('upstream');
           controller.error(new Error('the real service cut its answer short'));
         });
         incoming.on('error', () => {});
@@ -71,8 +71,9 @@ export function relayAnswer(
       pull() {
         incoming.resume();
       },
+      // The transport cancels the relay only when the client has gone.
       cancel() {
-        finish();
+        finish('client');
         incoming.destroy();
       },
     },

@@ -1,8 +1,14 @@
 import type { EmulatorRequest } from '../core/service/exchange.js';
 
+/** The reason a request's signal aborts with when its client went away (not at shutdown). */
+export const CLIENT_GONE = 'client-gone';
+
 /** A request as the transport hands it to an engine. */
 export interface TransportRequest extends EmulatorRequest {
-  /** Aborted when the client goes away or the server shuts down: a delayed answer stops waiting. */
+  /**
+   * Aborted when the client goes away (its reason then {@link CLIENT_GONE}) or the server shuts
+   * down: a delayed answer stops waiting.
+   */
   signal: AbortSignal | undefined;
   /** The body as the bytes received (`body` is their UTF-8 reading), forwarded as is by a proxy. */
   rawBody?: Buffer | undefined;

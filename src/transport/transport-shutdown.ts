@@ -1,5 +1,6 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { ConnectionState } from './connection-state.js';
+import { CLIENT_GONE } from './transport-exchange.js';
 
 /**
  * What a transport's server keeps for its shutdown: whether it is closing, the requests waiting
@@ -20,7 +21,7 @@ export class TransportShutdown {
     if (this.closing) controller.abort();
     this.waiting.add(controller);
     res.on('close', () => {
-      if (!res.writableEnded) controller.abort();
+      if (!res.writableEnded) controller.abort(CLIENT_GONE);
       this.waiting.delete(controller);
     });
     return controller;

@@ -22,8 +22,28 @@ export function fillPercent(tokens: number, burst: number): number {
 export function outcomeLabel(status: number, outcome: string): string {
   if (status === 429) return outcome === 'injected-429' ? '429 injected' : '429 refused';
   if (status >= 500) return `${status} fault`;
+  // Behind --upstream, an answer the real service cut short failed whatever its status line said.
+  if (outcome === 'upstream-failed') return `${status} failed`;
   if (status >= 400) return `${status} error`;
   return `${status} ok`;
+}
+
+/** What a request got, in words: outcome, problem, and whether the answer reached its client whole. */
+export function answerText(request: {
+  status: number;
+  outcome: string;
+  problem?: string | undefined;
+  upstream?: { cut?: string | undefined } | undefined;
+}): string {
+  const problem = request.problem === undefined ? '' : ` (${request.problem})`;
+  const cut = request.upstream?.cut;
+  const end =
+    cut === 'upstream'
+      ? '; cut short by the real service'
+      : cut === 'client'
+        ? '; the client left before it ended'
+        : '';
+  return `${outcomeLabel(request.status, request.outcome)}${problem}${end}`;
 }
 
 /** The kind of a status, for its style: ok, refused or error. */

@@ -3,6 +3,7 @@ import { requestRecord } from '../../test/helpers/request-record.js';
 import { codeState } from './code-state.js';
 import { configChange } from './config-change.js';
 import {
+  answerText,
   callerIdPlace,
   fillPercent,
   formatDuration,
@@ -21,6 +22,15 @@ describe('formatting', () => {
     expect(formatDuration(1500)).toBe('1.5 s');
     expect(formatDuration(125_000)).toBe('2 min 5 s');
     expect(formatDuration(-1)).toBe('—');
+    expect(answerText({ status: 429, outcome: 'rate-limited', problem: 'rate-limited' })).toBe(
+      '429 refused (rate-limited)',
+    );
+    expect(answerText({ status: 200, outcome: 'allowed', upstream: { cut: 'client' } })).toBe(
+      '200 ok; the client left before it ended',
+    );
+    expect(
+      answerText({ status: 200, outcome: 'upstream-failed', upstream: { cut: 'upstream' } }),
+    ).toBe('200 failed; cut short by the real service');
     expect(fillPercent(3, 5)).toBe(60);
     expect(fillPercent(9, 5)).toBe(100);
     expect(fillPercent(1, 0)).toBe(0);
@@ -49,6 +59,7 @@ describe('formatting', () => {
       retry_after_text: text,
       problem_type: undefined,
       bucket: undefined,
+      cut: undefined,
     });
     expect(retryAfterText(requestRecord({ retry_after: 7, upstream: upstream('7') }))).toBe('7 s');
     expect(

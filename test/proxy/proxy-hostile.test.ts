@@ -1,10 +1,16 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createNetServer, type Socket } from 'node:net';
+import { connect, createServer as createNetServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { answer, head, useHostileServers, type Misbehaviour } from '../helpers/hostile-server.js';
+import {
+  answer,
+  head,
+  trickle,
+  useHostileServers,
+  type Misbehaviour,
+} from '../helpers/hostile-server.js';
 import { configWith, rawExchange, REAL_TOKEN, useInstances } from '../helpers/proxy-stand-in.js';
 import { requireTool } from '../helpers/require-tool.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -43,6 +49,23 @@ function certArgs(dir: string, name: string, altName: string): string[] {
     ...['-keyout', join(dir, `${prefix}key.pem`), '-out', join(dir, `${prefix}cert.pem`)],
     ...['-subj', '/CN=localhost', '-addext', `subjectAltName=${altName}`],
   ];
+}
+
+/**
+ * Sends a request on a socket of its own and leaves once the real service has the request
+ * forwarded (`seen` grows), before the answer can be whole: `reset` resets the connection, else
+ * it is closed (which a server hears as a half-close until it writes).
+ */
+async function leaveAfter(url: string, seen: readonly unknown[], reset = false): Promise<void> {
+  const { hostname, port, pathname, search } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  socket.on('error', () => {});
+  socket.write(
+    `GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: ${auth.authorization}\r\n\r\n`,
+  );
+  await expect.poll(() => seen.length).toBe(1);
+  if (reset) socket.resetAndDestroy();
+  else socket.destroy();
 }
 
 /** A port nothing listens on. */
@@ -151,7 +174,11 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
       { maxBodyBytes: 100_000 },
     );
     expect(endless.reply).toBeInstanceOf(Error);
-    expect(endless.proxy.emulator.requests()[0]).toMatchObject({ status: 200 });
+    expect(endless.proxy.emulator.requests()[0]).toMatchObject({
+      status: 200,
+      outcome: 'upstream-failed',
+      upstream: { answered_by: 'upstream', cut: 'upstream' },
+    });
   });
 
   it('cuts the connection off when the real service cuts its body short, as the service did', async () => {
@@ -160,6 +187,45 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     );
     expect(reply).toBeInstanceOf(Error);
     await expect.poll(() => proxy.emulator.requests().length).toBe(1);
+    // The status line said 200; the record says the answer failed, and who cut it.
+    expect(proxy.emulator.requests()[0]).toMatchObject({
+      status: 200,
+      outcome: 'upstream-failed',
+      upstream: { answered_by: 'upstream', cut: 'upstream' },
+    });
+  });
+
+  it('journals an answer whole when it was, and marks one its client left before it began or ended', async () => {
+    const whole = await through((socket) => answer(socket, 200, [], '{"exists":true}'));
+    expect(whole.proxy.emulator.requests()[0]).toMatchObject({
+      status: 200,
+      outcome: 'allowed',
+      upstream: { answered_by: 'upstream', cut: undefined },
+    });
+    // The real service answers nothing: the client resets its connection long before uas would
+    // answer 504 (one that only closes its side is still answered: it may be waiting).
+    const stalled = await hostile(() => {});
+    const waiting = await start(configWith({ callerBurst: 5 }), {
+      base: stalled.url,
+      timeoutMs: 400,
+    });
+    await leaveAfter(`${waiting.url}${path}`, stalled.requests, true);
+    await expect.poll(() => waiting.emulator.requests().length, { timeout: 3_000 }).toBe(1);
+    expect(waiting.emulator.requests()[0]).toMatchObject({
+      status: 504,
+      outcome: 'upstream-failed',
+      upstream: { answered_by: 'proxy', cut: 'client' },
+    });
+    // The real service trickles its body: the client leaves in the middle of it.
+    const slow = await hostile((socket) => trickle(socket, head(200, []), 20));
+    const relaying = await start(configWith({ callerBurst: 5 }), { base: slow.url });
+    await leaveAfter(`${relaying.url}${path}`, slow.requests);
+    await expect.poll(() => relaying.emulator.requests().length, { timeout: 3_000 }).toBe(1);
+    expect(relaying.emulator.requests()[0]).toMatchObject({
+      status: 200,
+      outcome: 'allowed',
+      upstream: { answered_by: 'upstream', cut: 'client' },
+    });
   });
 
   it('says an https upstream that does not speak TLS does not, and never hints at --upstream-ca then', async () => {

@@ -1,5 +1,5 @@
 import { BOUNDS, CLIENT_ID_MAX_LENGTH } from '../config/config-schema.js';
-import { OUTCOMES, RECORD_TEXT_MAX, UPSTREAM_ANSWERERS } from '../records/records.js';
+import { ANSWER_CUTS, OUTCOMES, RECORD_TEXT_MAX, UPSTREAM_ANSWERERS } from '../records/records.js';
 import { FAULTS_MAX } from '../service/faults.js';
 import { MISPLACED_MAX } from '../service/request-facts.js';
 import { CHECK_REPORT_SCHEMAS } from './check-report-schemas.js';
@@ -173,6 +173,7 @@ export const DEV_API_SCHEMAS = {
           retry_after_text: recordText,
           problem_type: recordText,
           bucket: recordText,
+          cut: { enum: [...ANSWER_CUTS] },
         },
       },
     },

@@ -1,5 +1,11 @@
 import * as z from 'zod/mini';
-import { OUTCOMES, RECORD_TEXT_MAX, UPSTREAM_ANSWERERS, type RequestRecord } from './records.js';
+import {
+  ANSWER_CUTS,
+  OUTCOMES,
+  RECORD_TEXT_MAX,
+  UPSTREAM_ANSWERERS,
+  type RequestRecord,
+} from './records.js';
 import { describeIssues } from '../config/config-schema.js';
 import { formatIssue } from '../config/config-error.js';
 import { MAX_JSON_DEPTH } from '../config/json-depth.js';
@@ -64,6 +70,7 @@ const recordSchema = z.object({
         retry_after_text: optionalText,
         problem_type: optionalText,
         bucket: optionalText,
+        cut: z.optional(z.nullable(z.enum(ANSWER_CUTS))),
       }),
     ),
   ),
@@ -128,6 +135,7 @@ function upstreamFacts(
     retry_after_text: facts.retry_after_text ?? undefined,
     problem_type: facts.problem_type ?? undefined,
     bucket: facts.bucket ?? undefined,
+    cut: facts.cut ?? undefined,
   };
 }
 

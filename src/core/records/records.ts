@@ -118,7 +118,16 @@ export interface UpstreamFacts {
   problem_type: string | undefined;
   /** The bucket it named (a `uas-bucket` header, or a `bucket` member of its problem). */
   bucket: string | undefined;
+  /**
+   * Set when the answer did not reach the client whole: `upstream`, the real service ended it
+   * early (closed its connection inside the body, passed the body limit, or paused inside it past
+   * `--upstream-timeout`); `client`, the client left before it ended, or before it began.
+   */
+  cut: (typeof ANSWER_CUTS)[number] | undefined;
 }
+
+/** Why an answer relayed from the real service did not reach its client whole. */
+export const ANSWER_CUTS = ['upstream', 'client'] as const;
 
 /** The longest text kept from a request in a record field; longer text is cut and ends in `…`. */
 export const RECORD_TEXT_MAX = 256;

@@ -13,6 +13,8 @@ export interface UpstreamAnswer {
   body: string | undefined;
   /** Set when uas answered instead because the real service failed (502, 504). */
   failed?: boolean;
+  /** Set when the answer did not reach the client whole, and why (see {@link UpstreamFacts}). */
+  cut?: UpstreamFacts['cut'];
 }
 
 /** The rate-limit headers a record names, as the fidelity report compares them. */
@@ -31,6 +33,7 @@ export function upstreamFacts(): UpstreamFacts {
     retry_after_text: undefined,
     problem_type: undefined,
     bucket: undefined,
+    cut: undefined,
   };
 }
 
@@ -51,6 +54,7 @@ export function finishUpstreamRecord(
   const facts = record.upstream ?? upstreamFacts();
   record.upstream = facts;
   if (answer.failed === true) facts.answered_by = 'proxy';
+  facts.cut = answer.cut;
   record.status = status;
   facts.headers = Object.keys(headers)
     .filter((name) => RATE_LIMIT_HEADER.test(name))
@@ -68,7 +72,11 @@ export function finishUpstreamRecord(
     record.level = levelOf(facts.bucket);
     record.remaining = remainingOf(headers);
   }
-  record.outcome = answer.failed === true ? 'upstream-failed' : outcomeOf(status, facts.local);
+  // An answer the real service cut short failed, whatever its status line said.
+  record.outcome =
+    answer.failed === true || answer.cut === 'upstream'
+      ? 'upstream-failed'
+      : outcomeOf(status, facts.local);
   return record;
 }
 

@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import type { RequestRecord } from '../../core/records/records.js';
-import { callerIdPlace, formatClock, oneLine, outcomeLabel, retryAfterText } from '../format.js';
+import { answerText, callerIdPlace, formatClock, oneLine, retryAfterText } from '../format.js';
 import { curlCommand, replayRequest } from '../replay-request.js';
 import { href } from '../route.js';
 
@@ -18,11 +18,7 @@ export function RequestDetail({ record }: { record: RequestRecord }) {
     ['caller_id found', callerIdPlace(record), 'caller-id-place'],
     ['Bucket', record.bucket ?? 'none', 'bucket'],
     ['Tokens left after', record.remaining === undefined ? '—' : String(record.remaining)],
-    [
-      'Answer',
-      `${outcomeLabel(record.status, record.outcome)}${record.problem === undefined ? '' : ` (${record.problem})`}`,
-      'answer',
-    ],
+    ['Answer', answerText(record), 'answer'],
     ['Retry-After', retryAfterText(record), 'retry-after'],
     ['User-Agent', record.user_agent ?? '—'],
     ['Idempotency-Key', record.idempotency_key ?? '—'],
