@@ -1,3 +1,4 @@
+import type { UserPage } from '../core/admin/admin.js';
 import type { CodeRecord, RequestRecord } from '../core/records/records.js';
 import type { BucketView } from '../core/limits/bucket-view.js';
 import { faultBody, type Fault } from '../core/service/faults.js';
@@ -40,6 +41,7 @@ export function devClientMethods(base: string, reader: AnswerReader): DevClient 
     },
     configure: (patch) => read(routeTarget('changeConfig'), patch),
     config: () => read(routeTarget('getConfig')),
+    users: (query = {}) => read<UserPage>(routeTarget('listUsers', { query })),
     addUsers: (users) =>
       read<{ added: number; replaced: number }>(routeTarget('addUsers'), { users }),
     removeUser: (email) =>

@@ -30,6 +30,7 @@ export const DEV_CLIENT_ROUTES = {
   clearFaults: ['clearFaults'],
   getClock: ['clock'],
   moveClock: ['advanceClock', 'setClock'],
+  listUsers: ['users'],
   addUsers: ['addUsers'],
   removeUser: ['removeUser'],
   getConfig: ['config'],

@@ -1,6 +1,7 @@
 import type { Fault, FaultSpec } from '../core/service/faults.js';
 import type { CodeRecord, RequestRecord } from '../core/records/records.js';
 import type { RequestFilter } from '../core/admin/request-filter.js';
+import type { UserPage, UserQuery } from '../core/admin/admin.js';
 import type { BucketSort, BucketView } from '../core/limits/bucket-view.js';
 import type { Level } from '../core/limits/bucket-key.js';
 import { joinUrl } from '../http/join-url.js';
@@ -90,6 +91,12 @@ export interface DevClient {
   /** Changes limits, behaviour or codes live (`PATCH /__uas/config`); returns the config. */
   configure(patch: unknown): Promise<unknown>;
   config(): Promise<unknown>;
+  /**
+   * One page of the users the emulator has now (`GET /__uas/users`): `limit` (default 1,000, at
+   * most 100,000) from the `offset`-th, in the order they were added; `next_offset` is null on
+   * the last page.
+   */
+  users(query?: UserQuery): Promise<UserPage>;
   /** Adds users, or replaces those with the same e-mail: how many of each. */
   addUsers(
     users: Array<{ email: string; phone_number?: string; token_count?: number }>,

@@ -486,6 +486,40 @@ describe.each(TRANSPORTS)('the test controls of the dev API over $name', (transp
     expect((await dev.requests()).map((record) => record.id)).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it("lists the users it has now in pages: the config's, then those added live, less those removed", async () => {
+    const { api, target } = await start();
+    const dev = createDevClient(target.baseUrl);
+    expect(await dev.users()).toEqual({
+      total: 3,
+      offset: 0,
+      next_offset: null,
+      users: [
+        { email: 'alice@example.com', phone_number: '+14155550101', token_count: 2 },
+        { email: 'bob@example.com', token_count: 0 },
+        { email: 'carol@example.com', phone_number: '+447700900123', token_count: 1 },
+      ],
+    });
+    await dev.addUsers([
+      { email: 'dave@example.com', token_count: 3 },
+      { email: 'erin@example.com' },
+    ]);
+    await dev.removeUser('alice@example.com');
+    // One replaced keeps its place, as given the second time.
+    await dev.addUsers([{ email: 'BOB@example.com', token_count: 9 }]);
+    const first = await dev.users({ limit: 2 });
+    expect(first).toMatchObject({ total: 4, offset: 0, next_offset: 2 });
+    expect(first.users.map((user) => user.email)).toEqual(['BOB@example.com', 'carol@example.com']);
+    const second = await dev.users({ offset: first.next_offset ?? 0, limit: 2 });
+    expect(second).toMatchObject({ total: 4, offset: 2, next_offset: null });
+    expect(second.users).toEqual([
+      { email: 'dave@example.com', token_count: 3 },
+      { email: 'erin@example.com', token_count: 0 },
+    ]);
+    expect((await dev.users({ offset: 9 })).users).toEqual([]);
+    for (const query of ['limit=0', 'limit=100001', 'offset=-1', 'limit=two', 'offset=1e3'])
+      expect((await api.dev(`/users?${query}`)).status, query).toBe(400);
+  });
+
   it('shows no traffic to a web page of another origin: requests, journal, codes, events and the check refuse it', async () => {
     const { api } = await start();
     await api.exists(ALICE);
@@ -497,6 +531,7 @@ describe.each(TRANSPORTS)('the test controls of the dev API over $name', (transp
       '/codes',
       '/codes/alice%40example.com',
       '/events',
+      '/users',
     ];
     for (const path of paths)
       for (const headers of [

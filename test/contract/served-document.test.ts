@@ -95,6 +95,8 @@ describe.each(TRANSPORTS)('GET /__uas/openapi.json over $name', (transport) => {
         '/users',
         { method: 'POST', headers: json, body: '{"users":[{"email":"dave@example.com"}]}' },
       ],
+      ['listUsers', '/users?limit=2&offset=1'],
+      ['listUsers', '/users?limit=0'],
       ['removeUser', '/users/dave%40example.com', { method: 'DELETE' }],
       ['removeUser', '/users/dave%40example.com', { method: 'DELETE' }],
       ['removeUser', '/users/dave', { method: 'DELETE' }],

@@ -57,6 +57,15 @@ describe.skipIf(!HAS_REDIS)('users removed live on the Redis store', () => {
       token_count: 7,
     });
     expect((await late.handle(exists('bob@example.com'))).body).toMatchObject({ exists: true });
+    // Alice removed, then added again: after the config's users, as the instance that made it lists them.
+    const emails = (emulator: typeof late) =>
+      emulator.listUsers().users.map((user) => `${user.email} ${user.token_count}`);
+    expect(emails(late)).toEqual([
+      'bob@example.com 0',
+      'carol@example.com 1',
+      'alice@example.com 7',
+    ]);
+    expect(emails(late)).toEqual(emails(a));
   });
 
   it('removes no one while Redis is away: the removal is refused and made nowhere', async () => {

@@ -49,6 +49,11 @@ export interface Admin<out M extends Answer = 'sync'> {
    * the users of the config.
    */
   removeUser(email: string): SyncOrAsync<M, UserRemoved | undefined>;
+  /**
+   * One page of the users this emulator has now (the config's and those added live, less those
+   * removed), in the order they were added, and how many there are.
+   */
+  listUsers(query?: UserQuery): UserPage;
   /** Requests, newest first. */
   journal(limit?: number): RequestRecord[];
   /**
@@ -75,6 +80,20 @@ export interface Admin<out M extends Answer = 'sync'> {
   reset(): SyncOrAsync<M, void>;
   /** Prometheus text. */
   metrics(): SyncOrAsync<M, string>;
+}
+
+/** A page of {@link Admin.listUsers}: `limit` users (default 1,000) from the `offset`-th. */
+export interface UserQuery {
+  offset?: number | undefined;
+  limit?: number | undefined;
+}
+
+/** A page of users, and where the next one starts (null after the last). */
+export interface UserPage {
+  total: number;
+  offset: number;
+  next_offset: number | null;
+  users: Array<{ email: string; phone_number: string | undefined; token_count: number }>;
 }
 
 /**
@@ -132,6 +151,21 @@ export function createAdmin(
     listCodes: () => andThen(state.store.codes.list(), (codes) => codes.map(codeRecord)),
     addUsers,
     removeUser,
+    listUsers: ({ offset = 0, limit = 1000 } = {}) => {
+      const { directory } = state;
+      const users = directory.listUsers(offset, limit).map((user) => ({
+        email: user.email,
+        phone_number: user.phone_number,
+        token_count: user.token_count,
+      }));
+      const next = offset + users.length;
+      return {
+        total: directory.users,
+        offset,
+        next_offset: users.length > 0 && next < directory.users ? next : null,
+        users,
+      };
+    },
     journal: (limit) => state.journal.list(limit).map(release),
     requests: (filter = {}, limit = Infinity) =>
       matchingRequests(state.journal.list(), filter, limit, release),

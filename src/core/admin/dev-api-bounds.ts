@@ -28,6 +28,9 @@ export const VERSION_MAX_LENGTH = 64;
 /** The most users one `POST /__uas/users` adds. */
 export const USERS_PER_REQUEST_MAX = 100_000;
 
+/** The most users one page of `GET /__uas/users` holds. */
+export const USER_PAGE_MAX = 100_000;
+
 /** The most users an emulator holds (the config's own plus those added live). */
 export const MAX_USERS = 1_000_000;
 

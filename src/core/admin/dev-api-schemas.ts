@@ -12,6 +12,7 @@ import {
   MAX_USERS,
   MERCHANT_ID_LENGTH,
   REQUEST_PAGE_MAX,
+  USER_PAGE_MAX,
   USERS_PER_REQUEST_MAX,
   VERSION_MAX_LENGTH,
 } from './dev-api-bounds.js';
@@ -31,6 +32,11 @@ const time = string(ISO_TIME_MAX_LENGTH, { format: 'date-time' });
 const recordText = string(RECORD_TEXT_MAX);
 const bucketKey = string(BUCKET_KEY_MAX_LENGTH);
 const email = string(BOUNDS.emailLength);
+const userFields = {
+  email,
+  phone_number: string(16),
+  token_count: integer(0, BOUNDS.tokenCount),
+};
 const merchantId = string(MERCHANT_ID_LENGTH, { format: 'uuid' });
 const level = { enum: ['client', 'caller'] };
 const operation = { enum: ['exists', 'start', 'verify'] };
@@ -270,11 +276,21 @@ export const DEV_API_SCHEMAS = {
         type: 'object',
         required: ['email'],
         additionalProperties: false,
-        properties: {
-          email,
-          phone_number: string(16),
-          token_count: integer(0, BOUNDS.tokenCount),
-        },
+        properties: userFields,
+      }),
+    },
+  },
+  UserPage: {
+    type: 'object',
+    required: ['total', 'offset', 'next_offset', 'users'],
+    properties: {
+      total: integer(0, MAX_USERS),
+      offset: integer(0, MAX_USERS),
+      next_offset: integerOrNull(0, MAX_USERS),
+      users: array(USER_PAGE_MAX, {
+        type: 'object',
+        required: ['email', 'token_count'],
+        properties: userFields,
       }),
     },
   },

@@ -4,8 +4,10 @@ import {
   BUCKET_KEY_MAX_LENGTH,
   BUCKET_PAGE_MAX,
   COUNT_MAX,
+  MAX_USERS,
   MERCHANT_ID_LENGTH,
   REQUEST_PAGE_MAX,
+  USER_PAGE_MAX,
 } from './dev-api-bounds.js';
 import {
   choiceParam,
@@ -233,6 +235,20 @@ export const DEV_API_TABLE = {
     body: 'ClockMove',
     answer: 'Clock',
     problems: ['invalid-request', 'clock-not-manual', 'store-unavailable'],
+  },
+  listUsers: {
+    method: 'GET',
+    path: '/__uas/users',
+    summary: 'One page of the users the emulator has now, in the order they were added',
+    tag: 'config',
+    answer: 'UserPage',
+    admin: 'listUsers',
+    // E-mail addresses and phone numbers, up to a million: not for a page of another origin.
+    showsTraffic: true,
+    query: {
+      limit: wholeParam(1, USER_PAGE_MAX, 'Users per page.', 1000),
+      offset: wholeParam(0, MAX_USERS, 'Skip this many.', 0),
+    },
   },
   addUsers: {
     method: 'POST',

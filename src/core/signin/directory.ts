@@ -25,6 +25,11 @@ export interface Directory {
   removeUser(email: string): User | undefined;
   /** Whether a user has this e-mail (case-insensitively). */
   hasUser(email: string): boolean;
+  /**
+   * At most `limit` users from the `offset`-th, in the order they were added (one replaced keeps
+   * its place): the config's, then those added live.
+   */
+  listUsers(offset: number, limit: number): User[];
   /** Users held. */
   readonly users: number;
 }
@@ -83,6 +88,17 @@ export function createDirectory(config: Pick<ConfigFile, 'clients' | 'users'>): 
       return user;
     },
     hasUser: (email) => byEmail.has(email.toLowerCase()),
+    listUsers(offset, limit) {
+      const page: User[] = [];
+      if (offset >= byEmail.size) return page;
+      let index = 0;
+      for (const user of byEmail.values()) {
+        if (index++ < offset) continue;
+        if (page.length === limit) break;
+        page.push(user);
+      }
+      return page;
+    },
     get users() {
       return byEmail.size;
     },

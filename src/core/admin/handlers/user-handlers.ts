@@ -1,8 +1,10 @@
 import { configProblem, invalid, json, refuse, unlessInvalid } from '../dev-api-answers.js';
 import type { DevHandlers } from '../dev-api-handler.js';
 
-/** The routes of users: add some, remove one. */
+/** The routes of users: list them, add some, remove one. */
 export const userHandlers = {
+  listUsers: ({ target, query }) =>
+    json(200, target.listUsers({ offset: query.offset, limit: query.limit })),
   addUsers: ({ target, body, path }) => {
     const users =
       typeof body === 'object' && body !== null && !Array.isArray(body)
@@ -41,4 +43,4 @@ export const userHandlers = {
           : json(200, removed),
       (error) => configProblem('invalid-request', error, path, '/email'),
     ),
-} satisfies Pick<DevHandlers, 'addUsers' | 'removeUser'>;
+} satisfies Pick<DevHandlers, 'listUsers' | 'addUsers' | 'removeUser'>;
