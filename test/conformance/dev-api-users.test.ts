@@ -85,6 +85,40 @@ describe.each(TRANSPORTS)('the users of the dev API over $name', (transport) => 
     );
   });
 
+  it("swaps two users' phone numbers in one body, and lets a user given again without one give it up", async () => {
+    const { api } = await start();
+    const post = (users: unknown[]) =>
+      api.dev('/users', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ users }),
+      });
+    const byPhone = async (phone: string) =>
+      (await api.exists(`phone_number=${encodeURIComponent(phone)}`)).body;
+    // Alice has +14155550101 (2 tokens), Carol +447700900123 (1 token): swapped at once.
+    const swapped = await post([
+      { email: 'alice@example.com', phone_number: '+447700900123', token_count: 2 },
+      { email: 'carol@example.com', phone_number: '+14155550101', token_count: 1 },
+    ]);
+    expect(swapped.body).toEqual({ added: 0, replaced: 2 });
+    expect(await byPhone('+447700900123')).toEqual({ exists: true, token_count: 2 });
+    expect(await byPhone('+14155550101')).toEqual({ exists: true, token_count: 1 });
+    // Dave takes Carol's new number, which Carol, given again without one, gives up.
+    expect(
+      (
+        await post([
+          { email: 'dave@example.com', phone_number: '+14155550101', token_count: 5 },
+          { email: 'carol@example.com', token_count: 1 },
+        ])
+      ).body,
+    ).toEqual({ added: 1, replaced: 1 });
+    expect(await byPhone('+14155550101')).toEqual({ exists: true, token_count: 5 });
+    // Still one number, one user: taking one whose owner is not given again is refused.
+    const taken = await post([{ email: 'erin@example.com', phone_number: '+447700900123' }]);
+    expect(taken.status).toBe(400);
+    expect(taken.body.detail).toContain("+447700900123 is alice@example.com's");
+  });
+
   it('removes a user: exists says false, start answers user-not-found, and its pending code no longer verifies', async () => {
     const { api } = await start();
     await api.start({ email: 'alice@example.com' });

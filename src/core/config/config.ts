@@ -145,7 +145,8 @@ function withDefaults(file: ConfigFile): ConfigFile {
 /**
  * The users whose phone number another user has, earlier in `users` or (`ownerOf`) already: a
  * phone number finds one user (exists by phone_number), and two with one would hide one. A user
- * given again (its e-mail in any case) may keep its own.
+ * given again (its e-mail in any case) may keep its own; one given again in `users` gives up its
+ * number unless given it again (two users may swap theirs in one batch).
  */
 export function phoneIssues(
   users: ConfigFile['users'],
@@ -153,9 +154,16 @@ export function phoneIssues(
   ownerOf: (phone: string) => string | undefined = () => undefined,
 ): ConfigIssue[] {
   const taken = new Map<string, string>();
+  // A user given here again gives up its number unless given it again: a swap between two
+  // users of one body is no sharing.
+  const given = new Set(users.map((user) => user.email.toLowerCase()));
+  const ownerElsewhere = (phone: string) => {
+    const owner = ownerOf(phone);
+    return owner === undefined || given.has(owner.toLowerCase()) ? undefined : owner;
+  };
   return users.flatMap(({ email, phone_number: phone }, index) => {
     if (phone === undefined) return [];
-    const owner = taken.get(phone) ?? ownerOf(phone);
+    const owner = taken.get(phone) ?? ownerElsewhere(phone);
     taken.set(phone, email);
     return owner === undefined || owner.toLowerCase() === email.toLowerCase()
       ? []
