@@ -1,5 +1,5 @@
 import type { DevAnswer } from './dev-api.js';
-import { oneLine } from './format.js';
+import { formatCount, oneLine } from './format.js';
 
 /** What the Users form asks of the dev API. */
 export type UserAction = 'add' | 'remove';
@@ -22,4 +22,10 @@ export function userChangeText(action: UserAction, answer: DevAnswer): string {
   const codes = Number(body.codes);
   const dropped = Number.isSafeInteger(codes) ? codes : 0;
   return `Removed ${oneLine(body.removed, 254)}; ${dropped} code${dropped === 1 ? '' : 's'} dropped`;
+}
+
+/** How many users the emulator has, and how many of them the list shows. */
+export function usersShownText(total: number, shown: number): string {
+  const all = `${formatCount(total)} user${total === 1 ? '' : 's'}`;
+  return shown >= total ? all : `${all}; the first ${formatCount(shown)} shown`;
 }

@@ -14,7 +14,7 @@ import {
 import { filterRequests, NO_FILTER, STATUS_CHOICES } from './request-filter.js';
 import { OUTCOMES } from '../core/records/records.js';
 import { curlCommand, replayRequest, shellQuote } from './replay-request.js';
-import { userCall, userChangeText } from './user-change.js';
+import { userCall, userChangeText, usersShownText } from './user-change.js';
 
 describe('formatting', () => {
   it('says durations, fills and outcomes in words, never by colour alone', () => {
@@ -212,6 +212,9 @@ describe('the Users form', () => {
       'Replaced the user of that e-mail',
     );
     expect(userChangeText('add', answer({ added: 1, replaced: 0 }))).toBe('Added');
+    expect(usersShownText(1, 1)).toBe('1 user');
+    expect(usersShownText(3, 3)).toBe('3 users');
+    expect(usersShownText(1_000_000, 50)).toBe('1,000,000 users; the first 50 shown');
   });
 });
 

@@ -11,6 +11,12 @@ describe.skipIf(!hasChromium)('the Control page’s users in Chromium', () => {
     const { page, errors } = await openPage(dash.browser!, dash.url);
     await dash.visit(page, 'control');
     const users = page.getByRole('form', { name: 'Users' });
+    const listed = () =>
+      users.getByTestId('user-table').locator('tbody td:first-child').allTextContents();
+    await expect
+      .poll(listed)
+      .toEqual(['alice@example.com', 'bob@example.com', 'carol@example.com']);
+    expect(await users.getByTestId('user-count').textContent()).toBe('3 users');
     await users.getByLabel('E-mail').fill('carol@example.com');
     await users.getByRole('button', { name: 'Remove user' }).click();
     await expect
@@ -22,6 +28,7 @@ describe.skipIf(!hasChromium)('the Control page’s users in Chromium', () => {
       })
     ).json();
     expect(carol).toEqual({ exists: false, token_count: 0 });
+    await expect.poll(listed).toEqual(['alice@example.com', 'bob@example.com']);
 
     await users.getByRole('button', { name: 'Remove user' }).click();
     await expect
@@ -39,6 +46,22 @@ describe.skipIf(!hasChromium)('the Control page’s users in Chromium', () => {
     await users.getByLabel('E-mail').fill('carol@example.com');
     await users.getByLabel('E-mail').press('Enter');
     await expect.poll(() => users.getByRole('status').textContent()).toBe('✓ Added (200)');
+    await expect
+      .poll(listed)
+      .toEqual(['alice@example.com', 'bob@example.com', 'carol@example.com']);
+    // Past the first 50, the list says how many it leaves out.
+    await fetch(`${dash.url}/__uas/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        users: Array.from({ length: 60 }, (_, index) => ({ email: `u${index}@example.com` })),
+      }),
+    });
+    await users.getByLabel('E-mail').fill('dave@example.com');
+    await users.getByLabel('E-mail').press('Enter');
+    await expect
+      .poll(() => users.getByTestId('user-count').textContent())
+      .toBe('64 users; the first 50 shown');
     expect(errors).toEqual([]);
   });
 });

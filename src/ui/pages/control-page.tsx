@@ -3,7 +3,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { devApi, type DevAnswer } from '../dev-api.js';
 import { ConfigForm } from '../parts/config-form.js';
 import { ServerAnswer } from '../parts/server-answer.js';
-import { userCall, userChangeText, type UserAction } from '../user-change.js';
+import { oneLine } from '../format.js';
+import { userCall, userChangeText, usersShownText, type UserAction } from '../user-change.js';
 
 /** Faults, the manual clock, users and reset: each through the dev API, its answer shown. */
 export function ControlPage() {
@@ -118,9 +119,23 @@ function ClockForm() {
   );
 }
 
+/** The users the list shows at most (the dev API pages through them all). */
+const USERS_SHOWN = 50;
+
+interface UserPage {
+  total: number;
+  users: Array<{ email: string; phone_number?: string; token_count: number }>;
+}
+
 function UsersForm() {
   const [email, setEmail] = useState('');
   const [answer, setAnswer] = useState<{ action: UserAction; got: DevAnswer }>();
+  const [list, setList] = useState<UserPage>();
+  useEffect(() => {
+    void devApi<UserPage>('GET', `/users?limit=${USERS_SHOWN}`).then(
+      (got) => got.ok && setList(got.body),
+    );
+  }, [answer]);
   return (
     <form
       class="panel"
@@ -157,7 +172,35 @@ function UsersForm() {
         answer={answer?.got}
         done={answer === undefined ? '' : userChangeText(answer.action, answer.got)}
       />
+      {list === undefined ? null : <UserList page={list} />}
     </form>
+  );
+}
+
+/** The first users the emulator has now: those of the config, then those added live. */
+function UserList({ page }: { page: UserPage }) {
+  return (
+    <>
+      <p data-testid="user-count">{usersShownText(page.total, page.users.length)}</p>
+      <table data-testid="user-table">
+        <thead>
+          <tr>
+            <th scope="col">E-mail</th>
+            <th scope="col">Phone number</th>
+            <th scope="col">token_count</th>
+          </tr>
+        </thead>
+        <tbody>
+          {page.users.map((user) => (
+            <tr key={user.email}>
+              <td>{oneLine(user.email)}</td>
+              <td>{user.phone_number === undefined ? '—' : oneLine(user.phone_number)}</td>
+              <td>{user.token_count}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }
 
