@@ -11,6 +11,7 @@ import type { EventHub } from './event-hub.js';
 import { createLiveChanges, type UserRemoved } from './live-changes.js';
 import { emulatorMetrics } from './metrics.js';
 import { matchingRequests, type RequestFilter } from './request-filter.js';
+import { userPage } from './user-page.js';
 
 /**
  * What the dev API (and tests) can see and change of a running emulator. `M` says how the
@@ -82,7 +83,10 @@ export interface Admin<out M extends Answer = 'sync'> {
   metrics(): SyncOrAsync<M, string>;
 }
 
-/** A page of {@link Admin.listUsers}: `limit` users (default 1,000) from the `offset`-th. */
+/**
+ * A page of {@link Admin.listUsers}: `limit` users (1 to 100,000, default 1,000) from the
+ * `offset`-th (0 to 1,000,000); other values are refused (a ConfigError).
+ */
 export interface UserQuery {
   offset?: number | undefined;
   limit?: number | undefined;
@@ -151,21 +155,7 @@ export function createAdmin(
     listCodes: () => andThen(state.store.codes.list(), (codes) => codes.map(codeRecord)),
     addUsers,
     removeUser,
-    listUsers: ({ offset = 0, limit = 1000 } = {}) => {
-      const { directory } = state;
-      const users = directory.listUsers(offset, limit).map((user) => ({
-        email: user.email,
-        phone_number: user.phone_number,
-        token_count: user.token_count,
-      }));
-      const next = offset + users.length;
-      return {
-        total: directory.users,
-        offset,
-        next_offset: users.length > 0 && next < directory.users ? next : null,
-        users,
-      };
-    },
+    listUsers: (query) => userPage(state.directory, query),
     journal: (limit) => state.journal.list(limit).map(release),
     requests: (filter = {}, limit = Infinity) =>
       matchingRequests(state.journal.list(), filter, limit, release),
