@@ -209,10 +209,11 @@ function hear(context: ChangeContext, change: SharedChange): void {
     }
     case 'users': {
       const parsed = usersSchema.safeParse(change.users);
-      if (parsed.success) {
-        checkRoom(state, parsed.data);
-        state.directory.addUsers(parsed.data);
-      }
+      // Checked on the users here, which every instance has alike at this place in the order of
+      // changes: one made on users a reset had already let go (its instance had not heard of
+      // the reset yet) may take a phone number a user of the config has again, and is left out
+      // on every instance, as one past the most users is.
+      if (parsed.success && fits(state, parsed.data)) state.directory.addUsers(parsed.data);
       return;
     }
     case 'remove-user':
@@ -258,6 +259,18 @@ function checkBatch({ directory }: EmulatorState, users: ConfigFile['users']): v
     ...phoneIssues(users, [], (phone) => directory.userByPhone(phone)?.email),
   ];
   if (issues.length > 0) throw new ConfigError(issues);
+}
+
+/** Whether users heard from another instance may be added to those here (see checkBatch). */
+function fits(state: EmulatorState, users: ConfigFile['users']): boolean {
+  try {
+    checkRoom(state, users);
+    checkBatch(state, users);
+    return true;
+  } catch (error) {
+    if (error instanceof ConfigError) return false;
+    throw error;
+  }
 }
 
 /** Throws when users already checked would pass the most an emulator holds. */
