@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { DEMO_CONFIG } from '../../demo-config.js';
 import { createCoreSharedEmulator } from '../create-core-emulator.js';
 import { resolveConfig } from '../config/config.js';
-import type { SharedChange, StoreChannel } from '../store/emulator-store.js';
+import {
+  StoreUnavailableError,
+  type SendOutcome,
+  type SharedChange,
+  type StoreChannel,
+} from '../store/emulator-store.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import { createManualClock } from '../time/clock.js';
 import { createSeededRandom } from '../time/random.js';
@@ -95,5 +100,108 @@ describe('users added on another instance sharing the store', () => {
       'carol@example.com +14155550101',
       'dan@example.com +15550000001',
     ]);
+  });
+});
+
+describe("an instance's own changes on a shared store", () => {
+  /**
+   * A store that keeps a change only on the list of changes it was made on, as Redis does: one
+   * sent while another of this instance is out is stale, and made again.
+   */
+  const keeping = () => {
+    const store = createMemoryStore(resolveConfig(DEMO_CONFIG));
+    let kept = 0;
+    let sent = 0;
+    const channel: StoreChannel = {
+      send: (change, apply) => {
+        if (change.type === 'event' || change.type === 'reset') return undefined;
+        sent++;
+        const madeOn = kept;
+        return new Promise<SendOutcome>((resolve) => {
+          setImmediate(() => {
+            if (madeOn !== kept) return resolve('stale');
+            kept++;
+            apply?.();
+            resolve(undefined);
+          });
+        });
+      },
+      listen: () => undefined,
+      watched: false,
+      watching: () => undefined,
+    };
+    const emulator = createCoreSharedEmulator({
+      ...options,
+      store: Object.assign(Object.create(store) as typeof store, { kind: 'shared', channel }),
+    });
+    return { emulator, sent: () => sent };
+  };
+
+  it('makes many sent at once one after another, none refused though no other instance changed anything', async () => {
+    const { emulator, sent } = keeping();
+    const answers = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, index) =>
+        emulator.addUsers([{ email: `user${index}@example.com` }]),
+      ),
+    );
+    expect(answers.filter((answer) => answer.status === 'rejected')).toEqual([]);
+    expect(emulator.listUsers().total).toBe(23);
+    // Each made once: none found stale.
+    expect(sent()).toBe(20);
+    const patches = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, index) =>
+        emulator.configure({ limits: { caller: { burst: 10 + index } } }),
+      ),
+    );
+    expect(patches.filter((answer) => answer.status === 'rejected')).toEqual([]);
+    expect(emulator.config.limits.caller.burst).toBe(29);
+  });
+
+  it('checks each on what the one before left: two that give one number are not both kept', async () => {
+    const { emulator } = keeping();
+    const answers = await Promise.allSettled([
+      emulator.addUsers([{ email: 'dan@example.com', phone_number: '+15550000009' }]),
+      emulator.addUsers([{ email: 'eve@example.com', phone_number: '+15550000009' }]),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual(['fulfilled', 'rejected']);
+    expect(
+      emulator.listUsers().users.filter((user) => user.phone_number === '+15550000009'),
+    ).toEqual([{ email: 'dan@example.com', phone_number: '+15550000009', token_count: 0 }]);
+  });
+
+  it('refuses those waiting behind one the store failed at once, with its failure, without sending them', async () => {
+    const store = createMemoryStore(resolveConfig(DEMO_CONFIG));
+    let fail: ((error: Error) => void) | undefined;
+    let sent = 0;
+    const channel: StoreChannel = {
+      send: (change) => {
+        if (change.type === 'event') return undefined;
+        sent++;
+        return new Promise<SendOutcome>((_, reject) => {
+          fail = reject;
+        });
+      },
+      listen: () => undefined,
+      watched: false,
+      watching: () => undefined,
+    };
+    const emulator = createCoreSharedEmulator({
+      ...options,
+      store: Object.assign(Object.create(store) as typeof store, { kind: 'shared', channel }),
+    });
+    const answers = Promise.allSettled(
+      Array.from({ length: 5 }, (_, index) =>
+        emulator.addUsers([{ email: `user${index}@example.com` }]),
+      ),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    fail?.(new StoreUnavailableError('Redis at redis://127.0.0.1:6379 did not answer in time'));
+    const settled = await answers;
+    expect(settled.map((answer) => answer.status)).toEqual(Array(5).fill('rejected'));
+    expect(sent).toBe(1);
+    // The next one, sent after, is tried.
+    void emulator.addUsers([{ email: 'late@example.com' }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toBe(2);
   });
 });

@@ -31,6 +31,11 @@ interface ChangeContext {
    * instance that joined later would otherwise take the others back to its own start).
    */
   readonly startedAt: number;
+  /**
+   * This instance's own changes in turn (see inTurn): the last one under way, settled, with the
+   * store's failure when the store failed it.
+   */
+  turn: Promise<StoreUnavailableError | undefined> | undefined;
 }
 
 /** A user removed: its e-mail as the emulator held it, and how many of its codes were dropped. */
@@ -66,11 +71,12 @@ export function createLiveChanges(
     events,
     initialConfig,
     startedAt: isKeptClock(clock) ? clock.startMs : clock.now(),
+    turn: undefined,
   };
   return {
-    configure: (patch) => configure(context, patch),
-    addUsers: (users) => addUsers(context, users),
-    removeUser: (email) => removeUser(context, email),
+    configure: (patch) => inTurn(context, () => configure(context, patch)),
+    addUsers: (users) => inTurn(context, () => addUsers(context, users)),
+    removeUser: (email) => inTurn(context, () => removeUser(context, email)),
     reset: () =>
       andThen(state.store.clear(), () => {
         restart(context);
@@ -99,17 +105,52 @@ function sendAndApply(
 }
 
 /**
+ * Runs this instance's own changes of the config and users one after another when they go
+ * through a shared store (a memory store makes them at once). Sent together, each would be made
+ * on the state the others found, all but the first kept would be stale, and each made again:
+ * more than MOST_TRIES of them at once, and the last would be refused (503) though no other
+ * instance changed anything. In turn, each is made on the state the one before left, and is
+ * stale only when another instance's change came between. When the store fails one (Redis away
+ * or too slow), those waiting behind it are refused with it at once, as they would have been
+ * sent together, rather than each waiting out the store's timeout in turn.
+ */
+function inTurn<T>(context: ChangeContext, run: () => MaybePromise<T>): MaybePromise<T> {
+  const before = context.turn;
+  const result =
+    before === undefined
+      ? run()
+      : before.then((failure) => (failure === undefined ? run() : Promise.reject(failure)));
+  if (!(result instanceof Promise)) return result;
+  const settled = result.then(
+    () => undefined,
+    (error: unknown) =>
+      error instanceof StoreUnavailableError && !(error instanceof OutpacedError)
+        ? error
+        : undefined,
+  );
+  context.turn = settled;
+  void settled.then(() => {
+    if (context.turn === settled) context.turn = undefined;
+  });
+  return result;
+}
+
+/**
  * The most times a change is made again on another instance's, kept first (each time, a change
  * of another instance was kept in the moment between).
  */
 const MOST_TRIES = 8;
 
+/**
+ * A change given up after MOST_TRIES: the store answers, but other instances' changes kept
+ * coming first. Those of this instance waiting behind it are still sent.
+ */
+class OutpacedError extends StoreUnavailableError {}
+
 /** Another try of a change that another instance's, kept first, made stale; or the end of them. */
 function again<T>(tries: number, what: string, retry: (tries: number) => T): T {
   if (tries >= MOST_TRIES)
-    throw new StoreUnavailableError(
-      `it kept another instance's ${what} first, ${tries} times in a row`,
-    );
+    throw new OutpacedError(`it kept another instance's ${what} first, ${tries} times in a row`);
   return retry(tries + 1);
 }
 
