@@ -205,3 +205,23 @@ describe("an instance's own changes on a shared store", () => {
     expect(sent).toBe(2);
   });
 });
+
+describe('the answer to users added on a shared store', () => {
+  it('counts those added and replaced also when the change is kept but applied here only as read back (a reset came meanwhile)', async () => {
+    const store = createMemoryStore(resolveConfig(DEMO_CONFIG));
+    const channel: StoreChannel = {
+      // Kept, but not applied at once: a reset came here while it was out.
+      send: () => Promise.resolve(undefined),
+      listen: () => undefined,
+      watched: false,
+      watching: () => undefined,
+    };
+    const emulator = createCoreSharedEmulator({
+      ...options,
+      store: Object.assign(Object.create(store) as typeof store, { kind: 'shared', channel }),
+    });
+    expect(
+      await emulator.addUsers([{ email: 'dan@example.com' }, { email: 'Alice@example.com' }]),
+    ).toEqual({ added: 1, replaced: 1 });
+  });
+});

@@ -190,11 +190,15 @@ function addUsers(
   // Checked on the users the change is made on: a change kept on others is made again.
   checkRoom(context.state, parsed.data);
   checkBatch(context.state, parsed.data);
-  let counts = { added: 0, replaced: 0 };
+  // Counted on the users the change is made on (the store keeps it only on them), not when it
+  // is applied: one kept while a reset came here is applied only as read back from the store.
+  const { directory } = context.state;
+  const replaced = parsed.data.filter((user) => directory.hasUser(user.email)).length;
+  const counts = { added: parsed.data.length - replaced, replaced };
   const change = { type: 'users', users: parsed.data } as const;
   return andThen(
     sendAndApply(context, change, () => {
-      counts = context.state.directory.addUsers(parsed.data);
+      context.state.directory.addUsers(parsed.data);
     }),
     (outcome) =>
       outcome === 'stale'
