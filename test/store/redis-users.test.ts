@@ -146,3 +146,31 @@ describe.skipIf(!HAS_REDIS)('users removed live on the Redis store', () => {
     await eventually(knows(a, 'later@example.com'));
   });
 });
+
+describe.skipIf(!HAS_REDIS)(
+  'a change of users refused on what an instance has not heard yet',
+  () => {
+    const tests = redisOfTheseTests();
+
+    it('removes a user another instance added a moment ago, and gives a number another gave up', async () => {
+      const a = await tests.instance();
+      const b = await tests.instance();
+      for (let round = 0; round < 10; round++) {
+        const email = `dave${round}@example.com`;
+        await a.addUsers([{ email, phone_number: '+15550000009' }]);
+        // Sent at once: b may not have heard of dave yet, but Redis keeps him.
+        expect(await b.removeUser(email)).toEqual({ removed: email, codes: 0 });
+        // Nor a of the removal: the number is free all the same.
+        expect(
+          await a.addUsers([{ email: `erin${round}@example.com`, phone_number: '+15550000009' }]),
+        ).toEqual({
+          added: 1,
+          replaced: 0,
+        });
+        expect(await b.removeUser(`erin${round}@example.com`)).toMatchObject({
+          removed: `erin${round}@example.com`,
+        });
+      }
+    });
+  },
+);

@@ -184,12 +184,20 @@ function addUsers(
   context: ChangeContext,
   users: unknown,
   tries = 1,
+  caughtUp = false,
 ): MaybePromise<{ added: number; replaced: number }> {
   const parsed = usersSchema.safeParse(users, { reportInput: true });
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, usersSchema));
   // Checked on the users the change is made on: a change kept on others is made again.
-  checkRoom(context.state, parsed.data);
-  checkBatch(context.state, parsed.data);
+  try {
+    checkRoom(context.state, parsed.data);
+    checkBatch(context.state, parsed.data);
+  } catch (error) {
+    // Refused on users another instance may have changed a moment ago (a number given up, a
+    // user removed): checked again once this instance has read what the store keeps.
+    if (caughtUp || !(error instanceof ConfigError)) throw error;
+    return afterCatchUp(context, error, () => addUsers(context, users, tries, true));
+  }
   // Counted on the users the change is made on (the store keeps it only on them), not when it
   // is applied: one kept while a reset came here is applied only as read back from the store.
   const { directory } = context.state;
@@ -219,12 +227,18 @@ function removeUser(
   context: ChangeContext,
   email: unknown,
   tries = 1,
+  caughtUp = false,
 ): MaybePromise<UserRemoved | undefined> {
   const parsed = userSchema.shape.email.safeParse(email, { reportInput: true });
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, userSchema.shape.email));
   const { state } = context;
   const user = state.directory.userByEmail(parsed.data);
-  if (user === undefined) return undefined;
+  // Perhaps added on another instance a moment ago: looked for again once this instance has
+  // read what the store keeps.
+  if (user === undefined)
+    return caughtUp
+      ? undefined
+      : afterCatchUp(context, undefined, () => removeUser(context, email, tries, true));
   const merchants = state.config.clients.flatMap((client) => client.merchants);
   const change = { type: 'remove-user', email: user.email } as const;
   return andThen(state.store.codes.forget(user.email, merchants), (codes) =>
@@ -236,6 +250,25 @@ function removeUser(
           : { removed: user.email, codes },
     ),
   );
+}
+
+/**
+ * `retry` once this instance has applied the changes of users the store keeps past those it has;
+ * without a store that keeps them (the memory store), or when the store cannot be read, the
+ * refusal as it stands: `refused` thrown when an error, answered when not.
+ */
+function afterCatchUp<T>(
+  { state }: ChangeContext,
+  refused: ConfigError | T,
+  retry: () => MaybePromise<T>,
+): MaybePromise<T> {
+  const catchUp = state.store.channel?.catchUpUsers;
+  const refuse = () => {
+    if (refused instanceof ConfigError) throw refused;
+    return refused;
+  };
+  if (catchUp === undefined) return refuse();
+  return catchUp().then(retry, refuse);
 }
 
 /**

@@ -133,6 +133,13 @@ export interface StoreChannel {
   readonly watched: boolean;
   /** This instance has event readers (true), or its last one has gone (false). */
   watching(active: boolean): void;
+  /**
+   * Reads the changes of users the store keeps past those applied here, and applies them: a
+   * change refused on the users here (a user to remove not found, a phone number taken) is
+   * checked again after it, since another instance may have made the change it needs a moment
+   * ago. Settles once a read begun after the call is applied.
+   */
+  catchUpUsers?(): Promise<void>;
 }
 
 /**

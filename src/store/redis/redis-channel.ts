@@ -99,6 +99,8 @@ export function createRedisChannel(deps: RedisChannelDeps): RedisChannel {
       return state.othersWatching;
     },
     watching: (active) => watchEvents(deps.subscriber, keys, state, active),
+    // A read under way may have begun before the call: it is awaited, then one begun after.
+    catchUpUsers: () => users.catchUp().then(users.catchUp, users.catchUp),
   };
   return {
     channel,
