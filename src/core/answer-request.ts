@@ -129,7 +129,11 @@ function failure(
   const problem = unavailable
     ? createProblem(
         'store-unavailable',
-        `the shared store did not answer: ${(error as Error).message}; ${
+        `${
+          (error as StoreUnavailableError).answered === true
+            ? 'the shared store answered but did not keep this change'
+            : 'the shared store did not answer'
+        }: ${(error as Error).message}; ${
           (error as StoreUnavailableError).bucketCharged === true
             ? 'the bucket had taken its token, which is not given back; nothing else was changed'
             : 'nothing was changed'

@@ -206,6 +206,33 @@ describe("an instance's own changes on a shared store", () => {
   });
 });
 
+describe('a change other instances keep outpacing', () => {
+  it('answers 503 saying the store answered but kept the others first, not that it did not answer', async () => {
+    const store = createMemoryStore(resolveConfig(DEMO_CONFIG));
+    const channel: StoreChannel = {
+      send: (change) => (change.type === 'users' ? Promise.resolve('stale') : undefined),
+      listen: () => undefined,
+      watched: false,
+      watching: () => undefined,
+    };
+    const emulator = createCoreSharedEmulator({
+      ...options,
+      store: Object.assign(Object.create(store) as typeof store, { kind: 'shared', channel }),
+    });
+    const answer = await emulator.handle({
+      method: 'POST',
+      url: '/__uas/users',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ users: [{ email: 'dan@example.com' }] }),
+    });
+    expect(answer.status).toBe(503);
+    expect((answer.body as { detail: string }).detail).toBe(
+      "the shared store answered but did not keep this change: it kept another instance's change of users first, 8 times in a row; nothing was changed",
+    );
+    expect(emulator.listUsers().total).toBe(3);
+  });
+});
+
 describe('the answer to users added on a shared store', () => {
   it('counts those added and replaced also when the change is kept but applied here only as read back (a reset came meanwhile)', async () => {
     const store = createMemoryStore(resolveConfig(DEMO_CONFIG));

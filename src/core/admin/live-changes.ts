@@ -145,7 +145,9 @@ const MOST_TRIES = 8;
  * A change given up after MOST_TRIES: the store answers, but other instances' changes kept
  * coming first. Those of this instance waiting behind it are still sent.
  */
-class OutpacedError extends StoreUnavailableError {}
+class OutpacedError extends StoreUnavailableError {
+  override readonly answered = true;
+}
 
 /** Another try of a change that another instance's, kept first, made stale; or the end of them. */
 function again<T>(tries: number, what: string, retry: (tries: number) => T): T {

@@ -153,6 +153,11 @@ export class StoreUnavailableError extends Error {
    * verify could not be read or written, on a master other than its bucket's): not given back.
    */
   bucketCharged?: boolean;
+  /**
+   * The store answered, but did not keep the change: other instances' changes kept coming first
+   * (a live change given up after its tries).
+   */
+  answered?: boolean;
 }
 
 /** Whether an error is a {@link StoreUnavailableError} (also across copies of this module). */
