@@ -14,11 +14,27 @@ import { createSeededRandom } from '../time/random.js';
 
 const options = { config: DEMO_CONFIG, clock: createManualClock(0), random: createSeededRandom(1) };
 
+/** An emulator on a memory store shared through `channel` (what another instance would hear). */
+function sharedWith(
+  channel: Pick<StoreChannel, 'send'> & Partial<StoreChannel>,
+): ReturnType<typeof createCoreSharedEmulator> {
+  const store = createMemoryStore(resolveConfig(DEMO_CONFIG));
+  const whole: StoreChannel = {
+    listen: () => undefined,
+    watched: false,
+    watching: () => undefined,
+    ...channel,
+  };
+  return createCoreSharedEmulator({
+    ...options,
+    store: Object.assign(Object.create(store) as typeof store, { kind: 'shared', channel: whole }),
+  });
+}
+
 describe('a live config change on a shared store', () => {
   it('answers the config its change left when a later change, heard first, holds it', async () => {
-    const store = createMemoryStore(resolveConfig(DEMO_CONFIG));
     let hear: ((change: SharedChange) => void) | undefined;
-    const channel: StoreChannel = {
+    const emulator = sharedWith({
       // Kept, but a reset another instance made after it was heard here before the answer came.
       send: (change) => {
         if (change.type !== 'config') return undefined;
@@ -28,12 +44,6 @@ describe('a live config change on a shared store', () => {
       listen: (apply) => {
         hear = apply;
       },
-      watched: false,
-      watching: () => undefined,
-    };
-    const emulator = createCoreSharedEmulator({
-      ...options,
-      store: Object.assign(Object.create(store) as typeof store, { kind: 'shared', channel }),
     });
     const answer = await emulator.configure({ limits: { caller: { burst: 2 } } });
     expect(answer.limits.caller.burst).toBe(2);
@@ -53,19 +63,12 @@ describe('a live config change on a shared store', () => {
 
 describe('users added on another instance sharing the store', () => {
   const listening = () => {
-    const store = createMemoryStore(resolveConfig(DEMO_CONFIG));
     let hear: ((change: SharedChange) => void) | undefined;
-    const channel: StoreChannel = {
+    const emulator = sharedWith({
       send: () => undefined,
       listen: (apply) => {
         hear = apply;
       },
-      watched: false,
-      watching: () => undefined,
-    };
-    const emulator = createCoreSharedEmulator({
-      ...options,
-      store: Object.assign(Object.create(store) as typeof store, { kind: 'shared', channel }),
     });
     return { emulator, hear: (change: SharedChange) => hear?.(change) };
   };
@@ -109,10 +112,9 @@ describe("an instance's own changes on a shared store", () => {
    * sent while another of this instance is out is stale, and made again.
    */
   const keeping = () => {
-    const store = createMemoryStore(resolveConfig(DEMO_CONFIG));
     let kept = 0;
     let sent = 0;
-    const channel: StoreChannel = {
+    const emulator = sharedWith({
       send: (change, apply) => {
         if (change.type === 'event' || change.type === 'reset') return undefined;
         sent++;
@@ -126,13 +128,6 @@ describe("an instance's own changes on a shared store", () => {
           });
         });
       },
-      listen: () => undefined,
-      watched: false,
-      watching: () => undefined,
-    };
-    const emulator = createCoreSharedEmulator({
-      ...options,
-      store: Object.assign(Object.create(store) as typeof store, { kind: 'shared', channel }),
     });
     return { emulator, sent: () => sent };
   };
@@ -170,10 +165,9 @@ describe("an instance's own changes on a shared store", () => {
   });
 
   it('refuses those waiting behind one the store failed at once, with its failure, without sending them', async () => {
-    const store = createMemoryStore(resolveConfig(DEMO_CONFIG));
     let fail: ((error: Error) => void) | undefined;
     let sent = 0;
-    const channel: StoreChannel = {
+    const emulator = sharedWith({
       send: (change) => {
         if (change.type === 'event') return undefined;
         sent++;
@@ -181,13 +175,6 @@ describe("an instance's own changes on a shared store", () => {
           fail = reject;
         });
       },
-      listen: () => undefined,
-      watched: false,
-      watching: () => undefined,
-    };
-    const emulator = createCoreSharedEmulator({
-      ...options,
-      store: Object.assign(Object.create(store) as typeof store, { kind: 'shared', channel }),
     });
     const answers = Promise.allSettled(
       Array.from({ length: 5 }, (_, index) =>
@@ -208,16 +195,8 @@ describe("an instance's own changes on a shared store", () => {
 
 describe('a change other instances keep outpacing', () => {
   it('answers 503 saying the store answered but kept the others first, not that it did not answer', async () => {
-    const store = createMemoryStore(resolveConfig(DEMO_CONFIG));
-    const channel: StoreChannel = {
+    const emulator = sharedWith({
       send: (change) => (change.type === 'users' ? Promise.resolve('stale') : undefined),
-      listen: () => undefined,
-      watched: false,
-      watching: () => undefined,
-    };
-    const emulator = createCoreSharedEmulator({
-      ...options,
-      store: Object.assign(Object.create(store) as typeof store, { kind: 'shared', channel }),
     });
     const answer = await emulator.handle({
       method: 'POST',
@@ -235,17 +214,9 @@ describe('a change other instances keep outpacing', () => {
 
 describe('the answer to users added on a shared store', () => {
   it('counts those added and replaced also when the change is kept but applied here only as read back (a reset came meanwhile)', async () => {
-    const store = createMemoryStore(resolveConfig(DEMO_CONFIG));
-    const channel: StoreChannel = {
+    const emulator = sharedWith({
       // Kept, but not applied at once: a reset came here while it was out.
       send: () => Promise.resolve(undefined),
-      listen: () => undefined,
-      watched: false,
-      watching: () => undefined,
-    };
-    const emulator = createCoreSharedEmulator({
-      ...options,
-      store: Object.assign(Object.create(store) as typeof store, { kind: 'shared', channel }),
     });
     expect(
       await emulator.addUsers([{ email: 'dan@example.com' }, { email: 'Alice@example.com' }]),
