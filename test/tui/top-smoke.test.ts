@@ -80,9 +80,19 @@ describe('uas top', () => {
       await startTop();
       // Ctrl with a key Ink 6 cannot name ended the screen with a TypeError.
       tmux.keys('-l', '\u001b[1;5I');
-      // A filter pasted with its colours: the text is taken, the colours left out.
+      // A filter pasted with its colours: the text is taken, the colours left out. Each key
+      // waits for the screen to take the one before (keys sent at once reach the program as
+      // one input, which a person typing never sends).
       tmux.keys('/');
+      await vi.waitFor(() => expect(screen()).toMatch(/filter: .*enter keeps it/), {
+        timeout: 5_000,
+        interval: 50,
+      });
       tmux.keys('-l', 'ali\u001b[31mce\u001b[0m');
+      await vi.waitFor(() => expect(screen()).toMatch(/filter: alice▏/), {
+        timeout: 5_000,
+        interval: 50,
+      });
       tmux.keys('Enter');
       await vi.waitFor(() => expect(screen()).toMatch(/filter.*alice/), {
         timeout: 5_000,
