@@ -16,7 +16,8 @@ export interface RelayLimits {
  * Turns the real service's answer into the transport's: status and headers as sent (but those of
  * one connection), the body relayed as it arrives. The body may pause between parts for at most
  * `timeoutMs`, and pass `maxBodyBytes` never: either cuts the answer off, as a failing service
- * would. `settle` hears once how it ended, with the start of the body.
+ * would. `settle` hears once how it ended, with the start of the body: once the answer was
+ * written out whole, or cut short by the real service, or left by its client.
  */
 export function relayAnswer(
   incoming: IncomingMessage,
@@ -55,9 +56,9 @@ export function relayAnswer(
           if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
         });
         let ended = false;
+        // Whole from the real service; the record waits to hear whether it reached the client.
         incoming.on('end', () => {
           ended = true;
-          finish();
           controller.close();
         });
         // Not `complete`: a body read until the connection closes is complete when uas cut it.
@@ -79,7 +80,12 @@ export function relayAnswer(
     },
     { highWaterMark: 8 },
   );
-  return { status: incoming.statusCode ?? 502, headers, relay };
+  return {
+    status: incoming.statusCode ?? 502,
+    headers,
+    relay,
+    delivered: (whole) => finish(whole ? undefined : 'client'),
+  };
 }
 
 /** The answer's headers as sent (names in their case, repeated ones as a list), but hop-by-hop ones. */

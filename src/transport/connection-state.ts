@@ -42,7 +42,32 @@ export class ConnectionState {
    */
   closed = false;
 
+  /** What is told when it closes (see {@link onClose}); undefined until something asks. */
+  private closeHooks: Set<() => void> | undefined = undefined;
+
   constructor(readonly socket: Socket) {}
+
+  /**
+   * Calls `hook` when it closes (at once when it has): Node tells an answer queued behind another
+   * nothing then, neither `close` nor `finish`. Returns the function that forgets the hook.
+   */
+  onClose(hook: () => void): () => void {
+    if (this.socket.destroyed) {
+      hook();
+      return () => {};
+    }
+    if (this.closeHooks === undefined) {
+      const hooks = new Set<() => void>();
+      this.closeHooks = hooks;
+      this.socket.once('close', () => {
+        for (const told of [...hooks]) told();
+        hooks.clear();
+      });
+    }
+    const hooks = this.closeHooks;
+    hooks.add(hook);
+    return () => hooks.delete(hook);
+  }
 
   /**
    * Whether a request read on it may run: not when nobody can take its answer, because it was

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { ConnectionState } from './connection-state.js';
 import type { TransportResponse } from './transport-exchange.js';
 import { drained } from './stream-pump.js';
 
@@ -6,19 +7,40 @@ import { drained } from './stream-pump.js';
  * Relays an answer's body as it arrives (`uas serve --upstream`), no faster than the client
  * takes it, with nothing added: the next chunk is pulled once the socket has taken the last. A
  * body that breaks off breaks the connection off, so the client sees what the real service did.
+ * The answer hears whether it was written out whole, or its client left before (its connection
+ * closed, even while the answer waited behind another on it: Node tells such an answer nothing).
  */
 export function relayStream(
   res: ServerResponse,
   response: TransportResponse & { relay: ReadableStream<Uint8Array> },
+  connection: ConnectionState,
 ): void {
   const reader = response.relay.getReader();
-  if (res.destroyed) {
+  let told = false;
+  const tell = (whole: boolean) => {
+    if (told) return;
+    told = true;
+    response.delivered?.(whole);
+  };
+  if (res.destroyed || connection.socket.destroyed) {
     reader.cancel().catch(() => {});
+    tell(false);
     return;
   }
   res.writeHead(response.status, response.headers);
+  const gone = () => {
+    if (res.writableFinished) return;
+    reader.cancel().catch(() => {});
+    tell(false);
+  };
+  const forget = connection.onClose(gone);
+  res.on('finish', () => {
+    forget();
+    tell(true);
+  });
   res.on('close', () => {
-    if (!res.writableFinished) reader.cancel().catch(() => {});
+    forget();
+    gone();
   });
   void (async () => {
     for (;;) {

@@ -18,7 +18,11 @@ export function sendAnswer(
   response: TransportResponse,
 ): void {
   if (response.relay !== undefined)
-    relayStream(res, response as TransportResponse & { relay: ReadableStream<Uint8Array> });
+    relayStream(
+      res,
+      response as TransportResponse & { relay: ReadableStream<Uint8Array> },
+      connection,
+    );
   else if (response.stream === undefined)
     writeResponse(
       res,

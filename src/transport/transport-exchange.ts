@@ -29,6 +29,11 @@ export interface TransportResponse {
    * --upstream`), instead of `body`; `headers` are sent as they are.
    */
   relay?: ReadableStream<Uint8Array> | undefined;
+  /**
+   * With `relay`: told once whether the answer reached its client whole (written out) or not
+   * (its client left before it was, even while it waited behind another on its connection).
+   */
+  delivered?: ((whole: boolean) => void) | undefined;
   /** Close the connection after this answer. */
   close?: boolean | undefined;
 }

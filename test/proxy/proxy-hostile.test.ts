@@ -228,6 +228,37 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     });
   });
 
+  it('marks the answers queued behind another on a pipelined connection its client left: none reached it', async () => {
+    // The first answer trickles; the second comes whole at once and waits behind it; the third
+    // never ends and waits too. The client resets its connection: neither the second nor the
+    // third was written, and each is journaled as cut by the client (the third at all).
+    const real = await hostile((socket, request) => {
+      if (request.path.includes('n=2')) answer(socket, 200, [], '{"exists":true}');
+      else trickle(socket, head(200, []), 20);
+    });
+    const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url });
+    const { hostname, port } = new URL(proxy.url);
+    const socket = connect(Number(port), hostname);
+    socket.on('error', () => {});
+    socket.write(
+      [1, 2, 3]
+        .map(
+          (n) =>
+            `GET ${path}&n=${n} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: ${auth.authorization}\r\n\r\n`,
+        )
+        .join(''),
+    );
+    await expect.poll(() => real.requests.length).toBe(3);
+    socket.resetAndDestroy();
+    await expect.poll(() => proxy.emulator.requests().length, { timeout: 3_000 }).toBe(3);
+    for (const record of proxy.emulator.requests())
+      expect(record).toMatchObject({
+        status: 200,
+        outcome: 'allowed',
+        upstream: { answered_by: 'upstream', cut: 'client' },
+      });
+  });
+
   it('says an https upstream that does not speak TLS does not, and never hints at --upstream-ca then', async () => {
     // Plain HTTP at once, whatever comes: a TLS client reads it as a wrong version number.
     const sockets = new Set<Socket>();
