@@ -74,4 +74,23 @@ describe('formatReportText', () => {
     expect(clean.split('\n').at(-1)).toMatch(/^uas check: 0 errors, 0 warnings, \d+ passed/);
     expect(clean).not.toMatch(/^(error|warn) /m);
   });
+
+  it('says retry delays far from Retry-After in units, not in fifteen-digit milliseconds', () => {
+    const report = checkIntegration(politeShoppers());
+    const far = { min: -999_999_999_999_991, median: -86_400_000, max: 1_500, count: 3 };
+    const text = formatReportText(
+      {
+        ...report,
+        summary: {
+          ...report.summary,
+          retry_delay_ms: { min: 9, median: 125_000, max: 1e15, count: 3 },
+          retry_delay_beyond_retry_after_ms: far,
+        },
+      },
+      NO_COLORS,
+    );
+    expect(text).toContain(
+      'retry delays min 9 ms, median 2 min 5 s, max 31,688 years (3); beyond Retry-After min -31,688 years, median -1 d 0 h, max 1500 ms (3)',
+    );
+  });
 });

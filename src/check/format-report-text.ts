@@ -1,6 +1,7 @@
 import type { CheckReport, CheckSummary, DelayStats, Finding, RuleResult } from './check-report.js';
 import { describeEvidenceRequest } from './describe-evidence-request.js';
 import { describeSummary } from './describe-summary.js';
+import { formatDelay } from '../text/duration.js';
 import { escapeControls } from '../text/escape-controls.js';
 import type { ReportColors } from './report-colors.js';
 import type { ReportContext } from './report-context.js';
@@ -80,7 +81,7 @@ function retryLine(summary: CheckSummary): string | undefined {
 }
 
 function stats(delays: DelayStats): string {
-  return `min ${delays.min} ms, median ${delays.median} ms, max ${delays.max} ms (${delays.count})`;
+  return `min ${formatDelay(delays.min)}, median ${formatDelay(delays.median)}, max ${formatDelay(delays.max)} (${delays.count})`;
 }
 
 /** One line: what was checked, and the verdict in counts. */

@@ -17,5 +17,7 @@ describe('durations for a person', () => {
     expect(formatDelay(9_999.4)).toBe('9999 ms');
     expect(formatDelay(125_000)).toBe('2 min 5 s');
     expect(formatDelay(999_999_999_999_979)).toBe('31,688 years');
+    expect(formatDelay(-1500)).toBe('-1500 ms');
+    expect(formatDelay(-999_999_999_999_991)).toBe('-31,688 years');
   });
 });

@@ -16,7 +16,11 @@ export function formatDuration(ms: number): string {
   return `${years.toLocaleString('en-US')} ${years === 1 ? 'year' : 'years'}`;
 }
 
-/** A short duration to the millisecond (`1500 ms`), a long one for a person (`2 min 5 s`). */
+/**
+ * A short duration to the millisecond (`1500 ms`), a long one for a person (`2 min 5 s`); one
+ * below zero (a wait shorter than Retry-After, by how much) with its sign (`-31,688 years`).
+ */
 export function formatDelay(ms: number): string {
-  return Math.abs(ms) < 10_000 ? `${Math.round(ms)} ms` : formatDuration(ms);
+  if (Math.abs(ms) < 10_000) return `${Math.round(ms)} ms`;
+  return ms < 0 ? `-${formatDuration(-ms)}` : formatDuration(ms);
 }
