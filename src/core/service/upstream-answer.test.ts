@@ -16,6 +16,16 @@ describe('retryAfterSeconds', () => {
     expect(retryAfterSeconds(undefined, NOW)).toBeUndefined();
     expect(retryAfterSeconds('9'.repeat(40), NOW)).toBe(1_000_000_000_000);
   });
+
+  it('reads an HTTP date in its three forms only, as GMT: not what Date.parse would guess at', () => {
+    // Date.parse takes these for 1 January 2030, 1 May 2001 and 2 January 2003.
+    expect(retryAfterSeconds('Monday 2030', NOW)).toBeUndefined();
+    expect(retryAfterSeconds('Mon 5', NOW)).toBeUndefined();
+    expect(retryAfterSeconds('Mon, 1 2 3', NOW)).toBeUndefined();
+    expect(retryAfterSeconds('Thursday, 01-Jan-26 12:01:00 GMT', NOW)).toBe(60);
+    // asctime has no zone: it is GMT, not the local time Date.parse would read.
+    expect(retryAfterSeconds('Thu Jan  1 12:02:00 2026', NOW)).toBe(120);
+  });
 });
 
 describe('finishUpstreamRecord', () => {

@@ -1,7 +1,8 @@
-import { RECORD_TEXT_MAX, type RequestRecord, type UpstreamFacts } from '../records/records.js';
+import type { RequestRecord, UpstreamFacts } from '../records/records.js';
 import { scrubSecrets } from '../records/redact.js';
 import { BUCKET_HEADER } from '../limits/rate-limit-headers.js';
 import { problemKindOf } from './pipeline.js';
+import { parseHttpDate } from '../time/http-date.js';
 import { clipString } from './request-facts.js';
 
 /** What the real service answered (or what uas answered for it), as the record needs it. */
@@ -90,20 +91,16 @@ function outcomeOf(
   return local === 'refused' ? 'shadow-limited' : 'allowed';
 }
 
-/** An HTTP date starts with its day name (IMF-fixdate, RFC 850 or asctime form). */
-const HTTP_DATE_START = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /;
-
 /**
- * Seconds of a Retry-After value: delay-seconds, or an HTTP date from `now`; undefined for
- * anything else (a negative number, repeated fields joined by a comma), never 0 in their stead.
+ * Seconds of a Retry-After value: delay-seconds, or an HTTP date (in one of its three forms,
+ * strictly) from `now`; undefined for anything else (a negative number, repeated fields joined by a comma), never 0 in their stead.
  */
 export function retryAfterSeconds(value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Math.min(Number(text), WAIT_SECONDS_MAX);
-  if (text.length > RECORD_TEXT_MAX || !HTTP_DATE_START.test(text)) return undefined;
-  const date = Date.parse(text);
-  if (Number.isNaN(date)) return undefined;
+  const date = parseHttpDate(text);
+  if (date === undefined) return undefined;
   return Math.min(Math.max(0, Math.ceil((date - now) / 1000)), WAIT_SECONDS_MAX);
 }
 
