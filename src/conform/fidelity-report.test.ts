@@ -32,6 +32,32 @@ describe('compareWithService', () => {
     const report = compareWithService(records, resolveConfig(DEMO_CONFIG));
     expect(report.differences.map((difference) => difference.topic)).toContain('problem-type');
   });
+
+  it('suggests no fixed Retry-After the config would refuse (over 86400 s), but still names the difference', () => {
+    const records = [1, 2].map(() =>
+      recordOf({ status: 429, headers: { 'retry-after': '1000000000000' }, body: '' }),
+    );
+    const report = compareWithService(records, resolveConfig(DEMO_CONFIG));
+    expect(report.config.behavior.retryAfter).toBeUndefined();
+    const difference = report.differences.find(({ topic }) => topic === 'retry-after');
+    expect(difference?.real).toBe('Retry-After 1000000000000 s on 2 of 2 429s');
+    expect(difference?.emulator).toMatch(/at most 86400 s/);
+  });
+
+  it('names a Retry-After that is neither seconds nor a date as a difference, not as none sent', () => {
+    const records = ['-5', '1.5'].map((value) =>
+      recordOf({ status: 429, headers: { 'retry-after': value }, body: '' }),
+    );
+    const report = compareWithService(records, resolveConfig(DEMO_CONFIG));
+    expect(report.differences).toContainEqual({
+      topic: 'retry-after',
+      real: 'a Retry-After neither delay-seconds nor an HTTP date on 2 of 2 429s',
+      emulator: 'Retry-After in delay-seconds',
+    });
+    const text = formatFidelityText(report);
+    expect(text).toContain('429s        2: Retry-After unreadable on 2\n');
+    expect(text).not.toContain('never');
+  });
 });
 
 describe('formatFidelityText', () => {

@@ -1,4 +1,4 @@
-import type { HeaderStyle } from '../core/config/config-schema.js';
+import { BOUNDS, type HeaderStyle } from '../core/config/config-schema.js';
 import type { ResolvedConfig } from '../core/config/config.js';
 import type { RequestRecord } from '../core/records/records.js';
 import { PROBLEM_KINDS, problemType, QUOTA_EXCEEDED_TYPE } from '../core/service/problems.js';
@@ -74,13 +74,23 @@ export function compareWithService(
   const patch: FidelityReport['config']['behavior'] = {};
   const wanted = retryAfterMode(retryAfter);
   if (wanted !== undefined && !sameMode(wanted, config)) {
-    patch.retryAfter = wanted;
+    // A config takes a fixed Retry-After up to a day: a longer one has no config to match it.
+    const fits =
+      !wanted.startsWith('fixed:') || Number(wanted.slice(6)) <= BOUNDS.retryAfterSeconds;
+    if (fits) patch.retryAfter = wanted;
     differences.push({
       topic: 'retry-after',
       real: describeRetryAfter(retryAfter),
-      emulator: `Retry-After ${describeMode(config)}`,
+      emulator: `Retry-After ${describeMode(config)}${fits ? '' : ` (a fixed Retry-After is at most ${BOUNDS.retryAfterSeconds} s)`}`,
     });
   }
+  const unreadable = unreadableOf(retryAfter);
+  if (unreadable > 0)
+    differences.push({
+      topic: 'retry-after',
+      real: `a Retry-After neither delay-seconds nor an HTTP date on ${unreadable} of ${refusals.length} 429s`,
+      emulator: 'Retry-After in delay-seconds',
+    });
   const headers = headersOf(real);
   if (real.length > 0 && headers.style !== 'mixed' && headers.style !== config.behavior.headers) {
     patch.headers = headers.style;
@@ -135,6 +145,11 @@ function retryAfterOf(refusals: readonly RequestRecord[]): FidelityReport['retry
     .sort((a, b) => a - b);
   const absent = refusals.filter((record) => record.upstream?.retry_after_text === undefined);
   return { refusals: refusals.length, absent: absent.length, values };
+}
+
+/** The 429s whose Retry-After was sent but is neither delay-seconds nor an HTTP date. */
+export function unreadableOf(seen: FidelityReport['retry_after']): number {
+  return seen.refusals - seen.absent - seen.values.length;
 }
 
 /** The `behavior.retryAfter` the refusals suggest: absent, one fixed value, or undefined (varied). */

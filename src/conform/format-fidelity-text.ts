@@ -1,5 +1,5 @@
 import { pluralize } from '../text/pluralize.js';
-import type { FidelityReport } from './fidelity-report.js';
+import { unreadableOf, type FidelityReport } from './fidelity-report.js';
 
 /** The fidelity report for people: what the real service did, the differences, a config. */
 export function formatFidelityText(report: FidelityReport): string {
@@ -12,9 +12,17 @@ export function formatFidelityText(report: FidelityReport): string {
       `  ${status}  ${count}${problem_types.length > 0 ? `  ${problem_types.join(', ')}` : ''}`,
     );
   const { refusals, absent, values } = report.retry_after;
+  const unreadable = unreadableOf(report.retry_after);
+  const seen = [
+    values.length > 0 ? `${values[0]} to ${values[values.length - 1]} s` : undefined,
+    absent > 0
+      ? `${values.length + unreadable > 0 ? '' : 'never, '}absent on ${absent}`
+      : undefined,
+    unreadable > 0 ? `unreadable on ${unreadable}` : undefined,
+  ].filter((part) => part !== undefined);
   lines.push(
     '',
-    `429s        ${refusals}${refusals > 0 ? `: Retry-After ${values.length > 0 ? `${values[0]} to ${values[values.length - 1]} s` : 'never'}${absent > 0 ? `, absent on ${absent}` : ''}` : ''}`,
+    `429s        ${refusals}${refusals > 0 ? `: Retry-After ${seen.join(', ')}` : ''}`,
   );
   const buckets = report.refusal_buckets;
   if (refusals > 0)
