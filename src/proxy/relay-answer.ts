@@ -30,6 +30,8 @@ export function relayAnswer(
   let keptBytes = 0;
   let bytes = 0;
   let finished = false;
+  /** The relay was cancelled (its client left): nothing more goes into it. */
+  let cancelled = false;
   const finish = (cut?: UpstreamAnswer['cut']) => {
     if (finished) return;
     finished = true;
@@ -43,6 +45,9 @@ export function relayAnswer(
           incoming.destroy(new Error(`no part of the body came in ${limits.timeoutMs} ms`)),
         );
         incoming.on('data', (chunk: Buffer) => {
+          // Destroyed (its client left, it was cut off), the answer still emits the parts it had
+          // buffered: the relay takes none of them (a closed or errored one would throw).
+          if (cancelled || incoming.destroyed) return;
           bytes += chunk.byteLength;
           if (bytes > limits.maxBodyBytes) {
             incoming.destroy(new Error(`the body passed ${limits.maxBodyBytes} bytes`));
@@ -59,7 +64,7 @@ export function relayAnswer(
         // Whole from the real service; the record waits to hear whether it reached the client.
         incoming.on('end', () => {
           ended = true;
-          controller.close();
+          if (!cancelled) controller.close();
         });
         // Not `complete`: a body read until the connection closes is complete when uas cut it.
         incoming.on('close', () => {
@@ -74,6 +79,7 @@ export function relayAnswer(
       },
       // The transport cancels the relay only when the client has gone.
       cancel() {
+        cancelled = true;
         finish('client');
         incoming.destroy();
       },
