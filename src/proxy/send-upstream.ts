@@ -1,6 +1,7 @@
 import {
   Agent as HttpAgent,
   request as httpRequest,
+  type ClientRequest,
   type IncomingMessage,
   type OutgoingHttpHeaders,
 } from 'node:http';
@@ -27,7 +28,8 @@ export type UpstreamReply =
 /**
  * Sends one request to the real service and waits for its status line and headers, within
  * `timeoutMs`: no redirect is followed (a 3xx is an answer), TLS is verified (with `ca` trusted
- * besides the system's), a header block over `maxHeaderBytes` or malformed HTTP is a failure.
+ * besides the system's), a header block over `maxHeaderBytes` or malformed HTTP is a failure. A
+ * GET whose kept-alive connection the real service closed as it went out is sent again, once.
  * Never throws.
  */
 export function sendUpstream(
@@ -39,43 +41,71 @@ export function sendUpstream(
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
     let settled = false;
+    let outgoing: ClientRequest | undefined;
     const done = (reply: UpstreamReply) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve(reply);
     };
-    const outgoing = send(target, {
-      method: request.method,
-      headers: request.headers,
-      maxHeaderSize: options.maxHeaderBytes,
-      agent,
-    });
     const timer = setTimeout(() => {
       done({
         kind: 'failed',
         status: 504,
         detail: `the real service at ${options.base} sent no answer within ${options.timeoutMs} ms`,
       });
-      outgoing.destroy();
+      outgoing?.destroy();
     }, options.timeoutMs);
-    outgoing.on('response', (incoming) => done({ kind: 'answer', incoming }));
-    // A 101 (or an informational status other than 100 and 103) ends nothing uas can relay.
-    const unrelayable = (status: number | undefined) => {
-      done(unrelayableStatus(status, options.base));
-      outgoing.destroy();
+    const attempt = (retried: boolean) => {
+      const sent = send(target, {
+        method: request.method,
+        headers: request.headers,
+        maxHeaderSize: options.maxHeaderBytes,
+        // Sent again, on a connection of its own: the others kept alive may be closing too.
+        ...(retried
+          ? {
+              agent: false,
+              rejectUnauthorized: true,
+              ...(options.ca === undefined ? {} : { ca: options.ca }),
+            }
+          : { agent }),
+      });
+      outgoing = sent;
+      sent.on('response', (incoming) => done({ kind: 'answer', incoming }));
+      // A 101 (or an informational status other than 100 and 103) ends nothing uas can relay.
+      const unrelayable = (status: number | undefined) => {
+        done(unrelayableStatus(status, options.base));
+        sent.destroy();
+      };
+      sent.on('upgrade', (incoming: IncomingMessage, socket: Socket) => {
+        socket.destroy();
+        unrelayable(incoming.statusCode);
+      });
+      sent.on('information', ({ statusCode }) => {
+        if (statusCode !== 100 && statusCode !== 103) unrelayable(statusCode);
+      });
+      sent.on('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection the real service closed as the request went out on it: the
+        // request never reached it, and one that changes nothing is sent again, once, on a new
+        // connection (RFC 9112 section 9.3.1), rather than answered 502 for a race of uas's own.
+        if (
+          !settled &&
+          !retried &&
+          sent.reusedSocket &&
+          error.code === 'ECONNRESET' &&
+          IDEMPOTENT.has(request.method)
+        )
+          attempt(true);
+        else done(failure(error, options.base));
+      });
+      sent.end(request.body);
     };
-    outgoing.on('upgrade', (incoming: IncomingMessage, socket: Socket) => {
-      socket.destroy();
-      unrelayable(incoming.statusCode);
-    });
-    outgoing.on('information', ({ statusCode }) => {
-      if (statusCode !== 100 && statusCode !== 103) unrelayable(statusCode);
-    });
-    outgoing.on('error', (error) => done(failure(error, options.base)));
-    outgoing.end(request.body);
+    attempt(false);
   });
 }
+
+/** Methods a request may be sent again with, when its connection failed before any answer. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 function unrelayableStatus(status: number | undefined, base: string): UpstreamReply {
   const what = status === 101 ? ' (Switching Protocols)' : '';

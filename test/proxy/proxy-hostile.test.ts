@@ -259,6 +259,29 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
       });
   });
 
+  it('sends a GET again when the kept-alive connection it went out on was closed by the real service, rather than answer 502', async () => {
+    // The real service closes each connection once it has answered, without saying so first
+    // (HTTP/1.1 lets it): a request that goes out on one as it closes never reaches it.
+    const closing = await hostile((socket) => {
+      answer(socket, 200, [], '{"exists":true}');
+      socket.end();
+    });
+    const proxy = await start(configWith({ callerBurst: 1_000, clientBurst: 1_000 }), {
+      base: closing.url,
+    });
+    const statuses: number[] = [];
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        for (let index = 0; index < 15; index++) {
+          const reply = await fetch(`${proxy.url}${path}`, { headers: auth });
+          await reply.arrayBuffer();
+          statuses.push(reply.status);
+        }
+      }),
+    );
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+  });
+
   it('says an https upstream that does not speak TLS does not, and never hints at --upstream-ca then', async () => {
     // Plain HTTP at once, whatever comes: a TLS client reads it as a wrong version number.
     const sockets = new Set<Socket>();
