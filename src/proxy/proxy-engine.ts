@@ -63,7 +63,9 @@ export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOption
     }
     const { incoming } = reply;
     const status = incoming.statusCode ?? 0;
-    const announced = Number(incoming.headers['content-length'] ?? 0);
+    // A 204 or 304 has no body: its Content-Length, if any, is the representation's (RFC 9110).
+    const bodiless = status === 204 || status === 304;
+    const announced = bodiless ? 0 : Number(incoming.headers['content-length'] ?? 0);
     const refusal =
       status < 200 || status > 599
         ? `the real service answered with status ${status}, which uas does not relay`

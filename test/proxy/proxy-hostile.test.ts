@@ -181,6 +181,18 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     });
   });
 
+  it("relays a 304 whose Content-Length is its representation's, over the limit: a 304 has no body", async () => {
+    const notModified = await through(
+      (socket) => socket.write(head(304, [['Content-Length', '99999999']])),
+      { maxBodyBytes: 1_000 },
+    );
+    expect(notModified.reply).toMatchObject({ status: 304 });
+    expect(notModified.proxy.emulator.requests()[0]).toMatchObject({
+      status: 304,
+      upstream: { answered_by: 'upstream' },
+    });
+  });
+
   it('cuts the connection off when the real service cuts its body short, as the service did', async () => {
     const { reply, proxy } = await through((socket) =>
       socket.end(Buffer.concat([head(200, [['Content-Length', '100']]), Buffer.from('{"exi')])),
