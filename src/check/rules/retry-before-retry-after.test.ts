@@ -49,6 +49,17 @@ describe('retry-before-retry-after', () => {
     });
   });
 
+  it('says each long wait in units as well, not in six-digit milliseconds', () => {
+    const make = recordMaker();
+    const report = checkIntegration([
+      make({ ...a, at: 0, status: 429, retryAfter: 1_000_000_000_000 }),
+      make({ ...a, at: 302_080 }),
+    ]);
+    expect(findingOf(report, 'retry-before-retry-after')).toMatchObject({
+      evidence: { values: ['resent after 5 min 2 s; Retry-After 1000000000000 s (31,688 years)'] },
+    });
+  });
+
   it('allows a little timer slack, and no more', () => {
     const make = recordMaker();
     const slack = checkIntegration([make({ ...a, at: 0, status: 429 }), make({ ...a, at: 960 })]);

@@ -1,6 +1,6 @@
 import { evidenceOf, plural, type CheckRule } from '../check-rule.js';
 import { retryAfterMs, retryWaits } from '../logical-requests.js';
-import { formatDelay } from '../../text/duration.js';
+import { formatDelay, formatDuration } from '../../text/duration.js';
 import { minOf } from '../statistics.js';
 
 /**
@@ -38,7 +38,7 @@ export const retryBeforeRetryAfter: CheckRule = {
         early.map((wait) => wait.after),
         early.map(
           (wait) =>
-            `resent after ${Math.round(wait.waitMs)} ms; Retry-After ${wait.before.retry_after} s`,
+            `resent after ${formatDelay(wait.waitMs)}; Retry-After ${retryAfterWords(wait.before.retry_after)}`,
         ),
         { resends_after_429: afterRetryAfter.length, most_early_ms: Math.round(-shortest) },
         early.length,
@@ -46,3 +46,9 @@ export const retryBeforeRetryAfter: CheckRule = {
     };
   },
 };
+
+/** A Retry-After as sent (seconds), and in units when it is long enough to need them. */
+function retryAfterWords(seconds: number | undefined): string {
+  if (seconds === undefined || seconds < 60) return `${seconds} s`;
+  return `${seconds} s (${formatDuration(seconds * 1000)})`;
+}
