@@ -31,6 +31,22 @@ describe('the request log of uas serve', () => {
     expect(line).toContain('urn:x:\\x1b[31m\\x9b2J\\u2028');
   });
 
+  it('says when an answer of the real service did not reach its client whole', () => {
+    const cut = (upstream: unknown) =>
+      formatEvent(
+        {
+          type: 'request',
+          request: { ...hostile, bucket: 'client:demo', problem: undefined, status: 200, upstream },
+        } as EmulatorEvent,
+        chalk,
+      );
+    expect(cut({ answered_by: 'upstream', cut: 'upstream' })).toMatch(
+      / 200 \(rate-limited\) \[cut short by the real service\]$/,
+    );
+    expect(cut({ answered_by: 'upstream', cut: 'client' })).toMatch(/\[client left\]$/);
+    expect(cut({ answered_by: 'upstream' })).not.toContain('[');
+  });
+
   it('escapes the C1 controls of a record in --log json, which still parses to the event', () => {
     const lines: string[] = [];
     const log = createRequestLogger(

@@ -15,6 +15,9 @@ export function colorStatus(chalk: ChalkInstance, status: number): string {
   return chalk.red(String(status));
 }
 
+/** Why an answer relayed from the real service did not reach its client whole, in words. */
+const CUT_WORDS = { upstream: 'cut short by the real service', client: 'client left' } as const;
+
 /** Text from a request or the real service, on one line, its control characters escaped. */
 const safe = (text: string) => escapeControls(text, { keepNewlines: false });
 
@@ -32,7 +35,8 @@ export function formatEvent(event: EmulatorEvent, chalk: ChalkInstance): string 
       const note =
         r.outcome === 'allowed' || r.outcome === 'invalid' ? '' : chalk.dim(` (${r.outcome})`);
       const problem = r.problem === undefined ? '' : chalk.dim(` ${safe(r.problem)}`);
-      return `${chalk.dim(time(r.at))} ${safe(r.method).padEnd(5)} ${safe(r.path)}  ${bucket}  ${colorStatus(chalk, r.status)}${left}${problem}${note}`;
+      const cut = r.upstream?.cut === undefined ? '' : chalk.dim(` [${CUT_WORDS[r.upstream.cut]}]`);
+      return `${chalk.dim(time(r.at))} ${safe(r.method).padEnd(5)} ${safe(r.path)}  ${bucket}  ${colorStatus(chalk, r.status)}${left}${problem}${note}${cut}`;
     }
     case 'code': {
       const c = event.code;

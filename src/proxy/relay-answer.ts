@@ -90,7 +90,7 @@ export function relayAnswer(
     status: incoming.statusCode ?? 502,
     headers,
     relay,
-    delivered: (whole) => finish(whole ? undefined : 'client'),
+    delivered: (cut) => finish(cut),
   };
 }
 

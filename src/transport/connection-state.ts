@@ -42,6 +42,12 @@ export class ConnectionState {
    */
   closed = false;
 
+  /**
+   * An answer relayed on it broke off because the real service cut it short (`uas serve
+   * --upstream`), and uas closed the connection: the answers queued behind it were cut by that.
+   */
+  relayCut = false;
+
   /** What is told when it closes (see {@link onClose}); undefined until something asks. */
   private closeHooks: Set<() => void> | undefined = undefined;
 

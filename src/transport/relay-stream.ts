@@ -20,18 +20,21 @@ export function relayStream(
   const tell = (whole: boolean) => {
     if (told) return;
     told = true;
-    response.delivered?.(whole);
+    // Not whole: its client left, or uas closed the connection when the real service cut short
+    // an answer before it.
+    response.delivered?.(whole ? undefined : connection.relayCut ? 'upstream' : 'client');
   };
+  // Told before the relay is cancelled, which would take its client for gone.
   if (res.destroyed || connection.socket.destroyed) {
-    reader.cancel().catch(() => {});
     tell(false);
+    reader.cancel().catch(() => {});
     return;
   }
   res.writeHead(response.status, response.headers);
   const gone = () => {
     if (res.writableFinished) return;
-    reader.cancel().catch(() => {});
     tell(false);
+    reader.cancel().catch(() => {});
   };
   const forget = connection.onClose(gone);
   res.on('finish', () => {
@@ -50,5 +53,9 @@ export function relayStream(
       if (!res.write(value)) await drained(res);
     }
     res.end();
-  })().catch(() => res.destroy());
+  })().catch(() => {
+    // The real service cut it short: so is the connection, and the answers queued behind it.
+    connection.relayCut = true;
+    res.destroy();
+  });
 }

@@ -30,10 +30,12 @@ export interface TransportResponse {
    */
   relay?: ReadableStream<Uint8Array> | undefined;
   /**
-   * With `relay`: told once whether the answer reached its client whole (written out) or not
-   * (its client left before it was, even while it waited behind another on its connection).
+   * With `relay`: told once whether the answer reached its client whole (written out: undefined)
+   * or not, and why: `client`, its client left before it was (even while it waited behind another
+   * on its connection); `upstream`, the real service cut it short, or one before it on its
+   * connection, which uas then closed.
    */
-  delivered?: ((whole: boolean) => void) | undefined;
+  delivered?: ((cut: 'upstream' | 'client' | undefined) => void) | undefined;
   /** Close the connection after this answer. */
   close?: boolean | undefined;
 }

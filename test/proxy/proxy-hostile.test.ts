@@ -52,17 +52,26 @@ function certArgs(dir: string, name: string, altName: string): string[] {
 }
 
 /**
+ * Sends GETs of `targets` at once on one raw connection to `origin` (pipelined, as no fetch
+ * client does), with the real token; the socket is returned, its errors ignored.
+ */
+function pipelined(origin: string, targets: string[]): Socket {
+  const { hostname, port } = new URL(origin);
+  const socket = connect(Number(port), hostname);
+  socket.on('error', () => {});
+  const head = `HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: ${auth.authorization}\r\n\r\n`;
+  socket.write(targets.map((target) => `GET ${target} ${head}`).join(''));
+  return socket;
+}
+
+/**
  * Sends a request on a socket of its own and leaves once the real service has the request
  * forwarded (`seen` grows), before the answer can be whole: `reset` resets the connection, else
  * it is closed (which a server hears as a half-close until it writes).
  */
 async function leaveAfter(url: string, seen: readonly unknown[], reset = false): Promise<void> {
-  const { hostname, port, pathname, search } = new URL(url);
-  const socket = connect(Number(port), hostname);
-  socket.on('error', () => {});
-  socket.write(
-    `GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: ${auth.authorization}\r\n\r\n`,
-  );
+  const { origin, pathname, search } = new URL(url);
+  const socket = pipelined(origin, [`${pathname}${search}`]);
   await expect.poll(() => seen.length).toBe(1);
   if (reset) socket.resetAndDestroy();
   else socket.destroy();
@@ -249,16 +258,9 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
       else trickle(socket, head(200, []), 20);
     });
     const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url });
-    const { hostname, port } = new URL(proxy.url);
-    const socket = connect(Number(port), hostname);
-    socket.on('error', () => {});
-    socket.write(
-      [1, 2, 3]
-        .map(
-          (n) =>
-            `GET ${path}&n=${n} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: ${auth.authorization}\r\n\r\n`,
-        )
-        .join(''),
+    const socket = pipelined(
+      proxy.url,
+      [1, 2, 3].map((n) => `${path}&n=${n}`),
     );
     await expect.poll(() => real.requests.length).toBe(3);
     socket.resetAndDestroy();
@@ -268,6 +270,30 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
         status: 200,
         outcome: 'allowed',
         upstream: { answered_by: 'upstream', cut: 'client' },
+      });
+  });
+
+  it('marks an answer queued behind one the real service cut short as cut by the real service, not by its client', async () => {
+    const real = await hostile((socket, request) => {
+      if (request.path.includes('n=2')) answer(socket, 200, [], '{"exists":true}');
+      else
+        socket.end(Buffer.concat([head(200, [['Content-Length', '100']]), Buffer.from('{"exi')]));
+    });
+    const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url });
+    const socket = pipelined(
+      proxy.url,
+      [1, 2].map((n) => `${path}&n=${n}`),
+    );
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    socket.resume();
+    // uas closes the connection as the real service cut the first answer: the client stays.
+    await closed;
+    await expect.poll(() => proxy.emulator.requests().length, { timeout: 3_000 }).toBe(2);
+    for (const record of proxy.emulator.requests())
+      expect(record).toMatchObject({
+        status: 200,
+        outcome: 'upstream-failed',
+        upstream: { answered_by: 'upstream', cut: 'upstream' },
       });
   });
 
