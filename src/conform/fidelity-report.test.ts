@@ -61,6 +61,21 @@ describe('compareWithService', () => {
 });
 
 describe('formatFidelityText', () => {
+  it('lists each Retry-After value once with its count, the most frequent first, at most 32', () => {
+    const sent = [...Array.from({ length: 100 }, (_, index) => index + 1), 7, 7, 7, 50, 50];
+    const records = sent.map((seconds) =>
+      recordOf({ status: 429, headers: { 'retry-after': String(seconds) }, body: '' }),
+    );
+    const seen = compareWithService(records, resolveConfig(DEMO_CONFIG)).retry_after;
+    expect(seen).toMatchObject({ refusals: 105, absent: 0, unreadable: 0, least: 1, most: 100 });
+    expect(seen.values).toHaveLength(32);
+    expect(seen.values.slice(0, 3)).toEqual([
+      { seconds: 7, count: 4 },
+      { seconds: 50, count: 3 },
+      { seconds: 1, count: 1 },
+    ]);
+  });
+
   it('says "1 difference" and "no rate-limit fields", never "1 differences" or "none fields"', () => {
     const records = [recordOf({ status: 200, headers: {}, body: '{}' })];
     const report = compareWithService(records, resolveConfig(DEMO_CONFIG));

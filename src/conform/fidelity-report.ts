@@ -13,6 +13,26 @@ export interface FidelityDifference {
   emulator: string;
 }
 
+/** The Retry-After of the real service's 429s. */
+export interface RetryAfterSeen {
+  refusals: number;
+  /** 429s without Retry-After. */
+  absent: number;
+  /** 429s whose Retry-After was neither delay-seconds nor an HTTP date. */
+  unreadable: number;
+  /** The fewest and most seconds a readable one said; null without one. */
+  least: number | null;
+  most: number | null;
+  /**
+   * The seconds they said, each with how many 429s said it: the most frequent first, at most
+   * {@link RETRY_AFTER_VALUES_MAX} (a journal of many 429s lists each value once).
+   */
+  values: Array<{ seconds: number; count: number }>;
+}
+
+/** The most distinct Retry-After values a report lists. */
+export const RETRY_AFTER_VALUES_MAX = 32;
+
 /** What the real service did, from the records of `uas serve --upstream`, and how it compares. */
 export interface FidelityReport {
   /** Records the real service answered. */
@@ -20,7 +40,7 @@ export interface FidelityReport {
   /** Answers by status, and the problem types each came with. */
   statuses: Array<{ status: number; count: number; problem_types: string[] }>;
   /** Retry-After of the real service's 429s. */
-  retry_after: { refusals: number; absent: number; values: number[] };
+  retry_after: RetryAfterSeen;
   /** The rate-limit header style its answers had, and the policies they stated. */
   headers: { style: HeaderStyle | 'mixed'; policies: string[] };
   /** Its 429s by the level of the bucket it named (`unnamed` when it named none). */
@@ -84,7 +104,7 @@ export function compareWithService(
       emulator: `Retry-After ${describeMode(config)}${fits ? '' : ` (a fixed Retry-After is at most ${BOUNDS.retryAfterSeconds} s)`}`,
     });
   }
-  const unreadable = unreadableOf(retryAfter);
+  const { unreadable } = retryAfter;
   if (unreadable > 0)
     differences.push({
       topic: 'retry-after',
@@ -138,28 +158,38 @@ function statusesOf(records: readonly RequestRecord[]): FidelityReport['statuses
     .map(([status, { count, types }]) => ({ status, count, problem_types: [...types] }));
 }
 
-function retryAfterOf(refusals: readonly RequestRecord[]): FidelityReport['retry_after'] {
-  const values = refusals
-    .map((record) => record.retry_after)
-    .filter((value): value is number => value !== undefined)
-    .sort((a, b) => a - b);
-  const absent = refusals.filter((record) => record.upstream?.retry_after_text === undefined);
-  return { refusals: refusals.length, absent: absent.length, values };
-}
-
-/** The 429s whose Retry-After was sent but is neither delay-seconds nor an HTTP date. */
-export function unreadableOf(seen: FidelityReport['retry_after']): number {
-  return seen.refusals - seen.absent - seen.values.length;
+function retryAfterOf(refusals: readonly RequestRecord[]): RetryAfterSeen {
+  const counts = new Map<number, number>();
+  let absent = 0;
+  let readable = 0;
+  for (const record of refusals) {
+    if (record.upstream?.retry_after_text === undefined) absent++;
+    if (record.retry_after === undefined) continue;
+    readable++;
+    counts.set(record.retry_after, (counts.get(record.retry_after) ?? 0) + 1);
+  }
+  const seconds = [...counts.keys()];
+  return {
+    refusals: refusals.length,
+    absent,
+    unreadable: refusals.length - absent - readable,
+    least: seconds.length === 0 ? null : Math.min(...seconds),
+    most: seconds.length === 0 ? null : Math.max(...seconds),
+    values: [...counts]
+      .map(([value, count]) => ({ seconds: value, count }))
+      .sort((a, b) => b.count - a.count || a.seconds - b.seconds)
+      .slice(0, RETRY_AFTER_VALUES_MAX),
+  };
 }
 
 /** The `behavior.retryAfter` the refusals suggest: absent, one fixed value, or undefined (varied). */
-function retryAfterMode(seen: FidelityReport['retry_after']): string | undefined {
+function retryAfterMode(seen: RetryAfterSeen): string | undefined {
   if (seen.refusals === 0) return undefined;
   if (seen.absent === seen.refusals) return 'absent';
-  const first = seen.values[0];
-  if (seen.absent > 0 || first === undefined || seen.values.some((value) => value !== first))
+  const [only, other] = seen.values;
+  if (seen.absent > 0 || seen.unreadable > 0 || only === undefined || other !== undefined)
     return undefined;
-  return first === 1 ? undefined : `fixed:${first}`;
+  return only.seconds === 1 ? undefined : `fixed:${only.seconds}`;
 }
 
 function sameMode(wanted: string, config: ResolvedConfig): boolean {
@@ -175,10 +205,11 @@ function describeMode(config: ResolvedConfig): string {
   return "the bucket's exact wait, 1 s for a bucket that refills a token a second";
 }
 
-function describeRetryAfter(seen: FidelityReport['retry_after']): string {
+function describeRetryAfter(seen: RetryAfterSeen): string {
   if (seen.absent === seen.refusals) return `no Retry-After on ${seen.refusals} 429s`;
-  const distinct = [...new Set(seen.values)].slice(0, 8).join(', ');
-  return `Retry-After ${distinct} s on ${seen.values.length} of ${seen.refusals} 429s`;
+  const shown = seen.values.slice(0, 8).map((value) => value.seconds);
+  const readable = seen.refusals - seen.absent - seen.unreadable;
+  return `Retry-After ${shown.sort((a, b) => a - b).join(', ')} s on ${readable} of ${seen.refusals} 429s`;
 }
 
 function headersOf(records: readonly RequestRecord[]): FidelityReport['headers'] {

@@ -1,5 +1,5 @@
 import { pluralize } from '../text/pluralize.js';
-import { unreadableOf, type FidelityReport } from './fidelity-report.js';
+import type { FidelityReport } from './fidelity-report.js';
 
 /** The fidelity report for people: what the real service did, the differences, a config. */
 export function formatFidelityText(report: FidelityReport): string {
@@ -11,12 +11,11 @@ export function formatFidelityText(report: FidelityReport): string {
     lines.push(
       `  ${status}  ${count}${problem_types.length > 0 ? `  ${problem_types.join(', ')}` : ''}`,
     );
-  const { refusals, absent, values } = report.retry_after;
-  const unreadable = unreadableOf(report.retry_after);
+  const { refusals, absent, unreadable, least, most } = report.retry_after;
   const seen = [
-    values.length > 0 ? `${values[0]} to ${values[values.length - 1]} s` : undefined,
+    least === null ? undefined : `${least} to ${most} s`,
     absent > 0
-      ? `${values.length + unreadable > 0 ? '' : 'never, '}absent on ${absent}`
+      ? `${least !== null || unreadable > 0 ? '' : 'never, '}absent on ${absent}`
       : undefined,
     unreadable > 0 ? `unreadable on ${unreadable}` : undefined,
   ].filter((part) => part !== undefined);

@@ -57,7 +57,14 @@ describe('uas conform --journal: the fidelity report', () => {
     const { json, report, text } = await fidelityOf(proxy, 3);
     expect(json.code).toBe(1);
     expect(report.exchanges).toBe(3);
-    expect(report.retry_after).toEqual({ refusals: 3, absent: 0, values: [30, 30, 30] });
+    expect(report.retry_after).toEqual({
+      refusals: 3,
+      absent: 0,
+      unreadable: 0,
+      least: 30,
+      most: 30,
+      values: [{ seconds: 30, count: 3 }],
+    });
     expect(report.differences.map((difference) => difference.topic).sort()).toEqual([
       'problem-type',
       'rate-limit-headers',
