@@ -87,7 +87,7 @@ export function compareWithService(
   if (bare > 0)
     differences.push({
       topic: 'problem-type',
-      real: `429 without a problem+json body (${bare} of ${refusals.length})`,
+      real: `429 whose body gave no problem type (${bare} of ${refusals.length}): none, not JSON (or compressed), or a problem whose type came past the 16 KiB a record keeps`,
       emulator: `429 with ${QUOTA_EXCEEDED_TYPE}`,
     });
   const retryAfter = retryAfterOf(refusals);
