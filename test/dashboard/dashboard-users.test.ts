@@ -64,4 +64,42 @@ describe.skipIf(!hasChromium)('the Control page’s users in Chromium', () => {
       .toBe('64 users; the first 50 shown');
     expect(errors).toEqual([]);
   });
+
+  it('shows the users, faults and clock of the start again after a reset, made there or elsewhere', async () => {
+    await dash.startServer();
+    const { page, errors } = await openPage(dash.browser!, dash.url);
+    page.on('dialog', (dialog) => void dialog.accept());
+    await dash.visit(page, 'control');
+    const users = page.getByRole('form', { name: 'Users' });
+    const listed = () =>
+      users.getByTestId('user-table').locator('tbody td:first-child').allTextContents();
+    const faults = page.getByRole('form', { name: 'Script faults (failNext)' }).locator('pre');
+    const clock = page.getByTestId('clock-now');
+    await expect.poll(() => clock.textContent()).toMatch(/^manual clock at /);
+    const started = await clock.textContent();
+
+    await users.getByLabel('E-mail').fill('dave@example.com');
+    await users.getByRole('button', { name: 'Add user' }).click();
+    await expect.poll(() => users.getByTestId('user-count').textContent()).toBe('4 users');
+    await page.getByRole('button', { name: 'Schedule' }).click();
+    await expect.poll(() => faults.textContent()).toContain('503');
+    await page.getByRole('button', { name: 'Advance the manual clock' }).click();
+    await expect.poll(() => clock.textContent()).not.toBe(started);
+
+    await page.getByRole('button', { name: 'Reset the emulator' }).click();
+    await expect
+      .poll(listed)
+      .toEqual(['alice@example.com', 'bob@example.com', 'carol@example.com']);
+    expect(await users.getByTestId('user-count').textContent()).toBe('3 users');
+    await expect.poll(() => faults.textContent()).not.toContain('503');
+    await expect.poll(() => clock.textContent()).toBe(started);
+
+    // A reset sent from elsewhere (a terminal, a test) shows too.
+    await users.getByLabel('E-mail').fill('erin@example.com');
+    await users.getByRole('button', { name: 'Add user' }).click();
+    await expect.poll(() => users.getByTestId('user-count').textContent()).toBe('4 users');
+    await dash.send('/__uas/reset', { method: 'POST' });
+    await expect.poll(() => users.getByTestId('user-count').textContent()).toBe('3 users');
+    expect(errors).toEqual([]);
+  });
 });

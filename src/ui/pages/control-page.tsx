@@ -4,9 +4,13 @@ import { devApi, type DevAnswer } from '../dev-api.js';
 import { ConfigForm } from '../parts/config-form.js';
 import { ServerAnswer } from '../parts/server-answer.js';
 import { oneLine } from '../format.js';
+import { live } from '../live.js';
 import { userCall, userChangeText, usersShownText, type UserAction } from '../user-change.js';
 
-/** Faults, the manual clock, users and reset: each through the dev API, its answer shown. */
+/**
+ * Faults, the manual clock, users and reset: each through the dev API, its answer shown, and
+ * read again after a reset (which brings back the faults, clock and users of the start).
+ */
 export function ControlPage() {
   return (
     <>
@@ -25,9 +29,10 @@ function FaultForm() {
   const [count, setCount] = useState('1');
   const [answer, setAnswer] = useState<DevAnswer>();
   const [faults, setFaults] = useState<unknown>();
+  const resets = live.value.resets;
   useEffect(() => {
     void devApi('GET', '/faults').then((got) => setFaults(got.body));
-  }, [answer]);
+  }, [answer, resets]);
   return (
     <form
       class="panel"
@@ -82,11 +87,12 @@ function ClockForm() {
   const [advance, setAdvance] = useState('1000');
   const [answer, setAnswer] = useState<DevAnswer<{ mode?: string; now?: string }>>();
   const [clock, setClock] = useState<{ mode: string; now: string }>();
+  const resets = live.value.resets;
   useEffect(() => {
     void devApi<{ mode: string; now: string }>('GET', '/clock').then(
       (got) => got.ok && setClock(got.body),
     );
-  }, [answer]);
+  }, [answer, resets]);
   return (
     <form
       class="panel"
@@ -131,11 +137,13 @@ function UsersForm() {
   const [email, setEmail] = useState('');
   const [answer, setAnswer] = useState<{ action: UserAction; got: DevAnswer }>();
   const [list, setList] = useState<UserPage>();
+  // Read again after each change made here, and after a reset, made here or elsewhere.
+  const resets = live.value.resets;
   useEffect(() => {
     void devApi<UserPage>('GET', `/users?limit=${USERS_SHOWN}`).then(
       (got) => got.ok && setList(got.body),
     );
-  }, [answer]);
+  }, [answer, resets]);
   return (
     <form
       class="panel"
