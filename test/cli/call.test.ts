@@ -278,7 +278,20 @@ describe('uas call', () => {
     uas.child.stdin?.write(`${code}\n`);
     expect(await uas.exited).toBe(0);
     expect(uas.stderr()).toContain('code sent to bob@example.com; enter it:');
+    expect(uas.stderr()).not.toContain('enter it: \n');
     expect(uas.stdout()).toContain('"verified": true');
+  });
+
+  it('says on a line of its own that no code was entered when the input ends at the prompt', async () => {
+    const { url } = await emulatorServer({}, { enabled: false });
+    const uas = spawnUas(['call', 'flow', '--email', 'bob@example.com', '--url', url]);
+    await uas.waitFor(/\[3\/4\] code/);
+    await expect.poll(() => uas.stderr()).toContain('enter it: ');
+    uas.child.stdin?.end();
+    expect(await uas.exited).toBe(2);
+    const lines = uas.stderr().split('\n');
+    expect(lines).toContain('code sent to bob@example.com; enter it: ');
+    expect(lines).toContain('uas: no code was entered; pass it with --code');
   });
 
   it('retries a 429 after Retry-After and succeeds when the bucket has refilled', async () => {

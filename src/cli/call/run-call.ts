@@ -241,12 +241,18 @@ async function promptForCode(
     terminal: false,
   });
   try {
+    let answered = false;
     const answer = await Promise.race([
-      prompt.question(`code sent to ${email}; enter it: `),
+      prompt.question(`code sent to ${email}; enter it: `).then((line) => {
+        answered = true;
+        return line;
+      }),
       new Promise<never>((_, reject) =>
-        prompt.once('close', () =>
-          reject(new CliError('no code was entered; pass it with --code')),
-        ),
+        prompt.once('close', () => {
+          // The input ended at the prompt: the error goes on a line of its own.
+          if (!answered) stderr.write('\n');
+          reject(new CliError('no code was entered; pass it with --code'));
+        }),
       ),
     ]);
     const code = answer.trim();
