@@ -152,4 +152,22 @@ describe('uas check --journal: text from records', () => {
       `uas: recording ${path}, line 1: not a request record (operation: expected one of "exists", "start", "verify"; got "x\\u009b31m\\u202eevil\\u2066")\n`,
     );
   });
+
+  it('says what a number out of its range should have been', async () => {
+    const path = join(dir, 'out-of-range.ndjson');
+    const record = JSON.parse(emailAsCallerId().split('\n')[0]!) as Record<string, unknown>;
+    const read = async (change: Record<string, unknown>) => {
+      writeFileSync(path, `${JSON.stringify({ ...record, ...change })}\n`);
+      return (await runCli(['check', '--journal', path])).stderr;
+    };
+    expect(await read({ retry_after: -5 })).toBe(
+      `uas: recording ${path}, line 1: not a request record (retry_after: expected a number of at least 0; got -5)\n`,
+    );
+    expect(await read({ status: 1000 })).toBe(
+      `uas: recording ${path}, line 1: not a request record (status: expected a number of at most 999; got 1000)\n`,
+    );
+    expect(await read({ method: 'x'.repeat(5000) })).toContain(
+      '(method: expected at most 1024 characters; got 5000)',
+    );
+  });
 });

@@ -313,8 +313,24 @@ export function describeIssues(
         ),
       ];
     }
+    // A number, text or list out of its bounds, with no message of its own.
+    if (
+      (issue.code === 'too_small' || issue.code === 'too_big') &&
+      issue.message === 'Invalid input'
+    )
+      return [configIssue(parts, outOfBounds(issue))];
     return [configIssue(parts, issue.message)];
   });
+}
+
+/** What a value out of its bounds should have been (zod's "Invalid input" names neither). */
+function outOfBounds(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig): string {
+  const small = issue.code === 'too_small';
+  const limit = `${small ? 'at least' : 'at most'} ${String(small ? issue.minimum : issue.maximum)}`;
+  const input: unknown = issue.input;
+  if (issue.origin === 'string' || issue.origin === 'array')
+    return `expected ${limit} ${issue.origin === 'string' ? 'characters' : 'items'}${typeof input === 'string' || Array.isArray(input) ? `; got ${input.length}` : ''}`;
+  return `expected a number of ${limit}${input === undefined ? '' : `; got ${describeValue(input)}`}`;
 }
 
 /** A value as an error names it: its type for lists and objects, else itself, clipped. */
