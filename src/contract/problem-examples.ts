@@ -77,7 +77,7 @@ const WRITTEN: Partial<Record<ProblemKind, Written>> = {
     { merchant_id: merchantId },
   ],
   'user-not-found': ({ rules }) => [
-    `no user has the e-mail ${rules.email.example}; add it to the users of the config`,
+    `no user has the e-mail ${rules.email.example}; add it to the users of the config, or live with POST /__uas/users`,
   ],
   'code-not-found': ({ rules }) => [
     `no sign-in was started for ${rules.email.example} at this merchant; call start first`,

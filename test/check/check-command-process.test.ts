@@ -113,6 +113,28 @@ describe.skipIf(process.platform === 'win32')('uas check -- <command>: its proce
     30_000,
   );
 
+  it('says a command stopped by Ctrl-C before it sent anything was stopped, not that it may not call UAS_URL', async () => {
+    const uas = spawn(
+      process.execPath,
+      [UAS_BIN, 'check', '--', 'sh', '-c', 'echo started >&2; sleep 1000 & wait'],
+      { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    const exited = new Promise<number | null>((resolve) => uas.on('close', resolve));
+    await new Promise<void>((resolve) =>
+      uas.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes('started\n')) resolve();
+      }),
+    );
+    uas.kill('SIGINT');
+    expect(await exited, stderr).toBe(1);
+    expect(stderr).toContain(
+      'uas: nothing was judged: the command was stopped (uas got SIGINT) before it sent a request to the service\n',
+    );
+    expect(stderr).not.toContain('does it call UAS_URL');
+  }, 30_000);
+
   it('takes a --timeout longer than a timer holds (2^31-1 ms)', async () => {
     const result = await runCli([
       'check',

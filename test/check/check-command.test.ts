@@ -297,6 +297,25 @@ describe('uas check -- <command>', () => {
   });
 });
 
+describe('uas check on a command stopped before it sent anything', () => {
+  it('says it was stopped at its --timeout, not that it may not call UAS_URL', async () => {
+    const result = await runCli([
+      'check',
+      '--timeout',
+      '1s',
+      '--',
+      process.execPath,
+      '-e',
+      'setTimeout(() => {}, 60000)',
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'uas: nothing was judged: the command was stopped at its --timeout before it sent a request to the service\n',
+    );
+    expect(result.stderr).not.toContain('does it call UAS_URL');
+  });
+});
+
 describe('uas check usage errors', () => {
   it.each([
     ['no source', ['check']],

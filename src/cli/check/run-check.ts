@@ -98,7 +98,7 @@ async function judge(
   const shown: ReportContext = {
     failOn: flags.failOn,
     command: ran,
-    unjudged: unjudgedReason(flags, journal),
+    unjudged: unjudgedReason(flags, journal, ran),
     seed,
   };
   const verdict = reportVerdict(report, shown);
@@ -126,12 +126,22 @@ async function judge(
 }
 
 /** Why a source held no request to the service, in the words of its flag. */
-function unjudgedReason(flags: CheckFlags, journal: string | undefined): string {
-  return flags.url !== undefined
-    ? `the emulator at ${flags.url} has seen no request to the service (/v1/...)`
-    : journal !== undefined
-      ? `the recording ${journal === '-' ? 'on stdin' : journal} holds no request to the service (/v1/...)`
-      : 'the command sent no request to the service; does it call UAS_URL (with UAS_TOKEN and UAS_MERCHANT_ID)?';
+function unjudgedReason(
+  flags: CheckFlags,
+  journal: string | undefined,
+  ran: CommandOutcome | undefined,
+): string {
+  if (flags.url !== undefined)
+    return `the emulator at ${flags.url} has seen no request to the service (/v1/...)`;
+  if (journal !== undefined)
+    return `the recording ${journal === '-' ? 'on stdin' : journal} holds no request to the service (/v1/...)`;
+  const stopped = ran?.stopped_by;
+  // Stopped before it sent one: whether it calls the emulator is not the question then.
+  if (stopped === 'timeout')
+    return 'the command was stopped at its --timeout before it sent a request to the service';
+  if (stopped !== undefined && stopped !== null)
+    return `the command was stopped (uas got ${stopped}) before it sent a request to the service`;
+  return 'the command sent no request to the service; does it call UAS_URL (with UAS_TOKEN and UAS_MERCHANT_ID)?';
 }
 
 /** Exactly one source; the flags of a command only with one. */

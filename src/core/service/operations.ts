@@ -92,7 +92,7 @@ function start(
     return {
       problem: createProblem(
         'user-not-found',
-        `no user has the e-mail ${email}; add it to the users of the config`,
+        `no user has the e-mail ${email}; add it to the users of the config, or live with POST /__uas/users`,
         { instance },
       ),
     };
