@@ -232,7 +232,8 @@ function removeUser(
   caughtUp = false,
 ): MaybePromise<UserRemoved | undefined> {
   const parsed = userSchema.shape.email.safeParse(email, { reportInput: true });
-  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, userSchema.shape.email));
+  if (!parsed.success)
+    throw new ConfigError(describeIssues(parsed.error, userSchema.shape.email), 'invalid e-mail');
   const { state } = context;
   const user = state.directory.userByEmail(parsed.data);
   // Perhaps added on another instance a moment ago: looked for again once this instance has

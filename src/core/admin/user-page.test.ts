@@ -39,7 +39,7 @@ describe('a page of users in process (listUsers)', () => {
     ['null', null],
   ])('refuses %s, naming it, as the dev API answers 400', (_, query) => {
     const uas = emulator();
-    expect(() => uas.listUsers(query as UserQuery)).toThrow(/^invalid config: /);
+    expect(() => uas.listUsers(query as UserQuery)).toThrow(/^invalid page of users: /);
   });
 
   it('takes the bounds themselves', () => {

@@ -22,7 +22,8 @@ const userQuerySchema = z.optional(
  */
 export function userPage(directory: Directory, query: UserQuery | undefined): UserPage {
   const parsed = userQuerySchema.safeParse(query, { reportInput: true });
-  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, userQuerySchema));
+  if (!parsed.success)
+    throw new ConfigError(describeIssues(parsed.error, userQuerySchema), 'invalid page of users');
   const { offset = 0, limit = 1000 } = parsed.data ?? {};
   const users = directory.listUsers(offset, limit).map((user) => ({
     email: user.email,

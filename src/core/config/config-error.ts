@@ -13,13 +13,10 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
   readonly issues: ConfigIssue[];
 
-  constructor(issues: ConfigIssue[]) {
+  /** `what` names what does not fit, when it is not a config: `invalid e-mail`, say. */
+  constructor(issues: ConfigIssue[], what = 'invalid config') {
     const lines = issues.map(formatIssue);
-    super(
-      lines.length === 1
-        ? `invalid config: ${lines[0]}`
-        : `invalid config:\n  ${lines.join('\n  ')}`,
-    );
+    super(lines.length === 1 ? `${what}: ${lines[0]}` : `${what}:\n  ${lines.join('\n  ')}`);
     this.issues = issues;
   }
 }
