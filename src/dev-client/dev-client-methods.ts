@@ -14,7 +14,8 @@ export function devClientMethods(base: string, reader: AnswerReader): DevClient 
   return {
     url: base,
     health: () => readHealth(reader),
-    latestCode: (email, merchantId) =>
+    // Async: a bad item (an empty e-mail) is a rejection, as every failure of a call.
+    latestCode: async (email, merchantId) =>
       readOrNone<CodeRecord>(
         routeTarget('latestCode', { item: email, query: { merchant_id: merchantId } }),
         'code-not-found',
@@ -28,7 +29,7 @@ export function devClientMethods(base: string, reader: AnswerReader): DevClient 
       (await read<{ requests: RequestRecord[] }>(routeTarget('journal', { query: { limit } })))
         .requests,
     buckets: (query = {}) => read<BucketPage>(routeTarget('listBuckets', { query })),
-    bucket: (key) =>
+    bucket: async (key) =>
       readOrNone<BucketView>(routeTarget('getBucket', { item: key }), 'bucket-not-found'),
     async resetBuckets(key) {
       const target =
@@ -44,7 +45,7 @@ export function devClientMethods(base: string, reader: AnswerReader): DevClient 
     users: (query = {}) => read<UserPage>(routeTarget('listUsers', { query })),
     addUsers: (users) =>
       read<{ added: number; replaced: number }>(routeTarget('addUsers'), { users }),
-    removeUser: (email) =>
+    removeUser: async (email) =>
       readOrNone<{ removed: string; codes: number }>(
         routeTarget('removeUser', { item: email }),
         'user-not-found',

@@ -139,6 +139,22 @@ describe('a dev client reading answers', () => {
     expect(pulled.bytes).toBeLessThan(128 * 1024);
   });
 
+  it('refuses an empty e-mail or bucket key with a TypeError, sending nothing (its path would be another route)', async () => {
+    let sent = 0;
+    const dev = clientAnswering(() => {
+      sent++;
+      return Response.json({});
+    });
+    await expect(dev.removeUser('')).rejects.toThrow(
+      new TypeError('removeUser takes an e-mail address; got an empty text'),
+    );
+    await expect(dev.latestCode('')).rejects.toThrow(TypeError);
+    await expect(dev.bucket('')).rejects.toThrow(
+      new TypeError('getBucket takes a bucket key; got an empty text'),
+    );
+    expect(sent).toBe(0);
+  });
+
   it("says there is no code, or bucket, only on the dev API's own 404", async () => {
     const none = (kind: string) => () =>
       Response.json({ type: `urn:uas:problem:${kind}`, status: 404 }, { status: 404 });

@@ -16,7 +16,8 @@ export type RouteParts<K extends DevApiOperation> = (Table[K] extends { item: ob
 /**
  * The method and path (after `/__uas`) of a call of a route of the dev API, as its table
  * declares it: the item percent-encoded in place of `{name}`, the query in the order given,
- * parameters left undefined left out.
+ * parameters left undefined left out. An empty item throws a TypeError: its path would be
+ * another route's (`DELETE /__uas/users/` is no removal of anyone).
  */
 export function routeTarget<K extends DevApiOperation>(
   operation: K,
@@ -24,6 +25,11 @@ export function routeTarget<K extends DevApiOperation>(
 ): { method: DevApiMethod; path: string } {
   const route = DEV_API_TABLE[operation];
   const item = parts?.item;
+  const name = /\{(\w+)\}/.exec(route.path)?.[1];
+  if (name !== undefined && (typeof item !== 'string' || item === ''))
+    throw new TypeError(
+      `${operation} takes ${name === 'key' ? 'a bucket key' : 'an e-mail address'}; got ${item === '' ? 'an empty text' : String(item)}`,
+    );
   const path = route.path
     .slice('/__uas'.length)
     .replace(/\{\w+\}/, () => encodeURIComponent(item ?? ''));

@@ -36,6 +36,11 @@ describe.skipIf(!hasChromium)('the Control page’s users in Chromium', () => {
       .toBe(
         '✗ The server refused it: 404: no user has the e-mail "carol@example.com", among those of the config and those added live',
       );
+    await users.getByLabel('E-mail').fill('  ');
+    await users.getByRole('button', { name: 'Remove user' }).click();
+    await expect
+      .poll(() => users.getByRole('alert').textContent())
+      .toBe('✗ Enter the e-mail of the user to add or remove.');
     await users.getByLabel('E-mail').fill('not an e-mail');
     await users.getByRole('button', { name: 'Remove user' }).click();
     await expect

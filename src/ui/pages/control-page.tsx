@@ -136,6 +136,7 @@ interface UserPage {
 function UsersForm() {
   const [email, setEmail] = useState('');
   const [answer, setAnswer] = useState<{ action: UserAction; got: DevAnswer }>();
+  const [missing, setMissing] = useState(false);
   const [list, setList] = useState<UserPage>();
   // Read again after each change made here, and after a reset, made here or elsewhere.
   const resets = live.value.resets;
@@ -153,6 +154,9 @@ function UsersForm() {
         event.preventDefault();
         const submitter = (event as SubmitEvent).submitter as HTMLButtonElement | null;
         const action: UserAction = submitter?.value === 'remove' ? 'remove' : 'add';
+        // Nothing to send: DELETE /__uas/users/ would be another route's 405.
+        setMissing(email.trim() === '');
+        if (email.trim() === '') return;
         const { method, path, body } = userCall(action, email.trim());
         setAnswer({ action, got: await devApi(method, path, body) });
       }}
@@ -176,8 +180,13 @@ function UsersForm() {
         Add adds the user, or replaces the one with that e-mail. Remove removes it and drops its
         codes: it can no longer sign in. A reset brings back the users of the config.
       </p>
+      {missing ? (
+        <p class="answer error" role="alert">
+          ✗ Enter the e-mail of the user to add or remove.
+        </p>
+      ) : null}
       <ServerAnswer
-        answer={answer?.got}
+        answer={missing ? undefined : answer?.got}
         done={answer === undefined ? '' : userChangeText(answer.action, answer.got)}
       />
       {list === undefined ? null : <UserList page={list} />}
