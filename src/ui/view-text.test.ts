@@ -14,7 +14,7 @@ import {
 import { filterRequests, NO_FILTER, STATUS_CHOICES } from './request-filter.js';
 import { OUTCOMES } from '../core/records/records.js';
 import { curlCommand, replayRequest, shellQuote } from './replay-request.js';
-import { userCall, userChangeText, usersShownText } from './user-change.js';
+import { replaceQuestion, userCall, userChangeText, usersShownText } from './user-change.js';
 
 describe('formatting', () => {
   it('says durations, fills and outcomes in words, never by colour alone', () => {
@@ -198,6 +198,34 @@ describe('the Users form', () => {
       path: '/users',
       body: { users: [{ email: 'dave@example.com' }] },
     });
+  });
+
+  it('adds a user with the phone number and token_count typed, a bad count left to the server', () => {
+    expect(userCall('add', 'dave@example.com', { phone: ' +15550000001 ', tokens: '3' })).toEqual({
+      method: 'POST',
+      path: '/users',
+      body: {
+        users: [{ email: 'dave@example.com', phone_number: '+15550000001', token_count: 3 }],
+      },
+    });
+    expect(userCall('add', 'dave@example.com', { phone: '', tokens: 'two' }).body).toEqual({
+      users: [{ email: 'dave@example.com', token_count: 'two' }],
+    });
+  });
+
+  it('asks before Add replaces a user, saying what it has and what it would have', () => {
+    const alice = { email: 'alice@example.com', phone_number: '+14155550101', token_count: 2 };
+    expect(replaceQuestion(alice, { phone: '', tokens: '' })).toBe(
+      'alice@example.com is a user already (phone +14155550101, token_count 2). Replace it with no phone number, token_count 0?',
+    );
+    expect(
+      replaceQuestion(
+        { email: 'bob@example.com', token_count: 0 },
+        { phone: '+1555', tokens: '4' },
+      ),
+    ).toBe(
+      'bob@example.com is a user already (no phone number, token_count 0). Replace it with phone +1555, token_count 4?',
+    );
   });
 
   it('says what the server did: the user removed and its codes dropped, as text', () => {

@@ -516,6 +516,14 @@ describe.each(TRANSPORTS)('the test controls of the dev API over $name', (transp
       { email: 'erin@example.com', token_count: 0 },
     ]);
     expect((await dev.users({ offset: 9 })).users).toEqual([]);
+    // One user by its e-mail, in any case: a page of one, or of none.
+    expect(await dev.users({ email: 'Dave@Example.com' })).toEqual({
+      total: 1,
+      offset: 0,
+      next_offset: null,
+      users: [{ email: 'dave@example.com', token_count: 3 }],
+    });
+    expect(await dev.users({ email: 'alice@example.com' })).toMatchObject({ total: 0, users: [] });
     for (const query of ['limit=0', 'limit=100001', 'offset=-1', 'limit=two', 'offset=1e3'])
       expect((await api.dev(`/users?${query}`)).status, query).toBe(400);
   });

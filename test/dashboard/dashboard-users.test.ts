@@ -108,3 +108,50 @@ describe.skipIf(!hasChromium)('the Control page’s users in Chromium', () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe.skipIf(!hasChromium)('adding a user that is there, in Chromium', () => {
+  it('asks before it replaces one, keeps it when told not to, and sets the phone and token_count given', async () => {
+    await dash.startServer();
+    const { page, errors } = await openPage(dash.browser!, dash.url);
+    await dash.visit(page, 'control');
+    const users = page.getByRole('form', { name: 'Users' });
+    const asked: string[] = [];
+    let answer = false;
+    page.on('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void (answer ? dialog.accept() : dialog.dismiss());
+    });
+    const alice = async () =>
+      (await (await fetch(`${dash.url}/__uas/users?email=alice%40example.com`)).json()) as {
+        users: unknown[];
+      };
+    await users.getByLabel('E-mail').fill('alice@example.com');
+    await users.getByLabel('token_count').fill('5');
+    await users.getByRole('button', { name: 'Add user' }).click();
+    await expect.poll(() => asked.length).toBe(1);
+    expect(asked[0]).toBe(
+      'alice@example.com is a user already (phone +14155550101, token_count 2). Replace it with no phone number, token_count 5?',
+    );
+    // Told not to: nothing was sent.
+    expect((await alice()).users).toEqual([
+      { email: 'alice@example.com', phone_number: '+14155550101', token_count: 2 },
+    ]);
+    answer = true;
+    await users.getByLabel('Phone number').fill('+14155550199');
+    await users.getByRole('button', { name: 'Add user' }).click();
+    await expect
+      .poll(() => users.getByRole('status').textContent())
+      .toBe('✓ Replaced the user of that e-mail (200)');
+    expect(asked).toHaveLength(2);
+    expect((await alice()).users).toEqual([
+      { email: 'alice@example.com', phone_number: '+14155550199', token_count: 5 },
+    ]);
+    // A new user is added without a question (Alice's new number is hers: left out).
+    await users.getByLabel('E-mail').fill('erin@example.com');
+    await users.getByLabel('Phone number').fill('');
+    await users.getByRole('button', { name: 'Add user' }).click();
+    await expect.poll(() => users.getByRole('status').textContent()).toBe('✓ Added (200)');
+    expect(asked).toHaveLength(2);
+    expect(errors).toEqual([]);
+  });
+});

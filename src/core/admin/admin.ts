@@ -90,6 +90,8 @@ export interface Admin<out M extends Answer = 'sync'> {
 export interface UserQuery {
   offset?: number | undefined;
   limit?: number | undefined;
+  /** Only the user with this e-mail (compared case-insensitively). */
+  email?: string | undefined;
 }
 
 /** A page of users, and where the next one starts (null after the last). */

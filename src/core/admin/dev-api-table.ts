@@ -248,6 +248,11 @@ export const DEV_API_TABLE = {
     query: {
       limit: wholeParam(1, USER_PAGE_MAX, 'Users per page.', 1000),
       offset: wholeParam(0, MAX_USERS, 'Skip this many.', 0),
+      email: textParam(
+        BOUNDS.emailLength,
+        'Only the user with this e-mail (compared case-insensitively): a page of one, or none.',
+        'E',
+      ),
     },
   },
   addUsers: {

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ConfigError } from '../config/config-error.js';
 import { describeIssues } from '../config/config-schema.js';
 import { whole } from '../config/schema-kit.js';
-import type { Directory } from '../signin/directory.js';
+import type { Directory, User } from '../signin/directory.js';
 import type { UserPage, UserQuery } from './admin.js';
 import { MAX_USERS, USER_PAGE_MAX } from './dev-api-bounds.js';
 
@@ -11,11 +11,13 @@ const userQuerySchema = z.optional(
   z.strictObject({
     offset: z.optional(whole(0, MAX_USERS)),
     limit: z.optional(whole(1, USER_PAGE_MAX)),
+    email: z.optional(z.string()),
   }),
 );
 
 /**
- * One page of the users a directory holds: `limit` (default 1,000) from the `offset`-th. A query
+ * One page of the users a directory holds: `limit` (default 1,000) from the `offset`-th, or with
+ * `email` the user with that e-mail (a page of one, or of none). A query
  * out of the bounds the dev API keeps (a negative or fractional offset, a limit of 0) throws a
  * ConfigError naming it, as `GET /__uas/users` answers 400: a page it could not serve would give
  * a `next_offset` that skips or repeats users, or end a walk early.
@@ -24,17 +26,33 @@ export function userPage(directory: Directory, query: UserQuery | undefined): Us
   const parsed = userQuerySchema.safeParse(query, { reportInput: true });
   if (!parsed.success)
     throw new ConfigError(describeIssues(parsed.error, userQuerySchema), 'invalid page of users');
-  const { offset = 0, limit = 1000 } = parsed.data ?? {};
-  const users = directory.listUsers(offset, limit).map((user) => ({
-    email: user.email,
-    phone_number: user.phone_number,
-    token_count: user.token_count,
-  }));
+  const { offset = 0, limit = 1000, email } = parsed.data ?? {};
+  if (email !== undefined) {
+    // One user, found as the service finds it: the page holds it, or nothing.
+    const user = directory.userByEmail(email);
+    const found = user === undefined || offset > 0 ? [] : [user];
+    return {
+      total: user === undefined ? 0 : 1,
+      offset,
+      next_offset: null,
+      users: found.map(shown),
+    };
+  }
+  const users = directory.listUsers(offset, limit).map(shown);
   const next = offset + users.length;
   return {
     total: directory.users,
     offset,
     next_offset: users.length > 0 && next < directory.users ? next : null,
     users,
+  };
+}
+
+/** A user as a page shows it. */
+function shown(user: User): UserPage['users'][number] {
+  return {
+    email: user.email,
+    phone_number: user.phone_number,
+    token_count: user.token_count,
   };
 }

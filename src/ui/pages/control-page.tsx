@@ -5,7 +5,15 @@ import { ConfigForm } from '../parts/config-form.js';
 import { ServerAnswer } from '../parts/server-answer.js';
 import { oneLine } from '../format.js';
 import { live } from '../live.js';
-import { userCall, userChangeText, usersShownText, type UserAction } from '../user-change.js';
+import {
+  replaceQuestion,
+  userCall,
+  userChangeText,
+  usersShownText,
+  type ShownUser,
+  type UserAction,
+  type UserFields,
+} from '../user-change.js';
 
 /**
  * Faults, the manual clock, users and reset: each through the dev API, its answer shown, and
@@ -130,11 +138,12 @@ const USERS_SHOWN = 50;
 
 interface UserPage {
   total: number;
-  users: Array<{ email: string; phone_number?: string; token_count: number }>;
+  users: ShownUser[];
 }
 
 function UsersForm() {
   const [email, setEmail] = useState('');
+  const [fields, setFields] = useState<UserFields>({ phone: '', tokens: '' });
   const [answer, setAnswer] = useState<{ action: UserAction; got: DevAnswer }>();
   const [missing, setMissing] = useState(false);
   const [list, setList] = useState<UserPage>();
@@ -157,7 +166,8 @@ function UsersForm() {
         // Nothing to send: DELETE /__uas/users/ would be another route's 405.
         setMissing(email.trim() === '');
         if (email.trim() === '') return;
-        const { method, path, body } = userCall(action, email.trim());
+        if (action === 'add' && !(await mayReplace(email.trim(), fields))) return;
+        const { method, path, body } = userCall(action, email.trim(), fields);
         setAnswer({ action, got: await devApi(method, path, body) });
       }}
     >
@@ -170,6 +180,7 @@ function UsersForm() {
           onInput={(event) => setEmail(event.currentTarget.value)}
         />
       </label>{' '}
+      <UserFieldInputs fields={fields} onChange={setFields} />{' '}
       <button type="submit" name="action" value="add">
         Add user
       </button>{' '}
@@ -177,8 +188,9 @@ function UsersForm() {
         Remove user
       </button>
       <p class="dim">
-        Add adds the user, or replaces the one with that e-mail. Remove removes it and drops its
-        codes: it can no longer sign in. A reset brings back the users of the config.
+        Add adds the user with that phone number (E.164, optional) and token_count, or replaces the
+        one with that e-mail, after asking. Remove removes it and drops its codes: it can no longer
+        sign in. A reset brings back the users of the config.
       </p>
       {missing ? (
         <p class="answer error" role="alert">
@@ -192,6 +204,45 @@ function UsersForm() {
       {list === undefined ? null : <UserList page={list} />}
     </form>
   );
+}
+
+/** The phone number and token_count of a user to add. */
+function UserFieldInputs({
+  fields,
+  onChange,
+}: {
+  fields: UserFields;
+  onChange: (fields: UserFields) => void;
+}) {
+  return (
+    <>
+      <label>
+        Phone number{' '}
+        <input
+          type="tel"
+          value={fields.phone}
+          placeholder="none"
+          onInput={(event) => onChange({ ...fields, phone: event.currentTarget.value })}
+        />
+      </label>{' '}
+      <label>
+        token_count{' '}
+        <input
+          inputMode="numeric"
+          value={fields.tokens}
+          placeholder="0"
+          onInput={(event) => onChange({ ...fields, tokens: event.currentTarget.value })}
+        />
+      </label>
+    </>
+  );
+}
+
+/** Whether Add may go on: no user has the e-mail, or the person says to replace it. */
+async function mayReplace(email: string, fields: UserFields): Promise<boolean> {
+  const got = await devApi<UserPage>('GET', `/users?email=${encodeURIComponent(email)}`);
+  const existing = got.ok ? got.body.users[0] : undefined;
+  return existing === undefined || confirm(replaceQuestion(existing, fields));
 }
 
 /** The first users the emulator has now: those of the config, then those added live. */

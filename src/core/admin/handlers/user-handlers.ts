@@ -4,7 +4,7 @@ import type { DevHandlers } from '../dev-api-handler.js';
 /** The routes of users: list them, add some, remove one. */
 export const userHandlers = {
   listUsers: ({ target, query }) =>
-    json(200, target.listUsers({ offset: query.offset, limit: query.limit })),
+    json(200, target.listUsers({ offset: query.offset, limit: query.limit, email: query.email })),
   addUsers: ({ target, body, path }) => {
     const users =
       typeof body === 'object' && body !== null && !Array.isArray(body)
