@@ -6,6 +6,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { once } from 'node:events';
@@ -114,6 +115,13 @@ async function servesAndChecks(command: string[], env: Record<string, string>): 
   );
   expect(check.code, check.out).toBe(0);
   expect(check.out).toMatch(/uas check: 0 errors, 0 warnings/);
+}
+
+/** The bytes of the files under a directory (their sizes, not the disk blocks they take). */
+function bytesUnder(dir: string): number {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
 }
 
 describe('the packed package', () => {
@@ -303,6 +311,18 @@ createServer((req, res) => uas(req, res, () => res.writeHead(404).end()));
         expect([...names].some((name) => name === absent || name.endsWith(`/${absent}`))).toBe(
           false,
         );
+      // As docs/testing.md says: "A bare install is N packages and M MB".
+      const said = /A bare install is (\d+) packages and (\d+) MB/.exec(
+        readFileSync(join(ROOT, 'docs/testing.md'), 'utf8'),
+      );
+      const lock = JSON.parse(
+        readFileSync(join(project, 'node_modules', '.package-lock.json'), 'utf8'),
+      ) as { packages: Record<string, unknown> };
+      const packages = Object.keys(lock.packages).filter((key) => key.startsWith('node_modules/'));
+      expect(packages.length).toBe(Number(said?.[1]));
+      // Within a megabyte: what the files hold, not the blocks they take on a disk.
+      const megabytes = bytesUnder(join(project, 'node_modules')) / 1e6;
+      expect(Math.abs(megabytes - Number(said?.[2])), `${megabytes} MB`).toBeLessThan(1);
     });
 
     it('says in one line that serve --store with a Redis URL needs ioredis, and how to install it', () => {
@@ -336,7 +356,7 @@ createServer((req, res) => uas(req, res, () => res.writeHead(404).end()));
         ['npm', 'pack'],
         ['npm', 'install', '-g', `./${name}`],
         ['npm', 'install', '--save-dev', `./${name}`, 'msw'],
-        ['npx', '--package', `./${name}`, 'uas', 'serve'],
+        ['npx', '--yes', '--package', `./${name}`, 'uas', 'serve'],
       ]);
       // What the fresh projects above install: the tarball, beside the msw of each.
       expect(commands('docs/testing.md', 'install it from its tarball')).toEqual([
@@ -363,7 +383,8 @@ createServer((req, res) => uas(req, res, () => res.writeHead(404).end()));
       const [, ...npx] = commands('README.md', 'or its tarball').find((line) => line[0] === 'npx')!;
       // README's command without its last word (serve), run where npm pack wrote the tarball,
       // with an npm cache of its own so that nothing installed before is found.
-      const env = { npm_config_cache: join(work, 'npx-cache'), npm_config_yes: 'true' };
+      // No npm_config_yes: README's --yes is what lets it run where nothing answers npx's question.
+      const env = { npm_config_cache: join(work, 'npx-cache') };
       await servesAndChecks(['npx', ...npx.slice(0, -1)], env);
     }, 360_000);
   });
