@@ -163,9 +163,14 @@ async function readLiveState(
   const kept = readLiveChange(meta);
   const version = readLiveVersion(meta);
   // A reset made since the last one made here, missed (sent while the subscriber was away):
-  // made now, which then reads what Redis kept since.
+  // made now, with the live change kept after it in the same read (no moment with the config of
+  // the start between them); what Redis kept since is then read again.
   const resetAt = readLiveVersion(meta, 'reset');
-  if (resetAt > prefix.resetAt && resetAt <= version) return appliers.reset(resetAt);
+  if (resetAt > prefix.resetAt && resetAt <= version) {
+    appliers.reset(resetAt);
+    if (kept !== undefined && version > resetAt) adoptLive(prefix, kept, version, appliers);
+    return;
+  }
   // Nothing heard or kept here while the read was out: what Redis keeps is the live state,
   // even at a version behind this instance's (Redis flushed or reset meanwhile, a version
   // written by hand, a change sent with a version no instance kept).
