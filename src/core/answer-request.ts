@@ -76,9 +76,15 @@ export function answerRequest(
   }
 }
 
-/** Journals, counts and announces a finished request. */
+/**
+ * Journals, counts and announces a finished request. Its id is given here, so that ids grow in
+ * the order of the journal: a request answered late (a slow real service behind `--upstream`, a
+ * shared store) is journaled after one that came later and was answered first, and a reader
+ * paging by id (`after_id`, the dashboard, `uas top`) would skip it were it numbered on arrival.
+ */
 export function recordRequest(context: RequestContext, entry: RequestRecord): void {
   const { state, announce } = context;
+  entry.id = state.nextRequestId++;
   countRequest(state.counters.requests, entry.operation ?? 'none', entry.status);
   state.journal.push(entry);
   if (announce.active)
@@ -151,7 +157,7 @@ function failure(
     response.delayMs = 0;
   }
   if (!isDevApiPath(path)) {
-    const entry = blankRecord(state.nextRequestId++, now, clip(method), clip(path));
+    const entry = blankRecord(0, now, clip(method), clip(path));
     entry.status = problem.status;
     entry.problem = unavailable ? 'store-unavailable' : 'internal-error';
     recordRequest(context, entry);

