@@ -57,7 +57,14 @@ export function App() {
         {notice.value === undefined ? null : (
           <p class="notice" role="status" data-testid="notice">
             {notice.value}{' '}
-            <button type="button" onClick={() => (notice.value = undefined)}>
+            <button
+              type="button"
+              onClick={() => {
+                // The button goes with the notice: the focus stays on the page, not the body.
+                document.getElementById('main')?.focus();
+                notice.value = undefined;
+              }}
+            >
               Dismiss
             </button>
           </p>

@@ -113,7 +113,11 @@ export function BucketsPage() {
   );
 }
 
-/** Where the page is among all buckets, and buttons to the pages around it. */
+/**
+ * Where the page is among all buckets, and buttons to the pages around it. A button with no page
+ * to go to says so (`aria-disabled`) and stays focusable: one that was disabled under the focus
+ * would drop it to the body on the first page or the last.
+ */
 function Pager({
   page,
   offset,
@@ -123,6 +127,8 @@ function Pager({
   offset: number;
   onOffset: (offset: number) => void;
 }) {
+  const atFirst = offset === 0;
+  const atLast = page?.next_offset == null;
   return (
     <p>
       {page === undefined
@@ -130,15 +136,15 @@ function Pager({
         : `${formatCount(page.total)} ${page.total === 1 ? 'bucket' : 'buckets'}; showing ${page.total === 0 ? 0 : page.offset + 1}–${page.offset + page.buckets.length}`}{' '}
       <button
         type="button"
-        disabled={offset === 0}
-        onClick={() => onOffset(Math.max(0, offset - PAGE_SIZE))}
+        aria-disabled={atFirst}
+        onClick={() => atFirst || onOffset(Math.max(0, offset - PAGE_SIZE))}
       >
         Previous page
       </button>{' '}
       <button
         type="button"
-        disabled={page?.next_offset == null}
-        onClick={() => onOffset(page?.next_offset ?? offset)}
+        aria-disabled={atLast}
+        onClick={() => atLast || onOffset(page?.next_offset ?? offset)}
       >
         Next page
       </button>

@@ -35,6 +35,7 @@ export function RequestsPage() {
           rowHeight={ROW_HEIGHT}
           height={560}
           label="Requests, newest first"
+          keyOf={(request: RequestRecord) => request.id}
           row={(request: RequestRecord) => (
             <li key={request.id} class={request.id === selected ? 'row selected' : 'row'}>
               <a

@@ -26,7 +26,18 @@ export function RateChart({ columns }: { columns: [number[], number[], number[]]
       columns,
       element,
     );
-    return () => plot.current?.destroy();
+    // The chart follows its box's width (a window made narrower, a phone turned): uPlot draws at
+    // a fixed size, which would otherwise scroll the page sideways.
+    const resize = new ResizeObserver(() => {
+      const width = Math.max(320, element.clientWidth);
+      if (plot.current !== undefined && plot.current.width !== width)
+        plot.current.setSize({ width, height: 220 });
+    });
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      plot.current?.destroy();
+    };
   }, []);
   useEffect(() => plot.current?.setData(columns), [columns]);
   return (

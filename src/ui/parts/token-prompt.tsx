@@ -1,17 +1,26 @@
 /** @jsxImportSource preact */
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { adminToken, setAdminToken } from '../dev-api.js';
 import { startLive } from '../live.js';
 
-/** Asks for the admin token once; it is kept in this tab's sessionStorage only. */
+/**
+ * Asks for the admin token once; it is kept in this tab's sessionStorage only. The focus is never
+ * lost with the prompt: a token given moves it to the page (which stays when the prompt goes), and
+ * a prompt that comes back because the token was refused takes it in its field.
+ */
 export function TokenPrompt() {
   const [token, setToken] = useState('');
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (adminToken.value !== undefined) field.current?.focus();
+  }, []);
   return (
     <form
       class="panel"
       onSubmit={(event) => {
         event.preventDefault();
         if (token.trim() === '') return;
+        document.getElementById('main')?.focus();
         setAdminToken(token.trim());
         startLive();
       }}
@@ -28,6 +37,7 @@ export function TokenPrompt() {
       <label for="admin-token">Admin token</label>
       <input
         id="admin-token"
+        ref={field}
         type="password"
         autocomplete="off"
         value={token}

@@ -1,6 +1,6 @@
 /** @jsxImportSource preact */
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 /**
  * A list that renders only the rows in view (and a few around them), so 10,000 rows scroll as
@@ -9,29 +9,60 @@ import { useState } from 'preact/hooks';
  * The list is one stop of the Tab key, whatever its length (its rows' links take the focus with
  * the arrow keys, Home and End), so Tab goes past it to what follows: a row renders its link
  * with `tabIndex={-1}`.
+ *
+ * A row that has the focus keeps it as rows come and go around it (live updates add the newest
+ * at the top): the list scrolls with it, where it would otherwise stop rendering it and drop the
+ * focus to the body. Rows are told apart by `keyOf`, as their `key`.
  */
 export function VirtualList<T>(props: {
   items: readonly T[];
   rowHeight: number;
   height: number;
   label: string;
+  keyOf: (item: T) => string | number;
   row: (item: T, index: number) => ComponentChildren;
 }) {
-  const { items, rowHeight, height } = props;
+  const { items, rowHeight, height, keyOf } = props;
   const [top, setTop] = useState(0);
-  const first = Math.max(0, Math.floor(top / rowHeight) - 10);
+  const box = useRef<HTMLDivElement>(null);
+  // The focused row: its key, and its place at the last render.
+  const held = useRef<{ key: string | number; index: number } | undefined>(undefined);
+  let view = top;
+  const focused = held.current;
+  if (focused !== undefined && box.current?.contains(document.activeElement) === true) {
+    const index = items.findIndex((item) => keyOf(item) === focused.key);
+    if (index !== -1) {
+      view = Math.max(0, top + (index - focused.index) * rowHeight);
+      focused.index = index;
+    }
+  }
+  const first = Math.max(0, Math.floor(view / rowHeight) - 10);
   const count = Math.ceil(height / rowHeight) + 20;
   const last = Math.min(items.length, first + count);
   const rows = [];
   for (let index = first; index < last; index++) rows.push(props.row(items[index] as T, index));
+  useLayoutEffect(() => {
+    if (view === top) return;
+    if (box.current !== null) box.current.scrollTop = view;
+    setTop(view);
+  }, [view, top]);
   return (
     <div
+      ref={box}
       class="virtual"
       role="region"
       aria-label={props.label}
       tabIndex={0}
       onScroll={(event) => setTop(event.currentTarget.scrollTop)}
       onKeyDown={(event) => moveFocus(event, rowHeight, items.length)}
+      onFocusCapture={(event) => {
+        const at = [...event.currentTarget.querySelectorAll('ol.rows > li')].findIndex((row) =>
+          row.contains(event.target as Node),
+        );
+        const item = items[first + at];
+        held.current =
+          at === -1 || item === undefined ? undefined : { key: keyOf(item), index: first + at };
+      }}
     >
       <div class="spacer" data-height={first * rowHeight} ref={sizeTo(first * rowHeight)} />
       <ol class="rows" start={first + 1}>

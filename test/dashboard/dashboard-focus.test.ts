@@ -1,0 +1,94 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, openPage } from './dashboard-browser.js';
+import { useDashboard } from './dashboard-session.js';
+
+const dash = useDashboard();
+
+/** What has the focus: its tag and text, or `body` when the focus was lost. */
+function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const element = document.activeElement;
+    return element === null || element === document.body
+      ? 'body'
+      : `${element.tagName.toLowerCase()} ${(element.textContent ?? '').trim().slice(0, 30)}`.trim();
+  });
+}
+
+describe.skipIf(!hasChromium)('the focus after an action or a live update, in Chromium', () => {
+  it('stays on a row of the request list while newer requests push it down', async () => {
+    await dash.startServer();
+    for (let index = 0; index < 10; index++) await dash.exists('email=alice@example.com');
+    const { page, errors } = await openPage(dash.browser!, dash.url);
+    await dash.visit(page, 'requests');
+    await page.getByTestId('request-row').first().waitFor();
+    await page.getByRole('region', { name: 'Requests, newest first' }).focus();
+    for (let step = 0; step < 6; step++) await page.keyboard.press('ArrowDown');
+    expect(await focused(page)).toMatch(/^a #5 /);
+    // 60 newer requests: row #5 goes past the rows the list renders around the view.
+    for (let index = 0; index < 60; index++) await dash.exists('email=bob@example.com');
+    await expect
+      .poll(() => page.getByTestId('request-count').textContent())
+      .toBe('70 of 70 requests');
+    expect(await focused(page)).toMatch(/^a #5 /);
+    await page.keyboard.press('ArrowDown');
+    expect(await focused(page)).toMatch(/^a #4 /);
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps it on the page when the admin token is given, in the field when it is refused, on the pager’s ends and past a dismissed notice', async () => {
+    await dash.startServer(['--admin-token', 'sekret-admin-1']);
+    for (let index = 0; index < 60; index++)
+      await dash.exists(`email=alice@example.com&caller_id=203.0.113.${index}`);
+    const { page, errors } = await openPage(dash.browser!, dash.url);
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.goto(`${dash.url}/__uas/ui/#/buckets`);
+    await page.getByLabel('Admin token').focus();
+    await page.keyboard.type('wrong-token');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('token-refused').waitFor();
+    expect(await focused(page)).toBe('input');
+    await page.keyboard.type('sekret-admin-1');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('feed-status').getByText('Live').waitFor();
+    expect(await focused(page)).toMatch(/^main Buckets/);
+
+    // 61 buckets, 50 a page: Next takes the last page, Previous the first; neither drops the focus.
+    const next = page.getByRole('button', { name: 'Next page' });
+    await next.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => next.getAttribute('aria-disabled')).toBe('true');
+    expect(await focused(page)).toBe('button Next page');
+    await page.keyboard.press('Enter'); // on the last page, it does nothing
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    const previous = page.getByRole('button', { name: 'Previous page' });
+    await expect.poll(() => previous.getAttribute('aria-disabled')).toBe('true');
+    expect(await focused(page)).toBe('button Previous page');
+
+    // A reset says so in a notice; dismissing it leaves the focus on the page.
+    await dash.send('/__uas/reset', {
+      method: 'POST',
+      headers: { authorization: 'Bearer sekret-admin-1', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const dismiss = page.getByTestId('notice').getByRole('button', { name: 'Dismiss' });
+    await dismiss.focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('notice').waitFor({ state: 'detached' });
+    expect(await focused(page)).toMatch(/^main Buckets/);
+    expect(errors).toEqual([]);
+  });
+
+  it('draws the Overview chart to the window’s width when the window narrows', async () => {
+    await dash.startServer();
+    const { page, errors } = await openPage(dash.browser!, dash.url);
+    await dash.visit(page, 'overview');
+    await page.locator('.uplot').waitFor();
+    await page.setViewportSize({ width: 390, height: 860 });
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+      .toBeLessThanOrEqual(390);
+    expect(errors).toEqual([]);
+  });
+});
