@@ -66,8 +66,24 @@ export function filterRequests(
       (bucket === '' || (request.bucket ?? '').includes(bucket)) &&
       (caller === '' || callerIds(request).some((value) => value.includes(caller))) &&
       (email === '' || (request.email ?? '').toLowerCase().includes(email)) &&
-      (text === '' || JSON.stringify(request).toLowerCase().includes(text)),
+      (text === '' || recordText(request).includes(text)),
   );
+}
+
+/**
+ * Each record's text, lower-cased, made once per record: the Requests page filters its 20,000
+ * again with each batch of live traffic, and serialising them all each time held the page for
+ * a third of a second at a time. (Records are never changed once read.)
+ */
+const recordTexts = new WeakMap<RequestRecord, string>();
+
+function recordText(request: RequestRecord): string {
+  let text = recordTexts.get(request);
+  if (text === undefined) {
+    text = JSON.stringify(request).toLowerCase();
+    recordTexts.set(request, text);
+  }
+  return text;
 }
 
 /** Every caller_id a request carried: where the service reads it, and where it does not. */

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { requestRecord } from '../../test/helpers/request-record.js';
 import { codeState } from './code-state.js';
 import { configChange } from './config-change.js';
@@ -131,6 +131,21 @@ describe('filterRequests', () => {
     expect(ids({ callerId: 'ip-2' })).toEqual([2]);
     expect(ids({ email: 'ALICE' })).toEqual([1]);
     expect(ids({ text: 'X-CALLER' })).toEqual([2]);
+  });
+
+  it('serialises a record for the text filter once, however often the list is filtered again', () => {
+    const many = Array.from({ length: 100 }, (_, index) => requestRecord({ id: index + 1 }));
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      filterRequests(many, { ...NO_FILTER, text: 'nothing like it' });
+      const first = stringify.mock.calls.length;
+      expect(first).toBeGreaterThanOrEqual(100);
+      for (const text of ['alice', 'ALICE@', 'exists'])
+        filterRequests(many, { ...NO_FILTER, text });
+      expect(stringify.mock.calls.length).toBe(first);
+    } finally {
+      stringify.mockRestore();
+    }
   });
 });
 
