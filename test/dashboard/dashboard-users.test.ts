@@ -17,6 +17,9 @@ describe.skipIf(!hasChromium)('the Control page’s users in Chromium', () => {
       .poll(listed)
       .toEqual(['alice@example.com', 'bob@example.com', 'carol@example.com']);
     expect(await users.getByTestId('user-count').textContent()).toBe('3 users');
+    // The live region answers are said in is there before any answer.
+    expect(await users.locator('[aria-live="polite"]').count()).toBe(1);
+    expect(await users.locator('[aria-live="polite"]').textContent()).toBe('');
     await users.getByLabel('E-mail').fill('carol@example.com');
     await users.getByRole('button', { name: 'Remove user' }).click();
     await expect
@@ -36,6 +39,11 @@ describe.skipIf(!hasChromium)('the Control page’s users in Chromium', () => {
       .toBe(
         '✗ The server refused it: 404: no user has the e-mail "carol@example.com", among those of the config and those added live',
       );
+    // The same refusal again is a new message (a new element), which a screen reader says again.
+    const before = await users.getByRole('alert').elementHandle();
+    await users.getByRole('button', { name: 'Remove user' }).click();
+    await expect.poll(() => before?.evaluate((node) => node.isConnected)).toBe(false);
+    expect(await users.getByRole('alert').textContent()).toContain('404: no user has the e-mail');
     await users.getByLabel('E-mail').fill('  ');
     await users.getByRole('button', { name: 'Remove user' }).click();
     await expect
