@@ -5,6 +5,20 @@ import { useTransports, type AnyTarget } from '../helpers/targets.js';
 const TRANSPORTS = useTransports();
 const ALICE = 'email=alice%40example.com';
 
+/** `POST /__uas/users` with these users, and `exists` by phone number, over one API. */
+function usersOf(api: ReturnType<typeof createApi>) {
+  return {
+    post: (users: unknown[]) =>
+      api.dev('/users', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ users }),
+      }),
+    byPhone: async (phone: string) =>
+      (await api.exists(`phone_number=${encodeURIComponent(phone)}`)).body,
+  };
+}
+
 describe.each(TRANSPORTS)('the users of the dev API over $name', (transport) => {
   let target: AnyTarget | undefined;
   const start = async () => {
@@ -50,14 +64,7 @@ describe.each(TRANSPORTS)('the users of the dev API over $name', (transport) => 
 
   it("gives a phone number to one user: refuses another's, and moves a user's own with it", async () => {
     const { api } = await start();
-    const post = (users: unknown[]) =>
-      api.dev('/users', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ users }),
-      });
-    const byPhone = async (phone: string) =>
-      (await api.exists(`phone_number=${encodeURIComponent(phone)}`)).body;
+    const { post, byPhone } = usersOf(api);
     // Alice's number (the bundled config's), taken by another user: refused, nothing added.
     const taken = await post([
       { email: 'dave@example.com' },
@@ -87,14 +94,7 @@ describe.each(TRANSPORTS)('the users of the dev API over $name', (transport) => 
 
   it("swaps two users' phone numbers in one body, and lets a user given again without one give it up", async () => {
     const { api } = await start();
-    const post = (users: unknown[]) =>
-      api.dev('/users', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ users }),
-      });
-    const byPhone = async (phone: string) =>
-      (await api.exists(`phone_number=${encodeURIComponent(phone)}`)).body;
+    const { post, byPhone } = usersOf(api);
     // Alice has +14155550101 (2 tokens), Carol +447700900123 (1 token): swapped at once.
     const swapped = await post([
       { email: 'alice@example.com', phone_number: '+447700900123', token_count: 2 },

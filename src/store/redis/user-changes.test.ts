@@ -22,6 +22,29 @@ function prefixState(overrides: Partial<PrefixState> = {}): PrefixState {
   };
 }
 
+/** The users' changes of one instance over a scripted Redis, every read and command let through. */
+function changesOver(
+  redis: ScriptedRedis,
+  prefix: ReturnType<typeof prefixState>,
+  publish: (channel: string, message: unknown) => Promise<number>,
+  hear: (change: UserChange) => void,
+) {
+  const health = {
+    command: (run: () => Promise<unknown>) => run(),
+    read: (run: () => Promise<unknown>) => run(),
+    markDown: () => {},
+  } as unknown as RedisHealth;
+  return createUserChanges({
+    time: { deadline: () => '' },
+    redis,
+    keys: { users: 'uas:users', changes: 'uas:changes' } as RedisKeys,
+    health,
+    publish,
+    prefix,
+    hear,
+  });
+}
+
 describe('createUserChanges', () => {
   it('tells the others of a change kept on the list a reset heard meanwhile left', async () => {
     const prefix = prefixState();
@@ -35,22 +58,9 @@ describe('createUserChanges', () => {
       },
       lrange: async () => [...list],
     } as unknown as ScriptedRedis;
-    const health = {
-      command: (run: () => Promise<unknown>) => run(),
-      read: (run: () => Promise<unknown>) => run(),
-      markDown: () => {},
-    } as unknown as RedisHealth;
     const publish = vi.fn(async () => 1);
     const hear = vi.fn();
-    const users = createUserChanges({
-      time: { deadline: () => '' },
-      redis,
-      keys: { users: 'uas:users', changes: 'uas:changes' } as RedisKeys,
-      health,
-      publish,
-      prefix,
-      hear,
-    });
+    const users = changesOver(redis, prefix, publish, hear);
     const change: UserChange = { type: 'users', users: [{ email: 'zed@example.com' }] };
     expect(await users.send(change, () => {})).toBeUndefined();
     expect(publish).toHaveBeenCalledWith('uas:changes', { change });
@@ -68,21 +78,8 @@ describe('createUserChanges', () => {
       },
       lrange: async () => [],
     } as unknown as ScriptedRedis;
-    const health = {
-      command: (run: () => Promise<unknown>) => run(),
-      read: (run: () => Promise<unknown>) => run(),
-      markDown: () => {},
-    } as unknown as RedisHealth;
     const publish = vi.fn(async () => 1);
-    const users = createUserChanges({
-      time: { deadline: () => '' },
-      redis,
-      keys: { users: 'uas:users', changes: 'uas:changes' } as RedisKeys,
-      health,
-      publish,
-      prefix,
-      hear: () => {},
-    });
+    const users = changesOver(redis, prefix, publish, () => {});
     const change = { type: 'remove-user', email: 'b@example.com' } as const;
     expect(await users.send(change, () => {})).toBe('stale');
     expect(publish).not.toHaveBeenCalled();
