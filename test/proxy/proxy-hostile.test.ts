@@ -228,10 +228,11 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     const stalled = await hostile(() => {});
     const waiting = await start(configWith({ callerBurst: 5 }), {
       base: stalled.url,
-      timeoutMs: 400,
+      // Long enough that the client has surely left before it: a loaded machine cannot race it.
+      timeoutMs: 2_000,
     });
     await leaveAfter(`${waiting.url}${path}`, stalled.requests, true);
-    await expect.poll(() => waiting.emulator.requests().length, { timeout: 3_000 }).toBe(1);
+    await expect.poll(() => waiting.emulator.requests().length, { timeout: 6_000 }).toBe(1);
     expect(waiting.emulator.requests()[0]).toMatchObject({
       status: 504,
       outcome: 'upstream-failed',
@@ -298,9 +299,10 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
   });
 
   it('numbers records in the order they are journaled, so paging by after_id misses none answered late', async () => {
-    // The first request is answered after the second: it is journaled second.
+    // The first request is answered once the second has been: it is journaled second.
+    let release = () => {};
     const real = await hostile((socket, request) => {
-      if (request.path.includes('slow')) setTimeout(() => answer(socket, 200, [], '{}'), 300);
+      if (request.path.includes('slow')) release = () => answer(socket, 200, [], '{}');
       else answer(socket, 200, [], '{}');
     });
     const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url });
@@ -309,6 +311,7 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     });
     await expect.poll(() => real.requests.length).toBe(1);
     await rawExchange(`${proxy.url}/v1/users/exists?email=fast%40example.com`, { headers: auth });
+    release();
     await slow;
     const page = async (after?: number) =>
       (
