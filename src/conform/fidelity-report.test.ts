@@ -69,6 +69,15 @@ describe('formatFidelityText', () => {
     const seen = compareWithService(records, resolveConfig(DEMO_CONFIG)).retry_after;
     expect(seen).toMatchObject({ refusals: 105, absent: 0, unreadable: 0, least: 1, most: 100 });
     expect(seen.values).toHaveLength(32);
+    // More distinct values than a function call takes as arguments.
+    const many = Array.from({ length: 200_000 }, (_, index) => ({
+      ...records[0]!,
+      retry_after: index + 1,
+    }));
+    expect(compareWithService(many, resolveConfig(DEMO_CONFIG)).retry_after).toMatchObject({
+      least: 1,
+      most: 200_000,
+    });
     expect(seen.values.slice(0, 3)).toEqual([
       { seconds: 7, count: 4 },
       { seconds: 50, count: 3 },

@@ -168,13 +168,19 @@ function retryAfterOf(refusals: readonly RequestRecord[]): RetryAfterSeen {
     readable++;
     counts.set(record.retry_after, (counts.get(record.retry_after) ?? 0) + 1);
   }
-  const seconds = [...counts.keys()];
+  // In a loop, not Math.min(...): a journal may hold more distinct values than a call takes.
+  let least: number | null = null;
+  let most: number | null = null;
+  for (const value of counts.keys()) {
+    if (least === null || value < least) least = value;
+    if (most === null || value > most) most = value;
+  }
   return {
     refusals: refusals.length,
     absent,
     unreadable: refusals.length - absent - readable,
-    least: seconds.length === 0 ? null : Math.min(...seconds),
-    most: seconds.length === 0 ? null : Math.max(...seconds),
+    least,
+    most,
     values: [...counts]
       .map(([value, count]) => ({ seconds: value, count }))
       .sort((a, b) => b.count - a.count || a.seconds - b.seconds)
