@@ -146,11 +146,16 @@ describe('a dev client reading answers', () => {
       return Response.json({});
     });
     await expect(dev.removeUser('')).rejects.toThrow(
-      new TypeError('removeUser takes an e-mail address; got an empty text'),
+      new TypeError('removeUser() takes an e-mail address; got an empty text'),
     );
-    await expect(dev.latestCode('')).rejects.toThrow(TypeError);
+    await expect(dev.latestCode('')).rejects.toThrow(
+      new TypeError('latestCode() takes an e-mail address; got an empty text'),
+    );
+    await expect(dev.resetBuckets('')).rejects.toThrow(
+      new TypeError('resetBuckets() takes a bucket key; got an empty text'),
+    );
     await expect(dev.bucket('')).rejects.toThrow(
-      new TypeError('getBucket takes a bucket key; got an empty text'),
+      new TypeError('bucket() takes a bucket key; got an empty text'),
     );
     expect(sent).toBe(0);
   });

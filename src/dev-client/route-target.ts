@@ -1,5 +1,6 @@
 import type { DevApiMethod } from '../core/admin/dev-api-route.js';
 import { DEV_API_TABLE, type DevApiOperation } from '../core/admin/dev-api-table.js';
+import { DEV_CLIENT_ROUTES } from './dev-client-routes.js';
 
 type Table = typeof DEV_API_TABLE;
 
@@ -17,7 +18,8 @@ export type RouteParts<K extends DevApiOperation> = (Table[K] extends { item: ob
  * The method and path (after `/__uas`) of a call of a route of the dev API, as its table
  * declares it: the item percent-encoded in place of `{name}`, the query in the order given,
  * parameters left undefined left out. An empty item throws a TypeError: its path would be
- * another route's (`DELETE /__uas/users/` is no removal of anyone).
+ * another route's (`DELETE /__uas/users/` is no removal of anyone); it names the client's
+ * method, which is what its caller wrote.
  */
 export function routeTarget<K extends DevApiOperation>(
   operation: K,
@@ -28,7 +30,7 @@ export function routeTarget<K extends DevApiOperation>(
   const name = /\{(\w+)\}/.exec(route.path)?.[1];
   if (name !== undefined && (typeof item !== 'string' || item === ''))
     throw new TypeError(
-      `${operation} takes ${name === 'key' ? 'a bucket key' : 'an e-mail address'}; got ${item === '' ? 'an empty text' : String(item)}`,
+      `${callerOf(operation)} takes ${name === 'key' ? 'a bucket key' : 'an e-mail address'}; got ${item === '' ? 'an empty text' : String(item)}`,
     );
   const path = route.path
     .slice('/__uas'.length)
@@ -38,4 +40,10 @@ export function routeTarget<K extends DevApiOperation>(
     if (value !== undefined) params.set(name, String(value));
   const query = params.toString();
   return { method: route.method, path: query === '' ? path : `${path}?${query}` };
+}
+
+/** The dev client's method that calls `operation`, as its caller wrote it: `bucket()`. */
+function callerOf(operation: DevApiOperation): string {
+  const methods = DEV_CLIENT_ROUTES[operation];
+  return Array.isArray(methods) ? `${methods[0] as string}()` : operation;
 }
