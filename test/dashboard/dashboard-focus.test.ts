@@ -80,6 +80,43 @@ describe.skipIf(!hasChromium)('the focus after an action or a live update, in Ch
     expect(errors).toEqual([]);
   });
 
+  it('holds the bucket table while a bucket has the focus, which new buckets would push off the page', async () => {
+    await dash.startServer(['--caller-burst', '1']);
+    const callers = (from: number, to: number, requests: number) =>
+      Promise.all(
+        Array.from({ length: to - from }, async (_, index) => {
+          for (let sent = 0; sent < requests; sent++)
+            await dash.exists(`email=alice@example.com&caller_id=203.0.113.${from + index}`);
+        }),
+      );
+    // 50 buckets: 49 refused twice, the last (.49) once, so "most refused" puts it last.
+    await callers(0, 49, 3);
+    await callers(49, 50, 2);
+    const { page, errors } = await openPage(dash.browser!, dash.url);
+    await dash.visit(page, 'buckets');
+    await page.getByLabel('Sort').selectOption('rejected');
+    const last = page.getByRole('button', { name: 'caller:demo:203.0.113.49' });
+    await expect
+      .poll(() => page.getByTestId('bucket-table').locator('tbody tr').last().textContent())
+      .toContain('203.0.113.49');
+    await last.focus();
+    await page.keyboard.press('Shift+Tab'); // to the row above: still in the table
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('button caller:demo:203.0.113.49');
+    await page.getByTestId('buckets-held').waitFor();
+    // Ten buckets refused more: page one would now end ten rows before .49.
+    await callers(50, 60, 4);
+    await page.waitForTimeout(2_500); // more than the page's second between two reads
+    expect(await focused(page)).toBe('button caller:demo:203.0.113.49');
+    await page.getByText(/^50 buckets; showing 1–50/).waitFor();
+    // The focus leaves the table: it reads again, and the held note goes.
+    await page.getByLabel('Search keys').focus();
+    await page.getByText(/^60 buckets; showing 1–50/).waitFor();
+    await page.getByTestId('buckets-held').waitFor({ state: 'detached' });
+    expect(await last.count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it('draws the Overview chart to the window’s width when the window narrows', async () => {
     await dash.startServer();
     const { page, errors } = await openPage(dash.browser!, dash.url);

@@ -43,7 +43,6 @@ export function BucketsPage() {
   const [sort, setSort] = useState('pressure');
   const [level, setLevel] = useState('');
   const [offset, setOffset] = useState(0);
-  const [page, setPage] = useState<BucketPage>();
   const [open, setOpen] = useState(params.get('open') ?? undefined);
   const [answer, setAnswer] = useState<DevAnswer>();
   // A link to this page (the navigation's, a bucket's) sets what it shows, also from this page.
@@ -53,16 +52,11 @@ export function BucketsPage() {
     setOpen(params.get('open') ?? undefined);
     setOffset(0);
   }, [linked]);
-  // Read again at most once a second while traffic comes.
+  // Read again at most once a second while traffic comes; not while a bucket of the table has
+  // the focus, whose row a new order could take off the page (and the focus with it).
   const tick = useRefresh(1000);
-  useEffect(() => {
-    const query = new URLSearchParams({ sort, limit: String(PAGE_SIZE), offset: String(offset) });
-    if (search !== '') query.set('search', search);
-    if (level !== '') query.set('level', level);
-    void devApi<BucketPage>('GET', `/buckets?${query}`).then((got) => {
-      if (got.ok) setPage(got.body);
-    });
-  }, [search, sort, level, offset, tick, answer]);
+  const [heldAt, setHeldAt] = useState<number>();
+  const page = useBucketPage({ search, sort, level, offset }, heldAt ?? tick, answer);
   const resetAll = async () => setAnswer(await devApi('DELETE', '/buckets'));
   return (
     <>
@@ -106,11 +100,35 @@ export function BucketsPage() {
         </button>
       </form>
       <ServerAnswer answer={answer} done="Reset" />
-      <Pager page={page} offset={offset} onOffset={setOffset} />
-      <BucketTable buckets={page?.buckets ?? []} open={open} onOpen={setOpen} />
+      <Pager page={page} offset={offset} onOffset={setOffset} held={heldAt !== undefined} />
+      <BucketTable
+        buckets={page?.buckets ?? []}
+        open={open}
+        onOpen={setOpen}
+        onHold={(hold) => setHeldAt(hold ? (heldAt ?? tick) : undefined)}
+      />
       {open === undefined ? null : <BucketDetail bucketKey={open} onReset={setAnswer} />}
     </>
   );
+}
+
+/** The page of buckets `query` asks for, read again when `tick` or `answer` changes. */
+function useBucketPage(
+  query: { search: string; sort: string; level: string; offset: number },
+  tick: number,
+  answer: DevAnswer | undefined,
+): BucketPage | undefined {
+  const [page, setPage] = useState<BucketPage>();
+  const { search, sort, level, offset } = query;
+  useEffect(() => {
+    const params = new URLSearchParams({ sort, limit: String(PAGE_SIZE), offset: String(offset) });
+    if (search !== '') params.set('search', search);
+    if (level !== '') params.set('level', level);
+    void devApi<BucketPage>('GET', `/buckets?${params}`).then((got) => {
+      if (got.ok) setPage(got.body);
+    });
+  }, [search, sort, level, offset, tick, answer]);
+  return page;
 }
 
 /**
@@ -122,10 +140,12 @@ function Pager({
   page,
   offset,
   onOffset,
+  held,
 }: {
   page: BucketPage | undefined;
   offset: number;
   onOffset: (offset: number) => void;
+  held: boolean;
 }) {
   const atFirst = offset === 0;
   const atLast = page?.next_offset == null;
@@ -133,7 +153,8 @@ function Pager({
     <p>
       {page === undefined
         ? 'Reading…'
-        : `${formatCount(page.total)} ${page.total === 1 ? 'bucket' : 'buckets'}; showing ${page.total === 0 ? 0 : page.offset + 1}–${page.offset + page.buckets.length}`}{' '}
+        : `${formatCount(page.total)} ${page.total === 1 ? 'bucket' : 'buckets'}; showing ${page.total === 0 ? 0 : page.offset + 1}–${page.offset + page.buckets.length}`}
+      {held ? <span data-testid="buckets-held"> (held while a bucket has the focus)</span> : null}{' '}
       <button
         type="button"
         aria-disabled={atFirst}
@@ -152,18 +173,30 @@ function Pager({
   );
 }
 
-/** A page of buckets, each with its fill; a bucket's key opens its detail. */
+/**
+ * A page of buckets, each with its fill; a bucket's key opens its detail. `onHold` is told when
+ * the focus comes into the table and when it leaves it.
+ */
 function BucketTable({
   buckets,
   open,
   onOpen,
+  onHold,
 }: {
   buckets: readonly Bucket[];
   open: string | undefined;
   onOpen: (key: string | undefined) => void;
+  onHold: (hold: boolean) => void;
 }) {
   return (
-    <table data-testid="bucket-table">
+    <table
+      data-testid="bucket-table"
+      onFocusIn={() => onHold(true)}
+      onFocusOut={(event) => {
+        const to = event.relatedTarget;
+        if (!(to instanceof Node && event.currentTarget.contains(to))) onHold(false);
+      }}
+    >
       <thead>
         <tr>
           <th scope="col">Bucket</th>
