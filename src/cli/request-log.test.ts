@@ -44,6 +44,7 @@ describe('the request log of uas serve', () => {
       / 200 \(rate-limited\) \[cut short by the real service\]$/,
     );
     expect(cut({ answered_by: 'upstream', cut: 'client' })).toMatch(/\[client left\]$/);
+    expect(cut({ answered_by: 'upstream', cut: 'shutdown' })).toMatch(/\[cut at shutdown\]$/);
     expect(cut({ answered_by: 'upstream' })).not.toContain('[');
   });
 

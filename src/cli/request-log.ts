@@ -16,7 +16,11 @@ export function colorStatus(chalk: ChalkInstance, status: number): string {
 }
 
 /** Why an answer relayed from the real service did not reach its client whole, in words. */
-const CUT_WORDS = { upstream: 'cut short by the real service', client: 'client left' } as const;
+const CUT_WORDS = {
+  upstream: 'cut short by the real service',
+  client: 'client left',
+  shutdown: 'cut at shutdown',
+} as const;
 
 /** Text from a request or the real service, on one line, its control characters escaped. */
 const safe = (text: string) => escapeControls(text, { keepNewlines: false });

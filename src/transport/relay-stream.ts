@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { ConnectionState } from './connection-state.js';
+import type { TransportShutdown } from './transport-shutdown.js';
 import type { TransportResponse } from './transport-exchange.js';
 import { drained } from './stream-pump.js';
 
@@ -8,12 +9,14 @@ import { drained } from './stream-pump.js';
  * takes it, with nothing added: the next chunk is pulled once the socket has taken the last. A
  * body that breaks off breaks the connection off, so the client sees what the real service did.
  * The answer hears whether it was written out whole, or its client left before (its connection
- * closed, even while the answer waited behind another on it: Node tells such an answer nothing).
+ * closed, even while the answer waited behind another on it: Node tells such an answer nothing),
+ * or uas closed its connection at `shutdown`, the grace for answers in flight over.
  */
 export function relayStream(
   res: ServerResponse,
   response: TransportResponse & { relay: ReadableStream<Uint8Array> },
   connection: ConnectionState,
+  shutdown: TransportShutdown,
 ): void {
   const reader = response.relay.getReader();
   let told = false;
@@ -21,8 +24,16 @@ export function relayStream(
     if (told) return;
     told = true;
     // Not whole: its client left, or uas closed the connection when the real service cut short
-    // an answer before it.
-    response.delivered?.(whole ? undefined : connection.relayCut ? 'upstream' : 'client');
+    // an answer before it, or when its grace at shutdown ran out.
+    response.delivered?.(
+      whole
+        ? undefined
+        : connection.relayCut
+          ? 'upstream'
+          : shutdown.cutting
+            ? 'shutdown'
+            : 'client',
+    );
   };
   // Told before the relay is cancelled, which would take its client for gone.
   if (res.destroyed || connection.socket.destroyed) {

@@ -22,6 +22,7 @@ export function sendAnswer(
       res,
       response as TransportResponse & { relay: ReadableStream<Uint8Array> },
       connection,
+      context.shutdown,
     );
   else if (response.stream === undefined)
     writeResponse(

@@ -1,3 +1,4 @@
+import type { AnswerCut } from '../core/records/records.js';
 import type { EmulatorRequest } from '../core/service/exchange.js';
 
 /** The reason a request's signal aborts with when its client went away (not at shutdown). */
@@ -33,9 +34,10 @@ export interface TransportResponse {
    * With `relay`: told once whether the answer reached its client whole (written out: undefined)
    * or not, and why: `client`, its client left before it was (even while it waited behind another
    * on its connection); `upstream`, the real service cut it short, or one before it on its
-   * connection, which uas then closed.
+   * connection, which uas then closed; `shutdown`, uas closed its connection at shutdown, the
+   * grace for answers in flight over.
    */
-  delivered?: ((cut: 'upstream' | 'client' | undefined) => void) | undefined;
+  delivered?: ((cut: AnswerCut | undefined) => void) | undefined;
   /** Close the connection after this answer. */
   close?: boolean | undefined;
 }

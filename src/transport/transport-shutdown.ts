@@ -10,6 +10,11 @@ import { CLIENT_GONE } from './transport-exchange.js';
 export class TransportShutdown {
   /** The server is shutting down: answers close their connections after the last request. */
   closing = false;
+  /**
+   * The grace for answers in flight ran out: the connections still open are being closed, and an
+   * answer cut now was cut by the shutdown, not by its client.
+   */
+  cutting = false;
   /** Requests waiting on a delay or an engine: aborted at shutdown so they answer at once. */
   private readonly waiting = new Set<AbortController>();
   /** The functions that end the event streams open. */
@@ -69,7 +74,10 @@ export class TransportShutdown {
       for (const end of this.streams) end();
       // Not unref'd: a connection whose socket Node no longer counts as keeping the process
       // alive (a paused one) must still be closed, and the promise settled.
-      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      const timer = setTimeout(() => {
+        this.cutting = true;
+        server.closeAllConnections();
+      }, graceMs);
       server.close(() => {
         clearTimeout(timer);
         resolve();

@@ -42,7 +42,9 @@ export function answerText(request: {
       ? '; cut short by the real service'
       : cut === 'client'
         ? '; the client left before it ended'
-        : '';
+        : cut === 'shutdown'
+          ? '; cut when uas shut down'
+          : '';
   return `${outcomeLabel(request.status, request.outcome)}${problem}${end}`;
 }
 

@@ -31,6 +31,9 @@ describe('formatting', () => {
     expect(
       answerText({ status: 200, outcome: 'upstream-failed', upstream: { cut: 'upstream' } }),
     ).toBe('200 failed; cut short by the real service');
+    expect(answerText({ status: 200, outcome: 'allowed', upstream: { cut: 'shutdown' } })).toBe(
+      '200 ok; cut when uas shut down',
+    );
     expect(fillPercent(3, 5)).toBe(60);
     expect(fillPercent(9, 5)).toBe(100);
     expect(fillPercent(1, 0)).toBe(0);

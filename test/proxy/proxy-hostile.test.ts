@@ -250,6 +250,27 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     });
   });
 
+  it('marks an answer still relayed when the grace at shutdown runs out as cut by the shutdown, not by its client', async () => {
+    const slow = await hostile((socket) => trickle(socket, head(200, []), 20));
+    const relaying = await start(configWith({ callerBurst: 5 }), { base: slow.url });
+    const { origin, pathname, search } = new URL(`${relaying.url}${path}`);
+    const socket = pipelined(origin, [`${pathname}${search}`]);
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    // Its head and some of its body have reached the client, which stays.
+    await expect.poll(() => Buffer.concat(received).toString()).toMatch(/^HTTP\/1\.1 200 /);
+    const parts = received.length;
+    await expect.poll(() => received.length).toBeGreaterThan(parts + 2);
+    await relaying.server.close(50);
+    await expect.poll(() => relaying.emulator.requests().length, { timeout: 3_000 }).toBe(1);
+    expect(relaying.emulator.requests()[0]).toMatchObject({
+      status: 200,
+      outcome: 'allowed',
+      upstream: { answered_by: 'upstream', cut: 'shutdown' },
+    });
+    socket.destroy();
+  });
+
   it('marks the answers queued behind another on a pipelined connection its client left: none reached it', async () => {
     // The first answer trickles; the second comes whole at once and waits behind it; the third
     // never ends and waits too. The client resets its connection: neither the second nor the

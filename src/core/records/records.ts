@@ -125,13 +125,18 @@ export interface UpstreamFacts {
   /**
    * Set when the answer did not reach the client whole: `upstream`, the real service ended it
    * early (closed its connection inside the body, passed the body limit, or paused inside it past
-   * `--upstream-timeout`); `client`, the client left before it ended, or before it began.
+   * `--upstream-timeout`); `client`, the client left before it ended, or before it began;
+   * `shutdown`, uas shut down and closed the connection when the grace it gives answers in flight
+   * ran out.
    */
-  cut: (typeof ANSWER_CUTS)[number] | undefined;
+  cut: AnswerCut | undefined;
 }
 
 /** Why an answer relayed from the real service did not reach its client whole. */
-export const ANSWER_CUTS = ['upstream', 'client'] as const;
+export const ANSWER_CUTS = ['upstream', 'client', 'shutdown'] as const;
+
+/** Why an answer relayed from the real service did not reach its client whole. */
+export type AnswerCut = (typeof ANSWER_CUTS)[number];
 
 /** The longest text kept from a request in a record field; longer text is cut and ends in `…`. */
 export const RECORD_TEXT_MAX = 256;
