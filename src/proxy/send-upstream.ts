@@ -29,8 +29,8 @@ export type UpstreamReply =
  * Sends one request to the real service and waits for its status line and headers, within
  * `timeoutMs`: no redirect is followed (a 3xx is an answer), TLS is verified (with `ca` trusted
  * besides the system's), a header block over `maxHeaderBytes` or malformed HTTP is a failure. A
- * GET whose kept-alive connection the real service closed as it went out is sent again, once.
- * Never throws.
+ * GET (or a request with an `Idempotency-Key`) whose kept-alive connection the real service
+ * closed as it went out is sent again, once. Never throws.
  */
 export function sendUpstream(
   request: UpstreamRequest,
@@ -86,14 +86,15 @@ export function sendUpstream(
       });
       sent.on('error', (error: NodeJS.ErrnoException) => {
         // A kept-alive connection the real service closed as the request went out on it: the
-        // request never reached it, and one that changes nothing is sent again, once, on a new
-        // connection (RFC 9112 section 9.3.1), rather than answered 502 for a race of uas's own.
+        // request most likely never reached it, and one that changes nothing, or that its client
+        // marked safe to send again, is sent again, once, on a new connection (RFC 9112 section
+        // 9.3.1), rather than answered 502 for a race of uas's own.
         if (
           !settled &&
           !retried &&
           sent.reusedSocket &&
           error.code === 'ECONNRESET' &&
-          IDEMPOTENT.has(request.method)
+          mayResend(request)
         )
           attempt(true);
         else done(failure(error, options.base));
@@ -106,6 +107,20 @@ export function sendUpstream(
 
 /** Methods a request may be sent again with, when its connection failed before any answer. */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+/**
+ * Whether a request may be sent again when its connection failed before any answer: its method
+ * is idempotent, or it carries an `Idempotency-Key` (or `X-Idempotency-Key`), by which its client
+ * said that a second copy does no harm (the rule of Go's net/http client too).
+ */
+function mayResend(request: UpstreamRequest): boolean {
+  const { headers } = request;
+  return (
+    IDEMPOTENT.has(request.method) ||
+    headers['idempotency-key'] !== undefined ||
+    headers['x-idempotency-key'] !== undefined
+  );
+}
 
 function unrelayableStatus(status: number | undefined, base: string): UpstreamReply {
   const what = status === 101 ? ' (Switching Protocols)' : '';

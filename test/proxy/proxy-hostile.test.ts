@@ -4,6 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { connect, createServer as createNetServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { DEMO_MERCHANT } from '../../src/demo-config.js';
 import {
   answer,
   head,
@@ -18,6 +19,7 @@ import { tempDir } from '../helpers/temp-dir.js';
 const start = useInstances();
 const hostile = useHostileServers();
 const path = '/v1/users/exists?email=alice%40example.com';
+const startPath = `/v1/merchants/${DEMO_MERCHANT}/users/passwordless/start`;
 const auth = { authorization: `Bearer ${REAL_TOKEN}` };
 
 /** The proxy's answer to one request, with the upstream misbehaving as told. */
@@ -372,6 +374,38 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
       }),
     );
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
+  });
+
+  it('sends a POST with an Idempotency-Key again when its kept-alive connection was closed by the real service', async () => {
+    const closing = await hostile((socket) => {
+      answer(socket, 200, [], '{}');
+      socket.end();
+    });
+    const proxy = await start(configWith({ callerBurst: 1_000, clientBurst: 1_000 }), {
+      base: closing.url,
+    });
+    const statuses: number[] = [];
+    await Promise.all(
+      Array.from({ length: 10 }, async (_, client) => {
+        for (let index = 0; index < 15; index++) {
+          const reply = await fetch(`${proxy.url}${startPath}`, {
+            method: 'POST',
+            headers: {
+              ...auth,
+              'content-type': 'application/json',
+              'idempotency-key': `start-${client}-${index}`,
+            },
+            body: '{"email":"alice@example.com"}',
+          });
+          await reply.arrayBuffer();
+          statuses.push(reply.status);
+        }
+      }),
+    );
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    // Each went out with its key, the copies sent again too.
+    const keys = new Set(closing.requests.map((request) => request.headers['idempotency-key']));
+    expect(keys.size).toBe(150);
   });
 
   it('says an https upstream that does not speak TLS does not, and never hints at --upstream-ca then', async () => {
