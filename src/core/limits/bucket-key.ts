@@ -20,7 +20,14 @@ export function bucketKey(
   callerId: string | undefined,
   scope: CallerScope,
 ): string {
-  if (callerId === undefined) return `client:${clientId}`;
+  if (callerId === undefined) {
+    // Kept too, as the last caller's: a client's requests come one after another.
+    if (clientId !== lastClient.clientId) {
+      lastClient.clientId = clientId;
+      lastClient.key = `client:${clientId}`;
+    }
+    return lastClient.key;
+  }
   const owner = scope === 'global' ? ANY_CLIENT : clientId;
   // The key of the last caller is kept: a caller sending one request after another (a bot, a
   // backend's shared caller_id, a simulation) then finds its key made and its hash known, which
@@ -37,6 +44,9 @@ export function bucketKey(
 
 /** The last caller key made, by its parts (at first, that of two empty parts). */
 const last = { owner: '', callerId: '', key: 'caller::' };
+
+/** The last client key made, by its client (at first, that of an empty client). */
+const lastClient = { clientId: '', key: 'client:' };
 
 /** The parts of a bucket key. */
 export interface BucketKeyParts {
