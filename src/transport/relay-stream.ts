@@ -19,21 +19,26 @@ export function relayStream(
   shutdown: TransportShutdown,
 ): void {
   const reader = response.relay.getReader();
+  const release = shutdown.holdRelay();
   let told = false;
   const tell = (whole: boolean) => {
     if (told) return;
     told = true;
     // Not whole: its client left, or uas closed the connection when the real service cut short
     // an answer before it, or when its grace at shutdown ran out.
-    response.delivered?.(
-      whole
-        ? undefined
-        : connection.relayCut
-          ? 'upstream'
-          : shutdown.cutting
-            ? 'shutdown'
-            : 'client',
-    );
+    try {
+      response.delivered?.(
+        whole
+          ? undefined
+          : connection.relayCut
+            ? 'upstream'
+            : shutdown.cutting
+              ? 'shutdown'
+              : 'client',
+      );
+    } finally {
+      release();
+    }
   };
   // Told before the relay is cancelled, which would take its client for gone.
   if (res.destroyed || connection.socket.destroyed) {

@@ -19,6 +19,26 @@ export class TransportShutdown {
   private readonly waiting = new Set<AbortController>();
   /** The functions that end the event streams open. */
   private readonly streams = new Set<() => void>();
+  /** Answers relayed from the real service that have not yet heard how they ended. */
+  private relays = 0;
+  /** Called once the last of {@link relays} has heard, when the server has closed before. */
+  private relaysTold: (() => void) | undefined = undefined;
+
+  /**
+   * Counts an answer relayed from the real service until the function returned is called (once
+   * it has heard how it ended): the server's close waits for it, so that an answer cut when the
+   * grace runs out is journaled before the close resolves (the recording stops after).
+   */
+  holdRelay(): () => void {
+    this.relays++;
+    let told = false;
+    return () => {
+      if (told) return;
+      told = true;
+      this.relays--;
+      if (this.relays === 0) this.relaysTold?.();
+    };
+  }
 
   /** An abort controller for a request that waits, aborted when its client goes or at shutdown. */
   track(res: ServerResponse): AbortController {
@@ -80,7 +100,10 @@ export class TransportShutdown {
       }, graceMs);
       server.close(() => {
         clearTimeout(timer);
-        resolve();
+        // Its connections are closed, but a relayed answer hears so as its socket closes, which
+        // may come after: the close waits for them (each is told once its connection closes).
+        if (this.relays === 0) resolve();
+        else this.relaysTold = resolve;
       });
       server.closeIdleConnections();
     });
