@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { BucketView } from '../core/limits/bucket-view.js';
-import { fit, fitMiddle, screenText } from './screen-text.js';
+import { cellWidth, fit, fitMiddle, screenText } from './screen-text.js';
 import { shortDuration, tokenBar } from './sparkline.js';
 import type { TuiState } from './tui-state.js';
 
@@ -44,7 +44,7 @@ export interface TableLayout {
  * cut in the middle.
  */
 export function tableLayout(keys: readonly string[], columns: number): TableLayout {
-  const longest = Math.max(0, ...keys.map((key) => key.length));
+  const longest = Math.max(0, ...keys.map(cellWidth));
   const wanted = Math.max(KEY_MIN, Math.min(longest, KEY_ROOM));
   const hidden = new Set<OptionalColumn>();
   let after = AFTER_KEY;
