@@ -44,6 +44,29 @@ function deepFreeze<T>(value: T): T {
 }
 
 describe('reduce', () => {
+  it('shows no rows read before once the bucket list cannot be read: they are not known, and the header counts ? buckets', () => {
+    const read = apply({ type: 'buckets', total: 1, buckets: [bucket('client:demo')] });
+    const failed = reduce(read, { type: 'buckets-failed', problem: 'admin token refused' });
+    expect(failed.buckets).toEqual([]);
+    expect(failed.bucketsRead).toBe(false);
+    expect(failed.bucketsProblem).toBe('admin token refused');
+    // Read again: shown again.
+    const again = reduce(failed, { type: 'buckets', total: 1, buckets: [bucket('client:demo')] });
+    expect(again.buckets.map((row) => row.key)).toEqual(['client:demo']);
+    expect(again.bucketsRead).toBe(true);
+    // Paused, the screen stays as it was; a list read before the failure is not shown on resume.
+    const paused = reduce(
+      reduce(reduce(read, { type: 'pause' }), {
+        type: 'buckets',
+        total: 2,
+        buckets: [bucket('client:demo'), bucket('caller:demo:x')],
+      }),
+      { type: 'buckets-failed', problem: 'gone' },
+    );
+    expect(paused.buckets.map((row) => row.key)).toEqual(['client:demo']);
+    expect(paused.heldBuckets).toBeUndefined();
+  });
+
   it('counts requests and 429s in the second they arrive, with empty seconds in between', () => {
     const state = apply(
       { type: 'requests', records: [record(1), record(2, 429)], now: 1000 },

@@ -205,7 +205,17 @@ function stepFeed(state: TuiState, action: Exclude<TuiAction, ControlAction>): T
         : showBuckets(state, list, uptimeMs);
     }
     case 'buckets-failed':
-      return { ...state, bucketsProblem: action.problem };
+      // The rows read before are not shown as if they were current (their counts, their next
+      // token): the table says the buckets are not known, and why. A paused screen stays as it was.
+      return state.paused
+        ? { ...state, bucketsProblem: action.problem, heldBuckets: undefined }
+        : {
+            ...state,
+            bucketsProblem: action.problem,
+            buckets: [],
+            totalBuckets: 0,
+            bucketsRead: false,
+          };
     case 'seed':
       return {
         ...count(addRecent(state, action.records), action.records),
