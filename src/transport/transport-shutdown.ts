@@ -102,8 +102,15 @@ export class TransportShutdown {
         clearTimeout(timer);
         // Its connections are closed, but a relayed answer hears so as its socket closes, which
         // may come after: the close waits for them (each is told once its connection closes).
+        // (At most a second: a close never waits for good on an answer that is not told.)
         if (this.relays === 0) resolve();
-        else this.relaysTold = resolve;
+        else {
+          const giveUp = setTimeout(resolve, 1_000);
+          this.relaysTold = () => {
+            clearTimeout(giveUp);
+            resolve();
+          };
+        }
       });
       server.closeIdleConnections();
     });
