@@ -3,6 +3,7 @@ import type { AnyEmulator } from '../core/emulator.js';
 import { isDevApiPath } from '../core/admin/dev-api.js';
 import { headerValue, type EmulatorResponse } from '../core/service/exchange.js';
 import { createProblem } from '../core/service/problems.js';
+import type { AnswerCut } from '../core/records/records.js';
 import type { UpstreamCaller } from '../core/upstream-side.js';
 import { giveWay } from '../runtime/give-way.js';
 import { fromCore, problemAnswer } from '../transport/core-answer.js';
@@ -49,16 +50,22 @@ export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOption
       );
       return fromCore(admission.answer);
     }
-    const reply = await sendUpstream(forwarded(request, via), resolved, agent);
+    const reply = await sendUpstream(forwarded(request, via), resolved, agent, request.graceOver);
     if (reply.kind === 'failed') {
       const kind = reply.status === 504 ? 'upstream-timeout' : 'upstream-failed';
       const answer = problemAnswer(
         createProblem(kind, reply.detail, { instance: pathOf(request.url) }),
         false,
       );
-      // Its client may have left while the real service kept it waiting: nobody got the 504.
-      const gone = request.signal?.reason === CLIENT_GONE;
-      settleFailed(emulator, admission, answer, caller, gone);
+      // Its client may have left while the real service kept it waiting, or uas shut down
+      // then: nobody got the 504.
+      const cut =
+        reply.shutdown === true
+          ? 'shutdown'
+          : request.signal?.reason === CLIENT_GONE
+            ? 'client'
+            : undefined;
+      settleFailed(emulator, admission, answer, caller, cut);
       return fromCore(answer);
     }
     const { incoming } = reply;
@@ -108,7 +115,7 @@ function settleFailed(
   admission: Awaited<ReturnType<AnyEmulator['upstream']['admit']>>,
   answer: EmulatorResponse,
   caller: UpstreamCaller,
-  clientGone = false,
+  cut?: AnswerCut,
 ): void {
   const body = JSON.stringify(answer.body);
   emulator.upstream.settle(
@@ -118,7 +125,7 @@ function settleFailed(
       headers: {},
       body,
       failed: true,
-      ...(clientGone && { cut: 'client' }),
+      ...(cut !== undefined && { cut }),
     },
     caller,
   );

@@ -23,19 +23,27 @@ export interface UpstreamRequest {
 /** What sending gave: the real service's answer, its body yet to be read, or why there is none. */
 export type UpstreamReply =
   | { kind: 'answer'; incoming: IncomingMessage }
-  | { kind: 'failed'; status: 502 | 504; detail: string };
+  | {
+      kind: 'failed';
+      status: 502 | 504;
+      detail: string;
+      /** Set when uas stopped waiting because it shut down (the grace for requests ran out). */
+      shutdown?: true;
+    };
 
 /**
  * Sends one request to the real service and waits for its status line and headers, within
  * `timeoutMs`: no redirect is followed (a 3xx is an answer), TLS is verified (with `ca` trusted
  * besides the system's), a header block over `maxHeaderBytes` or malformed HTTP is a failure. A
  * GET (or a request with an `Idempotency-Key`) whose kept-alive connection the real service
- * closed as it went out is sent again, once. Never throws.
+ * closed as it went out is sent again, once. Waits no longer once `graceOver` aborts (uas shuts
+ * down): a 504 that says so. Never throws.
  */
 export function sendUpstream(
   request: UpstreamRequest,
   options: ResolvedUpstreamOptions,
   agent: HttpAgent,
+  graceOver?: AbortSignal,
 ): Promise<UpstreamReply> {
   const target = new URL(options.base + request.url);
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -46,7 +54,17 @@ export function sendUpstream(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      graceOver?.removeEventListener('abort', cut);
       resolve(reply);
+    };
+    const cut = () => {
+      done({
+        kind: 'failed',
+        status: 504,
+        detail: `uas shut down before the real service at ${options.base} answered`,
+        shutdown: true,
+      });
+      outgoing?.destroy();
     };
     const timer = setTimeout(() => {
       done({
@@ -101,6 +119,11 @@ export function sendUpstream(
       });
       sent.end(request.body);
     };
+    if (graceOver?.aborted === true) {
+      cut();
+      return;
+    }
+    graceOver?.addEventListener('abort', cut, { once: true });
     attempt(false);
   });
 }

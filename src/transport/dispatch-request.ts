@@ -39,6 +39,7 @@ export function dispatchRequest(
   }
   const controller = shutdown.track(res);
   request.signal = controller.signal;
+  request.graceOver = shutdown.graceOver.signal;
   const run = (): Promise<void> => {
     // Its connection was closed while the requests before it ran, or one of them began an
     // event stream: nobody takes its answer.
@@ -47,10 +48,14 @@ export function dispatchRequest(
       skipRequest(connection, res);
       return Promise.resolve();
     }
-    return engineAnswer(engine, request).then((response) => {
-      shutdown.settle(controller);
-      sendAnswer(context, connection, res, response);
-    });
+    // Held until its answer is sent (a relayed one holds on until it is told how it ended).
+    const release = shutdown.hold();
+    return engineAnswer(engine, request)
+      .then((response) => {
+        shutdown.settle(controller);
+        sendAnswer(context, connection, res, response);
+      })
+      .finally(release);
   };
   // A connection's requests run one after another, as the default engine runs them: a client
   // that pipelines many cannot have them all under way at once (and all their answers built,

@@ -19,7 +19,7 @@ export function relayStream(
   shutdown: TransportShutdown,
 ): void {
   const reader = response.relay.getReader();
-  const release = shutdown.holdRelay();
+  const release = shutdown.hold();
   let told = false;
   const tell = (whole: boolean) => {
     if (told) return;

@@ -11,6 +11,11 @@ export interface TransportRequest extends EmulatorRequest {
    * down: a delayed answer stops waiting.
    */
   signal: AbortSignal | undefined;
+  /**
+   * Aborted when uas shuts down and the grace for requests in flight runs out: an engine still
+   * waiting (on the real service) stops, and its exchange is journaled as cut by the shutdown.
+   */
+  graceOver?: AbortSignal | undefined;
   /** The body as the bytes received (`body` is their UTF-8 reading), forwarded as is by a proxy. */
   rawBody?: Buffer | undefined;
 }

@@ -19,24 +19,32 @@ export class TransportShutdown {
   private readonly waiting = new Set<AbortController>();
   /** The functions that end the event streams open. */
   private readonly streams = new Set<() => void>();
-  /** Answers relayed from the real service that have not yet heard how they ended. */
-  private relays = 0;
-  /** Called once the last of {@link relays} has heard, when the server has closed before. */
-  private relaysTold: (() => void) | undefined = undefined;
+  /**
+   * Aborted when the grace for requests in flight runs out: what still waits then (a request the
+   * real service has not answered) stops waiting, and is journaled as cut by the shutdown.
+   */
+  readonly graceOver = new AbortController();
+  /**
+   * Exchanges with an engine not yet journaled: requests it has not answered, and answers relayed
+   * from the real service that have not heard how they ended.
+   */
+  private held = 0;
+  /** Called once the last of {@link held} is released, when the server has closed before. */
+  private released: (() => void) | undefined = undefined;
 
   /**
-   * Counts an answer relayed from the real service until the function returned is called (once
-   * it has heard how it ended): the server's close waits for it, so that an answer cut when the
-   * grace runs out is journaled before the close resolves (the recording stops after).
+   * Counts an exchange until the function returned is called (once it is journaled): the
+   * server's close waits for it, so that one cut when the grace runs out is journaled before the
+   * close resolves (the recording stops after).
    */
-  holdRelay(): () => void {
-    this.relays++;
-    let told = false;
+  hold(): () => void {
+    this.held++;
+    let done = false;
     return () => {
-      if (told) return;
-      told = true;
-      this.relays--;
-      if (this.relays === 0) this.relaysTold?.();
+      if (done) return;
+      done = true;
+      this.held--;
+      if (this.held === 0) this.released?.();
     };
   }
 
@@ -96,17 +104,18 @@ export class TransportShutdown {
       // alive (a paused one) must still be closed, and the promise settled.
       const timer = setTimeout(() => {
         this.cutting = true;
+        this.graceOver.abort();
         server.closeAllConnections();
       }, graceMs);
       server.close(() => {
         clearTimeout(timer);
-        // Its connections are closed, but a relayed answer hears so as its socket closes, which
-        // may come after: the close waits for them (each is told once its connection closes).
-        // (At most a second: a close never waits for good on an answer that is not told.)
-        if (this.relays === 0) resolve();
+        // Its connections are closed, but a relayed answer hears so as its socket closes, and a
+        // request cut while it waited is journaled as it stops, which may come after: the close
+        // waits for them. (At most a second: a close never waits for good on one.)
+        if (this.held === 0) resolve();
         else {
           const giveUp = setTimeout(resolve, 1_000);
-          this.relaysTold = () => {
+          this.released = () => {
             clearTimeout(giveUp);
             resolve();
           };

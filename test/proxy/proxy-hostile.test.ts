@@ -274,6 +274,28 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     socket.destroy();
   });
 
+  it('stops waiting for the real service when the grace at shutdown runs out, and journals the request as cut by the shutdown', async () => {
+    const silent = await hostile(() => {});
+    const waiting = await start(configWith({ callerBurst: 5 }), {
+      base: silent.url,
+      timeoutMs: 30_000,
+    });
+    const { origin, pathname, search } = new URL(`${waiting.url}${path}`);
+    const socket = pipelined(origin, [`${pathname}${search}`]);
+    await expect.poll(() => silent.requests.length).toBe(1);
+    const started = performance.now();
+    await waiting.server.close(50);
+    // Not held until --upstream-timeout (30 s here), and journaled by the time it has closed.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(waiting.emulator.requests()).toHaveLength(1);
+    expect(waiting.emulator.requests()[0]).toMatchObject({
+      status: 504,
+      outcome: 'upstream-failed',
+      upstream: { answered_by: 'proxy', cut: 'shutdown' },
+    });
+    socket.destroy();
+  });
+
   it('marks the answers queued behind another on a pipelined connection its client left: none reached it', async () => {
     // The first answer trickles; the second comes whole at once and waits behind it; the third
     // never ends and waits too. The client resets its connection: neither the second nor the
