@@ -5,7 +5,7 @@ import {
   type IncomingMessage,
   type OutgoingHttpHeaders,
 } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
 import type { Socket } from 'node:net';
 import { classifyNetworkError } from '../http/network-error.js';
 import type { ResolvedUpstreamOptions } from './upstream-options.js';
@@ -57,37 +57,20 @@ export function sendUpstream(
       graceOver?.removeEventListener('abort', cut);
       resolve(reply);
     };
-    const cut = () => {
-      done({
-        kind: 'failed',
-        status: 504,
-        detail: `uas shut down before the real service at ${options.base} answered`,
-        shutdown: true,
-      });
+    /** Waits no longer: a 504 that says why. */
+    const stop = (detail: string, shutdown?: true) => {
+      done({ kind: 'failed', status: 504, detail, ...(shutdown && { shutdown }) });
       outgoing?.destroy();
     };
-    const timer = setTimeout(() => {
-      done({
-        kind: 'failed',
-        status: 504,
-        detail: `the real service at ${options.base} sent no answer within ${options.timeoutMs} ms`,
-      });
-      outgoing?.destroy();
-    }, options.timeoutMs);
+    const cut = () =>
+      stop(`uas shut down before the real service at ${options.base} answered`, true);
+    const timer = setTimeout(
+      () =>
+        stop(`the real service at ${options.base} sent no answer within ${options.timeoutMs} ms`),
+      options.timeoutMs,
+    );
     const attempt = (retried: boolean) => {
-      const sent = send(target, {
-        method: request.method,
-        headers: request.headers,
-        maxHeaderSize: options.maxHeaderBytes,
-        // Sent again, on a connection of its own: the others kept alive may be closing too.
-        ...(retried
-          ? {
-              agent: false,
-              rejectUnauthorized: true,
-              ...(options.ca === undefined ? {} : { ca: options.ca }),
-            }
-          : { agent }),
-      });
+      const sent = send(target, sendOptions(request, options, retried ? undefined : agent));
       outgoing = sent;
       sent.on('response', (incoming) => done({ kind: 'answer', incoming }));
       // A 101 (or an informational status other than 100 and 103) ends nothing uas can relay.
@@ -126,6 +109,29 @@ export function sendUpstream(
     graceOver?.addEventListener('abort', cut, { once: true });
     attempt(false);
   });
+}
+
+/**
+ * How a request goes out: on a kept-alive connection of `agent`, or, sent again, on a connection
+ * of its own (the others kept alive may be closing too).
+ */
+function sendOptions(
+  request: UpstreamRequest,
+  options: ResolvedUpstreamOptions,
+  agent: HttpAgent | undefined,
+): RequestOptions {
+  return {
+    method: request.method,
+    headers: request.headers,
+    maxHeaderSize: options.maxHeaderBytes,
+    ...(agent === undefined
+      ? {
+          agent: false,
+          rejectUnauthorized: true,
+          ...(options.ca === undefined ? {} : { ca: options.ca }),
+        }
+      : { agent }),
+  };
 }
 
 /** Methods a request may be sent again with, when its connection failed before any answer. */
