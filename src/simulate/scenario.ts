@@ -151,7 +151,7 @@ export function resolveScenario(input: unknown): Scenario {
   if (durationMs > 24 * 3_600_000)
     issues.push(configIssue(['duration'], 'expected at most 24h of simulated time'));
   // Checked only when written: a bot that starts after the end is a warning, not an error.
-  if (botStopAsWritten !== undefined && botStopAsWritten < botStart)
+  if (botStopAsWritten !== undefined && botStopAsWritten <= botStart)
     issues.push(configIssue(['bot', 'stop'], `expected a time after bot.start (${bot.start})`));
   const limits = {
     client: { ...SCENARIO_DEFAULTS.limits.client, ...file.limits?.client },

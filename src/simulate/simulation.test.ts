@@ -124,6 +124,13 @@ describe('resolveScenario', () => {
     expect(issues({ shoppers: { thinkTime: '9s-2s' } })[0]).toMatch(/^shoppers.thinkTime: /);
     expect(issues({ duration: '0s' })).toEqual(['duration: expected more than zero']);
     expect(issues({ bot: { start: '5m', stop: '1m' } })[0]).toMatch(/^bot.stop: /);
+    // A window of no time leaves no bot at all: refused like a stop before the start.
+    expect(issues({ bot: { start: '1m', stop: '1m' } })).toEqual([
+      'bot.stop: expected a time after bot.start (1m)',
+    ]);
+    expect(issues({ bot: { stop: '0s' } })).toEqual([
+      'bot.stop: expected a time after bot.start (0s)',
+    ]);
     expect(issues({ shopers: {} })[0]).toContain('shopers');
   });
 });
