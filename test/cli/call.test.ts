@@ -648,6 +648,22 @@ describe('uas call against a hostile server', () => {
     expect(all.filter((key) => !/^[a-z]+(_[a-z]+)*$/.test(key))).toEqual([]);
   });
 
+  it('prints --json for a body nested too deep to re-serialise, giving it as text', async () => {
+    // JSON.parse takes nesting that JSON.stringify then overflows the stack on.
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    const server = await hostile((socket) =>
+      answer(socket, 429, [JSON_TYPE, ['Retry-After', '0']], deep),
+    );
+    const result = await callInProcess(
+      ['exists', '--email', 'a@b.co', '--json', '--no-retry'],
+      server.url,
+    );
+    expect(result.code).toBe(3);
+    const printed = JSON.parse(result.stdout);
+    expect(printed.outcome).toBe('rate-limited');
+    expect(printed.body).toBe(deep);
+  });
+
   it('exits 4 on a body cut short, saying the server was reached but its answer was not whole', async () => {
     const server = await hostile((socket) =>
       socket.end(

@@ -18,6 +18,8 @@ export function callToJson(
   if (result.outcome !== 'network-error' && result.text !== '') {
     try {
       body = JSON.parse(result.text);
+      // A server can nest JSON deeper than JSON.stringify can recurse: such a body goes as text.
+      JSON.stringify(body);
     } catch {
       body = result.text;
     }
