@@ -814,6 +814,34 @@ describe('uas code', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('prints with --json only the fields of a code record, whatever else a fake dev API nests in it', async () => {
+    // Nested deeper than JSON.stringify can recurse, as JSON.parse takes it.
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    const record = {
+      merchant_id: DEMO_MERCHANT,
+      email: 'alice@example.com',
+      code: '123456',
+      issued_at: '2026-01-01T00:00:00.000Z',
+      expires_at: '2026-01-01T00:10:00.000Z',
+      attempts_left: 5,
+      used: false,
+    };
+    const body = (field: string) => `${JSON.stringify(record).slice(0, -1)},"${field}":${deep}}`;
+    const extra = await hostile((socket) =>
+      answer(socket, 200, [['Content-Type', 'application/json']], body('extra')),
+    );
+    const printed = await runCli(['code', 'alice@example.com', '--json', '--url', extra.url]);
+    expect(printed).toEqual({ code: 0, stdout: `${JSON.stringify(record)}\n`, stderr: '' });
+    const nested = await hostile((socket) =>
+      answer(socket, 200, [['Content-Type', 'application/json']], body('used')),
+    );
+    expect(await runCli(['code', 'alice@example.com', '--json', '--url', nested.url])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `uas: the dev API of ${nested.url} gave a code record that is not one (not shown)\n`,
+    });
+  });
+
   it('prints the latest code, or its record with --json, and says when there is none', async () => {
     const { url, emulator } = await emulatorServer();
     const none = await runCli(['code', 'alice@example.com', '--url', url]);

@@ -47,7 +47,27 @@ export async function runCode(email: string, flags: CodeFlags, io: CliIO): Promi
       `the dev API of ${url.href.replace(/\/+$/, '')} gave a code that is not digits (not shown)`,
       EXIT.failure,
     );
-  io.stdout.write(flags.json ? `${toSafeJson(code)}\n` : `${code.code}\n`);
+  if (!flags.json) {
+    io.stdout.write(`${code.code}\n`);
+    return;
+  }
+  // The fields docs/code.md lists, and nothing else a dev API adds; each a plain value, since a
+  // value nested deeper than JSON.stringify can recurse would end in a stack trace.
+  const record = {
+    merchant_id: code.merchant_id,
+    email: code.email,
+    code: code.code,
+    issued_at: code.issued_at,
+    expires_at: code.expires_at,
+    attempts_left: code.attempts_left,
+    used: code.used,
+  };
+  if (Object.values(record).some((value) => typeof value === 'object' && value !== null))
+    throw new CliError(
+      `the dev API of ${url.href.replace(/\/+$/, '')} gave a code record that is not one (not shown)`,
+      EXIT.failure,
+    );
+  io.stdout.write(`${toSafeJson(record)}\n`);
 }
 
 /** The latest code from the dev API, or undefined; its failures in the command's words. */
