@@ -290,6 +290,32 @@ describe('uas simulate', () => {
     );
   });
 
+  it('follows no redirect of a live target, its first probe included', async () => {
+    const listening = async (fake: Server) => {
+      fakes.push(fake);
+      await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+      return `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+    };
+    const elsewhere: string[] = [];
+    const sink = await listening(
+      createServer((request, response) => {
+        elsewhere.push(`${request.method} ${request.url}`);
+        response.end();
+      }),
+    );
+    const target = await listening(
+      createServer((request, response) => {
+        response.writeHead(307, { location: `${sink}${request.url}` });
+        response.end();
+      }),
+    );
+    const args = ['--duration', '1s', '--shoppers', '1', '--modes', 'shared', '--json'];
+    const result = await runUas(['simulate', '--target', target, ...args]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).modes[0].bot.allowed).toBe(0);
+    expect(elsewhere).toEqual([]);
+  });
+
   it('drives a running emulator live over HTTP, with counts no timing can change', async () => {
     running = await listen(createEmulator(), 0, '127.0.0.1');
     // Buckets that cannot refill a token within the test (1 an hour), and a bot whose 40

@@ -29,10 +29,11 @@ export async function simulateLive(
   sendableAdminToken(flags.adminToken);
   const merchantId = flags.merchant ?? DEMO_MERCHANT;
   try {
-    await fetch(target, { method: 'HEAD', signal: AbortSignal.timeout(5000) });
+    // Only whether the target answers: a redirect is an answer, and where it points is not asked.
+    await fetch(target, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(5000) });
   } catch (error) {
     throw new CliError(
-      `cannot reach ${target.origin}: ${describeNetworkError(error)}`,
+      `cannot reach ${target.href.replace(/\/+$/, '')}: ${describeNetworkError(error)}`,
       EXIT.network,
     );
   }
