@@ -4,7 +4,8 @@ import { CliError } from './io.js';
 
 /**
  * Parses a duration flag ("500ms", "30s", "2m"; a number without a unit is refused), at most what a timer can hold (2^31-1 ms, about
- * 24.8 days: Node would fire a longer one at once); `aboveZero` refuses 0.
+ * 24.8 days: Node would fire a longer one at once), in whole milliseconds (a fraction rounded up);
+ * `aboveZero` refuses 0.
  */
 export function durationFlag(flag: string, text: string, aboveZero = false): number {
   const unit = missingUnit(text);
@@ -21,5 +22,6 @@ export function durationFlag(flag: string, text: string, aboveZero = false): num
     );
   if (aboveZero && value === 0)
     throw new CliError(`invalid ${flag}: expected a duration above zero, such as "10s"`);
-  return value;
+  // A timer holds whole milliseconds: "1.5ms" is the next one up, never a delay no timer takes.
+  return Math.ceil(value);
 }

@@ -84,9 +84,9 @@ export interface ClientSettings {
 export function resolveClientOptions(options: ClientOptions): ClientSettings {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   // A timer cannot hold more: Node would fire it after 1 ms, or throw, at each attempt.
-  if (!(timeoutMs >= 1 && timeoutMs <= MAX_TIMER_MS))
+  if (!(Number.isInteger(timeoutMs) && timeoutMs >= 1 && timeoutMs <= MAX_TIMER_MS))
     throw new RangeError(
-      `createClient: timeoutMs must be from 1 to ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can hold); got ${timeoutMs}`,
+      `createClient: timeoutMs must be a whole number from 1 to ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can hold); got ${timeoutMs}`,
     );
   return {
     baseUrl: options.baseUrl,

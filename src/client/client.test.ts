@@ -166,12 +166,13 @@ describe('createClient', () => {
     expect(result.gaveUp).toBe('max-attempts');
   });
 
-  it('refuses a timeout longer than a timer can hold, or not above zero', () => {
-    for (const timeoutMs of [MAX_TIMER_MS + 1, 25 * 86_400_000, 50 * 86_400_000, 0, -1, NaN])
+  it('refuses a timeout longer than a timer can hold, not above zero, or not whole', () => {
+    // 1.5 ms is no timer's delay: each attempt would fail as a network error naming "delay".
+    for (const timeoutMs of [MAX_TIMER_MS + 1, 25 * 86_400_000, 50 * 86_400_000, 0, -1, NaN, 1.5])
       expect(
         () => createClient({ baseUrl: BASE, token: DEMO_TOKEN, timeoutMs }),
         String(timeoutMs),
-      ).toThrow(/timeoutMs must be from 1 to 2147483647 ms/);
+      ).toThrow(/timeoutMs must be a whole number from 1 to 2147483647 ms/);
     expect(() =>
       createClient({ baseUrl: BASE, token: DEMO_TOKEN, timeoutMs: MAX_TIMER_MS }),
     ).not.toThrow();

@@ -180,6 +180,17 @@ describe('a dev client reading answers', () => {
     }
   });
 
+  it.each([0, -1, 1.5, Number.NaN, 2 ** 31, 1e12])(
+    'refuses timeoutMs: %s with a RangeError, where each call failed as a network error',
+    (timeoutMs) => {
+      expect(() => createDevClient(URL_OF, { timeoutMs })).toThrow(
+        new RangeError(
+          `createDevClient: timeoutMs must be a whole number from 1 to 2147483647 ms (about 24.8 days, the longest a timer can hold); got ${timeoutMs}`,
+        ),
+      );
+    },
+  );
+
   it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])(
     'refuses maxResponseBytes: %s with a TypeError',
     (maxResponseBytes) => {

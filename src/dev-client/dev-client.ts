@@ -7,6 +7,7 @@ import type { Level } from '../core/limits/bucket-key.js';
 import { joinUrl } from '../http/join-url.js';
 import { sendRequest } from '../http/send-request.js';
 import { checkBaseUrl } from '../http/base-url.js';
+import { MAX_TIMER_MS } from '../client/sleep.js';
 import { DevApiError } from './dev-api-error.js';
 import { readRefusal } from './refusal-body.js';
 import { createAnswerReader, type NoneProblem } from './answer-reader.js';
@@ -20,7 +21,8 @@ export interface DevClientOptions {
   /** @default globalThis.fetch */
   fetch?: typeof fetch | undefined;
   /**
-   * Milliseconds before a call is abandoned.
+   * Milliseconds before a call is abandoned: a whole number from 1 to 2147483647 (the longest a
+   * timer can hold); anything else is a RangeError.
    * @default 10_000
    */
   timeoutMs?: number | undefined;
@@ -131,6 +133,12 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
     throw new TypeError(
       `createDevClient: maxResponseBytes must be a whole number of bytes above 0; got ${String(maxBytes)}`,
     );
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  // A delay no timer takes would fail every call as a network error naming "delay".
+  if (!(Number.isInteger(timeoutMs) && timeoutMs >= 1 && timeoutMs <= MAX_TIMER_MS))
+    throw new RangeError(
+      `createDevClient: timeoutMs must be a whole number from 1 to ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can hold); got ${timeoutMs}`,
+    );
   const doFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const auth: Record<string, string> =
     options.adminToken === undefined ? {} : { authorization: `Bearer ${options.adminToken}` };
@@ -150,7 +158,7 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
         headers: body === undefined ? auth : { ...auth, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       },
-      { fetch: doFetch, timeoutMs: options.timeoutMs ?? 10_000 },
+      { fetch: doFetch, timeoutMs },
     );
     if (sent.kind === 'no-answer') throw DevApiError.network(where, base, sent.cause);
     const answer = sent.response;

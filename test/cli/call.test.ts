@@ -664,6 +664,16 @@ describe('uas call against a hostile server', () => {
     expect(printed.body).toBe(deep);
   });
 
+  it('takes a --timeout of a fraction of a millisecond as the next whole one, which a timer can hold', async () => {
+    const server = await hostile(() => {}); // never answers
+    const result = await callInProcess(
+      ['exists', '--email', 'a@b.co', '--timeout', '1.5ms', '--no-retry'],
+      server.url,
+    );
+    expect(result.code).toBe(4);
+    expect(result.stdout).toContain('timed out after 2 ms');
+  });
+
   it('exits 4 on a body cut short, saying the server was reached but its answer was not whole', async () => {
     const server = await hostile((socket) =>
       socket.end(
