@@ -75,6 +75,22 @@ describe('createDevClient(url)', () => {
     expect(make).not.toThrow(/hunter2/);
   });
 
+  it('refuses an admin token no Authorization header can carry, without repeating it', () => {
+    // `uas serve --admin-token` takes printable ASCII only; fetch refused this one at each call,
+    // and the DevApiError said the server could not be reached.
+    for (const [adminToken, where] of [
+      ['hunter2\nX-Evil: 1', 'character 8 is U+000A'],
+      ['hunter2\u2028', 'character 8 is U+2028'],
+    ]) {
+      const make = () => createDevClient(URL_OF, { adminToken });
+      expect(make).toThrow(TypeError);
+      expect(make).toThrow(
+        `createDevClient: adminToken cannot go in an Authorization header: ${where} (a token is one line of printable ASCII)`,
+      );
+      expect(make).not.toThrow(/hunter2/);
+    }
+  });
+
   it('takes an http(s) URL with a path prefix and a trailing slash', async () => {
     const called: string[] = [];
     const dev = createDevClient('HTTP://LOCALHOST:4010/uas/', {

@@ -139,6 +139,13 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
     throw new RangeError(
       `createDevClient: timeoutMs must be a whole number from 1 to ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can hold); got ${timeoutMs}`,
     );
+  const badAt = options.adminToken?.search(/[^\x20-\x7e]/) ?? -1;
+  if (badAt !== -1) {
+    const code = options.adminToken?.codePointAt(badAt) ?? 0;
+    throw new TypeError(
+      `createDevClient: adminToken cannot go in an Authorization header: character ${badAt + 1} is U+${code.toString(16).toUpperCase().padStart(4, '0')} (a token is one line of printable ASCII)`,
+    );
+  }
   const doFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const auth: Record<string, string> =
     options.adminToken === undefined ? {} : { authorization: `Bearer ${options.adminToken}` };
