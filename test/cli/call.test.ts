@@ -539,6 +539,24 @@ describe('uas call', () => {
   });
 });
 
+describe('uas call --merchant', () => {
+  it('refuses a merchant the URL would drop as a path segment, sending nothing', async () => {
+    // "/v1/merchants/../users/..." is sent as "/v1/users/...": another route than the one shown.
+    const server = await hostile((socket) => answer(socket, 404, [], ''));
+    for (const merchant of ['', '.', '..']) {
+      for (const operation of [['start'], ['verify', '--code', '123456'], ['flow']]) {
+        const args = [...operation, '--email', 'a@b.co', '--merchant', merchant];
+        const result = await callInProcess(args, server.url);
+        expect(result.code, args.join(' ')).toBe(2);
+        expect(result.stderr).toBe(
+          `uas: invalid --merchant: expected a merchant id; got ${JSON.stringify(merchant)}, which a URL cannot carry as a path segment\n`,
+        );
+      }
+    }
+    expect(server.requests).toEqual([]);
+  });
+});
+
 describe('uas call against a hostile server', () => {
   const JSON_TYPE: [string, string] = ['Content-Type', 'application/json'];
   /** Bytes 0x80-0xff in a header arrive as latin1: 0x9b becomes U+009B, CSI to some terminals. */

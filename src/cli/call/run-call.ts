@@ -65,7 +65,7 @@ export async function runCall(
   });
 
   const merchant = () => {
-    if (flags.merchant !== undefined) return flags.merchant;
+    if (flags.merchant !== undefined) return checkMerchant(flags.merchant);
     if (token === DEMO_TOKEN) return DEMO_MERCHANT;
     throw new CliError('--merchant is required (only the demo token has a default merchant)');
   };
@@ -381,4 +381,14 @@ function resolveCallerId(flags: CallFlags): string | undefined {
       `cannot derive a caller_id from --forwarded-for ${JSON.stringify(flags.forwardedFor)}: ${result.reason}`,
     );
   return result.callerId;
+}
+
+/** A URL drops "." and ".." as path segments (and "" leaves none): the call would go elsewhere. */
+function checkMerchant(merchant: string): string {
+  if (['', '.', '..'].includes(merchant))
+    throw new CliError(
+      `invalid --merchant: expected a merchant id; got ${JSON.stringify(merchant)}, which a URL cannot carry as a path segment`,
+      EXIT.usage,
+    );
+  return merchant;
 }
