@@ -19,15 +19,7 @@ export async function resolveAccessToken(
   if (token !== undefined) return sendable(token, 'of --token (or UAS_TOKEN)');
   if (flags.tokenFile !== undefined) {
     const file = resolvePath(cwd, flags.tokenFile);
-    let text: string;
-    try {
-      // Imported here: node:fs/promises (and the modules under it) is not loaded for a command's
-      // declaration, at every start.
-      const { readFile } = await import('node:fs/promises');
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      throw new CliError(`cannot read --token-file ${file}: ${describeFsError(error)}`);
-    }
+    const text = await readTokenFile(file);
     if (text.trim() === '') throw new CliError(`--token-file ${file} is empty`);
     return sendable(text.trim(), `of --token-file ${file}`);
   }
@@ -35,6 +27,37 @@ export async function resolveAccessToken(
   throw new CliError(
     `no access token for ${target.origin}: pass --token, --token-file, or set UAS_TOKEN (the demo token is used only against a local emulator)`,
   );
+}
+
+/** The most of a token file read: no token is this long (a header of it would be refused). */
+const MAX_TOKEN_FILE_BYTES = 64 * 1024;
+
+/**
+ * The text of a token file, read up to {@link MAX_TOKEN_FILE_BYTES} and no further: a larger file
+ * (or a device such as /dev/zero) is a usage error, never read into memory whole.
+ */
+async function readTokenFile(file: string): Promise<string> {
+  const bytes = Buffer.alloc(MAX_TOKEN_FILE_BYTES + 1);
+  let length = 0;
+  try {
+    // Imported here: node:fs/promises (and the modules under it) is not loaded for a command's
+    // declaration, at every start.
+    const { open } = await import('node:fs/promises');
+    const handle = await open(file, 'r');
+    try {
+      for (let read = -1; read !== 0 && length < bytes.length; length += read)
+        ({ bytesRead: read } = await handle.read(bytes, length, bytes.length - length, null));
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw new CliError(`cannot read --token-file ${file}: ${describeFsError(error)}`);
+  }
+  if (length > MAX_TOKEN_FILE_BYTES)
+    throw new CliError(
+      `--token-file ${file} is larger than 64 KiB, more than any token; give the file that holds the token alone`,
+    );
+  return bytes.subarray(0, length).toString('utf8');
 }
 
 /**

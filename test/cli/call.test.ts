@@ -435,6 +435,28 @@ describe('uas call', () => {
     expect(result.stderr).not.toContain('cannot reach');
   });
 
+  it('refuses a --token-file larger than any token, reading no more of it, and sends nothing', async () => {
+    // /dev/zero ended as "Invalid string length"; a large file was sent whole in the header.
+    const server = await hostile((socket) => answer(socket, 200, [], '{}'));
+    const file = join(tempDir('uas-token-'), 'token');
+    writeFileSync(file, 'x'.repeat(65_537));
+    const result = await callInProcess(
+      ['exists', '--email', 'a@b.co', '--token-file', file],
+      server.url,
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `uas: --token-file ${file} is larger than 64 KiB, more than any token; give the file that holds the token alone\n`,
+    );
+    writeFileSync(file, `${'x'.repeat(65_535)}\n`);
+    const whole = await callInProcess(
+      ['exists', '--email', 'a@b.co', '--token-file', file],
+      server.url,
+    );
+    expect(whole.stderr).not.toContain('--token-file');
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('uses --token-file and refuses a missing token for a remote target', async () => {
     const { url } = await emulatorServer();
     const file = join(tempDir('uas-token-'), 'token');
