@@ -13,6 +13,17 @@ export type BodyReading =
   | { kind: 'too-large'; bytes: number; announced: number | undefined; error: string };
 
 /**
+ * Whether `error` is the one {@link readResponseBody} gives a body over its limit (`too-large`),
+ * read or announced: what a larger limit would change, unlike an empty body or one of another
+ * shape.
+ */
+export function isOverLimitError(error: string | undefined): boolean {
+  return /^the answer( announces \d+ bytes \(Content-Length\), above|'s body passed) the limit of \d+/.test(
+    error ?? '',
+  );
+}
+
+/**
  * Reads a response body as UTF-8 text, at most `maxBytes` of it: refused at once when
  * `Content-Length` announces more, and cancelled as soon as the bytes read pass the limit (a body
  * with no length, or a compressed one, is counted as it arrives). A read that fails part-way (the

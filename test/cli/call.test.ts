@@ -747,6 +747,17 @@ describe('uas call against a hostile server', () => {
     expect(elsewhere.requests).toEqual([]);
   });
 
+  it('does not tell to raise --max-response for an empty body, which no limit cut', async () => {
+    for (const status of [200, 204]) {
+      const server = await hostile((socket) => answer(socket, status, [JSON_TYPE], ''));
+      const result = await callInProcess(['exists', '--email', 'a@b.co'], server.url);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `uas: ${server.url} answered ${status} with something that is not an answer of the API: the body is not JSON, so not an answer of exists\n`,
+      );
+    }
+  });
+
   it('exits 1 on a body over --max-response, and refuses a Content-Length over it unread', async () => {
     const endless = await hostile((socket) =>
       stream(socket, head(200, [JSON_TYPE]), endless.written),

@@ -21,6 +21,7 @@ import { parseHttpUrl, sizeFlag } from '../options.js';
 import { resolveAccessToken, sendableAdminToken } from '../resolve-access-token.js';
 import type { CommandContext } from '../command-context.js';
 import { escapeControls as safe, toSafeJson } from '../safe-text.js';
+import { isOverLimitError } from '../../http/read-response-body.js';
 import { callToJson, describeBucket, describeRetryAfter, formatCall } from './call-output.js';
 
 /** What `uas call` takes from outside besides its I/O: time and jitter, injected by tests. */
@@ -302,7 +303,7 @@ function explain(
       return;
     }
     case 'invalid-answer': {
-      const hint = result.text === '' ? ' (raise the limit with --max-response)' : '';
+      const hint = isOverLimitError(result.error) ? ' (raise the limit with --max-response)' : '';
       warn(
         chalk.red(
           `${base} answered ${result.status} with something that is not an answer of the API: ${safe(result.error)}${hint}`,
