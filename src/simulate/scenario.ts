@@ -6,6 +6,7 @@ import { checked, got, list, whole } from '../core/config/schema-kit.js';
 import { parseRate, refillPerMs } from '../core/config/rate.js';
 import { MAX_TIMER_MS } from '../client/sleep.js';
 import { botWindowWarnings } from './scenario-warnings.js';
+import { MAX_SHOPPERS } from './simulation-config.js';
 
 /** How requests choose their caller_id in a mode. */
 export const MODES = ['shared', 'per-caller', 'static', 'rotating'] as const;
@@ -65,7 +66,7 @@ export const scenarioSchema = z.strictObject({
   seed: z.optional(whole(0, 2 ** 32 - 1)),
   shoppers: z.optional(
     z.strictObject({
-      count: z.optional(whole(1, 1_000_000)),
+      count: z.optional(whole(1, MAX_SHOPPERS)),
       arrivalRate: z.optional(rateText),
       thinkTime: z.optional(rangeText),
     }),

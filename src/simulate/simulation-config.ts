@@ -7,6 +7,11 @@ export const SIM_TOKEN = 'simulation-token';
 export const SIM_MERCHANT = '00000000-0000-4000-8000-00000000c0de';
 /** Users whose codes a code-bombing bot requests (not shoppers). */
 export const VICTIMS = 50;
+/**
+ * The most shoppers of a scenario: with the victims, as many users as an emulator's config holds
+ * (`BOUNDS.users`, 100,000), since every shopper is one of its users.
+ */
+export const MAX_SHOPPERS = 99_950;
 
 /**
  * The e-mail of shopper `index`; with `mode` (a live run), one of that mode's own, so that a

@@ -5,6 +5,8 @@ import { formatMarkdown, formatReport } from './report-format.js';
 import { formatHtml } from './report-html.js';
 import { resolveScenario } from './scenario.js';
 import { simulate } from './simulation.js';
+import { MAX_SHOPPERS, VICTIMS } from './simulation-config.js';
+import { BOUNDS } from '../core/config/config-schema.js';
 import { Chalk } from 'chalk';
 
 const SMALL = {
@@ -13,6 +15,24 @@ const SMALL = {
   shoppers: { count: 120, arrivalRate: '1/2s' },
   bot: { rate: '30/s', target: 'exists' },
 };
+
+describe('the most shoppers', () => {
+  it('is what an emulator holds as users beside the victims, and a run of them all completes', async () => {
+    expect(MAX_SHOPPERS + VICTIMS).toBe(BOUNDS.users);
+    // All arrive within the run: before, more than 99,950 ended in a ConfigError stack trace.
+    const scenario = {
+      duration: '2m',
+      shoppers: { count: MAX_SHOPPERS, arrivalRate: '1000/s' },
+      bot: { rate: '1/s' },
+      modes: ['per-caller'],
+    };
+    const report = await simulate(resolveScenario(scenario));
+    expect(report.modes[0]?.shoppers.arrived).toBe(MAX_SHOPPERS);
+    expect(() => resolveScenario({ shoppers: { count: MAX_SHOPPERS + 1 } })).toThrow(
+      /shoppers\.count: expected a whole number from 1 to 99950/,
+    );
+  });
+});
 
 describe('simulate', () => {
   it('hurts shoppers in shared and static modes, protects them per caller, and reports rotating as unprotected', async () => {

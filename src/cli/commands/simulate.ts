@@ -3,6 +3,7 @@ import type { CommandContext } from '../command-context.js';
 import { declareCommand } from '../command-list.js';
 import type { SimulateFlags } from '../simulate/simulate-flags.js';
 import { integerIn } from '../options.js';
+import { MAX_SHOPPERS } from '../../simulate/simulation-config.js';
 
 /** Registers `uas simulate`. */
 export function registerSimulate(program: Command, context: CommandContext): void {
@@ -44,7 +45,7 @@ function addScenarioOptions(command: Command): Command {
       'random seed: the same seed gives the same report',
       integerIn(0, 2 ** 32 - 1),
     )
-    .option('--shoppers <n>', 'legitimate shoppers', integerIn(1, 1_000_000))
+    .option('--shoppers <n>', 'legitimate shoppers', integerIn(1, MAX_SHOPPERS))
     .option('--arrival-rate <rate>', 'how fast shoppers arrive, such as "1/s"')
     .option('--think-time <range>', 'pause between steps, such as "2s-8s"')
     .option('--bot-rate <rate>', 'bot requests, such as "50/s"')
