@@ -63,7 +63,7 @@ Exit codes:
   1  HTTP error (a 3xx included), or an answer that is not the API's: a 2xx body of the
      wrong shape, or a body over --max-response
   2  usage
-  3  still rate limited (429) after every attempt
+  3  still rate limited (429) after every attempt, or a Retry-After above --max-wait
   4  network error: unreachable, reset, timed out, or a body cut short
 
 Examples:
