@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFailure, LateReply, onTime, selectRefusal } from './redis-failure.js';
+import { classifyFailure, errorLine, LateReply, onTime, selectRefusal } from './redis-failure.js';
 
 const replyError = (message: string) => Object.assign(new Error(message), { name: 'ReplyError' });
 
@@ -34,6 +34,34 @@ describe('classifyFailure', () => {
       reason: 'failed: boom',
       away: true,
     });
+  });
+});
+
+describe('errorLine', () => {
+  const allFailed = (lastNodeError?: Error) =>
+    Object.assign(new Error('Failed to refresh slots cache.'), {
+      name: 'ClusterAllFailedError',
+      lastNodeError,
+    });
+
+  it("says why a cluster's seed nodes failed, not only that the slots could not be read", () => {
+    expect(errorLine(allFailed(replyError('ERR This instance has cluster support disabled')))).toBe(
+      'no seed node of the cluster could be used; the last one tried: ERR This instance has cluster support disabled',
+    );
+    expect(errorLine(allFailed(replyError('WRONGPASS invalid username-password pair')))).toBe(
+      'no seed node of the cluster could be used; the last one tried: WRONGPASS invalid username-password pair',
+    );
+    expect(errorLine(allFailed(new Error('Connection is closed.')))).toBe(
+      'no seed node of the cluster could be reached',
+    );
+    expect(errorLine(allFailed())).toBe('no seed node of the cluster could be reached');
+  });
+
+  it('says a node that redirects every key is one of a cluster, to be given ?cluster=1', () => {
+    expect(errorLine(replyError('MOVED 6688 127.0.0.1:7002'))).toBe(
+      'MOVED 6688 127.0.0.1:7002 (a node of a Redis Cluster: give the URL ?cluster=1, see docs/redis.md)',
+    );
+    expect(errorLine(new Error('first line\nsecond'))).toBe('first line');
   });
 });
 

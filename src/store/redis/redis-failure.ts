@@ -23,8 +23,22 @@ export function onTime<T>(reply: T | 'late'): T {
 /** The first line of an error's message. */
 export function errorLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n')[0] ?? text;
+  const line = text.split('\n')[0] ?? text;
+  // ioredis's cluster client says "Failed to refresh slots cache." whatever went wrong; why the
+  // last seed node failed (not a cluster, a wrong password, no TLS there) is in lastNodeError.
+  if (line === CLUSTER_ALL_FAILED) {
+    const last = (error as { lastNodeError?: unknown }).lastNodeError;
+    if (last === undefined || last === null || isNotConnected(last))
+      return 'no seed node of the cluster could be reached';
+    return `no seed node of the cluster could be used; the last one tried: ${errorLine(last)}`;
+  }
+  if (/^MOVED \d+ /.test(line))
+    return `${line} (a node of a Redis Cluster: give the URL ?cluster=1, see docs/redis.md)`;
+  return line;
 }
+
+/** What ioredis's cluster client says when no seed node gave it the cluster's slots. */
+const CLUSTER_ALL_FAILED = 'Failed to refresh slots cache.';
 
 /** Whether an error is ioredis saying it is not connected (in its own words, which say little). */
 export function isNotConnected(error: unknown): boolean {

@@ -78,6 +78,19 @@ describe('createRedisHealth', () => {
     expect(statuses.at(-1)).toEqual({ state: 'up' });
   });
 
+  it('asks whether the port takes TLS when a rediss:// URL timed out at start', () => {
+    const tls = createRedisHealth({ display: 'rediss://127.0.0.1:6379/0', timeoutMs: 200 });
+    tls.connectionError(new Error('connect ETIMEDOUT'), undefined);
+    expect(tls.startFailure(new Error('Connection is closed.')).message).toBe(
+      'cannot reach Redis at rediss://127.0.0.1:6379/0: connect ETIMEDOUT (does that port take TLS? rediss:// connects with TLS)',
+    );
+    const plain = createRedisHealth({ display: DISPLAY, timeoutMs: 200 });
+    plain.connectionError(new Error('connect ETIMEDOUT'), undefined);
+    expect(plain.startFailure(new Error('Connection is closed.')).message).toBe(
+      `cannot reach Redis at ${DISPLAY}: connect ETIMEDOUT`,
+    );
+  });
+
   it('counts the bucket decisions let through while Redis was away', () => {
     const { health: h } = health();
     h.failedOpen();

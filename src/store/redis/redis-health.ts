@@ -119,9 +119,13 @@ export function createRedisHealth(options: {
       if (state.databaseProblem !== undefined)
         return new Error(`Redis at ${display}: ${state.databaseProblem}`);
       // "Connection is closed" says less than the error that closed it (ECONNREFUSED, ENOENT).
-      return new Error(
-        `cannot reach Redis at ${display}: ${state.lastProblem ?? errorLine(error)}`,
-      );
+      const problem = state.lastProblem ?? errorLine(error);
+      // A TLS handshake with a server that does not speak TLS waits until the connect timeout.
+      const tlsHint =
+        display.startsWith('rediss:') && /\b(ETIMEDOUT|timeout)$/.test(problem)
+          ? ' (does that port take TLS? rediss:// connects with TLS)'
+          : '';
+      return new Error(`cannot reach Redis at ${display}: ${problem}${tlsHint}`);
     },
   };
   return health;
