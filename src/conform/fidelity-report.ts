@@ -48,6 +48,8 @@ export interface FidelityReport {
   differences: FidelityDifference[];
   /** A config patch (behavior) that makes the emulator answer as the real service did. */
   config: { behavior: { retryAfter?: string; headers?: HeaderStyle } };
+  /** What the recording lost (its loss lines say), not compared; absent when it lost nothing. */
+  incomplete?: string;
 }
 
 /** The problem types the emulator answers each status with. */

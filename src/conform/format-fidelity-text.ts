@@ -32,6 +32,7 @@ export function formatFidelityText(report: FidelityReport): string {
     `headers     ${report.headers.style}${report.headers.policies.length > 0 ? ` (policies ${report.headers.policies.join(' | ')})` : ''}`,
   );
   lines.push('');
+  if (report.incomplete !== undefined) lines.push(`incomplete: ${report.incomplete}`, '');
   if (report.differences.length === 0) {
     lines.push("no difference from the emulator's assumptions");
     return `${lines.join('\n')}\n`;

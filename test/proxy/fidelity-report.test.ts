@@ -100,6 +100,40 @@ describe('uas conform --journal: the fidelity report', () => {
     expect(stderr).toMatch(/^uas: .*holds no request the real service answered/);
   });
 
+  it('says what the recording lost (its loss lines) in both formats and on stderr', async () => {
+    const record = {
+      id: 1,
+      at: Date.parse('2026-01-01T10:00:00.100Z'),
+      method: 'GET',
+      path: '/v1/users/exists',
+      operation: 'exists',
+      client_id: 'demo',
+      email: 'alice@example.com',
+      caller_id: 'shopper-1',
+      caller_id_source: 'query',
+      caller_id_misplaced: [],
+      fields: { email: 'alice@example.com', caller_id: 'shopper-1' },
+      fingerprint: '6d76641a958e8c33',
+      bucket: 'caller:demo:shopper-1',
+      level: 'caller',
+      status: 200,
+      outcome: 'allowed',
+      remaining: 4,
+      upstream: { answered_by: 'upstream', headers: [], bucket: 'caller:demo:shopper-1' },
+    };
+    const loss =
+      '{"uas_recording":"loss","lost":12,"from":"2026-01-01T10:00:00.120Z","to":"2026-01-01T10:00:00.180Z","reason":"buffer-full"}';
+    const file = join(tempDir('uas-fidelity-'), 'lossy.ndjson');
+    writeFileSync(file, `${JSON.stringify(record)}\n${loss}\n`);
+    const said =
+      'the recording lost 12 requests between 2026-01-01T10:00:00.120Z and 2026-01-01T10:00:00.180Z (buffer-full; 1 loss marker); they are not compared';
+    const text = await runUas(['conform', '--journal', file]);
+    expect(text.stdout).toContain(`incomplete: ${said}`);
+    expect(text.stderr.trim()).toBe(`uas: ${said}`);
+    const json = await runUas(['conform', '--journal', file, '--json']);
+    expect((JSON.parse(json.stdout) as FidelityReport).incomplete).toBe(said);
+  });
+
   it.each([
     [['--url', 'http://127.0.0.1:1'], '--url'],
     [['--dry-run'], '--dry-run'],

@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
 import { resolveConfig } from '../../core/config/config.js';
+import { describeLosses } from '../../check/recording-loss.js';
 import { compareWithService } from '../../conform/fidelity-report.js';
 import { formatFidelityText } from '../../conform/format-fidelity-text.js';
 import { DEMO_CONFIG } from '../../demo-config.js';
 import { readRecording } from '../check/read-recording.js';
+import { createLossTally } from '../check/recording-losses.js';
 import { CliError, EXIT, type CliIO } from '../io.js';
 import { escapeControls, toSafeJson } from '../safe-text.js';
 
@@ -14,15 +16,22 @@ import { escapeControls, toSafeJson } from '../safe-text.js';
  */
 export async function runFidelity(file: string, json: boolean, io: CliIO): Promise<number> {
   const path = file === '-' ? '-' : resolve(io.cwd, file);
-  const records = await readRecording({ path, stdin: io.stdin }, (line) =>
-    io.stderr.write(`uas: ${escapeControls(line)}\n`),
-  );
+  const warn = (line: string) => io.stderr.write(`uas: ${escapeControls(line)}\n`);
+  const losses = createLossTally();
+  const records = await readRecording({ path, stdin: io.stdin }, warn, losses);
   const report = compareWithService(records, resolveConfig(DEMO_CONFIG));
   if (report.exchanges === 0)
     throw new CliError(
       `${file} holds no request the real service answered: record one with uas serve --upstream <url> --record <file>`,
       EXIT.usage,
     );
+  // What the recording lost (its loss lines) was not compared: said in both formats, and on stderr.
+  const lost = describeLosses(losses.losses)?.replace(
+    /they are not judged$/,
+    'they are not compared',
+  );
+  if (lost !== undefined) report.incomplete = lost;
   io.stdout.write(json ? `${toSafeJson(report)}\n` : escapeControls(formatFidelityText(report)));
+  if (lost !== undefined) warn(lost);
   return report.differences.length > 0 ? 1 : 0;
 }
