@@ -37,6 +37,14 @@ describe('redactUrlPassword', () => {
     },
   );
 
+  it.each([
+    ['redis://127.0.0.1:6379/0?password=hunter2', 'redis://127.0.0.1:6379/0?password=***'],
+    ['redis://h:1?cluster=1&PASSWORD=hunter2#x', 'redis://h:1?cluster=1&PASSWORD=***#x'],
+    ['redis://:pw@h/0?auth=hunter2&db=1', 'redis://:***@h/0?auth=***&db=1'],
+  ])('hides the value of a password field in the query of %s', (url, shown) => {
+    expect(redactUrlPassword(url)).toBe(shown);
+  });
+
   it('hides user information without a colon, which clients such as redis-cli take for a password', () => {
     expect(redactUrlPassword('redis://Hunter2Secret@127.0.0.1:1/0')).toBe(
       'redis://***@127.0.0.1:1/0',

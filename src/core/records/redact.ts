@@ -53,10 +53,21 @@ function scrubCutSecret(text: string, secrets: readonly string[]): string {
  * parsers read it. Where that reading does not hold (the text is no URL, or an `@` comes after the
  * host: a password with `/`, `?`, `#` or `@` in it, not percent-encoded) everything between `://`
  * and the last `@` is hidden (`redis://***@host/0`), as it is when the user information has no
- * colon (`redis://secret@host`: several clients read it as a password). Text without an `@` comes
- * back as it is.
+ * colon (`redis://secret@host`: several clients read it as a password). The value of a query
+ * field named `password` (or `pass`, `pwd`, `auth`, `secret`, `token`) is hidden too. Other text
+ * comes back as it is.
  */
 export function redactUrlPassword(text: string): string {
+  return redactUserInfo(text).replace(SECRET_QUERY, '$1***');
+}
+
+/**
+ * A query field that holds a password in some clients' URLs (`?password=…`, as redis-py and
+ * node-redis read it): uas takes no such field, but the URL is shown when it is refused.
+ */
+const SECRET_QUERY = /([?&](?:password|pass|pwd|auth|secret|token)=)[^&#]*/gi;
+
+function redactUserInfo(text: string): string {
   const lastAt = text.lastIndexOf('@');
   if (lastAt < 0) return text;
   const scheme = /^[a-z][a-z0-9+.-]*:(?:\/\/)?/i.exec(text)?.[0] ?? '';
