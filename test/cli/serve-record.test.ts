@@ -254,4 +254,18 @@ describe.skipIf(process.platform === 'win32')('uas serve --record', () => {
     uas.child.kill('SIGTERM');
     expect(await uas.exited).toBe(0);
   });
+
+  it('escapes the control characters of its path in what it says while it runs', async () => {
+    const path = join(tempDir('uas-record-'), 'req\u001b[2J\u001b]0;x\u0007.ndjson');
+    const { uas, url } = await serve(['--record', path]);
+    expect(await exists(url, 'ann@example.com')).toBe(200);
+    await eventually(() => linesOf(path).length === 1);
+    renameSync(path, `${path}.1`);
+    await eventually(() => uas.stderr().includes('was moved; recording to a new'));
+    expect(uas.stderr()).toContain('req\\x1b[2J\\x1b]0;x\\x07.ndjson was moved');
+    expect(uas.stderr()).not.toContain('\u001b');
+    expect(uas.stderr()).not.toContain('\u0007');
+    uas.child.kill('SIGTERM');
+    expect(await uas.exited).toBe(0);
+  });
 });

@@ -3,6 +3,7 @@ import { plural } from '../../check/check-rule.js';
 import type { AnyEmulator } from '../../core/emulator.js';
 import type { RequestRecord } from '../../core/records/records.js';
 import type { CliIO } from '../io.js';
+import { escapeControls } from '../safe-text.js';
 import { recordOpenError } from '../record-open-error.js';
 import { endCutLine } from './end-cut-line.js';
 import { workerRole } from './worker-role.js';
@@ -51,8 +52,9 @@ export function startRecording(
   if (flags.record === undefined) return undefined;
   // With --workers, the primary did it before any worker could append.
   if (workerRole(io.env) === undefined) endCutLine(resolve(io.cwd, flags.record));
+  // What it says names the file: a path with control characters must not drive the terminal.
   return openRecording(flags.record, io.cwd, flags.recordBuffer ?? RECORD_BUFFER_BYTES, (line) =>
-    io.stderr.write(`${line}\n`),
+    io.stderr.write(`${escapeControls(line)}\n`),
   );
 }
 
