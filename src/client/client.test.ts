@@ -67,6 +67,30 @@ describe('createClient', () => {
     expect(seen).toEqual([`${BASE}/v1/users/exists?email=late%40example.com`]);
   });
 
+  it('throws a TypeError, sending nothing, for a merchantId a URL cannot carry as a path segment', () => {
+    let sent = 0;
+    const client = createClient({
+      baseUrl: BASE,
+      token: DEMO_TOKEN,
+      retry: false,
+      fetch: async () => {
+        sent++;
+        return Response.json({});
+      },
+    });
+    for (const merchantId of ['', '.', '..']) {
+      expect(() => client.start({ merchantId, email: 'a@example.com' })).toThrow(
+        new TypeError(
+          `start takes a merchantId a URL can carry as a path segment; got ${JSON.stringify(merchantId)}`,
+        ),
+      );
+      expect(() => client.verify({ merchantId, email: 'a@example.com', code: '123456' })).toThrow(
+        TypeError,
+      );
+    }
+    expect(sent).toBe(0);
+  });
+
   it('returns the parsed body and the bucket state', async () => {
     const { client } = setup();
     const result = await client.exists({ email: 'alice@example.com', callerId: '203.0.113.7' });

@@ -1,5 +1,9 @@
 import type { Operation } from '../core/config/config.js';
-import { operationPath, SERVICE_METHODS } from '../core/service/service-routes.js';
+import {
+  isMerchantSegment,
+  operationPath,
+  SERVICE_METHODS,
+} from '../core/service/service-routes.js';
 import { joinUrl } from '../http/join-url.js';
 import type { Answers } from './answers.js';
 import type { CallRequest, CallResult } from './call-result.js';
@@ -73,7 +77,7 @@ export function createClient(options: ClientOptions): Client {
       return callWithRetry(settings, 'exists', request('exists', path));
     },
     start(input) {
-      const path = operationPath('start', input.merchantId);
+      const path = operationPath('start', merchantSegment('start', input.merchantId));
       return callWithRetry(
         settings,
         'start',
@@ -81,7 +85,7 @@ export function createClient(options: ClientOptions): Client {
       );
     },
     verify(input) {
-      const path = operationPath('verify', input.merchantId);
+      const path = operationPath('verify', merchantSegment('verify', input.merchantId));
       const payload = { email: input.email, verification_code: input.code };
       return callWithRetry(
         settings,
@@ -90,4 +94,16 @@ export function createClient(options: ClientOptions): Client {
       );
     },
   };
+}
+
+/**
+ * A merchant id as the path segment of `operation`'s URL; a TypeError, thrown before anything is
+ * sent, for one a URL cannot carry ("", ".", ".."): the request would go to another path.
+ */
+function merchantSegment(operation: 'start' | 'verify', merchantId: string): string {
+  if (!isMerchantSegment(merchantId))
+    throw new TypeError(
+      `${operation} takes a merchantId a URL can carry as a path segment; got ${JSON.stringify(merchantId)}`,
+    );
+  return merchantId;
 }

@@ -17,6 +17,14 @@ export const SERVICE_METHODS = {
   verify: 'POST',
 } as const satisfies Record<Operation, 'GET' | 'POST'>;
 
+/**
+ * Whether a merchant id can be the path segment of an operation's URL: a URL drops "." and ".."
+ * (the request would go to another path) and "" leaves an empty segment.
+ */
+export function isMerchantSegment(merchantId: string): boolean {
+  return merchantId !== '' && merchantId !== '.' && merchantId !== '..';
+}
+
 /** The path of an operation with its merchant filled in (percent-encoded). */
 export function operationPath(operation: Operation, merchantId = ''): string {
   return SERVICE_PATHS[operation].replace('{merchant_id}', encodeURIComponent(merchantId));
