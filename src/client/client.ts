@@ -1,9 +1,5 @@
 import type { Operation } from '../core/config/config.js';
-import {
-  isMerchantSegment,
-  operationPath,
-  SERVICE_METHODS,
-} from '../core/service/service-routes.js';
+import { isPathSegment, operationPath, SERVICE_METHODS } from '../core/service/service-routes.js';
 import { joinUrl } from '../http/join-url.js';
 import type { Answers } from './answers.js';
 import type { CallRequest, CallResult } from './call-result.js';
@@ -101,7 +97,7 @@ export function createClient(options: ClientOptions): Client {
  * sent, for one a URL cannot carry ("", ".", ".."): the request would go to another path.
  */
 function merchantSegment(operation: 'start' | 'verify', merchantId: string): string {
-  if (!isMerchantSegment(merchantId))
+  if (!isPathSegment(merchantId))
     throw new TypeError(
       `${operation} takes a merchantId a URL can carry as a path segment; got ${JSON.stringify(merchantId)}`,
     );

@@ -173,6 +173,10 @@ describe('a dev client reading answers', () => {
     await expect(dev.bucket('')).rejects.toThrow(
       new TypeError('bucket() takes a bucket key; got an empty text'),
     );
+    await expect(dev.removeUser('..')).rejects.toThrow(
+      new TypeError('removeUser() takes an e-mail address; got ".."'),
+    );
+    await expect(dev.bucket('.')).rejects.toThrow(TypeError);
     expect(sent).toBe(0);
   });
 

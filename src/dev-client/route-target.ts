@@ -1,5 +1,6 @@
 import type { DevApiMethod } from '../core/admin/dev-api-route.js';
 import { DEV_API_TABLE, type DevApiOperation } from '../core/admin/dev-api-table.js';
+import { isPathSegment } from '../core/service/service-routes.js';
 import { DEV_CLIENT_ROUTES } from './dev-client-routes.js';
 
 type Table = typeof DEV_API_TABLE;
@@ -17,8 +18,8 @@ export type RouteParts<K extends DevApiOperation> = (Table[K] extends { item: ob
 /**
  * The method and path (after `/__uas`) of a call of a route of the dev API, as its table
  * declares it: the item percent-encoded in place of `{name}`, the query in the order given,
- * parameters left undefined left out. An empty item throws a TypeError: its path would be
- * another route's (`DELETE /__uas/users/` is no removal of anyone); it names the client's
+ * parameters left undefined left out. An empty item (or "." or "..") throws a TypeError: its
+ * path would be another route's (`DELETE /__uas/users/` is no removal of anyone); it names the client's
  * method, which is what its caller wrote.
  */
 export function routeTarget<K extends DevApiOperation>(
@@ -28,9 +29,9 @@ export function routeTarget<K extends DevApiOperation>(
   const route = DEV_API_TABLE[operation];
   const item = parts?.item;
   const name = /\{(\w+)\}/.exec(route.path)?.[1];
-  if (name !== undefined && (typeof item !== 'string' || item === ''))
+  if (name !== undefined && (typeof item !== 'string' || !isPathSegment(item)))
     throw new TypeError(
-      `${callerOf(operation)} takes ${name === 'key' ? 'a bucket key' : 'an e-mail address'}; got ${item === '' ? 'an empty text' : String(item)}`,
+      `${callerOf(operation)} takes ${name === 'key' ? 'a bucket key' : 'an e-mail address'}; got ${item === '' ? 'an empty text' : typeof item === 'string' ? JSON.stringify(item) : String(item)}`,
     );
   const path = route.path
     .slice('/__uas'.length)

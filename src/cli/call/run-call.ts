@@ -9,7 +9,7 @@ import {
   type RetryNotice,
 } from '../../client/client.js';
 import type { RandomSource } from '../../core/time/random.js';
-import { isMerchantSegment } from '../../core/service/service-routes.js';
+import { isPathSegment } from '../../core/service/service-routes.js';
 import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
 import { createDevClient } from '../../dev-client/dev-client.js';
 import { isDevApiError } from '../../dev-client/dev-api-error.js';
@@ -387,7 +387,7 @@ function resolveCallerId(flags: CallFlags): string | undefined {
 
 /** A URL drops "." and ".." as path segments (and "" leaves none): the call would go elsewhere. */
 function checkMerchant(merchant: string): string {
-  if (!isMerchantSegment(merchant))
+  if (!isPathSegment(merchant))
     throw new CliError(
       `invalid --merchant: expected a merchant id; got ${JSON.stringify(merchant)}, which a URL cannot carry as a path segment`,
       EXIT.usage,

@@ -18,11 +18,11 @@ export const SERVICE_METHODS = {
 } as const satisfies Record<Operation, 'GET' | 'POST'>;
 
 /**
- * Whether a merchant id can be the path segment of an operation's URL: a URL drops "." and ".."
- * (the request would go to another path) and "" leaves an empty segment.
+ * Whether a text (a merchant id, an item of the dev API) can be one path segment of a URL: a URL
+ * drops "." and ".." (the request would go to another path) and "" leaves an empty segment.
  */
-export function isMerchantSegment(merchantId: string): boolean {
-  return merchantId !== '' && merchantId !== '.' && merchantId !== '..';
+export function isPathSegment(text: string): boolean {
+  return text !== '' && text !== '.' && text !== '..';
 }
 
 /** The path of an operation with its merchant filled in (percent-encoded). */
