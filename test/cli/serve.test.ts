@@ -324,6 +324,12 @@ describe('uas serve', () => {
     const empty = await runUas(['serve', '--port', '0', '--record', '']);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toBe('uas: --record is empty; give the file to record to\n');
+    // "-" is the standard input of --journal; here it would be a file of that name.
+    const dash = await runUas(['serve', '--port', '0', '--record', '-']);
+    expect(dash.code).toBe(2);
+    expect(dash.stderr).toBe(
+      'uas: --record - would write a file named "-"; give the path of the file to record to\n',
+    );
     // A buffer for no recording is a mistake said, not a flag ignored.
     const alone = await runUas(['serve', '--port', '0', '--record-buffer', '64kb']);
     expect(alone.code).toBe(2);
