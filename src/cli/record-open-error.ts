@@ -14,3 +14,17 @@ export function recordOpenError(path: string, error: unknown): CliError {
     EXIT.usage,
   );
 }
+
+/**
+ * Refuses a `--record` value that names no file to record to: an empty one (resolved, it would
+ * be the current folder), and `-`, the standard input of `--journal`, which here would be a file
+ * of that name.
+ */
+export function refuseRecordName(file: string): void {
+  if (file === '') throw new CliError('--record is empty; give the file to record to', EXIT.usage);
+  if (file === '-')
+    throw new CliError(
+      '--record - would write a file named "-"; give the path of the file to record to',
+      EXIT.usage,
+    );
+}

@@ -87,6 +87,9 @@ const CASES: Array<[string, string[]]> = [
   ['code: bad e-mail', ['code', 'not-an-email']],
   ['conform: --junit to a folder', ['conform', '--url', 'http://127.0.0.1:1', '--junit', tmpdir()]],
   ['check: unknown flag', ['check', '--colour']],
+  ['check: record to "-"', ['check', '--record', '-', '--', 'true']],
+  ['check: empty record name', ['check', '--record', '', '--', 'true']],
+  ['serve: record to "-"', ['serve', '--port', '0', '--record', '-']],
   // A token no header can carry: fetch would refuse it on every request, quoting it.
   [
     'check: admin token over two lines',

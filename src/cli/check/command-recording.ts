@@ -1,7 +1,7 @@
 import { resolve as resolvePath } from 'node:path';
 import type { RequestRecord } from '../../core/records/records.js';
 import { CliError, EXIT } from '../io.js';
-import { recordOpenError } from '../record-open-error.js';
+import { recordOpenError, refuseRecordName } from '../record-open-error.js';
 import { openSinkSync, type OpenedSink } from '../serve/record-sink.js';
 
 /** The `--record` file of `uas check -- <command>`, opened (emptied) before the command runs. */
@@ -16,6 +16,7 @@ export interface CommandRecording {
  * blocking uas (see {@link openSinkSync}).
  */
 export function openCommandRecording(file: string, cwd: string): CommandRecording {
+  refuseRecordName(file);
   const path = resolvePath(cwd, file);
   try {
     return { path, sink: openSinkSync(path, 'truncate') };

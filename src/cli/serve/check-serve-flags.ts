@@ -1,5 +1,6 @@
 import { isClockTime } from '../../core/time/clock.js';
 import { CliError, EXIT } from '../io.js';
+import { refuseRecordName } from '../record-open-error.js';
 import type { ServeFlags } from './serve-flags.js';
 
 /**
@@ -19,14 +20,7 @@ export function checkServeFlags(flags: ServeFlags, config: Record<string, unknow
   }
   if (flags.recordBuffer !== undefined && flags.record === undefined)
     throw new CliError('--record-buffer goes with --record <file>', EXIT.usage);
-  if (flags.record === '')
-    throw new CliError('--record is empty; give the file to record to', EXIT.usage);
-  // "-" names the standard input of --journal; here it would be a file named "-".
-  if (flags.record === '-')
-    throw new CliError(
-      '--record - would write a file named "-"; give the path of the file to record to',
-      EXIT.usage,
-    );
+  if (flags.record !== undefined) refuseRecordName(flags.record);
   if (flags.handlers !== undefined && flags.engine !== 'msw')
     throw new CliError('--handlers needs --engine msw', EXIT.usage);
   if (flags.adminToken !== undefined && !/^[\x21-\x7e]{1,512}$/.test(flags.adminToken))
