@@ -1,5 +1,6 @@
 import type { Operation } from '../core/config/config.js';
 import type { RandomSource } from '../core/time/random.js';
+import { checkBaseUrl } from '../http/base-url.js';
 import type { RateLimitState } from './rate-limit-state.js';
 import type { RetryAfter } from './retry-after.js';
 import { RETRY_DEFAULTS, type ResolvedRetryOptions, type RetryOptions } from './retry-policy.js';
@@ -80,7 +81,11 @@ export interface ClientSettings {
   maxResponseBytes: number;
 }
 
-/** Applies the defaults of {@link ClientOptions}; a `timeoutMs` no timer can hold is a RangeError. */
+/**
+ * Applies the defaults of {@link ClientOptions}; a `timeoutMs` no timer can hold is a RangeError,
+ * a `baseUrl` that is not an http(s) origin (with a path prefix or not) a TypeError: a query or a
+ * fragment would take every request to another path.
+ */
 export function resolveClientOptions(options: ClientOptions): ClientSettings {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   // A timer cannot hold more: Node would fire it after 1 ms, or throw, at each attempt.
@@ -89,7 +94,7 @@ export function resolveClientOptions(options: ClientOptions): ClientSettings {
       `createClient: timeoutMs must be a whole number from 1 to ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can hold); got ${timeoutMs}`,
     );
   return {
-    baseUrl: options.baseUrl,
+    baseUrl: checkBaseUrl(options.baseUrl, 'createClient: baseUrl'),
     token: options.token,
     fetch: options.fetch,
     retry:

@@ -91,6 +91,15 @@ describe('createClient', () => {
     expect(sent).toBe(0);
   });
 
+  it('refuses a baseUrl with a query, a fragment or no origin with a TypeError, so no request goes elsewhere', () => {
+    // "http://h/?q=1" sent start to "/?q=1/v1/merchants/..." and "http://h/#x" to "/".
+    for (const baseUrl of [`${BASE}/?q=1`, `${BASE}/#top`, '', '/uas', 'ftp://uas.test'])
+      expect(() => createClient({ baseUrl, token: DEMO_TOKEN })).toThrow(
+        /^createClient: baseUrl must be an absolute http: or https: URL/,
+      );
+    expect(() => createClient({ baseUrl: `${BASE}/`, token: DEMO_TOKEN })).not.toThrow();
+  });
+
   it('returns the parsed body and the bucket state', async () => {
     const { client } = setup();
     const result = await client.exists({ email: 'alice@example.com', callerId: '203.0.113.7' });

@@ -57,7 +57,7 @@ export function createClient(options: ClientOptions): Client {
     payload?: Record<string, unknown>,
   ): CallRequest => ({
     method: SERVICE_METHODS[operation],
-    url: joinUrl(options.baseUrl, path),
+    url: joinUrl(settings.baseUrl, path),
     headers: payload === undefined ? headers : { ...headers, 'content-type': 'application/json' },
     body: payload === undefined ? undefined : JSON.stringify(payload),
   });
