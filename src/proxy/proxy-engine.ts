@@ -57,13 +57,14 @@ export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOption
         createProblem(kind, reply.detail, { instance: pathOf(request.url) }),
         false,
       );
-      // Its client may have left while the real service kept it waiting, or uas shut down
-      // then: nobody got the 504.
+      // Its client may have left while the real service kept it waiting (before uas began to
+      // shut down: a request in flight then has its signal aborted without that reason), or uas
+      // shut down then: nobody got the 504.
       const cut =
-        reply.shutdown === true
-          ? 'shutdown'
-          : request.signal?.reason === CLIENT_GONE
-            ? 'client'
+        request.signal?.reason === CLIENT_GONE
+          ? 'client'
+          : reply.shutdown === true
+            ? 'shutdown'
             : undefined;
       settleFailed(emulator, admission, answer, caller, cut);
       return fromCore(answer);

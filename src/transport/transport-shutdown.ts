@@ -100,25 +100,37 @@ export class TransportShutdown {
       this.closing = true;
       for (const controller of this.waiting) controller.abort();
       for (const end of this.streams) end();
+      let closed = false;
+      let giveUp: NodeJS.Timeout | undefined;
+      const finish = () => {
+        clearTimeout(timer);
+        clearTimeout(giveUp);
+        resolve();
+      };
+      // A close never waits for good on an exchange not yet journaled: at most a second once
+      // the grace has run out and the connections are closed.
+      const waitAtMostASecond = () => {
+        giveUp = setTimeout(finish, 1_000);
+      };
       // Not unref'd: a connection whose socket Node no longer counts as keeping the process
       // alive (a paused one) must still be closed, and the promise settled.
       const timer = setTimeout(() => {
         this.cutting = true;
         this.graceOver.abort();
         server.closeAllConnections();
+        if (closed) waitAtMostASecond();
       }, graceMs);
       server.close(() => {
-        clearTimeout(timer);
+        closed = true;
         // Its connections are closed, but a relayed answer hears so as its socket closes, and a
         // request cut while it waited is journaled as it stops, which may come after: the close
-        // waits for them. (At most a second: a close never waits for good on one.)
-        if (this.held === 0) resolve();
+        // waits for them. A request whose client left before (no connection kept the server
+        // open) may still wait for the real service: the grace still runs for it, and it is
+        // journaled as it stops then, not lost.
+        if (this.held === 0) finish();
         else {
-          const giveUp = setTimeout(resolve, 1_000);
-          this.released = () => {
-            clearTimeout(giveUp);
-            resolve();
-          };
+          this.released = finish;
+          if (this.cutting) waitAtMostASecond();
         }
       });
       server.closeIdleConnections();

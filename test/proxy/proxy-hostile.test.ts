@@ -296,6 +296,31 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     socket.destroy();
   });
 
+  it('journals a request whose client reset its connection while the real service kept it waiting, when uas shuts down before it answers', async () => {
+    // No connection is left open at shutdown: the server closes at once, but the request is
+    // still waiting for the real service. It was lost (never journaled, never recorded).
+    const silent = await hostile(() => {});
+    const waiting = await start(configWith({ callerBurst: 5 }), {
+      base: silent.url,
+      timeoutMs: 30_000,
+    });
+    await leaveAfter(`${waiting.url}${path}`, silent.requests, true);
+    const connections = () =>
+      new Promise<number>((resolve) =>
+        waiting.server.server.getConnections((_, count) => resolve(count)),
+      );
+    await expect.poll(connections).toBe(0);
+    const started = performance.now();
+    await waiting.server.close(50);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(waiting.emulator.requests()).toHaveLength(1);
+    expect(waiting.emulator.requests()[0]).toMatchObject({
+      status: 504,
+      outcome: 'upstream-failed',
+      upstream: { answered_by: 'proxy', cut: 'client' },
+    });
+  });
+
   it('marks the answers queued behind another on a pipelined connection its client left: none reached it', async () => {
     // The first answer trickles; the second comes whole at once and waits behind it; the third
     // never ends and waits too. The client resets its connection: neither the second nor the
