@@ -57,11 +57,10 @@ export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOption
         createProblem(kind, reply.detail, { instance: pathOf(request.url) }),
         false,
       );
-      // Its client may have left while the real service kept it waiting (before uas began to
-      // shut down: a request in flight then has its signal aborted without that reason), or uas
-      // shut down then: nobody got the 504.
+      // Its client may have left while the real service kept it waiting (during the grace at
+      // shutdown too), or uas shut down then: nobody got the 504.
       const cut =
-        request.signal?.reason === CLIENT_GONE
+        request.signal?.reason === CLIENT_GONE || request.clientLeft?.() === true
           ? 'client'
           : reply.shutdown === true
             ? 'shutdown'

@@ -40,6 +40,7 @@ export function dispatchRequest(
   const controller = shutdown.track(res);
   request.signal = controller.signal;
   request.graceOver = shutdown.graceOver.signal;
+  request.clientLeft = shutdown.clientLeft(res);
   const run = (): Promise<void> => {
     // Its connection was closed while the requests before it ran, or one of them began an
     // event stream: nobody takes its answer.

@@ -16,6 +16,11 @@ export interface TransportRequest extends EmulatorRequest {
    * waiting (on the real service) stops, and its exchange is journaled as cut by the shutdown.
    */
   graceOver?: AbortSignal | undefined;
+  /**
+   * Whether its client has left before its answer was written out (its connection closed before
+   * uas closed it at the end of the grace at shutdown): an exchange cut then was cut by its client.
+   */
+  clientLeft?: (() => boolean) | undefined;
   /** The body as the bytes received (`body` is their UTF-8 reading), forwarded as is by a proxy. */
   rawBody?: Buffer | undefined;
 }

@@ -60,6 +60,19 @@ export class TransportShutdown {
     return controller;
   }
 
+  /**
+   * Whether the client of `res` has left before its answer was written out: its connection
+   * closed before the grace at shutdown ran out (uas closes the connections itself then). Unlike
+   * the reason of {@link track}'s signal, this holds for a client that leaves during the grace.
+   */
+  clientLeft(res: ServerResponse): () => boolean {
+    let left = false;
+    res.on('close', () => {
+      if (!res.writableEnded && !this.cutting) left = true;
+    });
+    return () => left;
+  }
+
   /** Forgets a request that waited, now that it is answered. */
   settle(controller: AbortController): void {
     this.waiting.delete(controller);

@@ -321,6 +321,26 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     });
   });
 
+  it('marks a request the real service keeps waiting as cut by its client when the client resets its connection during the grace at shutdown', async () => {
+    const silent = await hostile(() => {});
+    const waiting = await start(configWith({ callerBurst: 5 }), {
+      base: silent.url,
+      timeoutMs: 30_000,
+    });
+    const { origin, pathname, search } = new URL(`${waiting.url}${path}`);
+    const socket = pipelined(origin, [`${pathname}${search}`]);
+    await expect.poll(() => silent.requests.length).toBe(1);
+    const closed = waiting.server.close(1_000);
+    socket.resetAndDestroy();
+    await closed;
+    expect(waiting.emulator.requests()).toHaveLength(1);
+    expect(waiting.emulator.requests()[0]).toMatchObject({
+      status: 504,
+      outcome: 'upstream-failed',
+      upstream: { answered_by: 'proxy', cut: 'client' },
+    });
+  });
+
   it('marks the answers queued behind another on a pipelined connection its client left: none reached it', async () => {
     // The first answer trickles; the second comes whole at once and waits behind it; the third
     // never ends and waits too. The client resets its connection: neither the second nor the
