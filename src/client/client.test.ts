@@ -78,6 +78,17 @@ describe('createClient', () => {
         return Response.json({});
       },
     });
+    // From JavaScript: a merchantId left out went to /v1/merchants//users/..., null to .../null/...
+    for (const merchantId of [undefined, null, 42] as unknown as string[]) {
+      expect(() => client.start({ merchantId, email: 'a@example.com' })).toThrow(
+        new TypeError(
+          `start takes a merchantId a URL can carry as a path segment; got ${String(merchantId)}`,
+        ),
+      );
+      expect(() => client.verify({ merchantId, email: 'a@example.com', code: '123456' })).toThrow(
+        TypeError,
+      );
+    }
     for (const merchantId of ['', '.', '..']) {
       expect(() => client.start({ merchantId, email: 'a@example.com' })).toThrow(
         new TypeError(

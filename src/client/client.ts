@@ -94,12 +94,14 @@ export function createClient(options: ClientOptions): Client {
 
 /**
  * A merchant id as the path segment of `operation`'s URL; a TypeError, thrown before anything is
- * sent, for one a URL cannot carry ("", ".", ".."): the request would go to another path.
+ * sent, for one a URL cannot carry ("", ".", ".."): the request would go to another path; and
+ * for one that is not a string.
  */
 function merchantSegment(operation: 'start' | 'verify', merchantId: string): string {
-  if (!isPathSegment(merchantId))
+  // From JavaScript, anything may come: none would be an empty segment, null the text "null".
+  if (typeof merchantId !== 'string' || !isPathSegment(merchantId))
     throw new TypeError(
-      `${operation} takes a merchantId a URL can carry as a path segment; got ${JSON.stringify(merchantId)}`,
+      `${operation} takes a merchantId a URL can carry as a path segment; got ${typeof merchantId === 'string' ? JSON.stringify(merchantId) : String(merchantId)}`,
     );
   return merchantId;
 }
