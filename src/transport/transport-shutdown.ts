@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Server, ServerResponse } from 'node:http';
 import type { ConnectionState } from './connection-state.js';
 import { CLIENT_GONE } from './transport-exchange.js';
@@ -23,7 +24,7 @@ export class TransportShutdown {
    * Aborted when the grace for requests in flight runs out: what still waits then (a request the
    * real service has not answered) stops waiting, and is journaled as cut by the shutdown.
    */
-  readonly graceOver = new AbortController();
+  readonly graceOver = graceController();
   /**
    * Exchanges with an engine not yet journaled: requests it has not answered, and answers relayed
    * from the real service that have not heard how they ended.
@@ -149,4 +150,15 @@ export class TransportShutdown {
       server.closeIdleConnections();
     });
   }
+}
+
+/**
+ * The controller of {@link TransportShutdown.graceOver}: every request waiting on the real
+ * service listens to its signal, each until it is answered, so it may have any number of
+ * listeners (Node warns of a leak past ten by default).
+ */
+function graceController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }

@@ -341,6 +341,32 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     });
   });
 
+  it('keeps many requests waiting on the real service at once without a warning of a leak', async () => {
+    const held: Array<() => void> = [];
+    const slow = await hostile((socket) =>
+      held.push(() => answer(socket, 200, [], '{"exists":true}')),
+    );
+    const proxy = await start(configWith({ callerBurst: 1_000, clientBurst: 1_000 }), {
+      base: slow.url,
+    });
+    const warnings: string[] = [];
+    const warned = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', warned);
+    onTestFinished(() => void process.off('warning', warned));
+    const replies = Array.from({ length: 20 }, () =>
+      fetch(`${proxy.url}${path}`, { headers: auth }).then(async (reply) => {
+        await reply.arrayBuffer();
+        return reply.status;
+      }),
+    );
+    await expect.poll(() => held.length).toBe(20);
+    for (const release of held) release();
+    expect(await Promise.all(replies)).toEqual(Array.from({ length: 20 }, () => 200));
+    // A warning is emitted on the next tick.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(warnings).toEqual([]);
+  });
+
   it('marks the answers queued behind another on a pipelined connection its client left: none reached it', async () => {
     // The first answer trickles; the second comes whole at once and waits behind it; the third
     // never ends and waits too. The client resets its connection: neither the second nor the
