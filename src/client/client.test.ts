@@ -89,7 +89,7 @@ describe('createClient', () => {
         TypeError,
       );
     }
-    for (const merchantId of ['', '.', '..']) {
+    for (const merchantId of ['', '.', '..', 'm\uD800']) {
       expect(() => client.start({ merchantId, email: 'a@example.com' })).toThrow(
         new TypeError(
           `start takes a merchantId a URL can carry as a path segment; got ${JSON.stringify(merchantId)}`,

@@ -177,6 +177,8 @@ describe('a dev client reading answers', () => {
       new TypeError('removeUser() takes an e-mail address; got ".."'),
     );
     await expect(dev.bucket('.')).rejects.toThrow(TypeError);
+    // A lone surrogate has no UTF-8: it is no URIError from deep inside.
+    await expect(dev.removeUser('a\uDC00@example.com')).rejects.toThrow(TypeError);
     expect(sent).toBe(0);
   });
 

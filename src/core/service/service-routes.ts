@@ -19,11 +19,15 @@ export const SERVICE_METHODS = {
 
 /**
  * Whether a text (a merchant id, an item of the dev API) can be one path segment of a URL: a URL
- * drops "." and ".." (the request would go to another path) and "" leaves an empty segment.
+ * drops "." and ".." (the request would go to another path), "" leaves an empty segment, and a
+ * lone surrogate has no UTF-8 to percent-encode.
  */
 export function isPathSegment(text: string): boolean {
-  return text !== '' && text !== '.' && text !== '..';
+  return text !== '' && text !== '.' && text !== '..' && !LONE_SURROGATE.test(text);
 }
+
+/** A UTF-16 surrogate not part of a pair (in a `u` pattern, a pair is one code point). */
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /** The path of an operation with its merchant filled in (percent-encoded). */
 export function operationPath(operation: Operation, merchantId = ''): string {
