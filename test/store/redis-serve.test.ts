@@ -349,6 +349,18 @@ describe.skipIf(!HAS_REDIS)('uas serve instances on one Redis', () => {
     const scheme = await runUas(['serve', '--port', '0', '--store', 'ftp://x']);
     expect(scheme.code).toBe(2);
     expect(scheme.stderr).toMatch(/^uas: invalid --store: expected "memory", "redis"/);
+    // A bad URL in the config file is named as the config's field, not as a flag never given.
+    const fromConfig = await runUas([
+      'serve',
+      '--port',
+      '0',
+      '--config',
+      config('query-store', DEMO_CONFIG.limits, { url: 'redis://127.0.0.1/0?cluster=2' }),
+    ]);
+    expect(fromConfig.code).toBe(2);
+    expect(fromConfig.stderr).toMatch(
+      /^uas: invalid store\.url of the config: redis:\/\/127\.0\.0\.1\/0\?cluster=2: a Redis URL takes no query but \?cluster=1/,
+    );
     const tui = await runUas([
       'serve',
       '--port',

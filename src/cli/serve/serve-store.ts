@@ -53,6 +53,8 @@ export async function openStore(
     config: unknown;
     /** Overrides `spec.url` (a worker connects to the Redis its primary started). */
     url?: string | undefined;
+    /** Where `spec.url` came from, as a bad one is named: `--store` (default), or the config. */
+    from?: string | undefined;
     manualClock?: { startMs: number } | undefined;
     onStatus(status: StoreStatus, target: string): void;
     onWarning(message: string): void;
@@ -72,7 +74,10 @@ export async function openStore(
     target = parseRedisUrl(url).display;
   } catch (error) {
     await embedded?.stop();
-    throw new CliError(`invalid --store: ${(error as Error).message}`, EXIT.usage);
+    throw new CliError(
+      `invalid ${options.from ?? '--store'}: ${(error as Error).message}`,
+      EXIT.usage,
+    );
   }
   let store: RedisStore;
   try {
@@ -112,4 +117,9 @@ export function describeStoreStatus(
       ? 'requests get 503 store-unavailable'
       : 'bucket decisions let requests through (--on-store-error open); start and verify get 503';
   return `store: Redis at ${target} is unreachable (${status.error}); ${answer} until it is back`;
+}
+
+/** Where the store's URL came from, as an error names it: `--store`, or the config's field. */
+export function storeSource(flags: { store?: string | undefined }): string {
+  return flags.store === undefined ? 'store.url of the config' : '--store';
 }

@@ -5,7 +5,7 @@ import { printBanner } from './banner.js';
 import { openDashboard } from './open-dashboard.js';
 import type { ServeFlags } from './serve-flags.js';
 import { warnBlockedPort, type ServeOutput } from './serve-output.js';
-import { openStore, startLocalRedis, type StoreSpec } from './serve-store.js';
+import { openStore, startLocalRedis, storeSource, type StoreSpec } from './serve-store.js';
 
 /**
  * `uas serve --workers N`: checks the shared store once (starting the local redis-server of
@@ -31,6 +31,7 @@ export async function serveWithWorkers(
     const probe = await openStore(spec, {
       config,
       url: storeUrl,
+      from: storeSource(flags),
       onStatus: () => {},
       onWarning: () => {},
     });

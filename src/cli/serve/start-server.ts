@@ -5,7 +5,13 @@ import type { CliIO } from '../io.js';
 import { isLoopbackHost } from '../options.js';
 import { listenError } from './listen-error.js';
 import type { ServeFlags } from './serve-flags.js';
-import { describeStoreStatus, openStore, type OpenedStore, type StoreSpec } from './serve-store.js';
+import {
+  describeStoreStatus,
+  openStore,
+  storeSource,
+  type OpenedStore,
+  type StoreSpec,
+} from './serve-store.js';
 import { shutDown, type ServeParts } from './shut-down.js';
 import { startRecording, type Recording } from './start-recording.js';
 import type { WorkerRole } from './worker-role.js';
@@ -45,6 +51,7 @@ export async function startServer(plan: ServerPlan): Promise<StartedServer> {
   parts.store = await openStore(spec, {
     config: plan.config,
     url: plan.role?.storeUrl,
+    from: storeSource(flags),
     manualClock: flags.clock === 'manual' ? { startMs: plan.clockStart } : undefined,
     onStatus: (status, target) =>
       plan.note(status.state, describeStoreStatus(status, target, spec.onError ?? 'closed')),
