@@ -35,4 +35,11 @@ describe('importOptional', () => {
       /: npm install --save-dev ioredis@5$/,
     );
   });
+
+  it('names the npx flags for a uas that npx runs from its cache', async () => {
+    const npx = 'file:///home/me/.npm/_npx/167be01150d302ce/node_modules/uas/dist/cli/top.js';
+    expect(await messageOf(importOptional(notFound('react'), 'screen', 'uas top', npx))).toBe(
+      'uas top needs ink and react, optional dependencies of uas that are not installed here: add --package ink@6 --package react@19 to the npx command',
+    );
+  });
 });

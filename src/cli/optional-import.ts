@@ -17,7 +17,18 @@ export const OPTIONAL = {
  * whose imports never look in the project's node_modules), otherwise in the project (or clone).
  */
 export function installCommand(needs: keyof typeof OPTIONAL, from: string): string {
-  return `npm install ${installedGlobally(from) ? '-g' : '--save-dev'} ${OPTIONAL[needs].install}`;
+  const { install } = OPTIONAL[needs];
+  // npx installs uas into a folder of its own cache, whose imports see neither the project's
+  // node_modules nor the global folder: the packages must come with uas, on npx's command line.
+  if (ranByNpx(from)) {
+    return `add ${install.replace(/(\S+)/g, '--package $1')} to the npx command`;
+  }
+  return `npm install ${installedGlobally(from) ? '-g' : '--save-dev'} ${install}`;
+}
+
+/** Whether uas runs from npx's cache (`npx --package ./uas-<version>.tgz uas ...`). */
+function ranByNpx(from: string): boolean {
+  return /[\\/]_npx[\\/][^\\/]+[\\/]node_modules[\\/]uas[\\/]/.test(decodeURIComponent(from));
 }
 
 /** Whether uas runs from npm's global folder (`npm install -g`). */
