@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isoTime, sizeFlag } from './options.js';
+import { ADMIN_TOKEN, isoTime, parseHttpUrl, sizeFlag } from './options.js';
 
 describe('sizeFlag', () => {
   it('reads bytes and units of 1024, kb and kib alike, in any case', () => {
@@ -31,5 +31,16 @@ describe('isoTime', () => {
   it('refuses a day the month does not have, and hours or minutes past their end', () => {
     for (const text of ['2026-02-30T00:00:00Z', '2026-02-29', '2026-04-31', '2026-01-01T24:00:00Z'])
       expect(() => isoTime(text), text).toThrow(/^expected an ISO 8601 time/);
+  });
+});
+
+describe('parseHttpUrl', () => {
+  it('refuses a URL with a password without repeating it, naming only the token flag the command has', () => {
+    expect(() => parseHttpUrl('--server-url', 'http://me:secret@x.example/')).toThrow(
+      /^invalid --server-url: a user name or password in the URL is not supported \(uas sends no URL credentials\); give http:\/\/x\.example\/$/,
+    );
+    expect(() => parseHttpUrl('--url', 'http://me:secret@127.0.0.1:4010', ADMIN_TOKEN)).toThrow(
+      /give http:\/\/127\.0\.0\.1:4010\/ and the admin token with --admin-token or UAS_ADMIN_TOKEN$/,
+    );
   });
 });

@@ -33,9 +33,10 @@ const USERINFO = /(\/\/)[^/?#@]*@/g;
 /**
  * Parses an http(s) URL given to `flag`; a CliError (usage) names the flag otherwise. A URL with
  * a user name or password is refused: uas sends no URL credentials (fetch would refuse them, and
- * the error would repeat the password), and the refusal does not repeat them either.
+ * the error would repeat the password), and the refusal does not repeat them either; it names
+ * `credential`, the way the command takes a token instead (none for a URL it never calls).
  */
-export function parseHttpUrl(flag: string, text: string): URL {
+export function parseHttpUrl(flag: string, text: string, credential?: string): URL {
   let url: URL;
   try {
     url = new URL(text);
@@ -53,7 +54,7 @@ export function parseHttpUrl(flag: string, text: string): URL {
     url.username = '';
     url.password = '';
     throw new CliError(
-      `invalid ${flag}: a user name or password in the URL is not supported (uas sends no URL credentials); give ${url.href} and the access token with --token or UAS_TOKEN`,
+      `invalid ${flag}: a user name or password in the URL is not supported (uas sends no URL credentials); give ${url.href}${credential === undefined ? '' : ` and ${credential}`}`,
     );
   }
   // Paths are added to a base URL: after a query or a fragment they would not be paths.
@@ -63,6 +64,11 @@ export function parseHttpUrl(flag: string, text: string): URL {
     );
   return url;
 }
+
+/** How the commands that call the service take its access token, for parseHttpUrl. */
+export const ACCESS_TOKEN = 'the access token with --token or UAS_TOKEN';
+/** How the commands that read the dev API take its admin token, for parseHttpUrl. */
+export const ADMIN_TOKEN = 'the admin token with --admin-token or UAS_ADMIN_TOKEN';
 
 const SIZE_UNITS: Record<string, number> = {
   b: 1,

@@ -18,7 +18,7 @@ import type { CallFlags } from './call-flags.js';
 import { CliError, EXIT } from '../io.js';
 import { colorsFor } from '../colors-for.js';
 import { durationFlag } from '../duration-flag.js';
-import { parseHttpUrl, sizeFlag } from '../options.js';
+import { ACCESS_TOKEN, parseHttpUrl, sizeFlag } from '../options.js';
 import { resolveAccessToken, sendableAdminToken } from '../resolve-access-token.js';
 import type { CommandContext } from '../command-context.js';
 import { escapeControls as safe, toSafeJson } from '../safe-text.js';
@@ -43,7 +43,7 @@ export async function runCall(
   const { io } = context;
   const err = colorsFor(io.stderr, io.env);
   const out = colorsFor(io.stdout, io.env);
-  const target = parseHttpUrl('--url', flags.url);
+  const target = parseHttpUrl('--url', flags.url, ACCESS_TOKEN);
   // The base URL as given, path included: what messages name.
   const base = target.href.replace(/\/+$/, '');
   const token = await resolveAccessToken(flags, target, io.cwd);

@@ -18,7 +18,7 @@ import { jsonText } from '../../text/json-text.js';
 import type { CheckFlags } from './check-flags.js';
 import { CliError, EXIT } from '../io.js';
 import { colorsFor } from '../colors-for.js';
-import { parseHttpUrl } from '../options.js';
+import { ADMIN_TOKEN, parseHttpUrl } from '../options.js';
 import type { CommandContext } from '../command-context.js';
 import {
   openPassthrough,
@@ -196,7 +196,7 @@ interface Recorded {
 
 /** The requests a running emulator has seen, each checked (the server is not trusted). */
 async function fromServer(url: string, adminToken: string | undefined): Promise<Recorded> {
-  const target = parseHttpUrl('--url', url);
+  const target = parseHttpUrl('--url', url, ADMIN_TOKEN);
   sendableAdminToken(adminToken);
   const { createDevClient } = await import('../../dev-client/dev-client.js');
   const { isDevApiError } = await import('../../dev-client/dev-api-error.js');

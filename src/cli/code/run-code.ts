@@ -4,7 +4,7 @@ import { isDevApiError } from '../../dev-client/dev-api-error.js';
 import { createDevClient } from '../../dev-client/dev-client.js';
 import { adminTokenProblem } from '../../text/admin-token-problem.js';
 import { CliError, EXIT, type CliIO } from '../io.js';
-import { parseHttpUrl } from '../options.js';
+import { ADMIN_TOKEN, parseHttpUrl } from '../options.js';
 import { escapeControls, toSafeJson } from '../safe-text.js';
 import { sendableAdminToken } from '../resolve-access-token.js';
 
@@ -21,7 +21,7 @@ export interface CodeFlags {
  * (only its digits, or all about it with `--json`). Failures are one line and an exit code.
  */
 export async function runCode(email: string, flags: CodeFlags, io: CliIO): Promise<void> {
-  const url = parseHttpUrl('--url', flags.url);
+  const url = parseHttpUrl('--url', flags.url, ADMIN_TOKEN);
   // What the emulator would refuse at start is no e-mail or merchant a code was issued for.
   if (email.length > 254 || !EMAIL_PATTERN.test(email))
     throw new CliError(

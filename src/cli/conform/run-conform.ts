@@ -19,7 +19,7 @@ import { DEMO_CONFIG, DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
 import { CliError, EXIT, type CliIO } from '../io.js';
 import { colorsFor } from '../colors-for.js';
 import { durationFlag } from '../duration-flag.js';
-import { parseHttpUrl, sizeFlag } from '../options.js';
+import { ACCESS_TOKEN, parseHttpUrl, sizeFlag } from '../options.js';
 import { resolveAccessToken, sendableAdminToken } from '../resolve-access-token.js';
 import { checkReportPath, fileErrorReason } from '../file-error.js';
 import { escapeControls, toSafeJson } from '../safe-text.js';
@@ -78,7 +78,7 @@ export async function runConform(
       );
     return (await import('./run-fidelity.js')).runFidelity(flags.journal, flags.json === true, io);
   }
-  const base = parseHttpUrl('--url', flags.url);
+  const base = parseHttpUrl('--url', flags.url, ACCESS_TOKEN);
   checkReportPath(flags.junit, '--junit', io.cwd);
   const token = await resolveAccessToken(flags, base, io.cwd);
   sendableAdminToken(flags.adminToken);

@@ -3,7 +3,7 @@ import { DEMO_MERCHANT, DEMO_TOKEN } from '../../demo-config.js';
 import type { Scenario } from '../../simulate/scenario.js';
 import type { SimulationReport } from '../../simulate/simulation-report.js';
 import { CliError, EXIT, type CliIO } from '../io.js';
-import { isLoopbackHost, parseHttpUrl } from '../options.js';
+import { ACCESS_TOKEN, isLoopbackHost, parseHttpUrl } from '../options.js';
 import type { SimulateFlags } from './simulate-flags.js';
 import { sendable, sendableAdminToken } from '../resolve-access-token.js';
 
@@ -19,7 +19,7 @@ export async function simulateLive(
   io: CliIO,
 ): Promise<SimulationReport> {
   const { runLive } = await import('../../simulate/live-run.js');
-  const target = parseHttpUrl('--target', targetText);
+  const target = parseHttpUrl('--target', targetText, ACCESS_TOKEN);
   const token = flags.token ?? (isLoopbackHost(target.hostname) ? DEMO_TOKEN : undefined);
   if (token === undefined)
     throw new CliError(

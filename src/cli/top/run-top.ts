@@ -3,7 +3,7 @@ import { colorsFor } from '../colors-for.js';
 import { CliError, EXIT } from '../io.js';
 import { allowLiveScreen } from '../live-screen.js';
 import { importOptional } from '../optional-import.js';
-import { parseHttpUrl } from '../options.js';
+import { ADMIN_TOKEN, parseHttpUrl } from '../options.js';
 import { sendableAdminToken } from '../resolve-access-token.js';
 
 /** The flags of `uas top`. */
@@ -17,7 +17,7 @@ export interface TopFlags {
 /** Runs `uas top`: the live screen on a terminal, one snapshot otherwise. */
 export async function runTop(flags: TopFlags, context: CommandContext): Promise<void> {
   const { io } = context;
-  const url = parseHttpUrl('--url', flags.url);
+  const url = parseHttpUrl('--url', flags.url, ADMIN_TOKEN);
   sendableAdminToken(flags.adminToken);
   const { createDevApiSource } = await import('../../tui/dev-api-source.js');
   const source = createDevApiSource({ url: url.href, adminToken: flags.adminToken });
