@@ -22,8 +22,14 @@ export function answerDifferences(
   if (exchange.status === undefined) return [`no answer: ${exchange.error}`];
   if (exchange.error !== undefined)
     return [`${exchange.status} without a whole body: ${exchange.error}`];
-  if (exchange.status !== expected)
-    return [`expected ${expected}, got ${exchange.status}${quote(bodyExcerpt(exchange.body))}`];
+  if (exchange.status !== expected) {
+    // A redirect (an http:// URL of an https-only sandbox, a missing path prefix) is never
+    // followed: where it points says what to fix, where its body rarely does.
+    const location =
+      exchange.status >= 300 && exchange.status < 400 ? exchange.headers.get('location') : null;
+    const excerpt = location === null ? bodyExcerpt(exchange.body) : ` to ${location}`;
+    return [`expected ${expected}, got ${exchange.status}${quote(excerpt)}`];
+  }
   // The validator's differences quote the answer's values.
   return context.validator
     .check(operation, { status: exchange.status, headers: exchange.headers, body: exchange.body })

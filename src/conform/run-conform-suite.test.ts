@@ -73,6 +73,25 @@ describe('runConformSuite', () => {
     );
   });
 
+  it('names where a redirect points instead of quoting its body, and does not follow it', async () => {
+    const redirect: typeof fetch = (input) =>
+      Promise.resolve(
+        new Response('<html>Moved</html>', {
+          status: 301,
+          headers: {
+            location: String(input).replace('http:', 'https:'),
+            'content-type': 'text/html',
+          },
+        }),
+      );
+    const report = await suiteOf(redirect).run();
+    const auth = report.checks.find((check) => check.id === 'auth.required');
+    expect(auth?.differences).toHaveLength(1);
+    expect(auth?.differences[0]).toMatch(
+      /^expected 401, got 301 to https:\/\/uas\.conform\.test\/v1\/users\/exists\?\S+$/,
+    );
+  });
+
   it('skips a probe its budget cannot pay for, and sends nothing more than the budget', async () => {
     const { clock, run } = suiteOf(undefined, 3);
     const emulator = createEmulator({ config: DEMO_CONFIG, clock, random: createSeededRandom(1) });
