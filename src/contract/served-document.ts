@@ -21,7 +21,8 @@ export function hostOrigin(host: string | undefined | null): string | undefined 
  * The server a document fetched from the emulator names: the origin it was fetched from (its
  * `Host`), since that is where the emulator answers; when the `Host` is absent or not usable
  * (see {@link hostOrigin}), the origin of the server that answered (`localOrigin`, its listening
- * address); the default only when neither is known.
+ * address); the default only when neither is known. `mountPath`, where an app mounts the
+ * emulator (`/uas`), follows the origin: the document's paths start under it.
  */
 export function serverUrlFor(host: string | undefined, localOrigin?: string): string {
   return hostOrigin(host) ?? localOrigin ?? DEFAULT_SERVER_URL;
@@ -33,8 +34,9 @@ export function servedDocument(
   which: ServedDocument,
   host: string | undefined,
   localOrigin: string | undefined,
+  mountPath = '',
 ): OpenApiDocument {
-  const options = { serverUrl: serverUrlFor(host, localOrigin) };
+  const options = { serverUrl: `${serverUrlFor(host, localOrigin)}${mountPath}` };
   return which === 'dev-api'
     ? createDevApiDocument(config, options)
     : createOpenApiDocument(config, options);

@@ -79,6 +79,15 @@ describe('createMiddleware', () => {
     expect(await answer.json()).toEqual({ exists: true, token_count: 2 });
   });
 
+  it('names its mount path after the origin in the documents it serves, as their paths start there', async () => {
+    const base = await mount({ clock: createManualClock(0) });
+    for (const query of ['', '?document=dev-api']) {
+      const answer = await fetch(`${base}/uas/__uas/openapi.json${query}`);
+      const document = (await answer.json()) as { servers: Array<{ url: string }> };
+      expect(document.servers[0]?.url, query).toBe(`${base}/uas`);
+    }
+  });
+
   it('names the address its server listens on in the document served to a request without Host', async () => {
     const base = await mount({ clock: createManualClock(0) });
     const answer = await rawRequest(
@@ -87,6 +96,6 @@ describe('createMiddleware', () => {
     );
     expect(answer.status).toBe(200);
     const document = JSON.parse(answer.body) as { servers: Array<{ url: string }> };
-    expect(document.servers[0]?.url).toBe(base);
+    expect(document.servers[0]?.url).toBe(`${base}/uas`);
   });
 });

@@ -20,8 +20,14 @@ export interface MiddlewareOptions extends EmulatorOptions, HostPolicy {
   emulator?: AnyEmulator;
 }
 
-/** A request as Express (4 or 5) hands it to middleware; `body` is set when a body parser ran first. */
-export type MiddlewareRequest = IncomingMessage & { body?: unknown };
+/**
+ * A request as Express (4 or 5) hands it to middleware; `body` is set when a body parser ran
+ * first, `baseUrl` to the path the middleware is mounted under.
+ */
+export type MiddlewareRequest = IncomingMessage & { body?: unknown; baseUrl?: unknown };
+
+/** A mount path Express reports (`/uas`, `/api/uas`): path segments, nothing a URL would reread. */
+const MOUNT_PATH = /^(?:\/[\w.~%!$&'()*+,;=:@-]+)+$/;
 
 /** What the middleware answers under its mount: the service (`/v1`) and the dev API (`/__uas`). */
 const EMULATED_PATH = /^\/(?:v1|__uas)(?:\/|$)/i;
@@ -56,6 +62,8 @@ export function createMiddleware(
       return;
     }
     const { request, bodyLimit } = admission;
+    if (typeof req.baseUrl === 'string' && MOUNT_PATH.test(req.baseUrl))
+      request.mountPath = req.baseUrl;
     const parsed = parsedBody(req);
     if (parsed !== undefined) {
       request.body = parsed;

@@ -21,12 +21,14 @@ export interface DevApiProviders {
   ): MaybePromise<unknown>;
   /**
    * The OpenAPI document `GET /__uas/openapi.json` serves under the running config, naming the
-   * server the request was sent to (its `Host`), or the one that answered (`localOrigin`).
+   * server the request was sent to (its `Host`), or the one that answered (`localOrigin`),
+   * followed by the path an app mounts the emulator under (`mountPath`).
    */
   servedDocument(
     config: ResolvedConfig,
     which: ServedDocument,
     host: string | undefined,
     localOrigin: string | undefined,
+    mountPath?: string,
   ): unknown;
 }

@@ -18,6 +18,12 @@ export interface EmulatorRequest {
    * usable Host names. Undefined when the transport does not know it.
    */
   localOrigin?: string | undefined;
+  /**
+   * The path the emulator is mounted under in an app of the user's (`/uas` for
+   * `app.use('/uas', createMiddleware())`), which the server a served document names includes.
+   * Undefined when the emulator answers at the root.
+   */
+  mountPath?: string | undefined;
 }
 
 /**

@@ -67,7 +67,10 @@ export const serverHandlers = {
     if (providers === undefined) return notProvided(path);
     const host = headerValue(request.headers, 'host');
     const which = query.document ?? 'service';
-    return json(200, providers.servedDocument(target.config, which, host, request.localOrigin));
+    return json(
+      200,
+      providers.servedDocument(target.config, which, host, request.localOrigin, request.mountPath),
+    );
   },
 } satisfies Pick<
   DevHandlers,
