@@ -21,14 +21,16 @@ export function hostOrigin(host: string | undefined | null): string | undefined 
  * The server a document fetched from the emulator names: the origin it was fetched from (its
  * `Host`), since that is where the emulator answers; when the `Host` is absent or not usable
  * (see {@link hostOrigin}), the origin of the server that answered (`localOrigin`, its listening
- * address); the default only when neither is known. `mountPath`, where an app mounts the
- * emulator (`/uas`), follows the origin: the document's paths start under it.
+ * address); the default only when neither is known.
  */
 export function serverUrlFor(host: string | undefined, localOrigin?: string): string {
   return hostOrigin(host) ?? localOrigin ?? DEFAULT_SERVER_URL;
 }
 
-/** The document `GET /__uas/openapi.json` serves under the running config. */
+/**
+ * The document `GET /__uas/openapi.json` serves under the running config. `mountPath`, where an
+ * app mounts the emulator (`/uas`), follows the origin in its server: its paths start under it.
+ */
 export function servedDocument(
   config: ResolvedConfig,
   which: ServedDocument,
