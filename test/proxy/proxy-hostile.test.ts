@@ -4,6 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { connect, createServer as createNetServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import type { Emulator } from '../../src/core/emulator.js';
 import { DEMO_MERCHANT } from '../../src/demo-config.js';
 import {
   answer,
@@ -72,11 +73,32 @@ function pipelined(origin: string, targets: string[]): Socket {
  * it is closed (which a server hears as a half-close until it writes).
  */
 async function leaveAfter(url: string, seen: readonly unknown[], reset = false): Promise<void> {
-  const { origin, pathname, search } = new URL(url);
-  const socket = pipelined(origin, [`${pathname}${search}`]);
+  const socket = sendAlone(url);
   await expect.poll(() => seen.length).toBe(1);
   if (reset) socket.resetAndDestroy();
   else socket.destroy();
+}
+
+/** Sends a GET of `url` on a raw connection of its own; the socket is returned. */
+function sendAlone(url: string): Socket {
+  const { origin, pathname, search } = new URL(url);
+  return pipelined(origin, [`${pathname}${search}`]);
+}
+
+/** A proxy in front of a real service that never answers (waited for up to 30 s). */
+async function beforeSilentService() {
+  const silent = await hostile(() => {});
+  const waiting = await start(configWith({ callerBurst: 5 }), {
+    base: silent.url,
+    timeoutMs: 30_000,
+  });
+  return { silent, waiting };
+}
+
+/** The one record `proxy` journaled, which holds what `record` says. */
+function expectOnlyRecord(proxy: { emulator: Emulator }, record: Record<string, unknown>): void {
+  expect(proxy.emulator.requests()).toHaveLength(1);
+  expect(proxy.emulator.requests()[0]).toMatchObject(record);
 }
 
 /** A port nothing listens on. */
@@ -255,8 +277,7 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
   it('marks an answer still relayed when the grace at shutdown runs out as cut by the shutdown, not by its client', async () => {
     const slow = await hostile((socket) => trickle(socket, head(200, []), 20));
     const relaying = await start(configWith({ callerBurst: 5 }), { base: slow.url });
-    const { origin, pathname, search } = new URL(`${relaying.url}${path}`);
-    const socket = pipelined(origin, [`${pathname}${search}`]);
+    const socket = sendAlone(`${relaying.url}${path}`);
     const received: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => received.push(chunk));
     // Its head and some of its body have reached the client, which stays.
@@ -265,8 +286,7 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     await expect.poll(() => received.length).toBeGreaterThan(parts + 2);
     await relaying.server.close(50);
     // Journaled by the time the server has closed: uas serve stops its recording then.
-    expect(relaying.emulator.requests()).toHaveLength(1);
-    expect(relaying.emulator.requests()[0]).toMatchObject({
+    expectOnlyRecord(relaying, {
       status: 200,
       outcome: 'allowed',
       upstream: { answered_by: 'upstream', cut: 'shutdown' },
@@ -275,20 +295,14 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
   });
 
   it('stops waiting for the real service when the grace at shutdown runs out, and journals the request as cut by the shutdown', async () => {
-    const silent = await hostile(() => {});
-    const waiting = await start(configWith({ callerBurst: 5 }), {
-      base: silent.url,
-      timeoutMs: 30_000,
-    });
-    const { origin, pathname, search } = new URL(`${waiting.url}${path}`);
-    const socket = pipelined(origin, [`${pathname}${search}`]);
+    const { silent, waiting } = await beforeSilentService();
+    const socket = sendAlone(`${waiting.url}${path}`);
     await expect.poll(() => silent.requests.length).toBe(1);
     const started = performance.now();
     await waiting.server.close(50);
     // Not held until --upstream-timeout (30 s here), and journaled by the time it has closed.
     expect(performance.now() - started).toBeLessThan(5_000);
-    expect(waiting.emulator.requests()).toHaveLength(1);
-    expect(waiting.emulator.requests()[0]).toMatchObject({
+    expectOnlyRecord(waiting, {
       status: 504,
       outcome: 'upstream-failed',
       upstream: { answered_by: 'proxy', cut: 'shutdown' },
@@ -299,11 +313,7 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
   it('journals a request whose client reset its connection while the real service kept it waiting, when uas shuts down before it answers', async () => {
     // No connection is left open at shutdown: the server closes at once, but the request is
     // still waiting for the real service. It was lost (never journaled, never recorded).
-    const silent = await hostile(() => {});
-    const waiting = await start(configWith({ callerBurst: 5 }), {
-      base: silent.url,
-      timeoutMs: 30_000,
-    });
+    const { silent, waiting } = await beforeSilentService();
     await leaveAfter(`${waiting.url}${path}`, silent.requests, true);
     const connections = () =>
       new Promise<number>((resolve) =>
@@ -313,8 +323,7 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     const started = performance.now();
     await waiting.server.close(50);
     expect(performance.now() - started).toBeLessThan(5_000);
-    expect(waiting.emulator.requests()).toHaveLength(1);
-    expect(waiting.emulator.requests()[0]).toMatchObject({
+    expectOnlyRecord(waiting, {
       status: 504,
       outcome: 'upstream-failed',
       upstream: { answered_by: 'proxy', cut: 'client' },
@@ -322,19 +331,13 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
   });
 
   it('marks a request the real service keeps waiting as cut by its client when the client resets its connection during the grace at shutdown', async () => {
-    const silent = await hostile(() => {});
-    const waiting = await start(configWith({ callerBurst: 5 }), {
-      base: silent.url,
-      timeoutMs: 30_000,
-    });
-    const { origin, pathname, search } = new URL(`${waiting.url}${path}`);
-    const socket = pipelined(origin, [`${pathname}${search}`]);
+    const { silent, waiting } = await beforeSilentService();
+    const socket = sendAlone(`${waiting.url}${path}`);
     await expect.poll(() => silent.requests.length).toBe(1);
     const closed = waiting.server.close(1_000);
     socket.resetAndDestroy();
     await closed;
-    expect(waiting.emulator.requests()).toHaveLength(1);
-    expect(waiting.emulator.requests()[0]).toMatchObject({
+    expectOnlyRecord(waiting, {
       status: 504,
       outcome: 'upstream-failed',
       upstream: { answered_by: 'proxy', cut: 'client' },
