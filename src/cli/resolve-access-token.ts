@@ -3,6 +3,7 @@ import { resolve as resolvePath } from 'node:path';
 import { DEMO_TOKEN } from '../demo-config.js';
 import { CliError } from './io.js';
 import { isLoopbackHost } from './options.js';
+import { unsendableCharacter } from '../text/header-token.js';
 
 /**
  * The access token of `--token` (or `UAS_TOKEN`) or `--token-file`; the demo token when neither
@@ -66,12 +67,10 @@ async function readTokenFile(file: string): Promise<string> {
  * the token itself: fetch would refuse the header on every attempt, and its error quotes it.
  */
 export function sendable(token: string, where: string): string {
-  const index = token.search(/[^\x20-\x7e]/);
-  if (index === -1) return token;
-  const code = token.codePointAt(index) ?? 0;
-  const character = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  const why = unsendableCharacter(token);
+  if (why === undefined) return token;
   throw new CliError(
-    `the token ${where} cannot go in an Authorization header: character ${index + 1} is ${character} (a token is one line of printable ASCII)`,
+    `the token ${where} cannot go in an Authorization header: ${why} (a token is one line of printable ASCII)`,
   );
 }
 

@@ -4,7 +4,7 @@ import { checkBaseUrl } from '../http/base-url.js';
 import type { RateLimitState } from './rate-limit-state.js';
 import type { RetryAfter } from './retry-after.js';
 import { RETRY_DEFAULTS, type ResolvedRetryOptions, type RetryOptions } from './retry-policy.js';
-import { MAX_TIMER_MS, sleep } from './sleep.js';
+import { sleep, timerMs } from './sleep.js';
 
 /** Time for the client: a clock to read and a way to wait. Virtual in simulations and tests. */
 export interface ClientClock {
@@ -87,12 +87,8 @@ export interface ClientSettings {
  * fragment would take every request to another path.
  */
 export function resolveClientOptions(options: ClientOptions): ClientSettings {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   // A timer cannot hold more: Node would fire it after 1 ms, or throw, at each attempt.
-  if (!(Number.isInteger(timeoutMs) && timeoutMs >= 1 && timeoutMs <= MAX_TIMER_MS))
-    throw new RangeError(
-      `createClient: timeoutMs must be a whole number from 1 to ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can hold); got ${timeoutMs}`,
-    );
+  const timeoutMs = timerMs(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'createClient: timeoutMs');
   return {
     baseUrl: checkBaseUrl(options.baseUrl, 'createClient: baseUrl'),
     token: options.token,

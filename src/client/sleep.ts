@@ -17,3 +17,15 @@ export async function sleep(ms: number): Promise<void> {
     left -= step;
   }
 }
+
+/**
+ * `ms` when a timer can wait that long (a whole number from 1 to {@link MAX_TIMER_MS});
+ * otherwise a RangeError naming `what`.
+ */
+export function timerMs(ms: number, what: string): number {
+  if (!(Number.isInteger(ms) && ms >= 1 && ms <= MAX_TIMER_MS))
+    throw new RangeError(
+      `${what} must be a whole number from 1 to ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can hold); got ${ms}`,
+    );
+  return ms;
+}

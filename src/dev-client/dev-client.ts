@@ -7,7 +7,8 @@ import type { Level } from '../core/limits/bucket-key.js';
 import { joinUrl } from '../http/join-url.js';
 import { sendRequest } from '../http/send-request.js';
 import { checkBaseUrl } from '../http/base-url.js';
-import { MAX_TIMER_MS } from '../client/sleep.js';
+import { timerMs } from '../client/sleep.js';
+import { unsendableCharacter } from '../text/header-token.js';
 import { DevApiError } from './dev-api-error.js';
 import { readRefusal } from './refusal-body.js';
 import { createAnswerReader, type NoneProblem } from './answer-reader.js';
@@ -133,19 +134,14 @@ export function createDevClient(url: string, options: DevClientOptions = {}): De
     throw new TypeError(
       `createDevClient: maxResponseBytes must be a whole number of bytes above 0; got ${String(maxBytes)}`,
     );
-  const timeoutMs = options.timeoutMs ?? 10_000;
   // A delay no timer takes would fail every call as a network error naming "delay".
-  if (!(Number.isInteger(timeoutMs) && timeoutMs >= 1 && timeoutMs <= MAX_TIMER_MS))
-    throw new RangeError(
-      `createDevClient: timeoutMs must be a whole number from 1 to ${MAX_TIMER_MS} ms (about 24.8 days, the longest a timer can hold); got ${timeoutMs}`,
-    );
-  const badAt = options.adminToken?.search(/[^\x20-\x7e]/) ?? -1;
-  if (badAt !== -1) {
-    const code = options.adminToken?.codePointAt(badAt) ?? 0;
+  const timeoutMs = timerMs(options.timeoutMs ?? 10_000, 'createDevClient: timeoutMs');
+  const why =
+    options.adminToken === undefined ? undefined : unsendableCharacter(options.adminToken);
+  if (why !== undefined)
     throw new TypeError(
-      `createDevClient: adminToken cannot go in an Authorization header: character ${badAt + 1} is U+${code.toString(16).toUpperCase().padStart(4, '0')} (a token is one line of printable ASCII)`,
+      `createDevClient: adminToken cannot go in an Authorization header: ${why} (a token is one line of printable ASCII)`,
     );
-  }
   const doFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const auth: Record<string, string> =
     options.adminToken === undefined ? {} : { authorization: `Bearer ${options.adminToken}` };
