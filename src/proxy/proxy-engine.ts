@@ -52,13 +52,18 @@ export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOption
     }
     const reply = await sendUpstream(forwarded(request, via), resolved, agent, request.graceOver);
     if (reply.kind === 'failed') {
-      const kind = reply.status === 504 ? 'upstream-timeout' : 'upstream-failed';
+      const kind =
+        reply.status === 503
+          ? 'service-unavailable'
+          : reply.status === 504
+            ? 'upstream-timeout'
+            : 'upstream-failed';
       const answer = problemAnswer(
         createProblem(kind, reply.detail, { instance: pathOf(request.url) }),
         false,
       );
       // Its client may have left while the real service kept it waiting (during the grace at
-      // shutdown too), or uas shut down then: nobody got the 504.
+      // shutdown too), or uas shut down then: nobody got the 504 (or the 503 of the shutdown).
       const cut =
         request.signal?.reason === CLIENT_GONE || request.clientLeft?.() === true
           ? 'client'

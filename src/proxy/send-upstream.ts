@@ -25,7 +25,8 @@ export type UpstreamReply =
   | { kind: 'answer'; incoming: IncomingMessage }
   | {
       kind: 'failed';
-      status: 502 | 504;
+      /** 502: no usable answer; 504: none within the timeout; 503: uas shut down first. */
+      status: 502 | 503 | 504;
       detail: string;
       /** Set when uas stopped waiting because it shut down (the grace for requests ran out). */
       shutdown?: true;
@@ -37,7 +38,7 @@ export type UpstreamReply =
  * besides the system's), a header block over `maxHeaderBytes` or malformed HTTP is a failure. A
  * GET (or a request with an `Idempotency-Key`) whose kept-alive connection the real service
  * closed as it went out is sent again, once. Waits no longer once `graceOver` aborts (uas shuts
- * down): a 504 that says so. Never throws.
+ * down): a 503 that says so. Never throws.
  */
 export function sendUpstream(
   request: UpstreamRequest,
@@ -57,9 +58,13 @@ export function sendUpstream(
       graceOver?.removeEventListener('abort', cut);
       resolve(reply);
     };
-    /** Waits no longer: a 504 that says why. */
+    /** Waits no longer: a 504 that says why, or a 503 when uas shuts down. */
     const stop = (detail: string, shutdown?: true) => {
-      done({ kind: 'failed', status: 504, detail, ...(shutdown && { shutdown }) });
+      done(
+        shutdown
+          ? { kind: 'failed', status: 503, detail, shutdown }
+          : { kind: 'failed', status: 504, detail },
+      );
       outgoing?.destroy();
     };
     const cut = () =>

@@ -303,8 +303,9 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     // Not held until --upstream-timeout (30 s here), and journaled by the time it has closed.
     expect(performance.now() - started).toBeLessThan(5_000);
     expectOnlyRecord(waiting, {
-      status: 504,
+      status: 503,
       outcome: 'upstream-failed',
+      problem: 'service-unavailable',
       upstream: { answered_by: 'proxy', cut: 'shutdown' },
     });
     socket.destroy();
@@ -324,8 +325,9 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     await waiting.server.close(50);
     expect(performance.now() - started).toBeLessThan(5_000);
     expectOnlyRecord(waiting, {
-      status: 504,
+      status: 503,
       outcome: 'upstream-failed',
+      problem: 'service-unavailable',
       upstream: { answered_by: 'proxy', cut: 'client' },
     });
   });
@@ -338,8 +340,9 @@ describe('uas serve --upstream: a failing or hostile real service', () => {
     socket.resetAndDestroy();
     await closed;
     expectOnlyRecord(waiting, {
-      status: 504,
+      status: 503,
       outcome: 'upstream-failed',
+      problem: 'service-unavailable',
       upstream: { answered_by: 'proxy', cut: 'client' },
     });
   });
