@@ -209,16 +209,28 @@ export function addLimitOptions(command: Command): Command {
     );
 }
 
+/**
+ * Adds `--url` (or UAS_URL; `credential` as {@link parseHttpUrl} takes it). A URL taken from
+ * UAS_URL is checked before the command runs, and refused naming UAS_URL: the command's own check
+ * names --url, which the user never typed.
+ */
+export function addUrlOption(command: Command, description: string, credential: string): Command {
+  return command
+    .addOption(new Option('--url <url>', description).env('UAS_URL').default(DEFAULT_URL))
+    .hook('preAction', (self) => {
+      if (self.getOptionValueSource('url') === 'env')
+        parseHttpUrl('UAS_URL', String(self.getOptionValue('url')), credential);
+    });
+}
+
 /** The emulator a command reads through its dev API (`uas code`, `uas top`): its URL and token. */
 export function addEmulatorOptions(command: Command): Command {
-  return command
-    .addOption(new Option('--url <url>', 'the emulator').env('UAS_URL').default(DEFAULT_URL))
-    .addOption(
-      new Option(
-        '--admin-token <token>',
-        'the dev API admin token, when the emulator requires one',
-      ).env('UAS_ADMIN_TOKEN'),
-    );
+  return addUrlOption(command, 'the emulator', ADMIN_TOKEN).addOption(
+    new Option(
+      '--admin-token <token>',
+      'the dev API admin token, when the emulator requires one',
+    ).env('UAS_ADMIN_TOKEN'),
+  );
 }
 
 /**

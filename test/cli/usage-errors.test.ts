@@ -221,6 +221,23 @@ describe('usage errors', () => {
     }
   });
 
+  it('names UAS_URL, not --url, when the URL from the environment is refused', async () => {
+    const cases: Array<[string[], string]> = [
+      [['call', 'exists', '--email', 'a@b.co'], ''],
+      [['conform'], 'ftp://x'],
+      [['code', 'a@b.co'], 'http://user:secretpw@127.0.0.1:1'],
+    ];
+    for (const [args, url] of cases) {
+      const result = await runUas(args, { UAS_URL: url });
+      expectUsageError(result);
+      expect(result.stderr).toMatch(/^uas: invalid UAS_URL: /);
+      expect(result.stderr).not.toContain('secretpw');
+    }
+    // The flag wins over the environment, and is named when it is the one refused.
+    const flag = await runUas(['top', '--url', 'nope'], { UAS_URL: '' });
+    expect(flag.stderr).toMatch(/^uas: invalid --url: /);
+  });
+
   it.each(CASES)('%s: one line, exit 2, no stack trace', async (_name, args) => {
     expectUsageError(await runCli(args));
   });

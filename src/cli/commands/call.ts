@@ -4,14 +4,10 @@ import type { CallDeps } from '../call/run-call.js';
 import type { CommandContext } from '../command-context.js';
 import { declareCommand } from '../command-list.js';
 import { CliError } from '../io.js';
-import { integerIn } from '../options.js';
-import { DEFAULT_URL } from '../defaults.js';
+import { ACCESS_TOKEN, addUrlOption, integerIn } from '../options.js';
 
 function addTargetOptions(command: Command): Command {
-  return command
-    .addOption(
-      new Option('--url <url>', 'base URL of the service').env('UAS_URL').default(DEFAULT_URL),
-    )
+  return addUrlOption(command, 'base URL of the service', ACCESS_TOKEN)
     .addOption(new Option('--token <token>', 'access token (Bearer)').env('UAS_TOKEN'))
     .option('--token-file <file>', 'read the access token from a file')
     .option(

@@ -2,8 +2,7 @@ import { Option, type Command } from 'commander';
 import type { ConformDeps, ConformFlags } from '../conform/run-conform.js';
 import type { CommandContext } from '../command-context.js';
 import { declareCommand } from '../command-list.js';
-import { integerIn } from '../options.js';
-import { DEFAULT_URL } from '../defaults.js';
+import { ACCESS_TOKEN, addUrlOption, integerIn } from '../options.js';
 
 /** Default of `--max-requests`: enough for every check, --exhaust included, at the default limits. */
 export const DEFAULT_MAX_REQUESTS = 25;
@@ -14,10 +13,7 @@ export function registerConform(
   context: CommandContext,
   deps: ConformDeps = {},
 ): void {
-  declareCommand(program, 'conform')
-    .addOption(
-      new Option('--url <url>', 'base URL of the service').env('UAS_URL').default(DEFAULT_URL),
-    )
+  addUrlOption(declareCommand(program, 'conform'), 'base URL of the service', ACCESS_TOKEN)
     .addOption(
       new Option('--token <token>', 'access token (Bearer); never printed').env('UAS_TOKEN'),
     )
