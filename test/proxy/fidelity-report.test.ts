@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_CONFIG, DEMO_TOKEN } from '../../src/demo-config.js';
@@ -143,5 +143,22 @@ describe('uas conform --journal: the fidelity report', () => {
     const { code, stderr } = await runUas(['conform', '--journal', file, ...flags]);
     expect(code).toBe(2);
     expect(stderr.trim()).toMatch(new RegExp(`^uas: --journal .*cannot go with ${name}$`));
+  });
+
+  it.each([
+    [['--journal', 'x.ndjson'], '--journal'],
+    [['--dry-run'], '--dry-run'],
+  ])('refuses --junit with %j, which runs no check, and writes no file', async (flags, name) => {
+    const dir = tempDir('uas-fidelity-');
+    const { code, stderr } = await runUas(
+      ['conform', ...flags, '--junit', join(dir, 'out.xml')],
+      {},
+      dir,
+    );
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      `uas: --junit writes the results of the checks, and ${name} runs none; leave one of them out\n`,
+    );
+    expect(existsSync(join(dir, 'out.xml'))).toBe(false);
   });
 });

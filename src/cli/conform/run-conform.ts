@@ -68,6 +68,13 @@ export async function runConform(
   io: CliIO,
   deps: ConformDeps = {},
 ): Promise<number> {
+  const runsNone =
+    flags.journal !== undefined ? '--journal' : flags.dryRun === true ? '--dry-run' : undefined;
+  if (flags.junit !== undefined && runsNone !== undefined)
+    throw new CliError(
+      `--junit writes the results of the checks, and ${runsNone} runs none; leave one of them out`,
+      EXIT.usage,
+    );
   if (flags.journal !== undefined) {
     const other =
       flags.urlGiven === true ? '--url' : flags.dryRun === true ? '--dry-run' : undefined;
