@@ -25,13 +25,16 @@ export function Header({
   columns: number;
 }) {
   const rates = currentRates(state);
+  // Waiting does not mend a missing or refused admin token: its advice takes the second line,
+  // whole, where the rates (which stand still meanwhile) would cut it at 80 columns.
+  const tokenProblem = state.connection === 'lost' && state.needsAdminToken;
   const connection =
     state.connection === 'connected' ? (
       <Text color="green">● connected</Text>
     ) : state.connection === 'connecting' ? (
       <Text color="yellow">○ connecting</Text>
-    ) : state.needsAdminToken ? (
-      <Text color="red">✖ {screenText(state.problem)}</Text>
+    ) : tokenProblem ? (
+      <Text color="red">✖ not connected</Text>
     ) : (
       <Text color="red">✖ connection lost ({screenText(state.problem)}); reconnecting</Text>
     );
@@ -50,12 +53,18 @@ export function Header({
         {state.uptimeMs === undefined ? '' : `  up ${shortDuration(state.uptimeMs)}`}
         {state.paused ? <Text color="yellow"> [paused]</Text> : ''}
       </Text>
-      <Text wrap="truncate">
-        {rates.requests} req/s{' '}
-        <Text color={rates.rejected > 0 ? 'yellow' : undefined}>{rates.rejected} 429/s</Text>{' '}
-        <Text color="cyan">{chart}</Text>
-        {rest}
-      </Text>
+      {tokenProblem ? (
+        <Text wrap="truncate" color="red">
+          {screenText(state.problem)}
+        </Text>
+      ) : (
+        <Text wrap="truncate">
+          {rates.requests} req/s{' '}
+          <Text color={rates.rejected > 0 ? 'yellow' : undefined}>{rates.rejected} 429/s</Text>{' '}
+          <Text color="cyan">{chart}</Text>
+          {rest}
+        </Text>
+      )}
     </Box>
   );
 }
