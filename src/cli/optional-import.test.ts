@@ -1,3 +1,5 @@
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CliError } from './io.js';
 import { importOptional } from './optional-import.js';
@@ -23,9 +25,22 @@ async function messageOf(promise: Promise<unknown>): Promise<string> {
 
 describe('importOptional', () => {
   it('names the install command that works where this uas runs: -g for a global uas', async () => {
-    const global = 'file:///usr/local/lib/node_modules/uas/dist/cli/top.js';
+    // npm's own global folder: the one above node's bin.
+    const prefix = dirname(dirname(process.execPath));
+    const global = pathToFileURL(`${prefix}/lib/node_modules/uas/dist/cli/top.js`).href;
     expect(await messageOf(importOptional(notFound('ink'), 'screen', 'uas top', global))).toBe(
       'uas top needs ink and react, optional dependencies of uas that are not installed here: npm install -g ink@6 react@19',
+    );
+  });
+
+  it('names the global folder of a uas installed with -g --prefix elsewhere, quoted for a shell', async () => {
+    const tools = 'file:///opt/uas-tools/lib/node_modules/uas/dist/cli/top.js';
+    expect(await messageOf(importOptional(notFound('msw'), 'msw', 'x', tools))).toMatch(
+      /: npm install -g --prefix \/opt\/uas-tools msw@2$/,
+    );
+    const odd = "file:///home/me/it's%20mine/lib/node_modules/uas/dist/cli/top.js";
+    expect(await messageOf(importOptional(notFound('msw'), 'msw', 'x', odd))).toMatch(
+      /: npm install -g --prefix '\/home\/me\/it'\\''s mine' msw@2$/,
     );
   });
 

@@ -1,3 +1,5 @@
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CliError, EXIT } from './io.js';
 
 /**
@@ -23,7 +25,26 @@ export function installCommand(needs: keyof typeof OPTIONAL, from: string): stri
   if (ranByNpx(from)) {
     return `add ${install.replace(/(\S+)/g, '--package $1')} to the npx command`;
   }
-  return `npm install ${installedGlobally(from) ? '-g' : '--save-dev'} ${install}`;
+  const prefix = globalPrefix(from);
+  if (prefix === undefined) return `npm install --save-dev ${install}`;
+  // A global folder of its own (`npm install -g --prefix DIR`): a bare -g would install elsewhere.
+  const own = prefix !== defaultGlobalPrefix() && prefix !== npmPrefixSetting();
+  return `npm install -g ${own ? `--prefix ${shellWord(prefix)} ` : ''}${install}`;
+}
+
+/** npm's global folder when nothing moves it (POSIX): the folder above the one node is in. */
+function defaultGlobalPrefix(): string {
+  return dirname(dirname(process.execPath));
+}
+
+/** The global folder npm's environment sets, if any (`npm_config_prefix`). */
+function npmPrefixSetting(): string | undefined {
+  return process.env.npm_config_prefix ?? process.env.NPM_CONFIG_PREFIX;
+}
+
+/** A path as one shell word: quoted when it holds anything but plain characters. */
+function shellWord(text: string): string {
+  return /^[\w./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 /** Whether uas runs from npx's cache (`npx --package ./uas-<version>.tgz uas ...`). */
@@ -31,9 +52,14 @@ function ranByNpx(from: string): boolean {
   return /[\\/]_npx[\\/][^\\/]+[\\/]node_modules[\\/]uas[\\/]/.test(decodeURIComponent(from));
 }
 
-/** Whether uas runs from npm's global folder (`npm install -g`). */
-function installedGlobally(from: string): boolean {
-  return /[\\/]lib[\\/]node_modules[\\/]uas[\\/]/.test(decodeURIComponent(from));
+/**
+ * The global folder (prefix) uas runs from (`npm install -g`: `PREFIX/lib/node_modules/uas`), or
+ * undefined when it runs from a project or a clone.
+ */
+function globalPrefix(from: string): string | undefined {
+  const path = from.startsWith('file:') ? fileURLToPath(from) : decodeURIComponent(from);
+  const at = /[\\/]lib[\\/]node_modules[\\/]uas[\\/]/.exec(path);
+  return at === null ? undefined : path.slice(0, at.index) || '/';
 }
 
 /**
