@@ -99,6 +99,42 @@ describe('uas check --journal on a recording that lost requests', () => {
     );
   });
 
+  it('says in every report format that a last line cut short was not judged, and fails --fail-on warn on it', async () => {
+    const dir = tempDir('uas-check-loss-');
+    const path = join(dir, 'cut.ndjson');
+    // A server stopped in the middle of writing its last line: that request is not judged.
+    writeFileSync(path, `${recordLines(2).join('\n')}\n{"id":3,"at":17672256`);
+    const warning = `recording ${path}, line 3: cut short (the server stopped while writing it); judged without it`;
+    const junit = join(dir, 'report.xml');
+    const markdown = join(dir, 'report.md');
+
+    const json = await runCli(['check', '--journal', path, '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      summary: { requests: 2 },
+      warnings: [warning],
+    });
+    expect(json.stderr).toBe(`uas: ${warning}\n`);
+
+    const text = await runCli(['check', '--journal', path, '--markdown', markdown]);
+    expect(text.stdout).toContain(`\nincomplete: ${warning}\nuas check: `);
+    expect(readFileSync(markdown, 'utf8')).toContain(`> ⚠️ **Incomplete:** ${warning}`);
+
+    const strict = await runCli([
+      'check',
+      '--journal',
+      path,
+      '--fail-on',
+      'warn',
+      '--junit',
+      junit,
+    ]);
+    expect(strict.code).toBe(1);
+    expect(readFileSync(junit, 'utf8')).toMatch(
+      /<testcase classname="uas.check" name="all-requests-judged">\s+<failure type="warn" message="recording /,
+    );
+  });
+
   it('reads a recording that holds a loss marker and nothing else', async () => {
     const path = join(tempDir('uas-check-loss-'), 'lost.ndjson');
     writeFileSync(path, `${marker(3, 0, 2, 'write-failed: EPIPE')}\n`);

@@ -74,6 +74,8 @@ async function judge(
       : resolvePath(io.cwd, flags.journal);
   const losses = createLossTally();
   const leftOut: LeftOut = {};
+  // What reading the recording left out (a last line cut short) is a warning of every report.
+  const readWarnings: string[] = [];
   const {
     records,
     dropped,
@@ -84,7 +86,12 @@ async function judge(
     ? await fromServer(flags.url, flags.adminToken)
     : journal !== undefined
       ? {
-          records: await readRecording({ path: journal, stdin: io.stdin }, warn, losses, leftOut),
+          records: await readRecording(
+            { path: journal, stdin: io.stdin },
+            (line) => readWarnings.push(line),
+            losses,
+            leftOut,
+          ),
           dropped: 0,
         }
       : await fromCommand(command, flags, context, output);
@@ -93,6 +100,7 @@ async function judge(
     droppedWarning(dropped + (leftOut.dropped ?? 0)),
     leftOut.nextPage,
     describeLosses(losses.losses),
+    ...readWarnings,
     ...(warnings ?? []),
   ]);
   const shown: ReportContext = {
