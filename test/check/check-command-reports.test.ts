@@ -109,6 +109,31 @@ describe('uas check -- <command>: reports', () => {
     expect(JSON.parse(again.stdout)).toEqual({ ...ran, summary });
   });
 
+  it.runIf(process.platform === 'linux')(
+    'still gives the report and its files when --record cannot be written once the command ran (a full disk)',
+    async () => {
+      const junit = join(dir, 'full-disk.xml');
+      const result = await runCli([
+        'check',
+        '--chaos',
+        '0',
+        '--json',
+        '--junit',
+        junit,
+        '--record',
+        '/dev/full',
+        '--',
+        ...sender(2, 0),
+      ]);
+      expect(result.code).toBe(2);
+      // What the command sent is judged, and said, though it could not be kept.
+      const report = JSON.parse(result.stdout) as JsonReport;
+      expect(report.findings.map((finding) => finding.rule)).toEqual(['caller-id-missing']);
+      expect(readFileSync(junit, 'utf8')).toContain('name="caller-id-missing"');
+      expect(result.stderr).toMatch(/\nuas: cannot write --record \/dev\/full: ENOSPC\n$/);
+    },
+  );
+
   it('starts the emulator on --port, and says in one line when that port is taken', async () => {
     blocker = createServer();
     await new Promise<void>((resolve) => blocker!.listen(0, '127.0.0.1', resolve));

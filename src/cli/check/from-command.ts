@@ -5,7 +5,7 @@ import { createSeededRandom } from '../../core/time/random.js';
 import { missingUnit, parseDuration } from '../../core/config/duration.js';
 import type { CheckFlags } from './check-flags.js';
 import { applyConfigFlags, configErrorToCli, loadConfigFile } from '../config-loader.js';
-import { CliError, EXIT } from '../io.js';
+import { CliError, EXIT, isCliError } from '../io.js';
 import { escapeControls } from '../../text/escape-controls.js';
 import { colorsFor } from '../colors-for.js';
 import type { CommandContext } from '../command-context.js';
@@ -40,6 +40,11 @@ export interface CommandRecorded {
   seed: number;
   /** What the report could not give whole: the command's output, a recording cut short. */
   warnings: Array<string | undefined>;
+  /**
+   * Why `--record` could not be written (a full disk), once the command had run: the report is
+   * given first, then this ends uas check.
+   */
+  recordError?: CliError | undefined;
 }
 
 /**
@@ -102,12 +107,20 @@ export async function fromCommand(
     const records = emulator.requests();
     const outcome = commandOutcome(ended, flags.timeout);
     io.stderr.write(chalk.dim(`uas check: ${outcome.message}\n`));
+    let recordError: CliError | undefined;
     const cut =
       recording === undefined
         ? undefined
-        : await writeCommandRecording(recording, records, late.signalled);
+        : await writeCommandRecording(recording, records, late.signalled).catch(
+            (error: unknown) => {
+              if (!isCliError(error)) throw error;
+              recordError = error;
+              return undefined;
+            },
+          );
     const warnings = [outputWarning(outputLeftOut), cut];
-    return { records, dropped: emulator.requestsDropped, command: outcome, seed, warnings };
+    const found = { records, dropped: emulator.requestsDropped, command: outcome, seed, warnings };
+    return { ...found, recordError };
   } finally {
     late.remove();
   }

@@ -82,6 +82,7 @@ async function judge(
     command: ran,
     seed,
     warnings,
+    recordError,
   } = flags.url !== undefined
     ? await fromServer(flags.url, flags.adminToken)
     : journal !== undefined
@@ -130,6 +131,8 @@ async function judge(
   if (unjudged !== undefined) warn(unjudged);
   else if (ran?.failed)
     warn(`${ran.message}, so uas check fails too (the report above is what it sent)`);
+  // The report is given first: what the command sent was judged, though it could not be kept.
+  if (recordError !== undefined) throw recordError;
   return verdict.failed ? EXIT.failure : EXIT.ok;
 }
 
@@ -200,6 +203,8 @@ interface Recorded {
   seed?: number | undefined;
   /** What the report of that command could not give whole. */
   warnings?: Array<string | undefined> | undefined;
+  /** Why that command's `--record` could not be written: said after the report. */
+  recordError?: CliError | undefined;
 }
 
 /** The requests a running emulator has seen, each checked (the server is not trusted). */
