@@ -166,4 +166,17 @@ describe.skipIf(process.platform === 'win32')('uas check -- <command>: its proce
     const stderr = Buffer.concat(chunks);
     expect(stderr.includes(Buffer.from([0x0a, 0xe2, 0x82, 0xac, 0xff, 0x0a]))).toBe(true);
   });
+
+  it("starts its own line on a line of its own when the command's output ended mid-line", async () => {
+    const result = await runCli([
+      'check',
+      '--chaos',
+      '0',
+      '--',
+      process.execPath,
+      '-e',
+      `${SEND_ONE}; process.stdout.write('no newline at the end');`,
+    ]);
+    expect(result.stderr).toContain('no newline at the end\nuas check: the command exited 0\n');
+  });
 });

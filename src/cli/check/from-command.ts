@@ -79,13 +79,18 @@ export async function fromCommand(
   };
   const chalk = colorsFor(io.stderr, io.env);
   let ended: CommandEnd;
+  // Whether the command's output so far ends mid-line: uas's next line then starts a line of its own.
+  let midLine = false;
   const late = watchLateSignal(io);
   try {
     ended = await runCommand(command, {
       env,
       timeoutMs,
       graceMs: KILL_GRACE_MS,
-      write: (chunk) => (output === undefined ? io.stderr.write(chunk) : output.command(chunk)),
+      write: (chunk) => {
+        if (chunk.length > 0) midLine = chunk[chunk.length - 1] !== 0x0a;
+        return output === undefined ? io.stderr.write(chunk) : output.command(chunk);
+      },
       onSignal: (handler) => io.onSignal(handler),
       started: () =>
         io.stderr.write(
@@ -106,7 +111,7 @@ export async function fromCommand(
     const outputLeftOut = (await output?.settle(OUTPUT_GRACE_MS)) ?? 0;
     const records = emulator.requests();
     const outcome = commandOutcome(ended, flags.timeout);
-    io.stderr.write(chalk.dim(`uas check: ${outcome.message}\n`));
+    io.stderr.write(`${midLine ? '\n' : ''}${chalk.dim(`uas check: ${outcome.message}`)}\n`);
     let recordError: CliError | undefined;
     const cut =
       recording === undefined
