@@ -85,6 +85,34 @@ describe('uas check --journal', () => {
     expect(md).toContain('| `caller-id-is-email` | warn | ⚠️ failed |');
   });
 
+  it('refuses, before any work, a report file that is the recording it reads or writes', async () => {
+    const path = emailAsCallerId();
+    const before = readFileSync(path, 'utf8');
+    const same = await runCli([
+      'check',
+      '--journal',
+      path,
+      '--junit',
+      join(dir, '.', 'email.ndjson'),
+    ]);
+    expect(same).toMatchObject({ code: 2, stdout: '' });
+    expect(same.stderr).toBe(
+      `uas: --junit and --journal name the same file, ${path}: give the report a name of its own\n`,
+    );
+    // The recording is as it was: not replaced by the report.
+    expect(readFileSync(path, 'utf8')).toBe(before);
+
+    const sent = join(dir, 'sent-and-report.out');
+    const both = await runCli(['check', '--record', sent, '--markdown', sent, '--', 'true']);
+    expect(both).toMatchObject({ code: 2, stdout: '' });
+    expect(both.stderr).toBe(
+      `uas: --markdown and --record name the same file, ${sent}: give the report a name of its own\n`,
+    );
+    const reports = await runCli(['check', '--journal', path, '--junit', sent, '--markdown', sent]);
+    expect(reports.code).toBe(2);
+    expect(reports.stderr).toContain('--junit and --markdown name the same file');
+  });
+
   it('reads a whole JSON document too, such as GET /__uas/requests answers', async () => {
     const lines = readFileSync(emailAsCallerId(), 'utf8').trim().split('\n');
     const path = join(dir, 'requests.json');

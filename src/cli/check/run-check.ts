@@ -1,4 +1,5 @@
 import { checkReportPath, fileErrorReason } from '../file-error.js';
+import { statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { checkIntegration } from '../../check/check-integration.js';
@@ -64,6 +65,7 @@ async function judge(
 ): Promise<number> {
   const { io } = context;
   checkSources(command, flags);
+  refuseSharedFiles(flags, io.cwd);
   // Refused now, not once the command has run.
   checkReportPath(flags.junit, '--junit', io.cwd);
   checkReportPath(flags.markdown, '--markdown', io.cwd);
@@ -191,6 +193,45 @@ function jsonReport(
 ) {
   const summary = command === undefined ? report.summary : { ...report.summary, command };
   return { ...report, summary, dropped, verdict, ...(seed === undefined ? {} : { seed }) };
+}
+
+/**
+ * Refuses a report file (`--junit`, `--markdown`) that is the recording read (`--journal`), the
+ * one written (`--record`) or the other report: the report would replace it. Devices and pipes
+ * (`/dev/null`) may be shared.
+ */
+function refuseSharedFiles(flags: CheckFlags, cwd: string): void {
+  const reports: Array<[string, string | undefined]> = [
+    ['--junit', flags.junit],
+    ['--markdown', flags.markdown],
+  ];
+  const recordings: Array<[string, string | undefined]> = [
+    ['--journal', flags.journal === '-' ? undefined : flags.journal],
+    ['--record', flags.record],
+  ];
+  reports.forEach(([flag, file], index) => {
+    if (file === undefined) return;
+    const key = fileKey(cwd, file);
+    if (key === undefined) return;
+    for (const [other, otherFile] of [...recordings, ...reports.slice(index + 1)])
+      if (otherFile !== undefined && fileKey(cwd, otherFile) === key)
+        throw new CliError(
+          `${flag} and ${other} name the same file, ${escapeControls(resolvePath(cwd, file))}: give the report a name of its own`,
+          EXIT.usage,
+        );
+  });
+}
+
+/** What tells a file from another: its device and inode once it exists, else its path. */
+function fileKey(cwd: string, file: string): string | undefined {
+  const path = resolvePath(cwd, file);
+  try {
+    const found = statSync(path, { throwIfNoEntry: false });
+    if (found === undefined) return `path ${path}`;
+    return found.isFile() ? `file ${found.dev} ${found.ino}` : undefined;
+  } catch {
+    return `path ${path}`;
+  }
 }
 
 /** Where the records come from, and how the command that made them ended. */
