@@ -38,6 +38,31 @@ describe('caller-id-missing', () => {
     expect(findingOf(report, 'caller-id-missing')?.evidence.count).toBe(1);
   });
 
+  it('says a caller_id was sent, but not as a text, where it was: not that none was', () => {
+    const make = recordMaker();
+    const refused = (id: number, callerId: unknown) =>
+      requestRecord({
+        id,
+        at: id * 10,
+        method: 'POST',
+        operation: 'start',
+        email: 'a@example.com',
+        fields: { email: 'a@example.com', caller_id: callerId },
+        status: 400,
+        outcome: 'invalid',
+      });
+    const report = checkIntegration([
+      make({ at: 0, email: 'b@example.com' }),
+      refused(11, 12345),
+      refused(12, null),
+    ]);
+    expect(findingOf(report, 'caller-id-missing')).toMatchObject({
+      message:
+        '3 requests of 3 sent no caller_id the service could use: 1 none, so it used the client bucket; 2 a caller_id that is empty or not a text (such as 12345)',
+      evidence: { count: 3 },
+    });
+  });
+
   it('leaves a caller_id sent in the wrong place to caller-id-wrong-place', () => {
     const make = recordMaker();
     const report = checkIntegration([

@@ -1,6 +1,7 @@
 import { callerIdOf } from '../caller-id-of.js';
 import { evidenceOf, plural, type CheckRule } from '../check-rule.js';
 import { groupBy } from '../group-by.js';
+import type { RequestRecord } from '../../core/records/records.js';
 
 /**
  * Requests with no caller_id at all: they share the client bucket, where one bot can starve every
@@ -24,7 +25,7 @@ export const callerIdMissing: CheckRule = {
     const byOperation = groupBy(missing, (record) => record.operation ?? 'unknown');
     return {
       status: 'failed',
-      message: `${plural(missing.length, 'request')} of ${judged.length} sent no caller_id, so they shared the client bucket`,
+      message: missingMessage(missing, judged.length),
       evidence: evidenceOf(
         missing,
         [...byOperation].map(([operation, records]) => `${operation}: ${records.length}`),
@@ -33,3 +34,21 @@ export const callerIdMissing: CheckRule = {
     };
   },
 };
+
+/**
+ * What the requests without a usable caller_id sent: none at all (the client bucket), or one that
+ * is empty or not a text (`12345`, `null`), which is no caller_id either, but not "none".
+ */
+function missingMessage(missing: readonly RequestRecord[], judged: number): string {
+  const unusable = missing.filter(
+    (record) => record.fields !== undefined && Object.hasOwn(record.fields, 'caller_id'),
+  );
+  const head = `${plural(missing.length, 'request')} of ${judged} sent no caller_id`;
+  if (unusable.length === 0) return `${head}, so they shared the client bucket`;
+  const none = missing.length - unusable.length;
+  const sample = JSON.stringify(unusable[0]?.fields?.caller_id) ?? 'undefined';
+  const shown = sample.length > 40 ? `${sample.slice(0, 40)}…` : sample;
+  return `${head} the service could use: ${
+    none === 0 ? '' : `${none} none, so ${none === 1 ? 'it' : 'they'} used the client bucket; `
+  }${unusable.length} a caller_id that is empty or not a text (such as ${shown})`;
+}
