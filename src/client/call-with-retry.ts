@@ -22,7 +22,7 @@ export async function callWithRetry<O extends Operation>(
   const { clock, retry } = settings;
   const attempts: AttemptRecord[] = [];
   for (let attempt = 1; ; attempt++) {
-    const got = await exchange(settings, request);
+    const got = await exchange(settings, request, attempt);
     const record = recordOf(got, attempt, clock.now());
     attempts.push(record);
     const answer: AnswerReading<Answers[O]> =
@@ -53,18 +53,31 @@ export async function callWithRetry<O extends Operation>(
   }
 }
 
-/** One attempt on the wire: one deadline for the status line, the headers and the whole body. */
-function exchange(settings: ClientSettings, request: CallRequest): Promise<HttpOutcome> {
+/**
+ * One attempt on the wire: one deadline for the status line, the headers and the whole body. It
+ * says which attempt it is (`Retry-Attempt: 0` for the first, 1 and 2 for the resends), so that a
+ * reader of the traffic (`uas check`) tells a resend from an identical request sent at the same
+ * time, which the server alone cannot.
+ */
+function exchange(
+  settings: ClientSettings,
+  request: CallRequest,
+  attempt: number,
+): Promise<HttpOutcome> {
   const { timeoutMs } = settings;
-  return exchangeHttp(request, {
-    fetch: settings.fetch,
-    timeoutMs,
-    maxResponseBytes: settings.maxResponseBytes,
-    describe: (failure) => {
-      const error = describeNetworkError(failure);
-      return error === 'timed out' ? `timed out after ${timeoutMs} ms` : error;
+  const headers = { ...request.headers, 'retry-attempt': String(attempt - 1) };
+  return exchangeHttp(
+    { ...request, headers },
+    {
+      fetch: settings.fetch,
+      timeoutMs,
+      maxResponseBytes: settings.maxResponseBytes,
+      describe: (failure) => {
+        const error = describeNetworkError(failure);
+        return error === 'timed out' ? `timed out after ${timeoutMs} ms` : error;
+      },
     },
-  });
+  );
 }
 
 /** The record of an attempt, before any wait after it. */

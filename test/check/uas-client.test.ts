@@ -162,6 +162,34 @@ describe("uas's own client under uas check", () => {
     }
   });
 
+  it('raises no finding for identical requests sent at the same time, which its Retry-Attempt tells from resends', async () => {
+    const time = createVirtualTime(Date.UTC(2026, 0, 1));
+    const emulator = createEmulator({
+      config: {
+        ...DEMO_CONFIG,
+        limits: { ...DEMO_CONFIG.limits, caller: { burst: 5, rate: '1/s' } },
+      },
+      clock: time.clock,
+      random: createSeededRandom(1),
+    });
+    server.use(...createHandlers({ emulator, baseUrl: BASE }));
+    const client = createClient({
+      baseUrl: BASE,
+      token: DEMO_TOKEN,
+      clock: time.clientClock,
+      random: createSeededRandom(2),
+    });
+    // A page asks eight times at once whether one shopper exists: three are refused, and resent.
+    const ask = () => client.exists({ email: 'alice@example.com', callerId: '203.0.113.7' });
+    await time.run(Array.from({ length: 8 }, () => ask));
+    const journal = emulator.journal();
+    expect(journal.filter((record) => record.status === 429).length).toBeGreaterThan(0);
+    expect(journal.map((record) => record.retry_attempt).sort()).toEqual(
+      expect.arrayContaining(['0', '1']),
+    );
+    expect(checkIntegration(journal).findings).toEqual([]);
+  });
+
   it('does see a client that retries more often, or without jitter (the harness can fail)', async () => {
     const busy: Run = {
       burst: 1,
