@@ -164,7 +164,13 @@ export function configFlagsOf(flags: object): ConfigFlag[] {
     .map(([name, [flag, path]]) => ({ flag, path, value: given[name] }));
 }
 
-/** Writes flag values over a config (a copy); flags win over the file. */
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Writes flag values over a config (a copy); flags win over the file. A flag that gives some
+ * fields of an object (`--cost start=2`) overrides those fields only: the file's others stay.
+ */
 export function applyConfigFlags(
   config: Record<string, unknown>,
   flags: ConfigFlag[],
@@ -174,10 +180,12 @@ export function applyConfigFlags(
     let node = copy;
     for (const key of path.slice(0, -1)) {
       const next = node[key];
-      node[key] = typeof next === 'object' && next !== null && !Array.isArray(next) ? next : {};
+      node[key] = isPlainObject(next) ? next : {};
       node = node[key] as Record<string, unknown>;
     }
-    node[path[path.length - 1] as string] = value;
+    const last = path[path.length - 1] as string;
+    const before = node[last];
+    node[last] = isPlainObject(value) && isPlainObject(before) ? { ...before, ...value } : value;
   }
   return copy;
 }
@@ -196,11 +204,19 @@ export function configErrorToCli(
       const field = flag.path.join('.');
       if (issue.path === field || issue.path.startsWith(`${field}[`))
         return `invalid ${flag.flag}: ${issue.message}`;
-      // A field inside the flag's value, such as limits.cost.start for --cost.
-      if (issue.path.startsWith(`${field}.`))
+      // A field inside the flag's value, such as limits.cost.start for --cost (one the flag
+      // gave: the file's other fields stay the file's).
+      if (issue.path.startsWith(`${field}.`) && givesField(flag.value, issue.path, field))
         return `invalid ${flag.flag}: ${issue.path.slice(field.length + 1)}: ${issue.message}`;
     }
     return `invalid ${source}: ${formatIssue(issue)}`;
   });
   return new CliError(lines.join('\n'), EXIT.usage);
+}
+
+/** Whether the value of a flag writing `field` gave the field of `path` just inside it. */
+function givesField(value: unknown, path: string, field: string): boolean {
+  if (!isPlainObject(value)) return true;
+  const key = /^[^.[]*/.exec(path.slice(field.length + 1))?.[0] ?? '';
+  return Object.hasOwn(value, key);
 }

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../core/config/config.js';
+import { ConfigError, configIssue } from '../core/config/config-error.js';
+import { applyConfigFlags, configErrorToCli, configFlagsOf } from './config-loader.js';
+
+const file = {
+  clients: [{ id: 'demo', token: 'uas-demo-token', merchants: [] }],
+  users: [],
+  limits: {
+    client: { burst: 20, rate: '10/s' },
+    caller: { burst: 5, rate: '1/s' },
+    cost: { exists: 3, verify: 2 },
+  },
+};
+
+describe('applyConfigFlags', () => {
+  it('keeps the costs of the file that --cost does not name', () => {
+    const config = applyConfigFlags(file, configFlagsOf({ cost: { start: 2 } }));
+    expect(resolveConfig(config).source.limits.cost).toEqual({ exists: 3, start: 2, verify: 2 });
+    expect(file.limits.cost).toEqual({ exists: 3, verify: 2 });
+  });
+
+  it('replaces a field of the file that is no object with the object the flag gives', () => {
+    const config = applyConfigFlags(
+      { ...file, limits: { ...file.limits, cost: 'junk' } },
+      configFlagsOf({ cost: { start: 2 } }),
+    );
+    expect((config.limits as Record<string, unknown>).cost).toEqual({ start: 2 });
+  });
+});
+
+describe('configErrorToCli', () => {
+  it('names --cost for a cost it gave, and the file for a cost the file gave', () => {
+    const flags = configFlagsOf({ cost: { start: 9 } });
+    const error = new ConfigError([
+      configIssue(['limits', 'cost', 'start'], '9 is more than limits.caller.burst (5)'),
+      configIssue(['limits', 'cost', 'exists'], '7 is more than limits.caller.burst (5)'),
+    ]);
+    expect(configErrorToCli(error, flags, 'config in my.json').message).toBe(
+      'invalid --cost: start: 9 is more than limits.caller.burst (5)\n' +
+        'invalid config in my.json: limits.cost.exists: 7 is more than limits.caller.burst (5)',
+    );
+  });
+});
