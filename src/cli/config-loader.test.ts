@@ -1,7 +1,16 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../core/config/config.js';
 import { ConfigError, configIssue } from '../core/config/config-error.js';
-import { applyConfigFlags, configErrorToCli, configFlagsOf } from './config-loader.js';
+import {
+  applyConfigFlags,
+  configErrorToCli,
+  configFlagsOf,
+  keyGivenTwice,
+  readJsonFile,
+} from './config-loader.js';
 
 const file = {
   clients: [{ id: 'demo', token: 'uas-demo-token', merchants: [] }],
@@ -40,5 +49,35 @@ describe('configErrorToCli', () => {
       'invalid --cost: start: 9 is more than limits.caller.burst (5)\n' +
         'invalid config in my.json: limits.cost.exists: 7 is more than limits.caller.burst (5)',
     );
+  });
+});
+
+describe('keyGivenTwice', () => {
+  it('finds a key given twice in one object, with its line and column', () => {
+    const text = '{\n  "limits": {},\n  "users": [{ "email": "a@b.c", "email": "d@e.f" }]\n}';
+    expect(keyGivenTwice(text)).toEqual({ key: 'email', where: 'line 3, column 33' });
+    expect(keyGivenTwice('{"a": 1, "\\u0061": 2}')).toEqual({
+      key: 'a',
+      where: 'line 1, column 10',
+    });
+  });
+
+  it('finds none when each object gives its keys once, though objects share them', () => {
+    expect(keyGivenTwice('{"a": {"a": 1}, "b": [{"a": 1}, {"a": 2}]}')).toBeUndefined();
+  });
+});
+
+describe('readJsonFile', () => {
+  it('refuses a config file that gives a field twice, naming it and where', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uas-config-'));
+    const path = join(dir, 'twice.json');
+    writeFileSync(path, '{\n  "limits": {},\n  "limits": {}\n}');
+    try {
+      await expect(readJsonFile(path, 'config file')).rejects.toThrow(
+        `config file ${path} gives "limits" twice in one object (line 3, column 3); only one of them would count, so give it once`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

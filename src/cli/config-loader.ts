@@ -1,6 +1,6 @@
 import { describeFsError } from './file-error.js';
 import { open, type FileHandle } from 'node:fs/promises';
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parse as parseJsonc, printParseErrorCode, visit, type ParseError } from 'jsonc-parser';
 import { resolve as resolvePath } from 'node:path';
 import { formatIssue, type ConfigError } from '../core/config/config-error.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../core/config/json-depth.js';
@@ -65,11 +65,50 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
       `${what} ${path} nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`,
       EXIT.usage,
     );
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new CliError(`${what} ${path} is not valid JSON: ${describeJsonError(text)}`, EXIT.usage);
   }
+  const twice = keyGivenTwice(text);
+  if (twice !== undefined)
+    throw new CliError(
+      `${what} ${path} gives ${JSON.stringify(twice.key)} twice in one object (${twice.where}); only one of them would count, so give it once`,
+      EXIT.usage,
+    );
+  return value;
+}
+
+/**
+ * The first key given again in the same object, and where (`line 9, column 3`): JSON.parse keeps
+ * the last silently, so a field of a config written twice (a block pasted in) would drop the
+ * first without a word.
+ */
+export function keyGivenTwice(text: string): { key: string; where: string } | undefined {
+  const objects: Array<Set<string>> = [];
+  let found: { key: string; where: string } | undefined;
+  visit(text, {
+    onObjectBegin: () => {
+      objects.push(new Set());
+    },
+    onObjectEnd: () => {
+      objects.pop();
+    },
+    onObjectProperty: (key, offset) => {
+      const keys = objects[objects.length - 1];
+      if (found !== undefined || keys === undefined) return;
+      if (keys.has(key)) found = { key, where: lineAndColumn(text, offset) };
+      keys.add(key);
+    },
+  });
+  return found;
+}
+
+/** `line 4, column 12` of an offset in text. */
+function lineAndColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  return `line ${before.split('\n').length}, column ${offset - before.lastIndexOf('\n')}`;
 }
 
 const JSON_ERRORS: Record<string, string> = {
@@ -101,10 +140,7 @@ export function describeJsonError(text: string): string {
   parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false });
   const first = errors[0];
   if (first === undefined) return text.trim() === '' ? 'the file is empty' : 'not a JSON value';
-  const before = text.slice(0, first.offset);
-  const line = before.split('\n').length;
-  const column = first.offset - before.lastIndexOf('\n');
-  return `line ${line}, column ${column}: ${JSON_ERRORS[printParseErrorCode(first.error)] ?? 'invalid JSON'}`;
+  return `${lineAndColumn(text, first.offset)}: ${JSON_ERRORS[printParseErrorCode(first.error)] ?? 'invalid JSON'}`;
 }
 
 /** Loads the config file at `path` (relative to `cwd`), or the bundled one. */
