@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +50,7 @@ export async function startEmbeddedRedis(binary = 'redis-server'): Promise<Embed
   const child = spawn(binary, redisServerArgs(dir, { socket }), {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const unwatch = stopOnSignal(child, dir);
   let output = '';
   try {
     await new Promise<void>((resolve, reject) => {
@@ -85,6 +86,7 @@ export async function startEmbeddedRedis(binary = 'redis-server'): Promise<Embed
       });
     });
   } catch (error) {
+    unwatch();
     child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
     throw error;
@@ -105,6 +107,7 @@ export async function startEmbeddedRedis(binary = 'redis-server'): Promise<Embed
     exited,
     async stop() {
       stopping = true;
+      unwatch();
       if (child.exitCode === null && child.signalCode === null)
         await new Promise<void>((resolve) => {
           child.once('exit', () => resolve());
@@ -113,4 +116,30 @@ export async function startEmbeddedRedis(binary = 'redis-server'): Promise<Embed
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The signals that stop `uas serve` (see io.ts). */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Stops the redis-server with this process when a signal ends it while nothing else listens for
+ * one: before `uas serve` has started (it listens from its banner on) or after it gave up
+ * waiting. Without this, `kill <pid>` during the start (which reaches this process, not its
+ * group, as Ctrl-C does) left the redis-server running and its folder behind. Once the server
+ * listens too, its own shutdown stops the redis-server. Returns what stops the watch.
+ */
+function stopOnSignal(child: ChildProcess, dir: string): () => void {
+  const listener = (signal: NodeJS.Signals) => {
+    if (process.listenerCount(signal) > 1) return;
+    unwatch();
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    // Ended by the signal as it would have been without this listener.
+    process.kill(process.pid, signal);
+  };
+  const unwatch = () => {
+    for (const signal of STOP_SIGNALS) process.off(signal, listener);
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, listener);
+  return unwatch;
 }
