@@ -1,8 +1,12 @@
 import { createProblem, type Problem } from '../core/service/problems.js';
 
-/** Host names always allowed on the dev API: this machine's loopback names and addresses. */
+/**
+ * Host names always allowed on the dev API: this machine's loopback names and addresses. An
+ * IPv4-mapped loopback address comes as typed (`[::ffff:127.0.0.1]`, curl) or as browsers
+ * write it (`[::ffff:7f00:1]`: the WHATWG URL parser gives its last 32 bits in hex).
+ */
 const LOOPBACK_HOST =
-  /^((?:[a-z0-9-]+\.)*localhost\.?|127(\.\d{1,3}){3}|\[::1\]|\[::ffff:127(\.\d{1,3}){3}\])$/i;
+  /^((?:[a-z0-9-]+\.)*localhost\.?|127(\.\d{1,3}){3}|\[::1\]|\[::ffff:(127(\.\d{1,3}){3}|7f[0-9a-f]{2}:[0-9a-f]{1,4})\])$/i;
 
 /**
  * A Host value as RFC 9110 allows it: a bracketed IP literal or a registered name (or IPv4
