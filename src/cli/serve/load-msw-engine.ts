@@ -37,6 +37,19 @@ export async function loadMswEngine(
         `--handlers ${file} must export an array named "handlers" (or a default array) of msw handlers`,
         EXIT.usage,
       );
+    // Each is checked here, where it is one line at the start, rather than as a 500 to every
+    // request (`handler.run is not a function`) once the server listens.
+    const stray = list.findIndex(
+      (item: unknown) =>
+        typeof item !== 'object' ||
+        item === null ||
+        typeof (item as { run?: unknown }).run !== 'function',
+    );
+    if (stray !== -1)
+      throw new CliError(
+        `--handlers ${file}: item ${stray} of its handlers is not an msw handler (such as http.get(path, resolver))`,
+        EXIT.usage,
+      );
     handlers = list as RequestHandler[];
   }
   return createMswEngine(emulator, handlers);
