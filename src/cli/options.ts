@@ -223,6 +223,19 @@ export function addUrlOption(command: Command, description: string, credential: 
     });
 }
 
+/**
+ * Refuses an admin token `uas serve` cannot require (exit 2), naming where it came from: `name` is
+ * `--admin-token`, or `UAS_ADMIN_TOKEN` when the flag was not given.
+ */
+export function checkServeAdminToken(token: string, name: string): void {
+  if (/^[\x21-\x7e]{1,512}$/.test(token)) return;
+  throw new CliError(
+    token === ''
+      ? `${name === '--admin-token' ? '--admin-token (or UAS_ADMIN_TOKEN)' : name} is empty; give a token, or unset it`
+      : `invalid ${name}: expected 1 to 512 printable ASCII characters without spaces`,
+  );
+}
+
 /** The emulator a command reads through its dev API (`uas code`, `uas top`): its URL and token. */
 export function addEmulatorOptions(command: Command): Command {
   return addUrlOption(command, 'the emulator', ADMIN_TOKEN).addOption(

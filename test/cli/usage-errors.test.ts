@@ -238,6 +238,24 @@ describe('usage errors', () => {
     expect(flag.stderr).toMatch(/^uas: invalid --url: /);
   });
 
+  it('names UAS_ADMIN_TOKEN, not --admin-token, when uas serve refuses the token from the environment', async () => {
+    // A token with the newline of the file it was read from.
+    const env = await runUas(['serve', '--port', '0'], { UAS_ADMIN_TOKEN: 'secret\n' });
+    expectUsageError(env);
+    expect(env.stderr).toBe(
+      'uas: invalid UAS_ADMIN_TOKEN: expected 1 to 512 printable ASCII characters without spaces\n',
+    );
+    const empty = await runUas(['serve', '--port', '0'], { UAS_ADMIN_TOKEN: '' });
+    expect(empty.stderr).toBe('uas: UAS_ADMIN_TOKEN is empty; give a token, or unset it\n');
+    // The flag wins over the environment, and is named when it is the one refused.
+    const flag = await runUas(['serve', '--port', '0', '--admin-token', 'a b'], {
+      UAS_ADMIN_TOKEN: 'fine',
+    });
+    expect(flag.stderr).toBe(
+      'uas: invalid --admin-token: expected 1 to 512 printable ASCII characters without spaces\n',
+    );
+  });
+
   it.each(CASES)('%s: one line, exit 2, no stack trace', async (_name, args) => {
     expectUsageError(await runCli(args));
   });

@@ -4,6 +4,7 @@ import { declareCommand } from '../command-list.js';
 import { DEFAULT_PORT } from '../defaults.js';
 import {
   addLimitOptions,
+  checkServeAdminToken,
   hostList,
   integerIn,
   isoTime,
@@ -163,7 +164,12 @@ function addServerOptions(command: Command): Command {
         '--admin-token <token>',
         'require this bearer token on the dev API (needed to enable it beyond loopback)',
       ).env('UAS_ADMIN_TOKEN'),
-    );
+    )
+    .hook('preAction', (self) => {
+      // A token from the environment is refused naming UAS_ADMIN_TOKEN: the user typed no flag.
+      if (self.getOptionValueSource('adminToken') === 'env')
+        checkServeAdminToken(String(self.getOptionValue('adminToken')), 'UAS_ADMIN_TOKEN');
+    });
 }
 
 /** In front of the real service: where it is, who decides, and how it is trusted. */

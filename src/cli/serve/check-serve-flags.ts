@@ -1,5 +1,6 @@
 import { isClockTime } from '../../core/time/clock.js';
 import { CliError, EXIT } from '../io.js';
+import { checkServeAdminToken } from '../options.js';
 import { refuseRecordName } from '../record-open-error.js';
 import type { ServeFlags } from './serve-flags.js';
 
@@ -23,13 +24,7 @@ export function checkServeFlags(flags: ServeFlags, config: Record<string, unknow
   if (flags.record !== undefined) refuseRecordName(flags.record);
   if (flags.handlers !== undefined && flags.engine !== 'msw')
     throw new CliError('--handlers needs --engine msw', EXIT.usage);
-  if (flags.adminToken !== undefined && !/^[\x21-\x7e]{1,512}$/.test(flags.adminToken))
-    throw new CliError(
-      flags.adminToken === ''
-        ? '--admin-token (or UAS_ADMIN_TOKEN) is empty; give a token, or unset it'
-        : 'invalid --admin-token: expected 1 to 512 printable ASCII characters without spaces',
-      EXIT.usage,
-    );
+  if (flags.adminToken !== undefined) checkServeAdminToken(flags.adminToken, '--admin-token');
   if (flags.clockStart !== undefined && flags.clock !== 'manual')
     throw new CliError('--clock-start needs --clock manual', EXIT.usage);
   if (flags.clockStart !== undefined && !isClockTime(flags.clockStart))
