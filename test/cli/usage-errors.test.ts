@@ -221,6 +221,21 @@ describe('usage errors', () => {
     }
   });
 
+  it('says that a --handlers module never finished loading, where the process ended silently with 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uas-handlers-'));
+    try {
+      const file = join(dir, 'handlers.mjs');
+      writeFileSync(file, 'await new Promise(() => {});\nexport const handlers = [];\n');
+      const result = await runUas(['serve', '--port', '0', '--engine', 'msw', '--handlers', file]);
+      expectUsageError(result);
+      expect(result.stderr).toBe(
+        `uas: cannot load --handlers ${file}: it never finished loading (a top-level await that never settles)\n`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('names UAS_URL, not --url, when the URL from the environment is refused', async () => {
     const cases: Array<[string[], string]> = [
       [['call', 'exists', '--email', 'a@b.co'], ''],

@@ -24,8 +24,9 @@ export async function loadMswEngine(
     const file = resolve(cwd, handlersFile);
     let loaded: { handlers?: unknown; default?: unknown };
     try {
-      loaded = (await import(pathToFileURL(file).href)) as typeof loaded;
+      loaded = (await settledOrStalled(import(pathToFileURL(file).href), file)) as typeof loaded;
     } catch (error) {
+      if (error instanceof CliError) throw error;
       throw new CliError(
         `cannot load --handlers ${file}: ${(error as Error).message.split('\n')[0]}`,
         EXIT.usage,
@@ -53,4 +54,23 @@ export async function loadMswEngine(
     handlers = list as RequestHandler[];
   }
   return createMswEngine(emulator, handlers);
+}
+
+/**
+ * `loading`, or a CliError once nothing is left to run while it waits: a module whose top-level
+ * await never settles would otherwise end the process silently, with exit code 0.
+ */
+function settledOrStalled<T>(loading: Promise<T>, file: string): Promise<T> {
+  let stalled: () => void = () => {};
+  const watch = new Promise<never>((_, reject) => {
+    stalled = () =>
+      reject(
+        new CliError(
+          `cannot load --handlers ${file}: it never finished loading (a top-level await that never settles)`,
+          EXIT.usage,
+        ),
+      );
+  });
+  process.once('beforeExit', stalled);
+  return Promise.race([loading, watch]).finally(() => process.off('beforeExit', stalled));
 }
