@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isConfigError } from '../config/config-error.js';
-import { createFaultQueue } from './faults.js';
+import { createFaultQueue, faultBody, type FaultSpec } from './faults.js';
 
 /** The messages a fault body is refused with. */
 function refusal(body: unknown): string[] {
@@ -33,5 +33,26 @@ describe('createFaultQueue', () => {
     expect(queue.list().map((fault) => fault.status)).toEqual([503, 500]);
     queue.take('start');
     expect(queue.add({ status: 429 }).status).toBe(429);
+  });
+});
+
+describe('faultBody', () => {
+  it.each([
+    ['retry_after', { status: 503, retry_after: 30 }, 'retryAfter'],
+    ['latency_ms', { latency_ms: 5000 }, 'latencyMs'],
+  ])(
+    'refuses the dev API spelling %s, naming the one it takes, where the value was dropped',
+    (field, spec, spelling) => {
+      const make = () => createFaultQueue().add(faultBody(spec as FaultSpec));
+      expect(make).toThrow(
+        new RegExp(`: ${field}: unknown field; in JavaScript it is ${spelling}$`),
+      );
+    },
+  );
+
+  it('keeps a field it does not know, so that the fault is refused naming it', () => {
+    expect(() =>
+      createFaultQueue().add(faultBody({ status: 503, retryafter: 3 } as FaultSpec)),
+    ).toThrow(/retryafter: unknown field/);
   });
 });

@@ -66,13 +66,24 @@ const SPEC_FIELDS: Record<string, string> = {
 
 /**
  * A fault spec in the dev API's form (snake_case, as `POST /__uas/faults` takes it). A field the
- * spec does not have (a typo, in JavaScript) is kept, so that the fault is refused naming it.
+ * spec does not have (a typo, in JavaScript) is kept, so that the fault is refused naming it; one
+ * spelt as the dev API spells it (`retry_after`) is refused here, naming the spelling the spec
+ * takes, as the spec's own field would overwrite it and its value be lost without a word.
  */
 export function faultBody(spec: FaultSpec): Record<string, unknown> {
   const unknown =
     typeof spec === 'object' && spec !== null
       ? Object.fromEntries(Object.entries(spec).filter(([key]) => !Object.hasOwn(SPEC_FIELDS, key)))
       : {};
+  const misspelt = Object.entries(SPEC_FIELDS).filter(
+    ([field, name]) => field !== name && Object.hasOwn(unknown, name),
+  );
+  if (misspelt.length > 0)
+    throw new ConfigError(
+      misspelt.map(([field, name]) =>
+        configIssue([name], `unknown field; in JavaScript it is ${field}`),
+      ),
+    );
   return {
     ...unknown,
     operation: spec.operation,
