@@ -45,8 +45,20 @@ interface Sleeper {
   wake(): void;
 }
 
-/** Creates a manual clock that starts at `startMs` (default 0). */
+/** The range of {@link CLOCK_RANGE} as text, for refusals. */
+const RANGE_TEXT = `from ${new Date(CLOCK_RANGE.min).toISOString()} to ${new Date(CLOCK_RANGE.max).toISOString()}`;
+
+/**
+ * Creates a manual clock that starts at `startMs` (default 0). Its time stays within
+ * {@link CLOCK_RANGE}: a start, set or advance outside it throws, and the clock keeps its time.
+ */
 export function createManualClock(startMs = 0): ManualClock {
+  if (typeof startMs !== 'number')
+    throw new TypeError(
+      `createManualClock: startMs must be a number of ms since the epoch; got ${JSON.stringify(startMs) ?? String(startMs)}`,
+    );
+  if (!isClockTime(startMs))
+    throw new RangeError(`createManualClock: startMs must be a time ${RANGE_TEXT}; got ${startMs}`);
   let current = startMs;
   let sleepers: Sleeper[] = [];
   const wakeDue = () => {
@@ -64,12 +76,17 @@ export function createManualClock(startMs = 0): ManualClock {
           `ManualClock.advance expects a finite, non-negative number of ms; got ${ms}`,
         );
       }
+      if (!isClockTime(current + ms)) {
+        throw new RangeError(
+          `ManualClock.advance(${ms}) would move the clock past ${new Date(CLOCK_RANGE.max).toISOString()}`,
+        );
+      }
       current += ms;
       wakeDue();
     },
     set(ms) {
-      if (!Number.isFinite(ms)) {
-        throw new RangeError(`ManualClock.set expects a finite number of ms; got ${ms}`);
+      if (typeof ms !== 'number' || !isClockTime(ms)) {
+        throw new RangeError(`ManualClock.set expects a time ${RANGE_TEXT} in ms; got ${ms}`);
       }
       current = ms;
       wakeDue();

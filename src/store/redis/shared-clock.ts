@@ -1,4 +1,4 @@
-import { createManualClock, type KeptClock } from '../../core/time/clock.js';
+import { createManualClock, isClockTime, type KeptClock } from '../../core/time/clock.js';
 
 /** A manual clock that every instance on the store moves together. */
 export interface SharedClock extends KeptClock {
@@ -34,12 +34,12 @@ export async function createSharedClock(options: {
 }): Promise<SharedClock> {
   const { store, run } = options;
   const stored = Number(await run(() => store.read(String(options.startMs))));
-  const local = createManualClock(Number.isFinite(stored) ? stored : options.startMs);
+  const local = createManualClock(isClockTime(stored) ? stored : options.startMs);
   const shared = Number(await run(() => store.start(String(options.startMs))));
-  const startMs = Number.isFinite(shared) ? shared : options.startMs;
+  const startMs = isClockTime(shared) ? shared : options.startMs;
   const settle = (value: string | null) => {
     const ms = Number(value);
-    if (!Number.isFinite(ms)) return;
+    if (!isClockTime(ms)) return;
     if (ms !== local.now()) local.set(ms);
     options.publish(ms);
   };
@@ -72,11 +72,11 @@ export async function createSharedClock(options: {
       options.publish(change.setMs);
     },
     heard(ms) {
-      if (Number.isFinite(ms) && ms !== local.now()) local.set(ms);
+      if (isClockTime(ms) && ms !== local.now()) local.set(ms);
     },
     async resync() {
       const ms = Number(await run(() => store.read(String(local.now()))));
-      if (Number.isFinite(ms) && ms !== local.now()) local.set(ms);
+      if (isClockTime(ms) && ms !== local.now()) local.set(ms);
     },
   };
 }
