@@ -7,10 +7,11 @@ import type { EmulatorState, InstanceCounters } from '../service/emulator-state.
 import { faultBody, type Fault, type FaultSpec } from '../service/faults.js';
 import type { BucketQuery, SharedChange } from '../store/emulator-store.js';
 import type { Clock } from '../time/clock.js';
+import { checkBucketQuery } from './bucket-query.js';
 import type { EventHub } from './event-hub.js';
 import { createLiveChanges, type UserRemoved } from './live-changes.js';
 import { emulatorMetrics } from './metrics.js';
-import { matchingRequests, type RequestFilter } from './request-filter.js';
+import { checkRequestQuery, matchingRequests, type RequestFilter } from './request-filter.js';
 import { userPage } from './user-page.js';
 
 /**
@@ -141,7 +142,10 @@ export function createAdmin(
       return state.config;
     },
     configure,
-    listBuckets: (query = {}) => state.store.listBuckets(query, state.config, clock.now()),
+    listBuckets(query = {}) {
+      checkBucketQuery(query);
+      return state.store.listBuckets(query, state.config, clock.now());
+    },
     getBucket: (key) => state.store.getBucket(key, state.config, clock.now()),
     resetBuckets(key) {
       return andThen(state.store.resetBuckets(key), (existed) => {
@@ -159,8 +163,10 @@ export function createAdmin(
     removeUser,
     listUsers: (query) => userPage(state.directory, query),
     journal: (limit) => state.journal.list(limit).map(release),
-    requests: (filter = {}, limit = Infinity) =>
-      matchingRequests(state.journal.list(), filter, limit, release),
+    requests(filter = {}, limit = Infinity) {
+      checkRequestQuery(filter, limit);
+      return matchingRequests(state.journal.list(), filter, limit, release);
+    },
     get requestsDropped() {
       return state.journal.dropped;
     },
