@@ -5,6 +5,8 @@ import type { RateLimitState } from './rate-limit-state.js';
 import type { RetryAfter } from './retry-after.js';
 import { RETRY_DEFAULTS, type ResolvedRetryOptions, type RetryOptions } from './retry-policy.js';
 import { sleep, timerMs } from './sleep.js';
+import { byteLimit } from './byte-limit.js';
+import { unsendableCharacter } from '../text/header-token.js';
 
 /** Time for the client: a clock to read and a way to wait. Virtual in simulations and tests. */
 export interface ClientClock {
@@ -82,25 +84,114 @@ export interface ClientSettings {
 }
 
 /**
- * Applies the defaults of {@link ClientOptions}; a `timeoutMs` no timer can hold is a RangeError,
- * a `baseUrl` that is not an http(s) origin (with a path prefix or not) a TypeError: a query or a
- * fragment would take every request to another path.
+ * Applies the defaults of {@link ClientOptions} (to an option given as undefined too); a
+ * `timeoutMs` no timer can hold, or a retry option out of its range, is a RangeError, a `baseUrl`
+ * that is not an http(s) origin (with a path prefix or not) a TypeError: a query or a fragment
+ * would take every request to another path. So is a token no request can carry, and a `fetch`,
+ * `clock` or `random` that is not what the calls use: each call would fail, or never end.
  */
 export function resolveClientOptions(options: ClientOptions): ClientSettings {
   // A timer cannot hold more: Node would fire it after 1 ms, or throw, at each attempt.
   const timeoutMs = timerMs(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'createClient: timeoutMs');
   return {
     baseUrl: checkBaseUrl(options.baseUrl, 'createClient: baseUrl'),
-    token: options.token,
-    fetch: options.fetch,
-    retry:
-      options.retry === false
-        ? { ...RETRY_DEFAULTS, maxAttempts: 1 }
-        : { ...RETRY_DEFAULTS, ...options.retry },
-    clock: options.clock ?? systemClock,
-    random: options.random ?? { next: () => Math.random() },
+    token: checkToken(options.token),
+    fetch: checkShape(
+      options.fetch,
+      'fetch',
+      'be a function',
+      (value) => typeof value === 'function',
+    ),
+    retry: options.retry === false ? { ...RETRY_DEFAULTS, maxAttempts: 1 } : retryOf(options.retry),
+    clock:
+      checkShape(options.clock, 'clock', 'have now() and sleep(ms)', (value) =>
+        hasFunctions(value, ['now', 'sleep']),
+      ) ?? systemClock,
+    random: checkShape(
+      options.random,
+      'random',
+      'have next(), as createSeededRandom(seed) gives',
+      (value) => hasFunctions(value, ['next']),
+    ) ?? { next: () => Math.random() },
     onRetry: options.onRetry,
     timeoutMs,
-    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    maxResponseBytes: byteLimit(
+      options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      'createClient: maxResponseBytes',
+    ),
+  };
+}
+
+/** The token, when a request can carry it in its Authorization header. */
+function checkToken(token: unknown): string {
+  if (typeof token !== 'string' || token === '')
+    throw new TypeError(
+      `createClient: token must be a non-empty string; got ${token === '' ? '""' : String(token)}`,
+    );
+  const why = unsendableCharacter(token);
+  if (why !== undefined)
+    throw new TypeError(
+      `createClient: token cannot go in an Authorization header: ${why} (a token is one line of printable ASCII)`,
+    );
+  return token;
+}
+
+/** `value` (undefined when not given) when it passes `fits`; otherwise a TypeError naming `name`. */
+function checkShape<T>(
+  value: T | undefined,
+  name: string,
+  expected: string,
+  fits: (value: unknown) => boolean,
+): T | undefined {
+  if (value === undefined || fits(value)) return value;
+  const shown = typeof value === 'function' ? 'a function' : describe(value);
+  throw new TypeError(`createClient: ${name} must ${expected}; got ${shown}`);
+}
+
+function hasFunctions(value: unknown, names: string[]): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function')
+  );
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'object' && value !== null)
+    return `an object with ${Object.keys(value).join(', ') || 'no fields'}`;
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}
+
+/**
+ * The retry policy, each option left out or undefined at its default: `maxAttempts: undefined`
+ * compared false with every attempt, and retried without end.
+ */
+function retryOf(retry: RetryOptions | undefined): ResolvedRetryOptions {
+  const given = retry ?? {};
+  const pick = (name: keyof RetryOptions) => given[name] ?? RETRY_DEFAULTS[name];
+  const maxAttempts = pick('maxAttempts');
+  if (!(Number.isSafeInteger(maxAttempts) && maxAttempts >= 1))
+    throw new RangeError(
+      `createClient: retry.maxAttempts must be a whole number from 1; got ${String(maxAttempts)}`,
+    );
+  const delay = (name: 'baseDelayMs' | 'maxDelayMs') => {
+    const ms = pick(name);
+    if (!(typeof ms === 'number' && Number.isFinite(ms) && ms >= 0))
+      throw new RangeError(
+        `createClient: retry.${name} must be a finite number of ms, 0 or more; got ${String(ms)}`,
+      );
+    return ms;
+  };
+  const maxWaitMs = pick('maxWaitMs');
+  // Infinity: wait however long the server asks.
+  if (!(typeof maxWaitMs === 'number' && maxWaitMs >= 0))
+    throw new RangeError(
+      `createClient: retry.maxWaitMs must be a number of ms, 0 or more; got ${String(maxWaitMs)}`,
+    );
+  return {
+    maxAttempts,
+    baseDelayMs: delay('baseDelayMs'),
+    maxDelayMs: delay('maxDelayMs'),
+    maxWaitMs,
   };
 }

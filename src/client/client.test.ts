@@ -222,6 +222,110 @@ describe('createClient', () => {
     ).not.toThrow();
   });
 
+  it('applies the default of a retry option given as undefined, where maxAttempts: undefined retried a 503 without end', async () => {
+    let calls = 0;
+    const client = createClient({
+      baseUrl: BASE,
+      token: DEMO_TOKEN,
+      random: { next: () => 0 },
+      retry: {
+        maxAttempts: undefined as unknown as number,
+        maxWaitMs: undefined as unknown as number,
+      },
+      clock: { now: () => 0, sleep: async () => {} },
+      fetch: async () => {
+        calls++;
+        // Without an end, the tenth attempt is answered, so that the test ends either way.
+        return new Response('{}', { status: calls < 10 ? 503 : 200 });
+      },
+    });
+    const result = await client.exists({ email: 'a@b.co' });
+    expect(calls).toBe(3);
+    expect(result.gaveUp).toBe('max-attempts');
+  });
+
+  it.each<[string, Record<string, unknown>, ErrorConstructor, RegExp]>([
+    [
+      'a token left unset',
+      { token: undefined },
+      TypeError,
+      /createClient: token must be a non-empty string; got undefined/,
+    ],
+    [
+      'an empty token',
+      { token: '' },
+      TypeError,
+      /createClient: token must be a non-empty string; got ""/,
+    ],
+    [
+      'a token no header can carry',
+      { token: 'a\nb' },
+      TypeError,
+      /createClient: token cannot go in an Authorization header: character 2 is U\+000A/,
+    ],
+    [
+      'a negative maxResponseBytes',
+      { maxResponseBytes: -1 },
+      TypeError,
+      /createClient: maxResponseBytes must be a whole number of bytes above 0; got -1/,
+    ],
+    [
+      'a maxResponseBytes of NaN',
+      { maxResponseBytes: NaN },
+      TypeError,
+      /maxResponseBytes must be a whole number of bytes above 0; got NaN/,
+    ],
+    [
+      'a fetch that is no function',
+      { fetch: 5 },
+      TypeError,
+      /createClient: fetch must be a function; got 5/,
+    ],
+    [
+      'a clock without sleep',
+      { clock: { now: () => 0 } },
+      TypeError,
+      /createClient: clock must have now\(\) and sleep\(ms\)/,
+    ],
+    [
+      'a random that is a function, as Math.random is',
+      { random: () => 0.5 },
+      TypeError,
+      /createClient: random must have next\(\), as createSeededRandom\(seed\) gives; got a function/,
+    ],
+    [
+      'maxAttempts of NaN',
+      { retry: { maxAttempts: NaN } },
+      RangeError,
+      /createClient: retry.maxAttempts must be a whole number from 1; got NaN/,
+    ],
+    [
+      'maxAttempts of 0',
+      { retry: { maxAttempts: 0 } },
+      RangeError,
+      /retry.maxAttempts must be a whole number from 1; got 0/,
+    ],
+    [
+      'a baseDelayMs of NaN',
+      { retry: { baseDelayMs: NaN } },
+      RangeError,
+      /createClient: retry.baseDelayMs must be a finite number of ms, 0 or more; got NaN/,
+    ],
+    [
+      'a negative maxWaitMs',
+      { retry: { maxWaitMs: -1 } },
+      RangeError,
+      /retry.maxWaitMs must be a number of ms, 0 or more; got -1/,
+    ],
+  ])(
+    'refuses %s when it is made, where its calls failed or misbehaved',
+    (_what, options, kind, why) => {
+      const make = () => createClient({ baseUrl: BASE, token: DEMO_TOKEN, ...options } as never);
+      expect(make).toThrow(kind);
+      expect(make).toThrow(why);
+    },
+  );
+
   it('waits the whole of a Retry-After longer than a timer can hold before trying again', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     try {

@@ -7,6 +7,7 @@ import type { Level } from '../core/limits/bucket-key.js';
 import { joinUrl } from '../http/join-url.js';
 import { sendRequest } from '../http/send-request.js';
 import { checkBaseUrl } from '../http/base-url.js';
+import { byteLimit } from '../client/byte-limit.js';
 import { timerMs } from '../client/sleep.js';
 import { unsendableCharacter } from '../text/header-token.js';
 import { DevApiError } from './dev-api-error.js';
@@ -129,11 +130,10 @@ export interface DevClient {
  */
 export function createDevClient(url: string, options: DevClientOptions = {}): DevClient {
   const base = checkBaseUrl(url, 'createDevClient: url', '; give the admin token as adminToken');
-  const maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
-  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0)
-    throw new TypeError(
-      `createDevClient: maxResponseBytes must be a whole number of bytes above 0; got ${String(maxBytes)}`,
-    );
+  const maxBytes = byteLimit(
+    options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
+    'createDevClient: maxResponseBytes',
+  );
   // A delay no timer takes would fail every call as a network error naming "delay".
   const timeoutMs = timerMs(options.timeoutMs ?? 10_000, 'createDevClient: timeoutMs');
   const why =
