@@ -98,4 +98,26 @@ describe('createMiddleware', () => {
     const document = JSON.parse(answer.body) as { servers: Array<{ url: string }> };
     expect(document.servers[0]?.url).toBe(`${base}/uas`);
   });
+
+  it('answers an empty body as uas serve does when express.json() ran first, where the parser made it {}', async () => {
+    const app = express();
+    app.use(express.json());
+    app.use('/uas', createMiddleware({ clock: createManualClock(0) }));
+    server = createServer(app);
+    await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const answer = await fetch(
+      `${base}/uas/v1/merchants/6f1c2b0e-8a4d-4c43-9b7e-2f5d8c1a9e01/users/passwordless/start`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
+        body: '',
+      },
+    );
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({
+      type: 'urn:uas:problem:malformed-json',
+      detail: 'the body is empty; send a JSON object',
+    });
+  });
 });

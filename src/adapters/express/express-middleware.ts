@@ -92,9 +92,13 @@ async function respond(
   return fromCore(response);
 }
 
-/** The body a parser of the app already read (`express.json()`, `express.text()`), as text. */
+/**
+ * The body a parser of the app already read (`express.json()`, `express.text()`), as text. One
+ * announced empty is empty, whatever the parser made of it (`express.json()` makes it `{}`).
+ */
 function parsedBody(req: MiddlewareRequest): string | undefined {
   if (!req.readableEnded || req.body === undefined) return undefined;
+  if (req.headers['content-length'] === '0') return '';
   if (typeof req.body === 'string') return req.body;
   if (Buffer.isBuffer(req.body)) return req.body.toString('utf8');
   return JSON.stringify(req.body);
