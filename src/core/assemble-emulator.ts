@@ -10,7 +10,7 @@ import { createUpstreamSide } from './upstream-side.js';
 import { andThen, type MaybePromise } from './async/maybe-promise.js';
 import type { ResolvedConfig } from './config/config.js';
 import { createEmulatorEvents } from './emulator-events.js';
-import { checkVersion, devApiAccess } from './emulator-options.js';
+import { checkEmulatorOptions, checkVersion, devApiAccess } from './emulator-options.js';
 import type { AnyEmulator, CoreEmulatorOptions } from './emulator.js';
 import {
   createState,
@@ -34,6 +34,7 @@ export function assembleEmulator(
   initialConfig: ResolvedConfig,
   store: EmulatorStore,
 ): AnyEmulator {
+  checkEmulatorOptions(options);
   const { clock, random } = options;
   const state = createState(initialConfig, store);
   const counters: InstanceCounters = { readers: 0, wholeReaders: 0, dropped: 0, storeErrors: 0 };

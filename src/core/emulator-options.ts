@@ -1,7 +1,9 @@
 import { VERSION_MAX_LENGTH } from './admin/dev-api-bounds.js';
 import type { DevApiAccess } from './admin/dev-api-target.js';
 import { ConfigError, configIssue } from './config/config-error.js';
-import type { DevApiOptions } from './emulator.js';
+import { got } from './config/schema-kit.js';
+import type { CoreEmulatorOptions, DevApiOptions } from './emulator.js';
+import { CLOCK_RANGE_TEXT, isClockTime } from './time/clock.js';
 
 /** Who may use the dev API, with the defaults applied: open, without a token. */
 export function devApiAccess(options: DevApiOptions | undefined): DevApiAccess {
@@ -37,4 +39,51 @@ export function checkVersion(version: string | undefined): string {
       `expected 1 to ${VERSION_MAX_LENGTH} printable ASCII characters without spaces`,
     ),
   ]);
+}
+
+/**
+ * Throws, naming it, for a clock or random source of another shape than the emulator calls (a
+ * `random` that is a function, as Math.random is, made every start answer 500), a clock whose time
+ * is none a record can show, or a count of the event streams' that bounds nothing.
+ */
+export function checkEmulatorOptions(options: CoreEmulatorOptions): void {
+  const { clock, random } = options as { clock: unknown; random: unknown };
+  if (!hasFunction(clock, 'now'))
+    throw new TypeError(
+      `createEmulator: clock must have now(), as createManualClock(start) gives; got ${shown(clock)}`,
+    );
+  const now = (clock as { now(): unknown }).now();
+  if (typeof now !== 'number' || !isClockTime(now))
+    throw new TypeError(
+      `createEmulator: clock.now() must give ms since the epoch, ${CLOCK_RANGE_TEXT}; got ${shown(now)}`,
+    );
+  if (!hasFunction(random, 'next'))
+    throw new TypeError(
+      `createEmulator: random must have next(), as createSeededRandom(seed) gives; got ${shown(random)}`,
+    );
+  checkCount(options.eventQueueBytes, 'eventQueueBytes', 1);
+  checkCount(options.maxEventReaders, 'maxEventReaders', 0);
+}
+
+function hasFunction(value: unknown, name: string): boolean {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as Record<string, unknown>)[name] === 'function'
+  );
+}
+
+function shown(value: unknown): string {
+  return typeof value === 'function' ? 'a function' : got(value).replace(/^got /, '');
+}
+
+function checkCount(value: unknown, name: string, min: number): void {
+  if (value === undefined) return;
+  const problem =
+    typeof value !== 'number'
+      ? `expected a number; ${got(value)}`
+      : !Number.isSafeInteger(value) || value < min
+        ? `expected a whole number from ${min}; ${got(value)}`
+        : undefined;
+  if (problem !== undefined) throw new ConfigError([configIssue([name], problem)]);
 }

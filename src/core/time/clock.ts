@@ -46,7 +46,7 @@ interface Sleeper {
 }
 
 /** The range of {@link CLOCK_RANGE} as text, for refusals. */
-const RANGE_TEXT = `from ${new Date(CLOCK_RANGE.min).toISOString()} to ${new Date(CLOCK_RANGE.max).toISOString()}`;
+export const CLOCK_RANGE_TEXT = `from ${new Date(CLOCK_RANGE.min).toISOString()} to ${new Date(CLOCK_RANGE.max).toISOString()}`;
 
 /**
  * Creates a manual clock that starts at `startMs` (default 0). Its time stays within
@@ -58,7 +58,9 @@ export function createManualClock(startMs = 0): ManualClock {
       `createManualClock: startMs must be a number of ms since the epoch; got ${JSON.stringify(startMs) ?? String(startMs)}`,
     );
   if (!isClockTime(startMs))
-    throw new RangeError(`createManualClock: startMs must be a time ${RANGE_TEXT}; got ${startMs}`);
+    throw new RangeError(
+      `createManualClock: startMs must be a time ${CLOCK_RANGE_TEXT}; got ${startMs}`,
+    );
   let current = startMs;
   let sleepers: Sleeper[] = [];
   const wakeDue = () => {
@@ -86,7 +88,7 @@ export function createManualClock(startMs = 0): ManualClock {
     },
     set(ms) {
       if (typeof ms !== 'number' || !isClockTime(ms)) {
-        throw new RangeError(`ManualClock.set expects a time ${RANGE_TEXT} in ms; got ${ms}`);
+        throw new RangeError(`ManualClock.set expects a time ${CLOCK_RANGE_TEXT} in ms; got ${ms}`);
       }
       current = ms;
       wakeDue();
