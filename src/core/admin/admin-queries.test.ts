@@ -105,3 +105,31 @@ describe('listBuckets(query) in process', () => {
     expect(uas.listBuckets({ limit: 0 }).total).toBe(3);
   });
 });
+
+describe('latestCode, getBucket and resetBuckets in process', () => {
+  it.each<[string, () => unknown, RegExp]>([
+    [
+      'an e-mail left undefined',
+      () => withTraffic().latestCode(undefined as never),
+      /latestCode: email must be a string; got undefined/,
+    ],
+    [
+      'a merchant id that is a number',
+      () => withTraffic().latestCode('alice@example.com', 5 as never),
+      /latestCode: merchantId must be a string; got 5/,
+    ],
+    [
+      'a bucket key that is a number',
+      () => withTraffic().getBucket(5 as never),
+      /getBucket: key must be a string; got 5/,
+    ],
+    [
+      'a bucket key of null, which reset nothing',
+      () => withTraffic().resetBuckets(null as never),
+      /resetBuckets: key must be a string, or left out to reset every bucket; got null/,
+    ],
+  ])('refuses %s with a TypeError naming it', (_what, call, why) => {
+    expect(call).toThrow(TypeError);
+    expect(call).toThrow(why);
+  });
+});

@@ -104,6 +104,17 @@ export interface UserPage {
 }
 
 /**
+ * Throws a TypeError naming `what` when `value` is not text: an e-mail or key of another type threw
+ * from inside (toLowerCase), or matched nothing without a word.
+ */
+function checkText(value: unknown, what: string, or = ''): asserts value is string {
+  if (typeof value !== 'string')
+    throw new TypeError(
+      `${what} must be a string${or}; got ${typeof value === 'object' && value !== null ? 'an object' : String(value)}`,
+    );
+}
+
+/**
  * Where the admin surface announces what changed: `all` reaches local listeners and event readers
  * (and, through the store, the readers of other instances); `here` only this instance's
  * listeners, for a change another instance made (its readers hear it from the one that made it).
@@ -146,18 +157,26 @@ export function createAdmin(
       checkBucketQuery(query);
       return state.store.listBuckets(query, state.config, clock.now());
     },
-    getBucket: (key) => state.store.getBucket(key, state.config, clock.now()),
+    getBucket(key) {
+      checkText(key, 'getBucket: key');
+      return state.store.getBucket(key, state.config, clock.now());
+    },
     resetBuckets(key) {
+      if (key !== undefined)
+        checkText(key, 'resetBuckets: key', ', or left out to reset every bucket');
       return andThen(state.store.resetBuckets(key), (existed) => {
         if (existed && events.all.active)
           events.all.emit({ type: 'reset', bucket: key, emulator: false });
         return existed;
       });
     },
-    latestCode: (email, merchantId) =>
-      andThen(state.store.codes.latest(email, merchantId), (code) =>
+    latestCode(email, merchantId) {
+      checkText(email, 'latestCode: email');
+      if (merchantId !== undefined) checkText(merchantId, 'latestCode: merchantId');
+      return andThen(state.store.codes.latest(email, merchantId), (code) =>
         code === undefined ? undefined : codeRecord(code),
-      ),
+      );
+    },
     listCodes: () => andThen(state.store.codes.list(), (codes) => codes.map(codeRecord)),
     addUsers,
     removeUser,
