@@ -289,6 +289,17 @@ describe('requests() and requestLog()', () => {
     ]);
   });
 
+  it('refuses a filter field it does not take, sending nothing, as the emulator in process does', async () => {
+    const { client, asked } = pagedJournal(5, 10);
+    await expect(client.requests({ opertion: 'start' } as never)).rejects.toThrow(
+      /opertion: unknown field \(did you mean "operation"\?\)/,
+    );
+    await expect(client.requestLog({ status: '200' } as never)).rejects.toThrow(
+      /status: expected a number; got "200"/,
+    );
+    expect(asked).toEqual([]);
+  });
+
   it('refuses a server whose next page would not move forward, rather than asking forever', async () => {
     for (const [requests, next] of [
       [[{ id: 5 }], 5],

@@ -1,5 +1,5 @@
 import type { RequestRecord } from '../core/records/records.js';
-import type { RequestFilter } from '../core/admin/request-filter.js';
+import { checkRequestQuery, type RequestFilter } from '../core/admin/request-filter.js';
 import { DevApiError } from './dev-api-error.js';
 import { routeTarget } from './route-target.js';
 
@@ -25,6 +25,8 @@ export async function readRequestLog(
   read: ReadJson,
   filter: RequestFilter,
 ): Promise<{ requests: RequestRecord[]; dropped: number }> {
+  // A misspelt field would be left out of the query, and match every request.
+  checkRequestQuery(filter, Infinity);
   const requests: RequestRecord[] = [];
   let afterId = filter.afterId;
   for (;;) {
