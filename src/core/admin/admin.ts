@@ -4,7 +4,7 @@ import type { BucketView } from '../limits/bucket-view.js';
 import { codeRecord } from '../records/code-record.js';
 import type { CodeRecord, EmulatorEvent, RequestRecord } from '../records/records.js';
 import type { EmulatorState, InstanceCounters } from '../service/emulator-state.js';
-import { faultBody, type Fault, type FaultSpec } from '../service/faults.js';
+import { addFaultSpec, type Fault, type FaultSpec } from '../service/faults.js';
 import type { BucketQuery, SharedChange } from '../store/emulator-store.js';
 import type { Clock } from '../time/clock.js';
 import { checkBucketQuery } from './bucket-query.js';
@@ -189,7 +189,7 @@ export function createAdmin(
     get requestsDropped() {
       return state.journal.dropped;
     },
-    failNext: (fault) => state.faults.add(faultBody(fault)),
+    failNext: (fault) => addFaultSpec(state.faults, fault),
     faults: () => state.faults.list(),
     clearFaults: () => state.faults.clear(),
     reset,

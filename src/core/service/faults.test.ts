@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isConfigError } from '../config/config-error.js';
+import { createCoreEmulator } from '../create-core-emulator.js';
+import { createManualClock } from '../time/clock.js';
+import { createSeededRandom } from '../time/random.js';
+import { DEMO_CONFIG } from '../../demo-config.js';
 import { createFaultQueue, faultBody, type FaultSpec } from './faults.js';
 
 /** The messages a fault body is refused with. */
@@ -55,4 +59,33 @@ describe('faultBody', () => {
       createFaultQueue().add(faultBody({ status: 503, retryafter: 3 } as FaultSpec)),
     ).toThrow(/retryafter: unknown field/);
   });
+});
+
+describe('failNext in process', () => {
+  it.each<[FaultSpec, string]>([
+    [
+      { latencyMs: -1 },
+      'invalid fault: latencyMs: expected a whole number of milliseconds from 0 to 3600000; got -1',
+    ],
+    [
+      { status: 429, retryAfter: 90_000 },
+      'invalid fault: retryAfter: expected a whole number of seconds from 0 to 86400; got 90000',
+    ],
+    [{}, 'invalid fault: give a status (429, 500, 503), a latencyMs, or both'],
+    [
+      { status: 503, latency: 5 } as FaultSpec,
+      'invalid fault: latency: unknown field (did you mean "latencyMs"?)',
+    ],
+  ])(
+    'refuses %j in the terms the spec was written in, where it named latency_ms and an invalid config',
+    (spec, message) => {
+      const emulator = createCoreEmulator({
+        config: DEMO_CONFIG,
+        clock: createManualClock(0),
+        random: createSeededRandom(1),
+      });
+      expect(() => emulator.failNext(spec)).toThrow(message);
+      expect(emulator.faults()).toEqual([]);
+    },
+  );
 });

@@ -1,6 +1,11 @@
 import * as z from 'zod/mini';
 import type { Operation } from '../config/config.js';
-import { ConfigError, configIssue } from '../config/config-error.js';
+import {
+  ConfigError,
+  configIssue,
+  isConfigError,
+  type ConfigIssue,
+} from '../config/config-error.js';
 import { describeIssues } from '../config/config-schema.js';
 import { checked, whole } from '../config/schema-kit.js';
 
@@ -91,6 +96,34 @@ export function faultBody(spec: FaultSpec): Record<string, unknown> {
     count: spec.count,
     retry_after: spec.retryAfter,
     latency_ms: spec.latencyMs,
+  };
+}
+
+/**
+ * Adds a fault given as a {@link FaultSpec} (as `failNext` takes it), refused in the spec's terms:
+ * `latencyMs`, not the dev API's `latency_ms`, and an invalid fault, not an invalid config.
+ */
+export function addFaultSpec(queue: FaultQueue, spec: FaultSpec): Fault {
+  const body = faultBody(spec);
+  try {
+    return queue.add(body);
+  } catch (error) {
+    if (!isConfigError(error)) throw error;
+    throw new ConfigError(error.issues.map(inSpecTerms), 'invalid fault');
+  }
+}
+
+/** An issue of a fault body, its dev-API field names written as the spec's. */
+function inSpecTerms(issue: ConfigIssue): ConfigIssue {
+  const rename = (text: string) =>
+    Object.entries(SPEC_FIELDS).reduce(
+      (renamed, [field, name]) => renamed.replace(new RegExp(`\\b${name}\\b`, 'g'), field),
+      text,
+    );
+  return {
+    path: rename(issue.path),
+    pointer: rename(issue.pointer),
+    message: rename(issue.message),
   };
 }
 
