@@ -49,7 +49,7 @@ describe('faultBody', () => {
     (field, spec, spelling) => {
       const make = () => createFaultQueue().add(faultBody(spec as FaultSpec));
       expect(make).toThrow(
-        new RegExp(`: ${field}: unknown field; in JavaScript it is ${spelling}$`),
+        new RegExp(`^invalid fault: ${field}: unknown field; in JavaScript it is ${spelling}$`),
       );
     },
   );

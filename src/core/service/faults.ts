@@ -88,6 +88,7 @@ export function faultBody(spec: FaultSpec): Record<string, unknown> {
       misspelt.map(([field, name]) =>
         configIssue([name], `unknown field; in JavaScript it is ${field}`),
       ),
+      'invalid fault',
     );
   return {
     ...unknown,
