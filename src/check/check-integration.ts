@@ -50,6 +50,10 @@ function* checkSteps(
   options: CheckOptions,
 ): Generator<void, CheckReport> {
   const resolved = resolveCheckOptions(options);
+  if (!Array.isArray(records))
+    throw new TypeError(
+      'checkIntegration expects the request records, an array (such as emulator.journal())',
+    );
   const requests = records.filter((record) => record.operation !== undefined).sort(oldestFirst);
   yield;
   // What several rules read of every record, worked out once, a slice at a time.

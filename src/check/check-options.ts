@@ -162,6 +162,14 @@ const EXPECTED = {
  * its range (a threshold of NaN would silently pass every rule).
  */
 export function resolveCheckOptions(options: CheckOptions = {}): ResolvedCheckOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new TypeError(`check options must be an object; got ${describeValue(options)}`);
+  // A misspelt threshold would leave its default in force, without a word.
+  const unknown = Object.keys(options).find((name) => !Object.hasOwn(KINDS, name));
+  if (unknown !== undefined)
+    throw new RangeError(
+      `unknown check option ${JSON.stringify(unknown)}; the options are ${Object.keys(KINDS).join(', ')}`,
+    );
   const resolved: ResolvedCheckOptions = { ...CHECK_DEFAULTS };
   for (const name of Object.keys(KINDS) as (keyof ResolvedCheckOptions)[]) {
     const value: unknown = options[name];
@@ -180,4 +188,9 @@ export function resolveCheckOptions(options: CheckOptions = {}): ResolvedCheckOp
     resolved[name] = value;
   }
   return resolved;
+}
+
+/** A value as an error names it: null, an array, or its type. */
+function describeValue(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
 }
