@@ -89,6 +89,16 @@ describe('createClient', () => {
         TypeError,
       );
     }
+    // Arguments that are not what the call takes: thrown at the call, naming it.
+    expect(() => client.exists(null as never)).toThrow(
+      new TypeError('exists takes an object of its fields; got null'),
+    );
+    expect(() => client.exists({ email: 42 } as never)).toThrow(
+      new TypeError('exists takes email as a string; got number'),
+    );
+    expect(() =>
+      client.verify({ merchantId: 'm', email: 'a@example.com', code: 123456 } as never),
+    ).toThrow(new TypeError('verify takes code as a string; got number'));
     for (const merchantId of ['', '.', '..', 'm\uD800']) {
       expect(() => client.start({ merchantId, email: 'a@example.com' })).toThrow(
         new TypeError(

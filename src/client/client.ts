@@ -65,6 +65,7 @@ export function createClient(options: ClientOptions): Client {
     callerId === undefined ? {} : { caller_id: callerId };
   return {
     exists(query) {
+      checkInput('exists', query, ['email', 'phoneNumber', 'callerId']);
       const params = new URLSearchParams();
       if (query.email !== undefined) params.set('email', query.email);
       if (query.phoneNumber !== undefined) params.set('phone_number', query.phoneNumber);
@@ -73,6 +74,7 @@ export function createClient(options: ClientOptions): Client {
       return callWithRetry(settings, 'exists', request('exists', path));
     },
     start(input) {
+      checkInput('start', input, ['email', 'callerId']);
       const path = operationPath('start', merchantSegment('start', input.merchantId));
       return callWithRetry(
         settings,
@@ -81,6 +83,7 @@ export function createClient(options: ClientOptions): Client {
       );
     },
     verify(input) {
+      checkInput('verify', input, ['email', 'code', 'callerId']);
       const path = operationPath('verify', merchantSegment('verify', input.merchantId));
       const payload = { email: input.email, verification_code: input.code };
       return callWithRetry(
@@ -90,6 +93,21 @@ export function createClient(options: ClientOptions): Client {
       );
     },
   };
+}
+
+/**
+ * A TypeError, thrown before anything is sent, for an argument that is not an object, or whose
+ * `fields` given are not texts: from JavaScript, `exists(null)` threw from deep inside, and a
+ * number was sent as its digits.
+ */
+function checkInput(operation: Operation, input: unknown, fields: readonly string[]): void {
+  if (typeof input !== 'object' || input === null)
+    throw new TypeError(`${operation} takes an object of its fields; got ${String(input)}`);
+  for (const field of fields) {
+    const value = (input as Record<string, unknown>)[field];
+    if (value !== undefined && typeof value !== 'string')
+      throw new TypeError(`${operation} takes ${field} as a string; got ${typeof value}`);
+  }
 }
 
 /**
