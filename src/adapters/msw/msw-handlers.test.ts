@@ -28,6 +28,18 @@ describe('createHandlers({ baseUrl })', () => {
     );
   });
 
+  it('refuses emulator options beside an emulator, which would never reach it', () => {
+    const emulator = createEmulator();
+    expect(() =>
+      createHandlers({ emulator, baseUrl: 'https://uas.test', clock: { now: () => 0 } }),
+    ).toThrow(
+      new TypeError(
+        'createHandlers takes either an emulator or the options to make one; clock would not reach the emulator given: pass it to createEmulator',
+      ),
+    );
+    expect(createHandlers({ emulator, baseUrl: 'https://uas.test' })).toHaveLength(1);
+  });
+
   it('answers under a base URL spelt otherwise than request URLs are (case, default port, trailing slash)', async () => {
     const emulator = createEmulator();
     const server = setupServer(

@@ -35,7 +35,17 @@ export function createHandlers(options: HandlersOptions): RequestHandler[] {
       'createHandlers needs baseUrl, the origin the emulator answers for (such as "https://uas.test"): without one its handlers would answer /v1/* of every origin, your own API included',
     );
   const baseUrl = checkBaseUrl(options.baseUrl, 'createHandlers: baseUrl');
-  return emulatorHandlers(options.emulator ?? createEmulator(options), baseUrl);
+  const { emulator, baseUrl: _, ...emulatorOptions } = options;
+  if (emulator === undefined) return emulatorHandlers(createEmulator(options), baseUrl);
+  // The emulator was made with its own options: these would be left out without a word.
+  const ignored = Object.keys(emulatorOptions).filter(
+    (name) => emulatorOptions[name as keyof typeof emulatorOptions] !== undefined,
+  );
+  if (ignored.length > 0)
+    throw new TypeError(
+      `createHandlers takes either an emulator or the options to make one; ${ignored.join(', ')} would not reach the emulator given: pass ${ignored.length === 1 ? 'it' : 'them'} to createEmulator`,
+    );
+  return emulatorHandlers(emulator, baseUrl);
 }
 
 /**
