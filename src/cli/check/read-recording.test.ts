@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { recordMaker } from '../../../test/helpers/check-records.js';
 import { readRecording } from './read-recording.js';
@@ -66,6 +67,28 @@ describe('readRecording', () => {
     expect(warnings).toEqual([
       'recording on stdin, line 3: cut short (the server stopped while writing it); judged without it',
     ]);
+  });
+
+  it.each([1, 4096])(
+    'refuses a gzip file, saying to decompress it, whatever the chunks (%i bytes)',
+    async (size) => {
+      const gzipped = gzipSync(recording());
+      await expect(readInChunks(gzipped, size)).rejects.toThrow(
+        'recording on stdin is compressed (gzip): decompress it first (gunzip -c, piped to --journal -)',
+      );
+    },
+  );
+
+  it('refuses as not JSON a last line without a newline that does not start as a record', async () => {
+    const junk = Buffer.from(`${recording()}\u0000\u0001binary`);
+    const warnings: string[] = [];
+    await expect(readInChunks(junk, 5, (line) => warnings.push(line))).rejects.toThrow(
+      'recording on stdin, line 3: not JSON',
+    );
+    await expect(readInChunks(Buffer.from('ELF\u0002binary'), 5)).rejects.toThrow(
+      'recording on stdin, line 1: not JSON',
+    );
+    expect(warnings).toEqual([]);
   });
 
   it('refuses a line over 1 MiB before its end has come', async () => {

@@ -11,6 +11,12 @@ import { createLossTally, type LossTally } from './recording-losses.js';
 /** The largest recording read as one JSON document (a list of records); NDJSON has no limit. */
 const MAX_DOCUMENT_BYTES = 64 * 1_048_576;
 
+/** How a recording read from standard input is named in messages. */
+const STDIN = 'on stdin';
+
+/** The first bytes of a gzip file (RFC 1952), which no recording starts with. */
+const GZIP = Buffer.from([0x1f, 0x8b]);
+
 /** The bytes a UTF-8 byte order mark takes at the start of a file. */
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -26,9 +32,10 @@ export interface RecordingSource {
  * `uas serve --record` writes (one record a line, streamed, any size; a line longer than 1 MiB is
  * refused as soon as it is that long), or one JSON document of at most 64 MiB (a list of
  * records, or what `GET /__uas/requests` answers). A UTF-8 byte order mark at the start is
- * skipped. Every record is checked; the first bad line is named, with why, and nothing is judged.
+ * skipped; a gzip file is refused, saying to decompress it first. Every record is checked; the first bad line is named, with why, and nothing is judged.
  *
- * One exception: a last line that is not JSON and has no newline after it is what a server
+ * One exception: a last line that is not JSON, has no newline after it and starts with `{` as a
+ * record does, is what a server
  * stopped in the middle of a write leaves (`--record` writes each line, newline included, in one
  * write, so only the last can be cut). It is left out, and `warn` says so with its line number.
  * Loss markers (what `--record` could not write) go to `losses`; a line that is not JSON just
@@ -40,7 +47,7 @@ export async function readRecording(
   losses: LossTally = createLossTally(),
   leftOut: LeftOut = {},
 ): Promise<RequestRecord[]> {
-  const name = source.path === '-' ? 'on stdin' : source.path;
+  const name = source.path === '-' ? STDIN : source.path;
   let input: NodeJS.ReadableStream | undefined;
   if (source.path !== '-') input = createReadStream(source.path);
   else if (source.stdin === undefined)
@@ -135,6 +142,13 @@ class RecordingReader {
     if (!this.started && !ended) return;
     const head = Buffer.concat(this.kept);
     this.kept = [head];
+    if (head[0] === GZIP[0] && (head.length < GZIP.length ? !ended : head[1] === GZIP[1])) {
+      if (head.length < GZIP.length) return;
+      throw new CliError(
+        `recording ${this.name} is compressed (gzip): decompress it first (${this.name === STDIN ? 'gunzip -c' : `gunzip -c ${this.name}`}, piped to --journal -)`,
+        EXIT.usage,
+      );
+    }
     const form = formOf(head, ended);
     if (form === undefined) return;
     this.form = form;

@@ -11,8 +11,8 @@ export const MAX_LINE_BYTES = 1_048_576;
  * The NDJSON of a recording, taken chunk by chunk: each line is cut from the bytes and decoded
  * whole (a character split between chunks stays whole), and refused as soon as it grows past
  * {@link MAX_LINE_BYTES}, before the rest of it is read. Blank lines are skipped; a line that is
- * not JSON is refused by number, unless it is the last and has no newline after it (a write cut
- * short), which is left out with a warning, or comes just before a loss marker (a line a failed
+ * not JSON is refused by number, unless it is the last, has no newline after it and starts as a
+ * record does, with `{` (a write cut short), which is left out with a warning, or comes just before a loss marker (a line a failed
  * write cut short, counted in that loss). Loss markers go to the tally, not to the records.
  */
 export class RecordingLines {
@@ -23,6 +23,8 @@ export class RecordingLines {
   private number = 0;
   /** A line that is not JSON: an error, unless it turns out to be the cut last line. */
   private unreadable: number | undefined;
+  /** Whether that line starts as a record does (`{`): only such a line can be one cut short. */
+  private unreadableOpensRecord = false;
 
   constructor(
     private readonly name: string,
@@ -55,7 +57,8 @@ export class RecordingLines {
     if (cut) this.line(Buffer.concat(this.partial));
     if (this.unreadable !== undefined) {
       // Only the very last line, with no newline after it, can be a write cut short.
-      if (!cut || this.unreadable !== this.number) throw this.notJson(this.unreadable);
+      if (!cut || this.unreadable !== this.number || !this.unreadableOpensRecord)
+        throw this.notJson(this.unreadable);
       this.warn(
         `recording ${this.name}, line ${this.unreadable}: cut short (the server stopped while writing it); judged without it`,
       );
@@ -85,6 +88,7 @@ export class RecordingLines {
       value = JSON.parse(text);
     } catch {
       this.unreadable = this.number;
+      this.unreadableOpensRecord = text.trimStart().startsWith('{');
       return;
     }
     if (this.losses.take(value, this.name, `line ${this.number}`)) return;
