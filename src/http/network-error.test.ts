@@ -75,6 +75,25 @@ describe('describeNetworkError and describeNoAnswer', () => {
     expect(describeNetworkError(new DOMException('aborted', 'TimeoutError'))).toBe('timed out');
   });
 
+  it('says an answer that is not TLS is likely an http server, on one line', () => {
+    const openSsl =
+      '803C2464E47F0000:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/openssl/openssl/ssl/record/ssl3_record.c:350:\n';
+    expect(describeNetworkError(fetchFailed('ERR_SSL_WRONG_VERSION_NUMBER', openSsl))).toBe(
+      'ERR_SSL_WRONG_VERSION_NUMBER: the server does not speak TLS at this address (use http://)',
+    );
+    expect(
+      describeNetworkError(
+        fetchFailed(
+          'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE',
+          '40:error:0A000410:SSL routines:ssl3_read_bytes:sslv3 alert handshake failure:../ssl/record/rec_layer_s3.c:1590:SSL alert number 40\n',
+        ),
+      ),
+    ).toBe('ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE: sslv3 alert handshake failure');
+    expect(describeNetworkError(fetchFailed('EWHATEVER', 'first\n  second\n'))).toBe(
+      'EWHATEVER: first second',
+    );
+  });
+
   it('calls a base unreachable only when no connection was made', () => {
     expect(describeNoAnswer('http://h', 'ECONNREFUSED: x', false)).toBe(
       'cannot reach http://h: ECONNREFUSED: x',

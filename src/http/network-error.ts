@@ -36,10 +36,34 @@ export function describeNetworkError(error: unknown): string {
   if (failure.name === 'TimeoutError') return 'timed out';
   const cause = failure.cause;
   const code = cause?.code ?? (cause?.name === PARSER_ERROR ? PARSER_ERROR : undefined);
-  if (code !== undefined) return `${code}${cause?.message ? `: ${cause.message}` : ''}`;
+  if (code !== undefined) {
+    if (NOT_TLS.test(code)) return `${code}: ${NOT_TLS_SAID}`;
+    const message = cause?.message ? oneLine(openSslReason(cause.message)) : '';
+    return `${code}${message ? `: ${message}` : ''}`;
+  }
   if (cause?.message === 'bad port') return BAD_PORT;
   if (cause?.message !== undefined) return cause.message;
   return failure.message ?? String(error);
+}
+
+/**
+ * The codes OpenSSL gives when what came back to a TLS hello is not TLS: most often an `http:`
+ * server addressed with `https:`.
+ */
+const NOT_TLS = /^ERR_SSL_(?:WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG)$/;
+const NOT_TLS_SAID = 'the server does not speak TLS at this address (use http://)';
+
+/**
+ * The reason of an OpenSSL error string (`803C...:error:0A00010B:SSL routines:ssl3_get_record:wrong
+ * version number:../deps/openssl/...:350:`, newline included), or the message as it is.
+ */
+function openSslReason(message: string): string {
+  return /^[0-9A-F]+:error:[0-9A-F]+:[^:]*:[^:]*:([^:]+):/.exec(message)?.[1] ?? message;
+}
+
+/** A message on one line: a line break and the white space around it become one space. */
+function oneLine(message: string): string {
+  return message.replace(/\s*[\r\n]+\s*/g, ' ').trim();
 }
 
 /**
