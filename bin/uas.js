@@ -9,7 +9,11 @@ const { join } = require('node:path');
 
 const entry = join(__dirname, '../dist/cli/start.cjs');
 if (!existsSync(entry)) {
-  process.stderr.write('uas: the build is missing (dist/); run `npm run build` first\n');
+  // A fresh clone has neither dist/ nor the dependencies that build it (tsc, esbuild).
+  const build = existsSync(join(__dirname, '../node_modules'))
+    ? 'npm run build'
+    : 'npm install && npm run build';
+  process.stderr.write(`uas: the build is missing (dist/); run \`${build}\` first\n`);
   process.exit(2);
 }
 // Node 22.8 and later keep the code V8 compiled of dist/ for the next start, in the package's

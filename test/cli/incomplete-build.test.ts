@@ -43,6 +43,20 @@ describe('an incomplete build', () => {
     expect(result.status).toBe(2);
   });
 
+  it('says a missing build is missing, with npm install first in a clone without its dependencies', () => {
+    const root = copyOfTheBuild();
+    rmSync(join(root, 'dist'), { recursive: true });
+    const built = uas(root, ['--help']);
+    expect(built.stderr).toBe('uas: the build is missing (dist/); run `npm run build` first\n');
+    expect(built.status).toBe(2);
+    rmSync(join(root, 'node_modules'));
+    const fresh = uas(root, ['serve']);
+    expect(fresh.stderr).toBe(
+      'uas: the build is missing (dist/); run `npm install && npm run build` first\n',
+    );
+    expect(fresh.status).toBe(2);
+  });
+
   it('says a damaged start is damaged', () => {
     const root = copyOfTheBuild();
     writeFileSync(join(root, 'dist', 'cli', 'start.cjs'), 'exports.run = (');
