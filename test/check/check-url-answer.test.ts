@@ -49,3 +49,35 @@ describe('uas check --url: the answer of the dev API is not trusted', () => {
     expect(result.stderr).toMatch(/^uas: [^\n]*\n$/);
   });
 });
+
+describe('uas check --url: a dev API that needs an admin token', () => {
+  it.each([
+    [[], 'the dev API needs an admin token: pass --admin-token or set UAS_ADMIN_TOKEN'],
+    [
+      ['--admin-token', 'wrong-token'],
+      'the dev API refused the admin token: check --admin-token or UAS_ADMIN_TOKEN',
+    ],
+  ])('says so in the words of the CLI (%j), exit 2', async (flags, said) => {
+    const stand = createServer((_request, response) => {
+      response.statusCode = 401;
+      response.setHeader('content-type', 'application/problem+json');
+      response.end(
+        JSON.stringify({
+          type: 'urn:uas:problem:admin-token-required',
+          title: 'The dev API needs the admin token',
+          status: 401,
+          detail: 'send Authorization: Bearer <admin token>',
+        }),
+      );
+    });
+    server = stand;
+    await new Promise<void>((resolve) => stand.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(stand.address() as { port: number }).port}`;
+    const result = await runCli(['check', '--url', url, ...flags]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `uas: GET /__uas/requests?limit=10000: ${said}\n`,
+    });
+  });
+});

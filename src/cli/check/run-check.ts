@@ -14,6 +14,7 @@ import { nothingJudged, reportVerdict, type ReportVerdict } from '../../check/re
 import { describeLosses } from '../../check/recording-loss.js';
 import { droppedWarning, withWarnings } from '../../check/report-warnings.js';
 import type { RequestRecord } from '../../core/records/records.js';
+import { adminTokenProblem } from '../../text/admin-token-problem.js';
 import { escapeControls } from '../../text/escape-controls.js';
 import { jsonText } from '../../text/json-text.js';
 import type { CheckFlags } from './check-flags.js';
@@ -259,13 +260,13 @@ async function fromServer(url: string, adminToken: string | undefined): Promise<
     answer = await createDevClient(target.href, { adminToken }).requestLog();
   } catch (error) {
     if (!isDevApiError(error)) throw error;
-    const exit =
-      error.failure === 'network'
-        ? EXIT.network
-        : error.failure === 'admin-token'
-          ? EXIT.usage
-          : EXIT.failure;
-    throw new CliError(error.message, exit);
+    // The admin token in the CLI's words (the flag, the variable), not the library's option.
+    if (error.failure === 'admin-token')
+      throw new CliError(
+        `${error.call}: ${adminTokenProblem(adminToken !== undefined)}`,
+        EXIT.usage,
+      );
+    throw new CliError(error.message, error.failure === 'network' ? EXIT.network : EXIT.failure);
   }
   if (!Array.isArray(answer.requests))
     throw new CliError(
