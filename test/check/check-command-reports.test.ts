@@ -160,6 +160,13 @@ describe('uas check -- <command>: reports', () => {
   it.each([
     ['--port', ['check', '--port', '4010', '--journal', 'x.ndjson']],
     ['--record', ['check', '--record', 'x.ndjson', '--url', 'http://127.0.0.1:9']],
+    // Those with a default too: given, they would change nothing without a command.
+    ['--chaos', ['check', '--url', 'http://127.0.0.1:9', '--chaos', '0.5']],
+    ['--chaos-retry-after', ['check', '--journal', 'x.ndjson', '--chaos-retry-after', '3']],
+    ['--seed', ['check', '--journal', 'x.ndjson', '--seed', '7']],
+    ['--limits', ['check', '--url', 'http://127.0.0.1:9', '--limits', 'tight']],
+    ['--timeout', ['check', '--journal', 'x.ndjson', '--timeout', '5s']],
+    ['--config', ['check', '-c', 'my-uas.json', '--journal', 'x.ndjson']],
   ])('refuses %s without a command, in one line (exit 2)', async (flag, args) => {
     const result = await runCli(args);
     expect(result).toMatchObject({ code: 2, stdout: '' });

@@ -15,4 +15,6 @@ export interface CheckFlags {
   failOn: 'error' | 'warn';
   port?: number;
   record?: string;
+  /** The flags of a command's emulator given on the command line (`--chaos`, `--port`, ...). */
+  commandOnly?: string[];
 }

@@ -172,14 +172,11 @@ function checkSources(command: string[], flags: CheckFlags): void {
       );
     return;
   }
-  for (const [flag, value] of [
-    ['--port', flags.port],
-    ['--record', flags.record],
-  ] as const)
-    if (value !== undefined)
-      throw new CliError(
-        `${flag} is for the emulator uas check starts for a command (uas check ${flag} ... -- <command>)`,
-      );
+  const [flag] = flags.commandOnly ?? [];
+  if (flag !== undefined)
+    throw new CliError(
+      `${flag} is for the emulator uas check starts for a command (uas check ${flag} ... -- <command>)`,
+    );
 }
 
 /**

@@ -64,11 +64,29 @@ export function registerCheck(program: Command, context: CommandContext): void {
         .default('error'),
     )
     .addHelpText('after', CHECK_HELP)
-    .action(async (command: string[], flags: CheckFlags) => {
+    .action(async (command: string[], flags: CheckFlags, self: Command) => {
+      // Those with a default are told apart from the default by where their value came from.
+      const given = COMMAND_ONLY.filter(([name]) => self.getOptionValueSource(name) === 'cli');
       const { runCheck } = await import('../check/run-check.js');
-      context.exitCode = await runCheck(command, flags, context);
+      context.exitCode = await runCheck(
+        command,
+        { ...flags, commandOnly: given.map(([, flag]) => flag) },
+        context,
+      );
     });
 }
+
+/** The options of the emulator uas check starts for a command: each name, and its flag. */
+const COMMAND_ONLY: ReadonlyArray<readonly [string, string]> = [
+  ['config', '--config'],
+  ['chaos', '--chaos'],
+  ['chaosRetryAfter', '--chaos-retry-after'],
+  ['seed', '--seed'],
+  ['limits', '--limits'],
+  ['timeout', '--timeout'],
+  ['port', '--port'],
+  ['record', '--record'],
+];
 
 /** What `uas check --help` says after the options. */
 const CHECK_HELP = `
