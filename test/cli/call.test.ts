@@ -522,6 +522,10 @@ describe('uas call', () => {
         ['exists', '--email', 'a@b.co', '--caller-id', 'x', '--forwarded-for', '1.2.3.4'],
         'not both',
       ],
+      [
+        ['exists', '--email', 'a@b.co', '--caller-id', 'x', '--trusted-proxies', '1'],
+        '--trusted-proxies goes with --forwarded-for <list>',
+      ],
       [['start'], "required option '--email <email>' not specified"],
       [
         [

@@ -356,6 +356,10 @@ function exitCodeOf(result: CallResult<unknown>): number {
 
 function resolveCallerId(flags: CallFlags): string | undefined {
   if (flags.forwardedFor === undefined) {
+    if (flags.trustedProxies !== undefined && flags.trustedProxies !== '0')
+      throw new CliError(
+        '--trusted-proxies goes with --forwarded-for <list>, whose proxies it counts or names',
+      );
     if (flags.callerId !== undefined && flags.callerId === '')
       throw new CliError('--caller-id is empty');
     return flags.callerId;
