@@ -277,6 +277,20 @@ describe('uas simulate', () => {
     }
   });
 
+  it('refuses the flags of a live run without --target, and --speed without --watch, exit 2', async () => {
+    const cases: Array<[string[], string]> = [
+      [['--token', 'uas-demo-token'], 'uas: --token goes with --target <url> (a live run)\n'],
+      [['--merchant', 'x'], 'uas: --merchant goes with --target <url> (a live run)\n'],
+      [['--admin-token', 'x'], 'uas: --admin-token goes with --target <url> (a live run)\n'],
+      [['--concurrency', '8'], 'uas: --concurrency goes with --target <url> (a live run)\n'],
+      [['--speed', '5'], 'uas: --speed goes with --watch\n'],
+    ];
+    for (const [args, said] of cases) {
+      const result = await runUas(['simulate', '--preset', 'code-bombing', ...args]);
+      expect(result, args.join(' ')).toEqual({ code: 2, stdout: '', stderr: said });
+    }
+  });
+
   it('ends a live run whose dev API fails with one line and a non-zero exit, never a stack trace', async () => {
     const refused = await runUas(['simulate', '--target', await brokenEmulator('answer')]);
     expect(refused.code).toBe(1);

@@ -24,11 +24,28 @@ Keys with --watch: q quit, p pause the simulation (no request is sent, simulated
 and p again to go on, ↑↓ select, / filter, s sort, ? help. r and R (reset) are off: a reset
 would change the simulation's results.`,
     )
-    .action(async (flags: SimulateFlags) => {
+    .action(async (flags: SimulateFlags, self: Command) => {
+      // Those with a default are told apart from the default by where their value came from.
+      const given = (names: ReadonlyArray<readonly [string, string]>) =>
+        names.filter(([name]) => self.getOptionValueSource(name) === 'cli').map(([, flag]) => flag);
       const { runSimulate } = await import('../simulate/run-simulate.js');
-      context.exitCode = await runSimulate(flags, context);
+      context.exitCode = await runSimulate(
+        { ...flags, liveOnly: given(LIVE_ONLY), watchOnly: given(WATCH_ONLY) },
+        context,
+      );
     });
 }
+
+/** The options of a live run (`--target`), each name and its flag. */
+const LIVE_ONLY = [
+  ['token', '--token'],
+  ['merchant', '--merchant'],
+  ['adminToken', '--admin-token'],
+  ['concurrency', '--concurrency'],
+] as const;
+
+/** The options of `--watch`. */
+const WATCH_ONLY = [['speed', '--speed']] as const;
 
 /** The scenario and what the flags change of it. */
 function addScenarioOptions(command: Command): Command {

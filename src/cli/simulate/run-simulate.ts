@@ -31,6 +31,10 @@ export async function runSimulate(flags: SimulateFlags, context: CommandContext)
     return EXIT.ok;
   }
   if (flags.json && flags.markdown) throw new CliError('give --json or --markdown, not both');
+  const [live] = flags.target === undefined ? (flags.liveOnly ?? []) : [];
+  if (live !== undefined) throw new CliError(`${live} goes with --target <url> (a live run)`);
+  const [watched] = flags.watch ? [] : (flags.watchOnly ?? []);
+  if (watched !== undefined) throw new CliError(`${watched} goes with --watch`);
   // Refused now, not after a run of minutes.
   checkReportPath(flags.html, '--html', io.cwd);
   const scenario = await loadScenario(flags, io.cwd);

@@ -28,4 +28,8 @@ export interface SimulateFlags {
   concurrency: number;
   watch?: boolean;
   speed: number;
+  /** The flags of a live run given on the command line (`--token`, `--concurrency`, ...). */
+  liveOnly?: string[];
+  /** The flags of `--watch` given on the command line (`--speed`). */
+  watchOnly?: string[];
 }
