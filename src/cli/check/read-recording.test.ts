@@ -103,6 +103,13 @@ describe('readRecording', () => {
     );
   });
 
+  it('refuses a terminal as stdin rather than wait for lines typed', async () => {
+    const terminal = Object.assign(Readable.from([]), { isTTY: true });
+    await expect(readRecording({ path: '-', stdin: terminal })).rejects.toThrow(
+      '--journal -: standard input is a terminal; pipe a recording in',
+    );
+  });
+
   it('says there is no stdin when none was given', async () => {
     await expect(readRecording({ path: '-' })).rejects.toThrow(
       '--journal -: there is no standard input to read',

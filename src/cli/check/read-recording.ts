@@ -52,6 +52,12 @@ export async function readRecording(
   if (source.path !== '-') input = createReadStream(source.path);
   else if (source.stdin === undefined)
     throw new CliError('--journal -: there is no standard input to read', EXIT.usage);
+  // A recording is piped in: a terminal would have uas wait, silently, for lines typed.
+  else if ((source.stdin as { isTTY?: boolean }).isTTY === true)
+    throw new CliError(
+      "--journal -: standard input is a terminal; pipe a recording into it, or give the recording's file",
+      EXIT.usage,
+    );
   else input = source.stdin;
   const reader = new RecordingReader(name, warn, losses, leftOut);
   try {
