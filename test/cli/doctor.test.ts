@@ -73,6 +73,22 @@ describe('uas doctor', () => {
     });
   });
 
+  it('says an emulator whose dev API needs an admin token answers there, version unknown', async () => {
+    const server = await listen(
+      createEmulator({ devApi: { adminToken: 'doctor-admin-token' } }),
+      0,
+      '127.0.0.1',
+    );
+    closers.push(() => server.close(0));
+    const { port } = server.server.address() as AddressInfo;
+    const { code, found } = await doctor(port);
+    expect(code).toBe(0);
+    expect(found.port).toEqual({ port, free: false, emulator: { answers: true, version: null } });
+    const text = await runCli(['doctor', '--port', String(port)]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`port ${port}: a uas emulator answers there (version unknown)\n`);
+  });
+
   it('exits 1 naming the problem when something that is not uas holds the port', async () => {
     const port = await otherServer(404, '<h1>\u001b[31mnot here</h1>');
     const { code, found } = await doctor(port);
