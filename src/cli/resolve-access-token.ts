@@ -67,6 +67,11 @@ async function readTokenFile(file: string): Promise<string> {
  * the token itself: fetch would refuse the header on every attempt, and its error quotes it.
  */
 export function sendable(token: string, where: string): string {
+  // Copied with its scheme from a header or a curl line: sent so, it would be `Bearer Bearer ...`.
+  if (/^bearer\s/i.test(token))
+    throw new CliError(
+      `the token ${where} starts with "Bearer ": give the token alone (uas sends it as Authorization: Bearer <token>)`,
+    );
   const why = unsendableCharacter(token);
   if (why === undefined) return token;
   throw new CliError(

@@ -523,6 +523,10 @@ describe('uas call', () => {
         'not both',
       ],
       [
+        ['exists', '--email', 'a@b.co', '--token', 'Bearer uas-demo-token'],
+        'the token of --token (or UAS_TOKEN) starts with "Bearer ": give the token alone',
+      ],
+      [
         ['exists', '--email', 'a@b.co', '--caller-id', 'x', '--trusted-proxies', '1'],
         '--trusted-proxies goes with --forwarded-for <list>',
       ],
