@@ -64,7 +64,9 @@ const CASES: Array<[string, string[]]> = [
   ['call: max-wait past a timer', ['call', 'exists', '--email', 'a@b.co', '--max-wait', '30d']],
   ['call flow: max-wait past a timer', ['call', 'flow', '--email', 'a@b.co', '--max-wait', '25d']],
   ['conform: timeout past a timer', ['conform', '--timeout', '25d']],
-  ['conform: max-wait past a timer', ['conform', '--max-wait', '30d']],
+  ['conform: max-wait past a timer', ['conform', '--exhaust', '--max-wait', '30d']],
+  ['conform: max-wait without --exhaust', ['conform', '--max-wait', '5s']],
+  ['conform: admin token without --dev-api', ['conform', '--admin-token', 'abc']],
   ['conform: zero timeout', ['conform', '--timeout', '0s']],
   ['simulate: bot start past a timer', ['simulate', '--bot-start', '30d']],
   ['simulate: think time past a timer', ['simulate', '--think-time', '1s-30d']],
@@ -131,7 +133,7 @@ const BARE_DURATIONS: Array<[string[], string]> = [
   ],
   [['conform', '--timeout', '5'], 'invalid --timeout: give a unit, e.g. 5s or 5ms; got "5"'],
   [
-    ['conform', '--max-wait', '2.5'],
+    ['conform', '--exhaust', '--max-wait', '2.5'],
     'invalid --max-wait: give a unit, e.g. 2.5s or 2.5ms; got "2.5"',
   ],
   [

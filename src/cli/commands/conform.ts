@@ -76,8 +76,28 @@ Examples:
     )
     .action(async (flags: ConformFlags, command: Command) => {
       const { runConform } = await import('../conform/run-conform.js');
-      // --url given on the command line, not its default or UAS_URL: --journal refuses it.
+      // Given on the command line, not by default or from the environment: --journal refuses them.
       const urlGiven = command.getOptionValueSource('url') === 'cli';
-      context.exitCode = await runConform({ ...flags, urlGiven }, context.io, deps);
+      const sendingGiven = SENDING.filter(
+        ([name]) => command.getOptionValueSource(name) === 'cli',
+      ).map(([, flag]) => flag);
+      context.exitCode = await runConform({ ...flags, urlGiven, sendingGiven }, context.io, deps);
     });
 }
+
+/** The options of a run that sends requests (the suite), each name and its flag. */
+const SENDING = [
+  ['token', '--token'],
+  ['tokenFile', '--token-file'],
+  ['merchantId', '--merchant-id'],
+  ['email', '--email'],
+  ['exhaust', '--exhaust'],
+  ['devApi', '--dev-api'],
+  ['adminToken', '--admin-token'],
+  ['headers', '--headers'],
+  ['maxRequests', '--max-requests'],
+  ['maxWait', '--max-wait'],
+  ['timeout', '--timeout'],
+  ['maxResponse', '--max-response'],
+  ['junit', '--junit'],
+] as const;

@@ -45,6 +45,8 @@ export interface ConformFlags {
   journal?: string;
   /** Whether --url was given on the command line (not its default, nor UAS_URL). */
   urlGiven?: boolean;
+  /** The flags of the suite (`--exhaust`, `--junit`, ...) given on the command line. */
+  sendingGiven?: string[];
 }
 
 /** What `uas conform` takes from outside besides its I/O, injected by tests. */
@@ -77,7 +79,11 @@ export async function runConform(
     );
   if (flags.journal !== undefined) {
     const other =
-      flags.urlGiven === true ? '--url' : flags.dryRun === true ? '--dry-run' : undefined;
+      flags.urlGiven === true
+        ? '--url'
+        : flags.dryRun === true
+          ? '--dry-run'
+          : flags.sendingGiven?.[0];
     if (other !== undefined)
       throw new CliError(
         `--journal reports on a recording and sends nothing; it cannot go with ${other}`,
@@ -85,6 +91,11 @@ export async function runConform(
       );
     return (await import('./run-fidelity.js')).runFidelity(flags.journal, flags.json === true, io);
   }
+  const given = new Set(flags.sendingGiven);
+  if (given.has('--max-wait') && flags.exhaust !== true)
+    throw new CliError('--max-wait goes with --exhaust (the Retry-After it waits for)', EXIT.usage);
+  if (given.has('--admin-token') && flags.devApi !== true)
+    throw new CliError('--admin-token goes with --dev-api (the dev API it reads)', EXIT.usage);
   const base = parseHttpUrl('--url', flags.url, ACCESS_TOKEN);
   checkReportPath(flags.junit, '--junit', io.cwd);
   const token = await resolveAccessToken(flags, base, io.cwd);
