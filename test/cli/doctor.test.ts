@@ -161,7 +161,8 @@ describe('uas doctor', () => {
         fix: expect.stringMatching(/install redis/),
       }),
     ]);
-    // Installed globally (npm install -g), the fix installs globally too.
+    // Installed globally (npm install -g), the fix installs globally too, under the prefix uas
+    // was installed under (a folder of its own here, not npm's default).
     const global = join(project, 'lib/node_modules/uas/dist/cli');
     mkdirSync(global, { recursive: true });
     const globally = await diagnose({
@@ -169,6 +170,6 @@ describe('uas doctor', () => {
       env: {},
       from: pathToFileURL(join(global, 'program.js')).href,
     });
-    expect(globally.optional[1]?.fix).toBe('npm install -g msw@2');
+    expect(globally.optional[1]?.fix).toBe(`npm install -g --prefix ${project} msw@2`);
   });
 });

@@ -137,8 +137,8 @@ describe('uas conform --journal: the fidelity report', () => {
   it.each([
     [['--url', 'http://127.0.0.1:1'], '--url'],
     [['--dry-run'], '--dry-run'],
-    // The suite's flags, which a report on a recording would silently leave unused.
-    [['--junit', 'fidelity.xml'], '--junit'],
+    // The suite's flags, which a report on a recording would silently leave unused (--junit:
+    // below).
     [['--exhaust'], '--exhaust'],
     [['--token', 'uas-demo-token'], '--token'],
     [['--max-requests', '5'], '--max-requests'],
