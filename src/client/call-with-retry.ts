@@ -1,6 +1,7 @@
 import type { Operation } from '../core/config/config.js';
 import { describeNetworkError } from '../http/network-error.js';
 import { exchangeHttp, type HttpOutcome } from '../http/exchange-http.js';
+import type { NetworkErrorKind } from '../http/network-error.js';
 import { readAnswer, type Answers } from './answers.js';
 import type { AttemptRecord, CallRequest, CallResult } from './call-result.js';
 import type { ClientSettings } from './client-options.js';
@@ -100,10 +101,16 @@ function outcomeOf(
   answer: AnswerReading<unknown>,
   record: AttemptRecord,
 ): AttemptOutcome {
-  if (got.kind === 'no-answer') return { kind: 'network', sent: got.sent };
+  if (got.kind === 'no-answer')
+    return { kind: 'network', sent: got.sent, lasting: wouldComeAgain(got.reason) };
   if (got.kind === 'cut-short') return { kind: 'network', sent: true };
   if (got.kind === 'too-large' || answer?.ok === false) return { kind: 'unusable' };
   return { kind: 'status', status: got.status, retryAfterMs: record.retryAfter?.delayMs };
 }
 
 const isSuccess = (status: number) => status >= 200 && status < 300;
+
+/** Failures that no second attempt mends: TLS refused (a certificate, http spoken to https), a port fetch blocks. */
+function wouldComeAgain(reason: NetworkErrorKind): boolean {
+  return reason === 'tls' || reason === 'blocked';
+}

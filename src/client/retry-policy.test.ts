@@ -99,6 +99,11 @@ describe('decideRetry', () => {
     expect(
       decideRetry({ kind: 'network', sent: true }, 1, false, RETRY_DEFAULTS, fixed(0)),
     ).toEqual({ retry: false, reason: 'not-retryable' });
+    // A failure that every attempt would meet again (TLS refused, a blocked port): none more.
+    for (const sent of [false, true])
+      expect(
+        decideRetry({ kind: 'network', sent, lasting: true }, 1, true, RETRY_DEFAULTS, fixed(0)),
+      ).toEqual({ retry: false, reason: 'not-retryable' });
   });
 
   it('does not follow up a redirect or an unusable answer', () => {

@@ -40,9 +40,10 @@ export type AttemptOutcome =
   | { kind: 'status'; status: number; retryAfterMs: number | undefined }
   /**
    * No whole answer. `sent`: the request may have reached the server (a timeout, a reset, a body
-   * cut short), so it may have run.
+   * cut short), so it may have run. `lasting`: the failure comes again on every attempt (a TLS
+   * certificate or protocol refused, a port fetch never connects to), so none is made.
    */
-  | { kind: 'network'; sent: boolean }
+  | { kind: 'network'; sent: boolean; lasting?: boolean }
   /** An answer that cannot be used (too long, or not the operation's): asking again would not help. */
   | { kind: 'unusable' };
 
@@ -56,7 +57,8 @@ export type RetryDecision =
  *
  * Retried: 429 and 503 (the server did not run the request), and network errors where the request
  * was not sent, or was sent but is safe to repeat (`idempotent`: exists). Done: 2xx. Not retried:
- * every other status (3xx included: redirects are not followed), and unusable answers. The wait is the server's Retry-After plus full jitter of an exponential backoff
+ * every other status (3xx included: redirects are not followed), unusable answers, and network
+ * errors that would come again (TLS refused, a blocked port). The wait is the server's Retry-After plus full jitter of an exponential backoff
  * (`random × min(maxDelay, base × 2^(attempt-1))`): never earlier than Retry-After, and clients
  * told the same Retry-After spread out instead of returning together. A Retry-After above
  * `maxWaitMs` ends the retries at once.
@@ -73,7 +75,7 @@ export function decideRetry(
   const retryable =
     outcome.kind === 'status'
       ? outcome.status === 429 || outcome.status === 503
-      : outcome.kind === 'network' && (!outcome.sent || idempotent);
+      : outcome.kind === 'network' && outcome.lasting !== true && (!outcome.sent || idempotent);
   if (!retryable) return { retry: false, reason: 'not-retryable' };
   const retryAfterMs = outcome.kind === 'status' ? (outcome.retryAfterMs ?? 0) : 0;
   if (attempt >= options.maxAttempts) return { retry: false, reason: 'max-attempts' };

@@ -198,9 +198,9 @@ describe('exchangeHttp: network errors by kind', () => {
     expect(outcome.kind === 'no-answer' && outcome.error).toMatch(/^(?:HPE_|HTTPParserError: )/);
   });
 
-  it('never throws: a URL fetch refuses is a no-answer of kind other, its cause kept', async () => {
+  it('never throws: a URL fetch refuses is a no-answer of kind blocked, never sent, its cause kept', async () => {
     const outcome = await exchangeHttp(get('http://127.0.0.1:1/'), OPTIONS);
-    expect(outcome).toMatchObject({ kind: 'no-answer', reason: 'other' });
+    expect(outcome).toMatchObject({ kind: 'no-answer', reason: 'blocked', sent: false });
     // Port 1 is one the Fetch standard blocks: the error says so, and what to do.
     expect(outcome.kind === 'no-answer' && outcome.error).toMatch(
       /^bad port: fetch refuses to connect to this port, .*; serve on another port$/,

@@ -49,10 +49,13 @@ describe('classifyNetworkError', () => {
     );
   });
 
-  it('sorts the deadline of AbortSignal.timeout as a timeout, and anything without a code as other', () => {
+  it('sorts the deadline of AbortSignal.timeout as a timeout, a port fetch blocks as blocked, and anything else without a code as other', () => {
     expect(classifyNetworkError(new DOMException('aborted', 'TimeoutError'))).toBe('timeout');
     expect(
       classifyNetworkError(new TypeError('fetch failed', { cause: new Error('bad port') })),
+    ).toBe('blocked');
+    expect(
+      classifyNetworkError(new TypeError('fetch failed', { cause: new Error('no route') })),
     ).toBe('other');
     expect(classifyNetworkError('a string')).toBe('other');
     expect(classifyNetworkError(null)).toBe('other');

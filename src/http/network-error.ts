@@ -7,10 +7,19 @@
  * - `timeout`: the deadline passed (the attempt's, or a connect timeout);
  * - `unreachable`: no route to the host or its network (`EHOSTUNREACH`, `ENETUNREACH`);
  * - `malformed`: the server's answer is not HTTP (`HPE_*`), or its body disagrees with its length;
- * - `other`: anything else (a bad port, a URL fetch refuses, ...).
+ * - `blocked`: a port fetch never connects to (`bad port`: 6000, 6667, ...);
+ * - `other`: anything else (a URL fetch refuses, ...).
  */
 export type NetworkErrorKind =
-  'refused' | 'reset' | 'dns' | 'tls' | 'timeout' | 'unreachable' | 'malformed' | 'other';
+  | 'refused'
+  | 'reset'
+  | 'dns'
+  | 'tls'
+  | 'timeout'
+  | 'unreachable'
+  | 'malformed'
+  | 'blocked'
+  | 'other';
 
 /** A fetch failure, as Node's fetch (undici) throws it: the system error is its cause. */
 interface FetchFailure {
@@ -104,6 +113,7 @@ const KINDS: ReadonlyArray<[NetworkErrorKind, RegExp]> = [
 export function classifyNetworkError(error: unknown): NetworkErrorKind {
   const failure = error as FetchFailure | null;
   if (failure?.name === 'TimeoutError') return 'timeout';
+  if (failure?.cause?.message === 'bad port') return 'blocked';
   const code =
     failure?.cause?.code ??
     failure?.code ??
@@ -117,7 +127,7 @@ export function classifyNetworkError(error: unknown): NetworkErrorKind {
  * it cannot run it twice: the kinds {@link NOT_SENT} says, for an error in words.
  */
 export function wasNeverSent(kind: NetworkErrorKind): boolean {
-  return kind === 'refused' || kind === 'dns' || kind === 'unreachable';
+  return kind === 'refused' || kind === 'dns' || kind === 'unreachable' || kind === 'blocked';
 }
 
 /** Connection errors where the request never left, in the words of {@link describeNetworkError}. */
