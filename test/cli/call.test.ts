@@ -755,6 +755,20 @@ describe('uas call against a hostile server', () => {
     expect(elsewhere.requests).toEqual([]);
   });
 
+  it('says, on a 404, that a base URL ending in /v1 sent the request to /v1/v1/...', async () => {
+    const server = await hostile((socket) =>
+      answer(socket, 404, [['Content-Type', 'application/problem+json']], '{"status":404}'),
+    );
+    const result = await callInProcess(['exists', '--email', 'a@b.co'], `${server.url}/v1/`);
+    expect(result.code).toBe(1);
+    expect(server.requests[0]?.path).toMatch(/^\/v1\/v1\/users\/exists\?/);
+    expect(result.stderr).toBe(
+      `uas: the base URL ends in /v1, which uas adds itself (the request went to /v1/v1/...): give ${server.url}\n`,
+    );
+    const plain = await callInProcess(['exists', '--email', 'a@b.co'], server.url);
+    expect(plain.stderr).toBe('');
+  });
+
   it('does not tell to raise --max-response for an empty body, which no limit cut', async () => {
     for (const status of [200, 204]) {
       const server = await hostile((socket) => answer(socket, status, [JSON_TYPE], ''));

@@ -23,6 +23,7 @@ import { resolveAccessToken, sendableAdminToken } from '../resolve-access-token.
 import type { CommandContext } from '../command-context.js';
 import { escapeControls as safe, toSafeJson } from '../safe-text.js';
 import { isOverLimitError } from '../../http/read-response-body.js';
+import { basePathHint, INJECTED_429_NOTE, PERSISTENT_429_ADVICE } from './call-advice.js';
 import { callToJson, describeBucket, describeRetryAfter, formatCall } from './call-output.js';
 
 /** What `uas call` takes from outside besides its I/O: time and jitter, injected by tests. */
@@ -293,7 +294,7 @@ function explain(
       }
       // An injected 429 is said to be one, even alone; one 429 of an empty bucket (--no-retry,
       // or a Retry-After above --max-wait) is not yet "persistent".
-      if (result.problem?.injected === true) warn(injected429Note());
+      if (result.problem?.injected === true) warn(INJECTED_429_NOTE);
       else if (result.attempts.length > 1) warn(PERSISTENT_429_ADVICE);
       return;
     }
@@ -313,6 +314,8 @@ function explain(
       return;
     }
     case 'http-error':
+      if (result.status === 404 && basePathHint(base) !== undefined)
+        warn(chalk.red(basePathHint(base) as string));
       if (result.status >= 300 && result.status < 400)
         warn(
           chalk.red(
@@ -323,20 +326,6 @@ function explain(
     case 'success':
       return;
   }
-}
-
-/** What persistent 429s of an empty bucket mean. */
-const PERSISTENT_429_ADVICE =
-  'persistent 429s usually mean a missing or shared caller_id (one bucket for many users), or abuse; send a caller_id unique to each end-user.';
-
-/**
- * What an injected 429 means. An emulator marks the 429s it injects (`"injected": true`, from
- * --chaos or a scripted fault): those say nothing about the bucket or the caller_id. Their
- * rate-limit fields say none left until Retry-After, as a refusal does, so the bucket's own
- * tokens are not known here (the dev API shows them).
- */
-function injected429Note(): string {
-  return 'the last 429 was injected by the emulator (--chaos, or a fault scripted with POST /__uas/faults), not caused by an empty bucket; it says nothing about your caller_id.';
 }
 
 /** The exit code of a call; docs/call.md and `uas call --help` list them. */
