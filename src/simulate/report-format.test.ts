@@ -238,6 +238,15 @@ describe('a scenario named by its file', () => {
     const table = lines.filter((line) => line.startsWith('| '));
     for (const row of table) expect(row.split(/(?<!\\)\|/)).toHaveLength(4);
   });
+
+  it('shows control characters in the HTML page as escapes: a page printed with cat obeys none', () => {
+    const html = formatHtml(hostile());
+    expect(html).not.toMatch(CONTROL);
+    expect(html).toContain('<title>Simulation: rush\\x1b]0;owned\\x07 | *now*</title>');
+    expect(html).toContain(
+      'one\\x0a\\x0a# Owned\\r\\x9b2J [link](http://evil.example) &#60;b&#62;x&#60;/b&#62;',
+    );
+  });
 });
 
 describe('successShares', () => {

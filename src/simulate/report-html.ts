@@ -1,9 +1,16 @@
 import type { SimulationReport } from './simulation-report.js';
 import { reportRows, reportHeadline, successShares } from './report-format.js';
+import { escapeControls } from '../text/escape-controls.js';
 
 const COLORS = ['#d62728', '#2ca02c', '#ff7f0e', '#9467bd'];
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+// A scenario file's name or description may hold control characters: written as escapes, as on
+// a terminal, so that the page shown with cat obeys none (and holds none, which HTML forbids).
+const escape = (text: string) =>
+  escapeControls(text, { keepNewlines: false }).replace(
+    /[&<>"']/g,
+    (char) => `&#${char.charCodeAt(0)};`,
+  );
 
 /** A self-contained HTML page of the report: headline, table, verdicts and an SVG chart. */
 export function formatHtml(report: SimulationReport): string {
