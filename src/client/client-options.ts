@@ -88,9 +88,15 @@ export interface ClientSettings {
  * `timeoutMs` no timer can hold, or a retry option out of its range, is a RangeError, a `baseUrl`
  * that is not an http(s) origin (with a path prefix or not) a TypeError: a query or a fragment
  * would take every request to another path. So is a token no request can carry, and a `fetch`,
- * `clock` or `random` that is not what the calls use: each call would fail, or never end.
+ * `clock`, `random` or `onRetry` that is not what the calls use: each call would fail, or never
+ * end; and options that are not an object.
  */
 export function resolveClientOptions(options: ClientOptions): ClientSettings {
+  // From JavaScript: createClient() read a property of undefined, with a message that named none.
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(
+      `createClient takes an object of options (baseUrl, token, ...); got ${describe(options)}`,
+    );
   // A timer cannot hold more: Node would fire it after 1 ms, or throw, at each attempt.
   const timeoutMs = timerMs(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'createClient: timeoutMs');
   return {
@@ -113,7 +119,13 @@ export function resolveClientOptions(options: ClientOptions): ClientSettings {
       'have next(), as createSeededRandom(seed) gives',
       (value) => hasFunctions(value, ['next']),
     ) ?? { next: () => Math.random() },
-    onRetry: options.onRetry,
+    // Called before each wait: one that is no function made a call that retried reject.
+    onRetry: checkShape(
+      options.onRetry,
+      'onRetry',
+      'be a function',
+      (value) => typeof value === 'function',
+    ),
     timeoutMs,
     maxResponseBytes: byteLimit(
       options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,

@@ -298,6 +298,12 @@ describe('createClient', () => {
       /createClient: clock must have now\(\) and sleep\(ms\)/,
     ],
     [
+      'an onRetry that is no function (a retry threw, and the call rejected)',
+      { onRetry: 5 },
+      TypeError,
+      /createClient: onRetry must be a function; got 5/,
+    ],
+    [
       'a random that is a function, as Math.random is',
       { random: () => 0.5 },
       TypeError,
@@ -335,6 +341,16 @@ describe('createClient', () => {
       expect(make).toThrow(why);
     },
   );
+
+  it('refuses options that are not an object with a TypeError that says so', () => {
+    for (const options of [undefined, null, 'https://uas.test']) {
+      const make = () => createClient(options as never);
+      expect(make).toThrow(TypeError);
+      expect(make).toThrow(
+        /^createClient takes an object of options \(baseUrl, token, \.\.\.\); got /,
+      );
+    }
+  });
 
   it('waits the whole of a Retry-After longer than a timer can hold before trying again', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
