@@ -53,6 +53,19 @@ describe('createMiddleware', () => {
     expect(imported.filter((name) => name === 'msw' || name.startsWith('msw/'))).toEqual([]);
   });
 
+  it('refuses emulator options beside an emulator, which would never reach it', () => {
+    const emulator = createEmulator();
+    expect(() =>
+      createMiddleware({ emulator, config: { journal: { size: 'unbounded' } } } as never),
+    ).toThrow(
+      new TypeError(
+        'createMiddleware takes either an emulator or the options to make one; config would not reach the emulator given: pass it to createEmulator',
+      ),
+    );
+    // Its own option, the dev API's allowed hosts, goes beside an emulator.
+    expect(typeof createMiddleware({ emulator, allowedHosts: ['uas.internal'] })).toBe('function');
+  });
+
   it('answers /v1 and /__uas under its mount and hands any other path to next()', async () => {
     const base = await mount({ clock: createManualClock(0) });
     const unknown = await fetch(`${base}/uas/v1/nowhere`);

@@ -4,6 +4,7 @@ import type { MaybePromise } from '../../core/async/maybe-promise.js';
 import type { EmulatorResponse } from '../../core/service/exchange.js';
 import { createEmulator, type EmulatorOptions } from '../../emulator.js';
 import { admitRequest } from '../../transport/admit-request.js';
+import { refuseOptionsBesideEmulator } from '../emulator-choice.js';
 import { writeResponse } from '../../transport/answer-writer.js';
 import { emulatorFailed, fromCore } from '../../transport/core-answer.js';
 import { delayAnswer } from '../../transport/delay-answer.js';
@@ -43,7 +44,9 @@ const EMULATED_PATH = /^\/(?:v1|__uas)(?:\/|$)/i;
 export function createMiddleware(
   options: MiddlewareOptions = {},
 ): (req: MiddlewareRequest, res: ServerResponse, next: (error?: unknown) => void) => void {
-  const emulator = options.emulator ?? createEmulator(options);
+  const { emulator: given, allowedHosts: _, ...emulatorOptions } = options;
+  if (given !== undefined) refuseOptionsBesideEmulator('createMiddleware', emulatorOptions);
+  const emulator = given ?? createEmulator(options);
   return (req, res, next) => {
     const target = requestTarget(req);
     if (!EMULATED_PATH.test(pathOf(target.url))) {

@@ -4,6 +4,7 @@ import type { MaybePromise } from '../../core/async/maybe-promise.js';
 import type { EmulatorRequest, EmulatorResponse } from '../../core/service/exchange.js';
 import { createEmulator, type EmulatorOptions } from '../../emulator.js';
 import { checkBaseUrl } from '../../http/base-url.js';
+import { refuseOptionsBesideEmulator } from '../emulator-choice.js';
 import { delayAnswer } from '../../transport/delay-answer.js';
 import { giveWay } from '../../runtime/give-way.js';
 
@@ -37,14 +38,7 @@ export function createHandlers(options: HandlersOptions): RequestHandler[] {
   const baseUrl = checkBaseUrl(options.baseUrl, 'createHandlers: baseUrl');
   const { emulator, baseUrl: _, ...emulatorOptions } = options;
   if (emulator === undefined) return emulatorHandlers(createEmulator(options), baseUrl);
-  // The emulator was made with its own options: these would be left out without a word.
-  const ignored = Object.keys(emulatorOptions).filter(
-    (name) => emulatorOptions[name as keyof typeof emulatorOptions] !== undefined,
-  );
-  if (ignored.length > 0)
-    throw new TypeError(
-      `createHandlers takes either an emulator or the options to make one; ${ignored.join(', ')} would not reach the emulator given: pass ${ignored.length === 1 ? 'it' : 'them'} to createEmulator`,
-    );
+  refuseOptionsBesideEmulator('createHandlers', emulatorOptions);
   return emulatorHandlers(emulator, baseUrl);
 }
 
