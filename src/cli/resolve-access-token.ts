@@ -3,7 +3,7 @@ import { resolve as resolvePath } from 'node:path';
 import { DEMO_TOKEN } from '../demo-config.js';
 import { CliError } from './io.js';
 import { isLoopbackHost } from './options.js';
-import { unsendableCharacter } from '../text/header-token.js';
+import { notTokenAlone, unsendableCharacter } from '../text/header-token.js';
 
 /**
  * The access token of `--token` (or `UAS_TOKEN`) or `--token-file`; the demo token when neither
@@ -67,11 +67,8 @@ async function readTokenFile(file: string): Promise<string> {
  * the token itself: fetch would refuse the header on every attempt, and its error quotes it.
  */
 export function sendable(token: string, where: string): string {
-  // Copied with its scheme from a header or a curl line: sent so, it would be `Bearer Bearer ...`.
-  if (/^bearer\s/i.test(token))
-    throw new CliError(
-      `the token ${where} starts with "Bearer ": give the token alone (uas sends it as Authorization: Bearer <token>)`,
-    );
+  const shape = notTokenAlone(token);
+  if (shape !== undefined) throw new CliError(`the token ${where} ${shape}`);
   const why = unsendableCharacter(token);
   if (why === undefined) return token;
   throw new CliError(

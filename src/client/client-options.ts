@@ -6,7 +6,7 @@ import type { RetryAfter } from './retry-after.js';
 import { RETRY_DEFAULTS, type ResolvedRetryOptions, type RetryOptions } from './retry-policy.js';
 import { sleep, timerMs } from './sleep.js';
 import { byteLimit } from './byte-limit.js';
-import { unsendableCharacter } from '../text/header-token.js';
+import { notTokenAlone, unsendableCharacter } from '../text/header-token.js';
 
 /** Time for the client: a clock to read and a way to wait. Virtual in simulations and tests. */
 export interface ClientClock {
@@ -140,6 +140,8 @@ function checkToken(token: unknown): string {
     throw new TypeError(
       `createClient: token must be a non-empty string; got ${token === '' ? '""' : String(token)}`,
     );
+  const shape = notTokenAlone(token);
+  if (shape !== undefined) throw new TypeError(`createClient: token ${shape}`);
   const why = unsendableCharacter(token);
   if (why !== undefined)
     throw new TypeError(

@@ -274,6 +274,18 @@ describe('createClient', () => {
       /createClient: token cannot go in an Authorization header: character 2 is U\+000A/,
     ],
     [
+      'a token given with its scheme, copied from a header',
+      { token: 'Bearer uas-demo-token' },
+      TypeError,
+      /createClient: token starts with "Bearer ": give the token alone/,
+    ],
+    [
+      'a token holding a space, such as a Basic value',
+      { token: 'Basic eA==' },
+      TypeError,
+      /createClient: token holds a space, which no bearer token does/,
+    ],
+    [
       'a negative maxResponseBytes',
       { maxResponseBytes: -1 },
       TypeError,

@@ -527,6 +527,10 @@ describe('uas call', () => {
         'the token of --token (or UAS_TOKEN) starts with "Bearer ": give the token alone',
       ],
       [
+        ['exists', '--email', 'a@b.co', '--token', 'Basic eA=='],
+        'the token of --token (or UAS_TOKEN) holds a space, which no bearer token does',
+      ],
+      [
         ['exists', '--email', 'a@b.co', '--caller-id', 'x', '--trusted-proxies', '1'],
         '--trusted-proxies goes with --forwarded-for <list>',
       ],
