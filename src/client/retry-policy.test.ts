@@ -89,6 +89,15 @@ describe('decideRetry', () => {
     }
   });
 
+  it('waits the whole backoff when the random source gives no share from 0 to 1', () => {
+    const status = { kind: 'status', status: 503, retryAfterMs: 1000 } as const;
+    for (const draw of [Number.NaN, 5, -1])
+      expect(decideRetry(status, 1, true, RETRY_DEFAULTS, fixed(draw))).toEqual({
+        retry: true,
+        delayMs: 1000 + RETRY_DEFAULTS.baseDelayMs,
+      });
+  });
+
   it('repeats a request lost on the network only when it was never sent or is idempotent', () => {
     expect(
       decideRetry({ kind: 'network', sent: false }, 1, false, RETRY_DEFAULTS, fixed(0)).retry,

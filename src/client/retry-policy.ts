@@ -81,5 +81,13 @@ export function decideRetry(
   if (attempt >= options.maxAttempts) return { retry: false, reason: 'max-attempts' };
   if (retryAfterMs > options.maxWaitMs) return { retry: false, reason: 'wait-too-long' };
   const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempt - 1));
-  return { retry: true, delayMs: retryAfterMs + random.next() * ceiling };
+  return { retry: true, delayMs: retryAfterMs + share(random.next()) * ceiling };
+}
+
+/**
+ * A draw of `random` as a share of the backoff, from 0 to 1: a source that gives something else
+ * (NaN, 5, -1) waits the whole backoff, never a negative or NaN wait that would resend at once.
+ */
+function share(draw: number): number {
+  return draw >= 0 && draw <= 1 ? draw : 1;
 }
