@@ -31,6 +31,10 @@ function providers(): DevApiProviders {
  * Pass a manual clock (`createManualClock`) and a seeded random source for exact tests.
  */
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(
+      `createEmulator takes an object of options (config, clock, ...), or none; got ${String(options)}`,
+    );
   return createCoreEmulator(withDefaults(options));
 }
 

@@ -129,6 +129,10 @@ export interface DevClient {
  * admin token missing, the server unreachable, a refusal with its problem).
  */
 export function createDevClient(url: string, options: DevClientOptions = {}): DevClient {
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(
+      `createDevClient takes an object of options (adminToken, ...), or none; got ${String(options)}`,
+    );
   const base = checkBaseUrl(url, 'createDevClient: url', '; give the admin token as adminToken');
   const maxBytes = byteLimit(
     options.maxResponseBytes ?? MAX_RESPONSE_BYTES,

@@ -76,10 +76,13 @@ const SPEC_FIELDS: Record<string, string> = {
  * takes, as the spec's own field would overwrite it and its value be lost without a word.
  */
 export function faultBody(spec: FaultSpec): Record<string, unknown> {
-  const unknown =
-    typeof spec === 'object' && spec !== null
-      ? Object.fromEntries(Object.entries(spec).filter(([key]) => !Object.hasOwn(SPEC_FIELDS, key)))
-      : {};
+  if (typeof spec !== 'object' || spec === null)
+    throw new TypeError(
+      `failNext takes a fault, such as { operation: 'start', status: 503 }; got ${String(spec)}`,
+    );
+  const unknown = Object.fromEntries(
+    Object.entries(spec).filter(([key]) => !Object.hasOwn(SPEC_FIELDS, key)),
+  );
   const misspelt = Object.entries(SPEC_FIELDS).filter(
     ([field, name]) => field !== name && Object.hasOwn(unknown, name),
   );
