@@ -9,4 +9,10 @@ describe('toSafeJson', () => {
     expect(json).toBe('{"text":"a\\u009b2Jb\\u007f\\u001b[0m","n":1}');
     expect(JSON.parse(json)).toEqual(value);
   });
+
+  it('escapes bidi overrides and line separators too, as the text output does', () => {
+    const value = { body: 'a\u202eb\u2028c\u2066d' };
+    expect(toSafeJson(value)).toBe('{"body":"a\\u202eb\\u2028c\\u2066d"}');
+    expect(JSON.parse(toSafeJson(value))).toEqual(value);
+  });
 });

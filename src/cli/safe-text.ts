@@ -1,16 +1,7 @@
 export { escapeControls } from '../text/escape-controls.js';
-
-/** C1 controls and DEL, which `JSON.stringify` leaves as they are. */
-const JSON_UNESCAPED_CONTROLS = /[\x7f-\x9f]/g;
-
 /**
- * `JSON.stringify` for output a terminal may show: JSON already escapes C0 controls, and this also
- * writes DEL and the C1 controls (U+0080 to U+009F, which some terminals obey as CSI and OSC) as
- * `\u00NN`. The result parses to the same value.
+ * `JSON.stringify` for output a terminal may show: DEL, the C1 controls, the line separators and
+ * the bidi controls are written as `\uXXXX` too (JSON escapes only the C0 ones). The result parses
+ * to the same value. The one writer of such JSON, under the name the commands know it by.
  */
-export function toSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(
-    JSON_UNESCAPED_CONTROLS,
-    (control) => `\\u${control.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
+export { jsonText as toSafeJson } from '../text/json-text.js';
