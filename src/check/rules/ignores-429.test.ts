@@ -37,6 +37,19 @@ describe('ignores-429', () => {
     });
   });
 
+  it('judges the 429s of a real service that names no bucket (uas serve --upstream)', () => {
+    const records = hammering().map((record) => ({
+      ...record,
+      bucket: undefined,
+      level: undefined,
+    }));
+    expect(findingOf(checkIntegration(records), 'ignores-429')).toMatchObject({
+      message:
+        '1 sender kept sending to an empty bucket within its Retry-After; a bucket its answers did not name got 7 such 429s in 0.6 s',
+      evidence: { count: 1, values: ['(bucket not named): 7 429s'] },
+    });
+  });
+
   it('does not blame a shopper for the 429 of a neighbour behind the same address', () => {
     const make = recordMaker();
     const records = Array.from({ length: 8 }, (_, index) =>

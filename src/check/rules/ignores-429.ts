@@ -28,8 +28,8 @@ export const ignores429: CheckRule = {
     const told = authenticated.some((record) => record.status === 429 && retryAfterMs(record) > 0);
     if (!told) return { status: 'not-exercised', reason: 'no 429 with a Retry-After was answered' };
     const senders = groupBy(
-      authenticated.filter((record) => record.bucket !== undefined),
-      (record) => `${record.bucket}\n${keysOf(record).endUser ?? record.fingerprint}`,
+      authenticated,
+      (record) => `${bucketKey(record)}\n${keysOf(record).endUser ?? record.fingerprint}`,
     );
     const runs: RequestRecord[][] = [];
     for (const requests of senders.values()) runs.push(...ignoredRuns(requests, options));
@@ -39,7 +39,7 @@ export const ignores429: CheckRule = {
     const worst = persistent[0]!;
     const seconds = (worst[worst.length - 1]!.at - worst[0]!.at) / 1000;
     const injected = persistent.flat().filter(isInjectedOnTokens);
-    const got = `${quoted(worst[0]!.bucket ?? '')} got ${worst.length} such 429s in ${seconds.toFixed(1)} s`;
+    const got = `${bucketWords(worst[0]!)} got ${worst.length} such 429s in ${seconds.toFixed(1)} s`;
     return {
       status: 'failed',
       message:
@@ -48,13 +48,30 @@ export const ignores429: CheckRule = {
           : `${plural(persistent.length, 'sender')} kept resending within the Retry-After of a 429; ${got}; ${injectedNote(injected, persistent.flat().length)}`,
       evidence: evidenceOf(
         persistent.flat(),
-        persistent.map((run) => `${run[0]!.bucket ?? ''}: ${run.length} 429s`),
+        persistent.map((run) => `${run[0]!.bucket ?? '(bucket not named)'}: ${run.length} 429s`),
         { most_429s: worst.length, injected_429s: injected.length },
         persistent.length,
       ),
     };
   },
 };
+
+/**
+ * The bucket a record was counted in: the one it names, or, when a real service behind
+ * `uas serve --upstream` named none, the one its caller_id (or, without one, its client) selects.
+ */
+function bucketKey(record: RequestRecord): string {
+  if (record.bucket !== undefined) return record.bucket;
+  return `unnamed\n${keysOf(record).callerKey ?? record.client_id ?? ''}`;
+}
+
+/** What stands for the bucket of a 429 that named none (a real service may not). */
+const UNNAMED = 'a bucket its answers did not name';
+
+/** The bucket of a run's first 429, quoted, or said to be unnamed. */
+function bucketWords(record: RequestRecord): string {
+  return record.bucket === undefined ? UNNAMED : quoted(record.bucket);
+}
 
 /**
  * A 429 put there by chaos or a scripted fault while the bucket had tokens: the record's outcome
