@@ -41,8 +41,16 @@ describe('retry-without-backoff', () => {
     const report = checkIntegration(retrySequences(callers(4, () => [0, 0])));
     expect(ruleOf(report, 'retry-without-backoff')).toMatchObject({
       status: 'not-exercised',
-      reason:
-        '4 requests retried twice or more after waiting Retry-After; 5 are needed to judge backoff',
+      reason: '4 pairs of successive retries waited Retry-After; 5 are needed to judge backoff',
+    });
+  });
+
+  it('counts pairs of retries, not requests, when one request is retried many times', () => {
+    // One request, refused 5 times, resent after each Retry-After: 4 pairs of successive retries.
+    const report = checkIntegration(retrySequences([{ start: 0, backoffs: [0, 0, 0, 0, 0] }]));
+    expect(ruleOf(report, 'retry-without-backoff')).toMatchObject({
+      status: 'not-exercised',
+      reason: '4 pairs of successive retries waited Retry-After; 5 are needed to judge backoff',
     });
   });
 });

@@ -35,7 +35,7 @@ export const retryWithoutBackoff: CheckRule = {
     if (pairs.length < options.minRetrySamples) {
       return {
         status: 'not-exercised',
-        reason: `${plural(pairs.length, 'request')} retried twice or more after waiting Retry-After; ${options.minRetrySamples} are needed to judge backoff`,
+        reason: `${plural(pairs.length, 'pair')} of successive retries waited Retry-After; ${options.minRetrySamples} are needed to judge backoff`,
       };
     }
     const judged = pairs.map(([first, second]) => ({
