@@ -1,5 +1,6 @@
 import type { CheckSummary } from './check-report.js';
 import { plural } from './check-rule.js';
+import { formatDuration } from '../text/duration.js';
 
 /**
  * What was checked, in one phrase: "6 requests (exists 6), 6 end-users, 2 caller_ids, 0 answered
@@ -14,7 +15,15 @@ export function describeSummary(summary: CheckSummary): string {
     `${plural(summary.end_users, 'end-user')}, ${plural(summary.caller_ids, 'caller_id')}, ` +
     `${summary.rate_limited} answered 429, ` +
     `${plural(summary.logical_requests, 'logical request')} (${summary.retried} retried)` +
-    (summary.span === null ? '' : ` over ${(summary.span.duration_ms / 1000).toFixed(1)} s`) +
+    (summary.span === null ? '' : ` over ${spanWords(summary.span.duration_ms)}`) +
     (summary.ignored > 0 ? ` (${plural(summary.ignored, 'other record')} ignored)` : '')
   );
+}
+
+/**
+ * How long the checked requests spanned: to a tenth of a second under a minute (`0.5 s`), for a
+ * person beyond (`2 min 5 s`, `3 d 4 h`, `4 years`: a recording may span any time).
+ */
+function spanWords(ms: number): string {
+  return ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : formatDuration(ms);
 }
