@@ -40,7 +40,10 @@ describe('compareWithService', () => {
     const report = compareWithService(records, resolveConfig(DEMO_CONFIG));
     expect(report.config.behavior.retryAfter).toBeUndefined();
     const difference = report.differences.find(({ topic }) => topic === 'retry-after');
-    expect(difference?.real).toBe('Retry-After 1000000000000 s on 2 of 2 429s');
+    expect(difference?.real).toBe('Retry-After 1000000000000 s (31,688 years) on 2 of 2 429s');
+    expect(formatFidelityText(report)).toContain(
+      '429s        2: Retry-After 1000000000000 s (31,688 years)\n',
+    );
     expect(difference?.emulator).toMatch(/at most 86400 s/);
   });
 
@@ -83,6 +86,14 @@ describe('formatFidelityText', () => {
       { seconds: 50, count: 3 },
       { seconds: 1, count: 1 },
     ]);
+  });
+
+  it('says one Retry-After seen on every 429 once ("30 s"), never "30 to 30 s"', () => {
+    const records = [1, 2].map(() =>
+      recordOf({ status: 429, headers: { 'retry-after': '30' }, body: '' }),
+    );
+    const text = formatFidelityText(compareWithService(records, resolveConfig(DEMO_CONFIG)));
+    expect(text).toContain('429s        2: Retry-After 30 s\n');
   });
 
   it('says "1 difference" and "no rate-limit fields", never "1 differences" or "none fields"', () => {

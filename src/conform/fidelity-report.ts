@@ -1,3 +1,4 @@
+import { formatDuration } from '../text/duration.js';
 import { BOUNDS, type HeaderStyle } from '../core/config/config-schema.js';
 import type { ResolvedConfig } from '../core/config/config.js';
 import type { RequestRecord } from '../core/records/records.js';
@@ -217,7 +218,16 @@ function describeRetryAfter(seen: RetryAfterSeen): string {
   if (seen.absent === seen.refusals) return `no Retry-After on ${seen.refusals} 429s`;
   const shown = seen.values.slice(0, 8).map((value) => value.seconds);
   const readable = seen.refusals - seen.absent - seen.unreadable;
-  return `Retry-After ${shown.sort((a, b) => a - b).join(', ')} s on ${readable} of ${seen.refusals} 429s`;
+  shown.sort((a, b) => a - b);
+  const values = shown.some((seconds) => seconds >= 60)
+    ? shown.map(secondsWords).join(', ')
+    : `${shown.join(', ')} s`;
+  return `Retry-After ${values} on ${readable} of ${seen.refusals} 429s`;
+}
+
+/** Seconds of a Retry-After, and in units when long enough to need them: `1000000000000 s (31,688 years)`. */
+export function secondsWords(seconds: number): string {
+  return seconds < 60 ? `${seconds} s` : `${seconds} s (${formatDuration(seconds * 1000)})`;
 }
 
 function headersOf(records: readonly RequestRecord[]): FidelityReport['headers'] {

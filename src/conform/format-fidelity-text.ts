@@ -1,4 +1,5 @@
 import { pluralize } from '../text/pluralize.js';
+import { secondsWords } from './fidelity-report.js';
 import type { FidelityReport } from './fidelity-report.js';
 
 /** The fidelity report for people: what the real service did, the differences, a config. */
@@ -13,7 +14,11 @@ export function formatFidelityText(report: FidelityReport): string {
     );
   const { refusals, absent, unreadable, least, most } = report.retry_after;
   const seen = [
-    least === null ? undefined : `${least} to ${most} s`,
+    least === null || most === null
+      ? undefined
+      : least === most
+        ? secondsWords(least)
+        : `${least} to ${secondsWords(most)}`,
     absent > 0
       ? `${least !== null || unreadable > 0 ? '' : 'never, '}absent on ${absent}`
       : undefined,
