@@ -152,8 +152,14 @@ export function certainRuns(request: LogicalRequest): RequestRecord[][] {
   return runs;
 }
 
-/** The Retry-After of an answer in milliseconds; 0 when none was sent. */
+/**
+ * The Retry-After of an answer in milliseconds; 0 when none was sent, or when the answer did not
+ * reach its client whole (`upstream.cut`, behind `uas serve --upstream`): a client pipelined
+ * behind an answer the real service cut short got nothing of it, and one whose answer broke off
+ * met a failed connection, not a wait to keep.
+ */
 export function retryAfterMs(record: RequestRecord): number {
+  if (record.upstream?.cut !== undefined) return 0;
   const seconds = record.retry_after;
   return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0
     ? seconds * 1000

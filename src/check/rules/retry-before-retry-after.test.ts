@@ -23,6 +23,25 @@ describe('retry-before-retry-after', () => {
     });
   });
 
+  it('holds no resend to a 429 that did not reach its client whole (uas serve --upstream)', () => {
+    const make = recordMaker();
+    // Pipelined behind an answer the real service cut short: uas closed the connection, and the
+    // client, which got nothing of the 429, sent the request again at once.
+    const cut = make({ ...a, at: 0, status: 429, retryAfter: 30 });
+    cut.upstream = {
+      answered_by: 'upstream',
+      local: undefined,
+      headers: ['retry-after'],
+      policy: undefined,
+      retry_after_text: '30',
+      problem_type: undefined,
+      bucket: undefined,
+      cut: 'upstream',
+    };
+    const report = checkIntegration([cut, make({ ...a, at: 1500 })]);
+    expect(ruleOf(report, 'retry-before-retry-after').status).not.toBe('failed');
+  });
+
   it('holds each resend to the Retry-After its own 429 carried, as chaos varies them', () => {
     const make = recordMaker();
     // A fixed 1.2 s between attempts: enough after a 1 s Retry-After, too early after 3 s.
