@@ -33,6 +33,18 @@ describe('compareWithService', () => {
     expect(report.differences.map((difference) => difference.topic)).toContain('problem-type');
   });
 
+  it('does not take a 429 whose answer was cut for one without a problem type', () => {
+    // Its client left before the body came in: uas read none of it.
+    const records = [
+      recordOf({ status: 429, headers: { 'retry-after': '1' }, body: '', cut: 'client' }),
+      recordOf({ status: 429, headers: { 'retry-after': '1' }, body: '', cut: 'upstream' }),
+    ];
+    const report = compareWithService(records, resolveConfig(DEMO_CONFIG));
+    expect(report.differences.map(({ real }) => real).join('\n')).not.toContain(
+      'gave no problem type',
+    );
+  });
+
   it('suggests no fixed Retry-After the config would refuse (over 86400 s), but still names the difference', () => {
     const records = [1, 2].map(() =>
       recordOf({ status: 429, headers: { 'retry-after': '1000000000000' }, body: '' }),
