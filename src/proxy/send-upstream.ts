@@ -69,14 +69,15 @@ export function sendUpstream(
     };
     const cut = () =>
       stop(`uas shut down before the real service at ${options.base} answered`, true);
-    const timer = setTimeout(
-      () =>
-        stop(`the real service at ${options.base} sent no answer within ${options.timeoutMs} ms`),
-      options.timeoutMs,
-    );
+    /** Whether the request got a connection: one waiting for a free one was never sent. */
+    let connected = false;
+    const timer = setTimeout(() => stop(noAnswer(options, agent, connected)), options.timeoutMs);
     const attempt = (retried: boolean) => {
       const sent = send(target, sendOptions(request, options, retried ? undefined : agent));
       outgoing = sent;
+      sent.once('socket', () => {
+        connected = true;
+      });
       sent.on('response', (incoming) => done({ kind: 'answer', incoming }));
       // A 101 (or an informational status other than 100 and 103) ends nothing uas can relay.
       const unrelayable = (status: number | undefined) => {
@@ -154,6 +155,16 @@ function mayResend(request: UpstreamRequest): boolean {
     headers['idempotency-key'] !== undefined ||
     headers['x-idempotency-key'] !== undefined
   );
+}
+
+/**
+ * Why no answer came within the timeout: the real service kept silent, or, when the request never
+ * got a connection (all of the pool's were busy with earlier requests), it was never sent.
+ */
+function noAnswer(options: ResolvedUpstreamOptions, agent: HttpAgent, connected: boolean): string {
+  return connected
+    ? `the real service at ${options.base} sent no answer within ${options.timeoutMs} ms`
+    : `the request waited ${options.timeoutMs} ms for a connection to the real service at ${options.base} and was never sent: all ${agent.maxSockets} that uas keeps open were busy with earlier requests`;
 }
 
 function unrelayableStatus(status: number | undefined, base: string): UpstreamReply {
