@@ -12,6 +12,26 @@ function refusal(text: string): string {
 }
 
 describe('parseRedisUrl', () => {
+  it('reads a Unix socket with its database, and refuses any other query than ?db=N', () => {
+    expect(parseRedisUrl('unix:///run/redis.sock?db=3').connection).toEqual({
+      path: '/run/redis.sock',
+      db: 3,
+      password: undefined,
+    });
+    for (const text of [
+      'unix:///run/redis.sock?cluster=1',
+      'unix:///run/redis.sock?foo=bar',
+      'unix:///run/redis.sock?db=1&db=2',
+      'unix:///run/redis.sock#x',
+    ])
+      expect(refusal(text)).toBe(
+        `${text}: a unix:// URL takes no query but ?db=N (the database), and no fragment`,
+      );
+    expect(refusal('unix:///run/redis.sock?db=0&password=hunter2')).toBe(
+      'unix:///run/redis.sock?db=0&password=***: a unix:// URL takes no query but ?db=N (the database), and no fragment',
+    );
+  });
+
   it('reads a password and shows the URL without it, nor its length', () => {
     const target = parseRedisUrl('redis://user:p%40ss%2Fword@127.0.0.1:16392/3');
     expect(target.connection).toMatchObject({

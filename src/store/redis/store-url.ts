@@ -56,6 +56,12 @@ export function parseRedisUrl(text: string): RedisTarget {
   if (url.protocol === 'unix:') {
     if (url.host !== '' || url.pathname === '' || url.pathname === '/')
       throw new Error(`${display}: expected unix:///absolute/path/to/redis.sock`);
+    // Only ?db=N: anything else (?cluster=1, ?password=…) would be left unused without a word.
+    const unknown = [...url.searchParams.keys()].find((name) => name !== 'db');
+    if (unknown !== undefined || url.searchParams.getAll('db').length > 1 || url.hash !== '')
+      throw new Error(
+        `${display}: a unix:// URL takes no query but ?db=N (the database), and no fragment`,
+      );
     return {
       connection: {
         path: decodeURIComponent(url.pathname),
