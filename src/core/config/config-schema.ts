@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { configIssue, type ConfigIssue } from './config-error.js';
 import { missingUnit, parseDuration } from './duration.js';
-import { checked, durationText, got, list, text, whole } from './schema-kit.js';
+import { checked, durationText, got, list, text, whole, withoutPassword } from './schema-kit.js';
 import { storeSchema } from './store-schema.js';
 import { parseRate } from './rate.js';
 
@@ -339,7 +339,7 @@ function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'an object';
-  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  const text = typeof value === 'string' ? JSON.stringify(withoutPassword(value)) : String(value);
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 

@@ -247,3 +247,13 @@ describe('applyConfigPatch', () => {
     expect(() => applyConfigPatch(base.source, { users: [] })).toThrow(/users/);
   });
 });
+
+describe('config errors', () => {
+  it('says back a Redis URL given where the store object belongs without its password', () => {
+    const said = issuesOf({ ...DEMO_CONFIG, store: 'redis://:hunter2@10.0.0.5:6379/0' });
+    expect(said).toEqual(['store: expected an object; got "redis://:***@10.0.0.5:6379/0"']);
+    expect(
+      issuesOf({ ...DEMO_CONFIG, store: { url: 'redis://h:1/0', timeoutMs: 'redis://u:pw@h' } }),
+    ).toEqual(['store.timeoutMs: expected a whole number of milliseconds; got "redis://u:***@h"']);
+  });
+});

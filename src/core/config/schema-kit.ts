@@ -1,9 +1,20 @@
 import * as z from 'zod/mini';
+import { redactUrlPassword } from '../records/redact.js';
 import { missingUnit, parseDuration } from './duration.js';
 
 /** `got "value"`: how every config message ends. */
 export const got = (input: unknown) =>
-  `got ${typeof input === 'number' && !Number.isFinite(input) ? String(input) : JSON.stringify(input)}`;
+  `got ${typeof input === 'number' && !Number.isFinite(input) ? String(input) : JSON.stringify(withoutPassword(input))}`;
+
+/**
+ * A value as an error may show it: a URL without its password (`"store": "redis://:pw@host"`,
+ * a URL where an object belongs, is said back with `:***`); anything else as it is.
+ */
+export function withoutPassword<T>(value: T): T | string {
+  return typeof value === 'string' && /^[a-z][a-z0-9+.-]*:\/\//i.test(value)
+    ? redactUrlPassword(value)
+    : value;
+}
 
 /**
  * A schema with one check that names the problem, or says nothing: every custom rule of the
