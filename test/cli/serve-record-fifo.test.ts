@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { HAS_REDIS } from '../helpers/redis-server.js';
 import { spawnUas, waitForUrl, type UasProcess } from '../helpers/spawn-uas.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -50,6 +51,24 @@ describe.skipIf(process.platform === 'win32')('uas serve --record at a FIFO', ()
       stderr: NOBODY_READS(path),
     });
   }, 20_000);
+
+  it.skipIf(!HAS_REDIS)(
+    'refuses it in one line, exit 2, with --workers too, as a folder that is not there',
+    async () => {
+      const path = fifo();
+      expect(
+        await serveEnds(['--port', '0', '--record', path, '--workers', '2', '--store', 'redis']),
+      ).toEqual({ code: 2, stderr: NOBODY_READS(path) });
+      const missing = `${tempDir('uas-serve-fifo-')}/no/such/folder/requests.ndjson`;
+      expect(
+        await serveEnds(['--port', '0', '--record', missing, '--workers', '2', '--store', 'redis']),
+      ).toEqual({
+        code: 2,
+        stderr: `uas: cannot open --record ${missing}: ENOENT: its folder does not exist\n`,
+      });
+    },
+    30_000,
+  );
 
   it('does not wait for a reader before it says the port is in use', async () => {
     const path = fifo();

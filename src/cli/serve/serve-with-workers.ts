@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { CliError, EXIT } from '../io.js';
+import { recordOpenError } from '../record-open-error.js';
 import { endCutLine } from './end-cut-line.js';
+import { openSinkSync, type OpenedSink } from './record-sink.js';
 import { printBanner } from './banner.js';
 import { openDashboard } from './open-dashboard.js';
 import type { ServeFlags } from './serve-flags.js';
@@ -24,9 +26,15 @@ export async function serveWithWorkers(
       `--workers ${flags.workers} needs a store the processes share: add --store redis (a local redis-server started for it) or --store redis://host:6379`,
       EXIT.usage,
     );
-  const embedded = spec.url === 'redis' ? await startLocalRedis() : undefined;
-  const storeUrl = embedded?.url ?? spec.url;
+  // A --record the workers could not open (a FIFO nobody reads, a folder that is not there) is
+  // one line and exit 2, said once before anything starts, as without --workers. The primary
+  // holds it open while the workers run, so that a FIFO's reader never sees it end between them.
+  const held =
+    flags.record === undefined ? undefined : holdRecord(resolve(out.io.cwd, flags.record));
+  let embedded: Awaited<ReturnType<typeof startLocalRedis>> | undefined;
   try {
+    embedded = spec.url === 'redis' ? await startLocalRedis() : undefined;
+    const storeUrl = embedded?.url ?? spec.url;
     // Reachable, and the config seeds (or joins) the shared state, before any worker starts.
     const probe = await openStore(spec, {
       config,
@@ -67,5 +75,15 @@ export async function serveWithWorkers(
     return code;
   } finally {
     await embedded?.stop();
+    held?.close();
+  }
+}
+
+/** `--record`'s path opened, as each worker will open it; a CliError (exit 2) when it cannot be. */
+function holdRecord(path: string): OpenedSink {
+  try {
+    return openSinkSync(path);
+  } catch (error) {
+    throw recordOpenError(path, error);
   }
 }
