@@ -12,7 +12,7 @@
 // also print redis-server's CPU time per request, and run once with one bucket (every take on one
 // key) and once with 10,000 caller_ids (buckets spread over the cluster's masters).
 //
-//   node bench/serve.mjs [--duration 8] [--connections 50] [--only fast] [--store redis|cluster]
+//   node bench/serve.mjs [--duration 5] [--connections 50] [--only fast] [--store redis|cluster]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';

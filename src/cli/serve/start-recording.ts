@@ -174,7 +174,7 @@ async function lookAtPath(
 function describeNews(news: RecordWriterNews, path: string, bufferBytes: number): string {
   switch (news.type) {
     case 'behind':
-      return `uas: recording to ${path} falls behind: its buffer (${bufferBytes} bytes) is full, so requests are left out of it, counted (uas_recording_lost_records_total) and marked in it once it catches up`;
+      return `uas: recording to ${path} falls behind: its buffer (${plural(bufferBytes, 'byte')}) is full, so requests are left out of it, counted (uas_recording_lost_records_total) and marked in it once it catches up`;
     case 'failed':
       return `uas: recording to ${path} failed: ${news.reason}; ${plural(news.lost, 'request')} lost so far`;
     case 'resumed':
