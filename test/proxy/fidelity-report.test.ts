@@ -132,6 +132,13 @@ describe('uas conform --journal: the fidelity report', () => {
     expect(text.stderr.trim()).toBe(`uas: ${said}`);
     const json = await runUas(['conform', '--journal', file, '--json']);
     expect((JSON.parse(json.stdout) as FidelityReport).incomplete).toBe(said);
+    // A last line cut short (the server stopped while writing it) is said in the report too.
+    const cut = join(tempDir('uas-fidelity-'), 'cut.ndjson');
+    writeFileSync(cut, `${JSON.stringify(record)}\n{"id":2,"at":17`);
+    const cutJson = await runUas(['conform', '--journal', cut, '--json']);
+    const incomplete = (JSON.parse(cutJson.stdout) as FidelityReport).incomplete;
+    expect(incomplete).toMatch(/line 2: cut short/);
+    expect(cutJson.stderr).toBe(`uas: ${incomplete}\n`);
   });
 
   it.each([

@@ -18,7 +18,13 @@ export async function runFidelity(file: string, json: boolean, io: CliIO): Promi
   const path = file === '-' ? '-' : resolve(io.cwd, file);
   const warn = (line: string) => io.stderr.write(`uas: ${escapeControls(line)}\n`);
   const losses = createLossTally();
-  const records = await readRecording({ path, stdin: io.stdin }, warn, losses);
+  // What reading left out (a last line cut short) is said in the report, as its loss lines are.
+  const readWarnings: string[] = [];
+  const records = await readRecording(
+    { path, stdin: io.stdin },
+    (line) => readWarnings.push(line),
+    losses,
+  );
   const report = compareWithService(records, resolveConfig(DEMO_CONFIG));
   if (report.exchanges === 0)
     throw new CliError(
@@ -26,12 +32,12 @@ export async function runFidelity(file: string, json: boolean, io: CliIO): Promi
       EXIT.usage,
     );
   // What the recording lost (its loss lines) was not compared: said in both formats, and on stderr.
-  const lost = describeLosses(losses.losses)?.replace(
-    /they are not judged$/,
-    'they are not compared',
-  );
-  if (lost !== undefined) report.incomplete = lost;
+  const said = [
+    describeLosses(losses.losses)?.replace(/they are not judged$/, 'they are not compared'),
+    ...readWarnings,
+  ].filter((line) => line !== undefined);
+  if (said.length > 0) report.incomplete = said.join('; ');
   io.stdout.write(json ? `${toSafeJson(report)}\n` : escapeControls(formatFidelityText(report)));
-  if (lost !== undefined) warn(lost);
+  for (const line of said) warn(line);
   return report.differences.length > 0 ? 1 : 0;
 }
