@@ -117,6 +117,50 @@ describe.skipIf(!hasChromium)('the focus after an action or a live update, in Ch
     expect(errors).toEqual([]);
   });
 
+  it('holds the bucket table against a read that was under way when a bucket took the focus', async () => {
+    await dash.startServer();
+    for (let index = 0; index < 50; index++)
+      await dash.exists(`email=alice@example.com&caller_id=203.0.113.${index}`);
+    const { page, errors } = await openPage(dash.browser!, dash.url);
+    // The next read of the bucket list is answered only when the test lets it go.
+    let armed = false;
+    let arrived = () => {};
+    const arrival = new Promise<void>((resolve) => (arrived = resolve));
+    let letGo = () => {};
+    const gate = new Promise<void>((resolve) => (letGo = resolve));
+    await page.route('**/__uas/buckets?*', async (route) => {
+      if (!armed) return route.continue();
+      armed = false;
+      const response = await route.fetch();
+      arrived();
+      await gate;
+      await route.fulfill({ response });
+    });
+    await dash.visit(page, 'buckets');
+    await page.getByLabel('Sort').selectOption('key');
+    // By key, .9 is the last of the 50 rows; five buckets that sort first push it off page one.
+    const last = page.getByRole('button', { name: 'caller:demo:203.0.113.9', exact: true });
+    await expect
+      .poll(() => page.getByTestId('bucket-table').locator('tbody tr').last().textContent())
+      .toContain('203.0.113.9');
+    armed = true;
+    for (let index = 0; index < 5; index++)
+      await dash.exists(`email=alice@example.com&caller_id=0-first-${index}`);
+    await arrival; // the page's read after that traffic is under way
+    await last.focus();
+    await page.getByTestId('buckets-held').waitFor();
+    letGo();
+    await page.waitForTimeout(1_000);
+    expect(await focused(page)).toBe('button caller:demo:203.0.113.9');
+    await page.getByText(/^50 buckets; showing 1–50/).waitFor();
+    // The focus leaves the table: it reads again.
+    await page.getByLabel('Search keys').focus();
+    await page.getByText(/^55 buckets; showing 1–50/).waitFor();
+    await page.getByTestId('buckets-held').waitFor({ state: 'detached' });
+    expect(await last.count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it('draws the Overview chart to the window’s width when the window narrows', async () => {
     await dash.startServer();
     const { page, errors } = await openPage(dash.browser!, dash.url);

@@ -55,8 +55,8 @@ export function BucketsPage() {
   // Read again at most once a second while traffic comes; not while a bucket of the table has
   // the focus, whose row a new order could take off the page (and the focus with it).
   const tick = useRefresh(1000);
-  const [heldAt, setHeldAt] = useState<number>();
-  const page = useBucketPage({ search, sort, level, offset }, heldAt ?? tick, answer);
+  const [held, setHeld] = useState(false);
+  const page = useBucketPage({ search, sort, level, offset }, tick, answer, held);
   const resetAll = async () => setAnswer(await devApi('DELETE', '/buckets'));
   return (
     <>
@@ -100,34 +100,40 @@ export function BucketsPage() {
         </button>
       </form>
       <ServerAnswer answer={answer} done="Reset" />
-      <Pager page={page} offset={offset} onOffset={setOffset} held={heldAt !== undefined} />
-      <BucketTable
-        buckets={page?.buckets ?? []}
-        open={open}
-        onOpen={setOpen}
-        onHold={(hold) => setHeldAt(hold ? (heldAt ?? tick) : undefined)}
-      />
+      <Pager page={page} offset={offset} onOffset={setOffset} held={held} />
+      <BucketTable buckets={page?.buckets ?? []} open={open} onOpen={setOpen} onHold={setHeld} />
       {open === undefined ? null : <BucketDetail bucketKey={open} onReset={setAnswer} />}
     </>
   );
 }
 
-/** The page of buckets `query` asks for, read again when `tick` or `answer` changes. */
+/**
+ * The page of buckets `query` asks for, read again when `tick` or `answer` changes, and when
+ * `held` ends. While `held`, nothing is read, and a read still under way is not shown (it would
+ * reorder the rows under the focus); nor is a read that a later one has replaced (a search typed
+ * on, a sort changed), which could come back last.
+ */
 function useBucketPage(
   query: { search: string; sort: string; level: string; offset: number },
   tick: number,
   answer: DevAnswer | undefined,
+  held: boolean,
 ): BucketPage | undefined {
   const [page, setPage] = useState<BucketPage>();
   const { search, sort, level, offset } = query;
   useEffect(() => {
+    if (held) return;
+    let current = true;
     const params = new URLSearchParams({ sort, limit: String(PAGE_SIZE), offset: String(offset) });
     if (search !== '') params.set('search', search);
     if (level !== '') params.set('level', level);
     void devApi<BucketPage>('GET', `/buckets?${params}`).then((got) => {
-      if (got.ok) setPage(got.body);
+      if (current && got.ok) setPage(got.body);
     });
-  }, [search, sort, level, offset, tick, answer]);
+    return () => {
+      current = false;
+    };
+  }, [search, sort, level, offset, tick, answer, held]);
   return page;
 }
 
