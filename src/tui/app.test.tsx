@@ -9,7 +9,7 @@ import { bucketView } from '../../test/helpers/bucket-view.js';
 import type { BucketView } from '../core/limits/bucket-view.js';
 import { App } from './app.js';
 import { BucketTable } from './bucket-table.js';
-import { createLocalSource, type TuiSource } from './tui-source.js';
+import { createLocalSource, type FeedEvent, type TuiSource } from './tui-source.js';
 
 const exists = (callerId?: string): EmulatorRequest => ({
   method: 'GET',
@@ -161,6 +161,38 @@ describe('App', () => {
     const lines = frame(screen).split('\n');
     expect(lines[0]).toBe('uas top http://127.0.0.1:4010 ✖ not connected');
     expect(lines[1]).toBe(advice);
+  });
+
+  it('leaves out the uptime of an emulator it no longer reaches, which would stand still', async () => {
+    const advice = 'the dev API needs an admin token: pass --admin-token or set UAS_ADMIN_TOKEN';
+    let tell: (event: FeedEvent) => void = () => {};
+    let reachable = true;
+    const restarted: TuiSource = {
+      label: 'http://127.0.0.1:4010',
+      clock: createManualClock(0),
+      follow(listener) {
+        tell = listener;
+        listener({ type: 'connected' });
+        return () => {};
+      },
+      listBuckets: () =>
+        reachable ? Promise.resolve({ total: 0, buckets: [] }) : Promise.reject(new Error(advice)),
+      uptime: async () => (reachable ? 7_500 : undefined),
+      recent: async () => [],
+    };
+    const screen = render(
+      <App source={restarted} title="uas top" size={{ columns: 80, rows: 24 }} />,
+    );
+    unmount = screen.unmount;
+    await vi.waitFor(() => expect(frame(screen)).toContain('● connected  up 7.5s'));
+    // The emulator comes back needing an admin token (or is gone): its old uptime is not said.
+    reachable = false;
+    tell({ type: 'lost', problem: advice, needsAdminToken: true });
+    await vi.waitFor(() => expect(frame(screen)).toContain('✖ not connected'));
+    expect(frame(screen).split('\n')[0]).toBe('uas top http://127.0.0.1:4010 ✖ not connected');
+    tell({ type: 'lost', problem: 'ECONNREFUSED' });
+    await vi.waitFor(() => expect(frame(screen)).toContain('✖ connection lost'));
+    expect(frame(screen)).not.toContain('up 7.5s');
   });
 
   it('says why the bucket list cannot be read while requests still come', async () => {

@@ -25,6 +25,8 @@ export function Header({
   columns: number;
 }) {
   const rates = currentRates(state);
+  // The uptime last read stands still once the emulator is not reached (gone, or restarted
+  // needing an admin token): it is left out rather than said as if current.
   // Waiting does not mend a missing or refused admin token: its advice takes the second line,
   // whole, where the rates (which stand still meanwhile) would cut it at 80 columns.
   const tokenProblem = state.connection === 'lost' && state.needsAdminToken;
@@ -50,7 +52,9 @@ export function Header({
     <Box flexDirection="column">
       <Text wrap="truncate">
         <Text bold>{title}</Text> {screenText(label)} {connection}
-        {state.uptimeMs === undefined ? '' : `  up ${shortDuration(state.uptimeMs)}`}
+        {state.uptimeMs === undefined || state.connection === 'lost'
+          ? ''
+          : `  up ${shortDuration(state.uptimeMs)}`}
         {state.paused ? <Text color="yellow"> [paused]</Text> : ''}
       </Text>
       {tokenProblem ? (
