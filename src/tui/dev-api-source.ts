@@ -48,14 +48,17 @@ export function createDevApiSource(options: DevApiSourceOptions): TuiSource {
     follow: (listener) =>
       followEvents(dev, { base, headers, tokenSent, retryMs: options.retryMs ?? 1000 }, listener),
     listBuckets: async (query) => {
-      const page = await dev.buckets({
-        sort: query.sort,
-        search: query.search === '' ? undefined : query.search,
-        limit: query.limit,
-      });
+      const page = await inCliWords(
+        dev.buckets({
+          sort: query.sort,
+          search: query.search === '' ? undefined : query.search,
+          limit: query.limit,
+        }),
+        tokenSent,
+      );
       return { total: page.total, buckets: page.buckets };
     },
-    reset: (key) => dev.resetBuckets(key),
+    reset: (key) => inCliWords(dev.resetBuckets(key), tokenSent),
     recent: (limit) => dev.journal(limit),
     async uptime() {
       try {
@@ -129,6 +132,28 @@ function followEvents(
     clearTimeout(timer);
     wake?.();
   };
+}
+
+/**
+ * A dev-API call whose refusal for the admin token is said in the CLI's words (the flag and the
+ * environment variable, not the library's option), after the call it refused: still a
+ * {@link DevApiError}, which `uas top --once` tells by its failure.
+ */
+async function inCliWords<T>(call: Promise<T>, tokenSent: boolean): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (isDevApiError(error) && error.failure === 'admin-token')
+      throw new DevApiError(
+        error.call,
+        error.failure,
+        error.status,
+        error.problem,
+        error.detail,
+        adminTokenProblem(tokenSent),
+      );
+    throw error;
+  }
 }
 
 /** The connection lost, in the screen's words: a missing admin token said as such. */

@@ -143,4 +143,20 @@ describe('createDevApiSource', () => {
     await vi.waitFor(() => expect(fine.map((event) => event.type)).toEqual(['connected', 'seed']));
     await expect(right.listBuckets({ limit: 5 })).resolves.toEqual({ total: 0, buckets: [] });
   });
+
+  it('says a reset or a bucket list refused for the admin token in the CLI’s words', async () => {
+    const emulator = createEmulator({ config: config(), devApi: { adminToken: 's3cret' } });
+    running = await listen(emulator, 0, '127.0.0.1');
+    const without = createDevApiSource({ url: running.url });
+    const needs = 'the dev API needs an admin token: pass --admin-token or set UAS_ADMIN_TOKEN';
+    await expect(without.reset!(undefined)).rejects.toThrow(`DELETE /__uas/buckets: ${needs}`);
+    await expect(without.reset!('caller:demo:bot')).rejects.toThrow(
+      `DELETE /__uas/buckets/caller%3Ademo%3Abot: ${needs}`,
+    );
+    await expect(without.listBuckets({ limit: 5 })).rejects.toThrow(needs);
+    const wrong = createDevApiSource({ url: running.url, adminToken: 'nope' });
+    await expect(wrong.reset!(undefined)).rejects.toThrow(
+      'DELETE /__uas/buckets: the dev API refused the admin token: check --admin-token or UAS_ADMIN_TOKEN',
+    );
+  });
 });
