@@ -262,4 +262,12 @@ describe('reduce', () => {
     const long = apply({ type: 'filter-start' }, { type: 'filter-type', text: 'x'.repeat(500) });
     expect(long.filter).toHaveLength(FILTER_MAX);
   });
+
+  it('erases and caps the filter by characters, never leaving half of one', () => {
+    const typed = apply({ type: 'filter-start' }, { type: 'filter-type', text: 'ab😀' });
+    expect(reduce(typed, { type: 'filter-erase' }).filter).toBe('ab');
+    const long = apply({ type: 'filter-start' }, { type: 'filter-type', text: 'x😀'.repeat(80) });
+    expect(Array.from(long.filter)).toHaveLength(FILTER_MAX);
+    expect(long.filter).toBe('x😀'.repeat(50));
+  });
 });

@@ -291,9 +291,16 @@ function stepControl(state: TuiState, action: ControlAction): TuiState {
     case 'filter-start':
       return { ...state, editingFilter: true };
     case 'filter-type':
-      return { ...state, filter: (state.filter + action.text).slice(0, FILTER_MAX) };
+      // By characters (code points): a cut or an erase never leaves half of a surrogate pair,
+      // which the screen shows as U+FFFD and the search matches against nothing.
+      return {
+        ...state,
+        filter: Array.from(state.filter + action.text)
+          .slice(0, FILTER_MAX)
+          .join(''),
+      };
     case 'filter-erase':
-      return { ...state, filter: state.filter.slice(0, -1) };
+      return { ...state, filter: Array.from(state.filter).slice(0, -1).join('') };
     case 'filter-end':
       return {
         ...state,
