@@ -11,6 +11,17 @@ export function callerWidth(columns: number): number {
   return Math.max(24, Math.min(48, columns - 56));
 }
 
+/**
+ * Why an answer relayed from the real service (behind `--upstream`) did not reach its client
+ * whole, said short (the request log's words are longer): its status line alone would look like a
+ * success.
+ */
+const CUT_WORDS = {
+  upstream: 'cut by the real service',
+  client: 'client left',
+  shutdown: 'cut at shutdown',
+} as const;
+
 /** Who sent a request: its caller_id, else its client. */
 function caller(record: RequestRecord): string {
   if (record.caller_id !== undefined) return screenText(record.caller_id);
@@ -19,7 +30,7 @@ function caller(record: RequestRecord): string {
 
 /**
  * The latest requests: time, operation (or method and path when it matched none), caller,
- * status, tokens left, and the problem of an error other than 429.
+ * status, tokens left, the problem of an error other than 429, and an answer cut short.
  */
 export function RecentRequests({
   records,
@@ -44,6 +55,11 @@ export function RecentRequests({
             ? ''
             : ` ${screenText(record.problem)}`}
           {record.operation === undefined ? ` ${screenText(record.path)}` : ''}
+          {record.upstream?.cut === undefined ? (
+            ''
+          ) : (
+            <Text color="red"> [{CUT_WORDS[record.upstream.cut]}]</Text>
+          )}
         </Text>
       ))}
     </Box>
