@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { RequestRecord } from '../core/records/records.js';
+import { cutNote } from './cut-note.js';
 import { fit, fitMiddle, screenText } from './screen-text.js';
 
 function statusColor(status: number): string {
@@ -10,17 +11,6 @@ function statusColor(status: number): string {
 export function callerWidth(columns: number): number {
   return Math.max(24, Math.min(48, columns - 56));
 }
-
-/**
- * Why an answer relayed from the real service (behind `--upstream`) did not reach its client
- * whole, said short (the request log's words are longer): its status line alone would look like a
- * success.
- */
-const CUT_WORDS = {
-  upstream: 'cut by the real service',
-  client: 'client left',
-  shutdown: 'cut at shutdown',
-} as const;
 
 /** Who sent a request: its caller_id, else its client. */
 function caller(record: RequestRecord): string {
@@ -55,11 +45,7 @@ export function RecentRequests({
             ? ''
             : ` ${screenText(record.problem)}`}
           {record.operation === undefined ? ` ${screenText(record.path)}` : ''}
-          {record.upstream?.cut === undefined ? (
-            ''
-          ) : (
-            <Text color="red"> [{CUT_WORDS[record.upstream.cut]}]</Text>
-          )}
+          <Text color="red">{cutNote(record)}</Text>
         </Text>
       ))}
     </Box>

@@ -3,6 +3,7 @@ import Table from 'cli-table3';
 import type { BucketView } from '../core/limits/bucket-view.js';
 import type { RequestRecord } from '../core/records/records.js';
 import type { TuiSource } from './tui-source.js';
+import { cutNote } from './cut-note.js';
 import { screenText } from './screen-text.js';
 import { shortDuration } from './sparkline.js';
 import { pluralize } from '../text/pluralize.js';
@@ -61,7 +62,7 @@ export function formatSnapshot(snapshot: Snapshot, chalk: ChalkInstance): string
     lines.push('recent requests:');
     for (const record of snapshot.recent) {
       lines.push(
-        `  ${new Date(record.at).toISOString().slice(11, 23)} ${screenText(record.method)} ${screenText(record.path)} ${screenText(record.bucket ?? '-')} ${record.status}${record.remaining === undefined ? '' : ` ${record.remaining} left`}${record.problem === undefined ? '' : ` ${screenText(record.problem)}`}`,
+        `  ${new Date(record.at).toISOString().slice(11, 23)} ${screenText(record.method)} ${screenText(record.path)} ${screenText(record.bucket ?? '-')} ${record.status}${record.remaining === undefined ? '' : ` ${record.remaining} left`}${record.problem === undefined ? '' : ` ${screenText(record.problem)}`}${cutNote(record)}`,
       );
     }
   }
