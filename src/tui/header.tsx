@@ -26,7 +26,8 @@ export function Header({
 }) {
   const rates = currentRates(state);
   // The uptime last read stands still once the emulator is not reached (gone, or restarted
-  // needing an admin token): it is left out rather than said as if current.
+  // needing an admin token): it is left out rather than said as if current. It is read with the
+  // bucket list, so it stays while that list is read (the event stream alone refused).
   // Waiting does not mend a missing or refused admin token: its advice takes the second line,
   // whole, where the rates (which stand still meanwhile) would cut it at 80 columns.
   const tokenProblem = state.connection === 'lost' && state.needsAdminToken;
@@ -52,7 +53,7 @@ export function Header({
     <Box flexDirection="column">
       <Text wrap="truncate">
         <Text bold>{title}</Text> {screenText(label)} {connection}
-        {state.uptimeMs === undefined || state.connection === 'lost'
+        {state.uptimeMs === undefined || (state.connection === 'lost' && !state.bucketsRead)
           ? ''
           : `  up ${shortDuration(state.uptimeMs)}`}
         {state.paused ? <Text color="yellow"> [paused]</Text> : ''}
