@@ -244,6 +244,22 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     expect(await page.getByLabel('Admin token').count()).toBe(0);
   });
 
+  it('lets the admin token prompt go once the server is started again without --admin-token', async () => {
+    await dash.startServer(['--admin-token', 'sekret-admin-2']);
+    const port = new URL(dash.url).port;
+    const { page } = await openPage(dash.browser!, dash.url);
+    await page.goto(`${dash.url}/__uas/ui/#/requests`);
+    await page.getByLabel('Admin token').waitFor();
+    dash.server?.child.kill('SIGTERM');
+    await dash.server?.exited;
+    await dash.startServer(['--port', port]);
+    await dash.exists('email=alice@example.com');
+    // No reload, no token typed: the page finds the server no longer asks for one.
+    await page.getByTestId('feed-status').getByText('Live').waitFor({ timeout: 10_000 });
+    await expect.poll(() => page.getByTestId('request-row').count()).toBe(1);
+    expect(await page.getByLabel('Admin token').count()).toBe(0);
+  });
+
   it('renders a hostile caller_id and e-mail as text', async () => {
     await dash.startServer();
     const hostile = '<img src=x onerror="window.pwned=1">';

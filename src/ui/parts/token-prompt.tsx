@@ -1,7 +1,10 @@
 /** @jsxImportSource preact */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { adminToken, setAdminToken } from '../dev-api.js';
+import { adminToken, devApi, needsToken, setAdminToken } from '../dev-api.js';
 import { startLive } from '../live.js';
+
+/** How often the prompt asks whether the server still wants a token. */
+const PROBE_EVERY_MS = 3_000;
 
 /**
  * Asks for the admin token once; it is kept in this tab's sessionStorage only. The focus is never
@@ -13,6 +16,18 @@ export function TokenPrompt() {
   const field = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (adminToken.value !== undefined) field.current?.focus();
+  }, []);
+  // The server may be started again without --admin-token: the prompt looks every few seconds,
+  // and goes once the dev API answers without asking for a token.
+  useEffect(() => {
+    const timer = setInterval(() => {
+      void devApi('GET', '/config').then((answer) => {
+        if (!answer.ok) return;
+        needsToken.value = false;
+        startLive();
+      });
+    }, PROBE_EVERY_MS);
+    return () => clearInterval(timer);
   }, []);
   return (
     <form
