@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { redactUrlPassword } from '../records/redact.js';
+import { redactUrlPassword } from './url-password.js';
 import { missingUnit, parseDuration } from './duration.js';
 
 /** `got "value"`: how every config message ends. */
