@@ -44,6 +44,35 @@ describe.skipIf(!HAS_REDIS)('the Redis store while Redis is away', () => {
     }
   });
 
+  it('subscribes again when its subscription after a reconnect timed out while the connection stayed', async () => {
+    const proxy = await startProxy(Number(new URL(redis.url).port));
+    const stores = await Promise.all([
+      connectRedisStore({ url: `redis://127.0.0.1:${proxy.port}/0`, config: SLOW, timeoutMs: 300 }),
+      connectRedisStore({ url: redis.url, config: SLOW }),
+    ]);
+    try {
+      const [a, b] = stores.map((store) => createSharedEmulator({ config: SLOW, store }));
+      const reader = a!.openEventStream()?.getReader();
+      if (reader === undefined) throw new Error('no event stream');
+      const read = collectText(reader);
+      // The connections drop; the SUBSCRIBE sent once they are back gets no answer, and times
+      // out, while the connection itself stays: no reconnect is coming to try again.
+      proxy.swallowSubscribe = true;
+      proxy.dropAll();
+      await eventually(() => proxy.swallowed > 0);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      proxy.swallowSubscribe = false;
+      await eventually(async () => {
+        await b!.handle(exists('alice@example.com', 'heard'));
+        return read.text.includes('"caller_id":"heard"');
+      });
+      await reader.cancel();
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+      await proxy.close();
+    }
+  });
+
   it('ends no process when it closes while resubscribing after a reconnect', async () => {
     const proxy = await startProxy(Number(new URL(redis.url).port));
     const unhandled: unknown[] = [];

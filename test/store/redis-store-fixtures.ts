@@ -94,6 +94,9 @@ export async function startProxy(target: number) {
     port: 0,
     holdSubscribe: false,
     held: 0,
+    /** Swallows each SUBSCRIBE while set (it gets no answer), and lets everything else through. */
+    swallowSubscribe: false,
+    swallowed: 0,
     dropAll() {
       for (const pair of pairs) pair.destroy();
       pairs.clear();
@@ -118,8 +121,10 @@ export async function startProxy(target: number) {
     upstream.on('close', () => client.destroy());
     let holding = false;
     client.on('data', (chunk: Buffer) => {
-      holding ||= proxy.holdSubscribe && /subscribe/i.test(chunk.toString('latin1'));
+      const subscribing = /subscribe/i.test(chunk.toString('latin1'));
+      holding ||= proxy.holdSubscribe && subscribing;
       if (holding) proxy.held++;
+      else if (proxy.swallowSubscribe && subscribing) proxy.swallowed++;
       else upstream.write(chunk);
     });
     upstream.pipe(client);

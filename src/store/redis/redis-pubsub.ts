@@ -26,8 +26,8 @@ export interface ChannelState {
  * Subscribes to the changes of every instance (and, while this one has readers, to their
  * events), handing `heard` each message it can use. After a reconnect the subscriber subscribes
  * again by itself (ioredis's own resubscription leaves its failure unhandled, which would end
- * the process, when Redis is slow or gone again meanwhile): a failure is let go, and the next
- * reconnect tries again. What was sent while it was away is not heard: `resubscribed` is then
+ * the process, when Redis is slow or gone again meanwhile): a failure is tried again while the
+ * connection stays, and by the next reconnect once it drops. What was sent while it was away is not heard: `resubscribed` is then
  * called to catch up with what Redis keeps.
  */
 export async function subscribeToChannels(deps: {
@@ -49,14 +49,25 @@ export async function subscribeToChannels(deps: {
     if (message !== undefined) deps.heard(message);
   });
   await subscriber.subscribe(keys.changes);
-  subscriber.on('ready', () => {
+  const resubscribe = () => {
     const channels = state.readersHere ? [keys.changes, keys.events] : [keys.changes];
     subscriber
       .subscribe(...channels)
       .then(() => deps.resubscribed?.())
-      .catch(() => {});
-  });
+      .catch(() => {
+        // Refused while the connection stayed (a timeout on a slow Redis): no reconnect would
+        // try again, and the instance would stay deaf to the others. Tried again in a moment.
+        const retry = setTimeout(() => {
+          if (subscriber.status === 'ready') resubscribe();
+        }, RESUBSCRIBE_RETRY_MS);
+        retry.unref();
+      });
+  };
+  subscriber.on('ready', resubscribe);
 }
+
+/** How long a subscription refused while the connection stayed waits to be tried again. */
+const RESUBSCRIBE_RETRY_MS = 500;
 
 /** This instance has readers of events (it subscribes to them), or its last one has gone. */
 export function watchEvents(
