@@ -64,9 +64,13 @@ async function readTokenFile(file: string): Promise<string> {
 /**
  * The token, when an Authorization header can carry it: one line of printable ASCII (a bearer
  * token is letters, digits and -._~+/=). Otherwise a usage error that says which character, never
- * the token itself: fetch would refuse the header on every attempt, and its error quotes it.
+ * the token itself: fetch would refuse the header on every attempt, and its error quotes it. An
+ * empty token is refused too (`uas simulate --token ''`), as createClient would refuse it.
  */
 export function sendable(token: string, where: string): string {
+  // createClient refuses an empty token with a TypeError: said here in the CLI's words.
+  if (token === '')
+    throw new CliError(`the token ${where} is empty; give a token, or leave ${flagOf(where)} out`);
   const shape = notTokenAlone(token);
   if (shape !== undefined) throw new CliError(`the token ${where} ${shape}`);
   const why = unsendableCharacter(token);
@@ -74,6 +78,11 @@ export function sendable(token: string, where: string): string {
   throw new CliError(
     `the token ${where} cannot go in an Authorization header: ${why} (a token is one line of printable ASCII)`,
   );
+}
+
+/** The flag `where` names (`of --token (or UAS_TOKEN)` → `--token`). */
+function flagOf(where: string): string {
+  return /--[a-z-]+/.exec(where)?.[0] ?? 'it';
 }
 
 /** The admin token of `--admin-token` (or `UAS_ADMIN_TOKEN`), when a header can carry it. */

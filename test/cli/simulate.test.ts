@@ -291,6 +291,16 @@ describe('uas simulate', () => {
     }
   });
 
+  it('refuses an empty --token of a live run in one line, exit 2, where createClient threw a stack trace', async () => {
+    running = await listen(createEmulator(), 0, '127.0.0.1');
+    const result = await runUas(['simulate', '--target', running.url, '--token', '']);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'uas: the token of --token is empty; give a token, or leave --token out\n',
+    });
+  });
+
   it('ends a live run whose dev API fails with one line and a non-zero exit, never a stack trace', async () => {
     const refused = await runUas(['simulate', '--target', await brokenEmulator('answer')]);
     expect(refused.code).toBe(1);
