@@ -212,12 +212,19 @@ export function addLimitOptions(command: Command): Command {
 /**
  * Adds `--url` (or UAS_URL; `credential` as {@link parseHttpUrl} takes it). A URL taken from
  * UAS_URL is checked before the command runs, and refused naming UAS_URL: the command's own check
- * names --url, which the user never typed.
+ * names --url, which the user never typed. Not when the option named `unusedWith` is given
+ * (`uas conform --journal` sends nothing): a URL the command leaves unused is not refused.
  */
-export function addUrlOption(command: Command, description: string, credential: string): Command {
+export function addUrlOption(
+  command: Command,
+  description: string,
+  credential: string,
+  unusedWith?: string,
+): Command {
   return command
     .addOption(new Option('--url <url>', description).env('UAS_URL').default(DEFAULT_URL))
     .hook('preAction', (self) => {
+      if (unusedWith !== undefined && self.getOptionValue(unusedWith) !== undefined) return;
       if (self.getOptionValueSource('url') === 'env')
         parseHttpUrl('UAS_URL', String(self.getOptionValue('url')), credential);
     });

@@ -255,6 +255,19 @@ describe('usage errors', () => {
     expect(flag.stderr).toMatch(/^uas: invalid --url: /);
   });
 
+  it('leaves UAS_URL alone for conform --journal, which sends nothing, as it leaves it unused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uas-journal-'));
+    try {
+      const file = join(dir, 'empty.ndjson');
+      writeFileSync(file, '');
+      const result = await runUas(['conform', '--journal', file], { UAS_URL: 'ftp://x' });
+      expectUsageError(result);
+      expect(result.stderr).toMatch(/^uas: .*holds no request the real service answered/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('names UAS_ADMIN_TOKEN, not --admin-token, when uas serve refuses the token from the environment', async () => {
     // A token with the newline of the file it was read from.
     const env = await runUas(['serve', '--port', '0'], { UAS_ADMIN_TOKEN: 'secret\n' });

@@ -4,6 +4,9 @@ import type { CommandContext } from '../command-context.js';
 import { declareCommand } from '../command-list.js';
 import { ACCESS_TOKEN, addUrlOption, integerIn } from '../options.js';
 
+/** What `--help` says of `--url`. */
+const URL_HELP = 'base URL of the service';
+
 /** Default of `--max-requests`: enough for every check, --exhaust included, at the default limits. */
 export const DEFAULT_MAX_REQUESTS = 25;
 
@@ -13,7 +16,8 @@ export function registerConform(
   context: CommandContext,
   deps: ConformDeps = {},
 ): void {
-  addUrlOption(declareCommand(program, 'conform'), 'base URL of the service', ACCESS_TOKEN)
+  // --journal sends nothing: a URL from UAS_URL is then left unused, not refused.
+  addUrlOption(declareCommand(program, 'conform'), URL_HELP, ACCESS_TOKEN, 'journal')
     .addOption(
       new Option('--token <token>', 'access token (Bearer); never printed').env('UAS_TOKEN'),
     )
