@@ -6,6 +6,7 @@ import type { RetryAfter } from './retry-after.js';
 import { RETRY_DEFAULTS, type ResolvedRetryOptions, type RetryOptions } from './retry-policy.js';
 import { sleep, timerMs } from './sleep.js';
 import { byteLimit } from './byte-limit.js';
+import { hasMethods, shownValue } from '../core/config/value-shape.js';
 import { notTokenAlone, unsendableCharacter } from '../text/header-token.js';
 
 /** Time for the client: a clock to read and a way to wait. Virtual in simulations and tests. */
@@ -95,7 +96,7 @@ export function resolveClientOptions(options: ClientOptions): ClientSettings {
   // From JavaScript: createClient() read a property of undefined, with a message that named none.
   if (typeof options !== 'object' || options === null)
     throw new TypeError(
-      `createClient takes an object of options (baseUrl, token, ...); got ${describe(options)}`,
+      `createClient takes an object of options (baseUrl, token, ...); got ${shownValue(options)}`,
     );
   // A timer cannot hold more: Node would fire it after 1 ms, or throw, at each attempt.
   const timeoutMs = timerMs(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'createClient: timeoutMs');
@@ -111,13 +112,13 @@ export function resolveClientOptions(options: ClientOptions): ClientSettings {
     retry: options.retry === false ? { ...RETRY_DEFAULTS, maxAttempts: 1 } : retryOf(options.retry),
     clock:
       checkShape(options.clock, 'clock', 'have now() and sleep(ms)', (value) =>
-        hasFunctions(value, ['now', 'sleep']),
+        hasMethods(value, ['now', 'sleep']),
       ) ?? systemClock,
     random: checkShape(
       options.random,
       'random',
       'have next(), as createSeededRandom(seed) gives',
-      (value) => hasFunctions(value, ['next']),
+      (value) => hasMethods(value, ['next']),
     ) ?? { next: () => Math.random() },
     // Called before each wait: one that is no function made a call that retried reject.
     onRetry: checkShape(
@@ -158,22 +159,7 @@ function checkShape<T>(
   fits: (value: unknown) => boolean,
 ): T | undefined {
   if (value === undefined || fits(value)) return value;
-  const shown = typeof value === 'function' ? 'a function' : describe(value);
-  throw new TypeError(`createClient: ${name} must ${expected}; got ${shown}`);
-}
-
-function hasFunctions(value: unknown, names: string[]): boolean {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function')
-  );
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'object' && value !== null)
-    return `an object with ${Object.keys(value).join(', ') || 'no fields'}`;
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+  throw new TypeError(`createClient: ${name} must ${expected}; got ${shownValue(value)}`);
 }
 
 /**

@@ -304,6 +304,12 @@ describe('createClient', () => {
       /createClient: fetch must be a function; got 5/,
     ],
     [
+      'Math as a random source (its methods do not enumerate; it has no next)',
+      { random: Math },
+      TypeError,
+      /createClient: random must have next\(\), as createSeededRandom\(seed\) gives; got \{\}/,
+    ],
+    [
       'a clock without sleep',
       { clock: { now: () => 0 } },
       TypeError,

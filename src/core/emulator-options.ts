@@ -2,6 +2,7 @@ import { VERSION_MAX_LENGTH } from './admin/dev-api-bounds.js';
 import type { DevApiAccess } from './admin/dev-api-target.js';
 import { ConfigError, configIssue } from './config/config-error.js';
 import { got } from './config/schema-kit.js';
+import { hasMethods, shownValue } from './config/value-shape.js';
 import type { CoreEmulatorOptions, DevApiOptions } from './emulator.js';
 import { CLOCK_RANGE_TEXT, isClockTime } from './time/clock.js';
 
@@ -48,33 +49,21 @@ export function checkVersion(version: string | undefined): string {
  */
 export function checkEmulatorOptions(options: CoreEmulatorOptions): void {
   const { clock, random } = options as { clock: unknown; random: unknown };
-  if (!hasFunction(clock, 'now'))
+  if (!hasMethods(clock, ['now']))
     throw new TypeError(
-      `createEmulator: clock must have now(), as createManualClock(start) gives; got ${shown(clock)}`,
+      `createEmulator: clock must have now(), as createManualClock(start) gives; got ${shownValue(clock)}`,
     );
   const now = (clock as { now(): unknown }).now();
   if (typeof now !== 'number' || !isClockTime(now))
     throw new TypeError(
-      `createEmulator: clock.now() must give ms since the epoch, ${CLOCK_RANGE_TEXT}; got ${shown(now)}`,
+      `createEmulator: clock.now() must give ms since the epoch, ${CLOCK_RANGE_TEXT}; got ${shownValue(now)}`,
     );
-  if (!hasFunction(random, 'next'))
+  if (!hasMethods(random, ['next']))
     throw new TypeError(
-      `createEmulator: random must have next(), as createSeededRandom(seed) gives; got ${shown(random)}`,
+      `createEmulator: random must have next(), as createSeededRandom(seed) gives; got ${shownValue(random)}`,
     );
   checkCount(options.eventQueueBytes, 'eventQueueBytes', 1);
   checkCount(options.maxEventReaders, 'maxEventReaders', 0);
-}
-
-function hasFunction(value: unknown, name: string): boolean {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as Record<string, unknown>)[name] === 'function'
-  );
-}
-
-function shown(value: unknown): string {
-  return typeof value === 'function' ? 'a function' : got(value).replace(/^got /, '');
 }
 
 function checkCount(value: unknown, name: string, min: number): void {
