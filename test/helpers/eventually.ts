@@ -12,3 +12,14 @@ export async function eventually(
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** Whether `check` holds within `timeoutMs`, polled every 20 ms: {@link eventually} as an answer. */
+export async function holdsWithin(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+): Promise<boolean> {
+  return eventually(check, timeoutMs).then(
+    () => true,
+    () => false,
+  );
+}
