@@ -277,3 +277,33 @@ describe.skipIf(!HAS_REDIS)('the shared manual clock when Redis loses it', () =>
     }
   });
 });
+
+describe.skipIf(!HAS_REDIS)('the users of the instances when Redis loses uas:meta', () => {
+  const tests = redisOfTheseTests();
+  const owner = async (emulator: SharedEmulator, phone: string) =>
+    (await emulator.listUsers()).users.find((user) => user.phone_number === phone)?.email;
+
+  it('keeps the users added live on an instance that read uas:meta while it was gone, when another instance writes it back', async () => {
+    const a = await tests.instance();
+    const b = await tests.instance({ catchUpEveryMs: 20 });
+    await a.reset();
+    await a.addUsers([
+      { email: 'alice@example.com' },
+      { email: 'kim@example.com', phone_number: '+14155550101' },
+    ]);
+    await eventually(async () => (await owner(b, '+14155550101')) === 'kim@example.com');
+    const meta = await tests.inspect.hgetall('uas:meta');
+    await tests.inspect.flushall();
+    // b reads the live state Redis keeps (every 20 ms here) while there is none.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // What an instance that reconnects to the emptied Redis writes back (seedMeta): the same
+    // fingerprint, then the version, no live change; b reads it between the two too. No reset
+    // was made: b keeps its users.
+    await tests.inspect.hsetnx('uas:meta', 'base', meta.base ?? '');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await tests.inspect.hset('uas:meta', { version: meta.version });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await owner(b, '+14155550101')).toBe('kim@example.com');
+    expect(await owner(a, '+14155550101')).toBe('kim@example.com');
+  });
+});

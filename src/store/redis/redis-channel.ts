@@ -160,6 +160,11 @@ async function readLiveState(
   const { redis, keys, health, prefix } = deps;
   const [version0, live0] = [prefix.liveVersion, prefix.live];
   const meta = await health.read(() => redis.hgetall(keys.meta));
+  // No version: Redis lost uas:meta (restarted empty, flushed), or an instance is writing it
+  // back (seedMeta: its fingerprint first, then the version): it tells nothing. Taken for a live
+  // state of version 0, the version written back would then read as a reset this instance
+  // missed, and it would drop the users added live, while the others kept them.
+  if (meta.version === undefined) return;
   const kept = readLiveChange(meta);
   const version = readLiveVersion(meta);
   // A reset made since the last one made here, missed (sent while the subscriber was away):
