@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAX_USERS, USERS_PER_REQUEST_MAX } from '../../src/core/admin/dev-api-bounds.js';
 import { DEV_API_ROUTE_LIST } from '../../src/core/admin/dev-api-table.js';
 import { ROOT } from './doc-blocks.js';
 
@@ -15,4 +16,15 @@ describe('docs/dev-api.md', () => {
       expect(page).toContain(`\`${route}`);
     },
   );
+});
+
+describe('docs/dev-api.md on POST /__uas/users', () => {
+  const page = readFileSync(join(ROOT, 'docs/dev-api.md'), 'utf8');
+  const row = page.split('\n').find((line) => line.startsWith('| `POST /__uas/users`')) ?? '';
+  const written = (n: number) => n.toLocaleString('en-US');
+
+  it('states the most users one body may hold, and the most in all, as the route refuses them', () => {
+    expect(row).toContain(`at most ${written(USERS_PER_REQUEST_MAX)} users in one body`);
+    expect(row).toContain(`${written(MAX_USERS)} in all`);
+  });
 });
