@@ -52,4 +52,17 @@ describe('a page of users in process (listUsers)', () => {
     });
     expect(uas.listUsers({ offset: undefined, limit: undefined }).users).toHaveLength(3);
   });
+
+  it('finds no user by a text that is no e-mail address, though it lower-cases to one, as the service finds none', () => {
+    const uas = emulator();
+    // U+212A KELVIN SIGN lower-cases to "k": the service refuses such an e-mail (400).
+    expect(uas.listUsers({ email: 'ALICE@EXAMPLE.COM' }).total).toBe(1);
+    uas.addUsers([{ email: 'kim@example.com' }]);
+    expect(uas.listUsers({ email: '\u212Aim@example.com' })).toEqual({
+      total: 0,
+      offset: 0,
+      next_offset: null,
+      users: [],
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { ConfigError } from '../config/config-error.js';
-import { describeIssues } from '../config/config-schema.js';
+import { describeIssues, EMAIL_PATTERN } from '../config/config-schema.js';
 import { whole } from '../config/schema-kit.js';
 import type { Directory, User } from '../signin/directory.js';
 import type { UserPage, UserQuery } from './admin.js';
@@ -28,8 +28,9 @@ export function userPage(directory: Directory, query: UserQuery | undefined): Us
     throw new ConfigError(describeIssues(parsed.error, userQuerySchema), 'invalid page of users');
   const { offset = 0, limit = 1000, email } = parsed.data ?? {};
   if (email !== undefined) {
-    // One user, found as the service finds it: the page holds it, or nothing.
-    const user = directory.userByEmail(email);
+    // One user, found as the service finds it: the page holds it, or nothing. A text that is no
+    // e-mail address finds none, though it lower-cases to one ("\u212Aim@..." to "kim@...").
+    const user = EMAIL_PATTERN.test(email) ? directory.userByEmail(email) : undefined;
     const found = user === undefined || offset > 0 ? [] : [user];
     return {
       total: user === undefined ? 0 : 1,
