@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { recordMaker, unauthenticatedRecord } from '../../test/helpers/check-records.js';
+import { recordMaker, ruleOf, unauthenticatedRecord } from '../../test/helpers/check-records.js';
 import { certainRuns, groupLogicalRequests, retryWaits } from './logical-requests.js';
+import { checkIntegration } from './check-integration.js';
 
 const a = { email: 'a@example.com', callerId: '203.0.113.1' };
 const ids = (groups: ReturnType<typeof groupLogicalRequests>) =>
@@ -87,6 +88,25 @@ describe('groupLogicalRequests', () => {
       [3, 4],
     ]);
     expect(groups.map(({ links }) => links)).toEqual([['certain'], ['certain']]);
+  });
+
+  it('follows each of identical requests sent at once by its Retry-Attempt, to the one whose Retry-After is over', () => {
+    const make = recordMaker();
+    // Two tabs of one shopper: the first told 1 s, the second 2 s; each resends after its own.
+    const records = [
+      make({ ...a, at: 0, status: 429, retryAfter: 1, retryAttempt: '0' }),
+      make({ ...a, at: 5, status: 429, retryAfter: 2, retryAttempt: '0' }),
+      make({ ...a, at: 1200, status: 429, retryAfter: 1, retryAttempt: '1' }),
+      make({ ...a, at: 2300, status: 429, retryAfter: 1, retryAttempt: '2' }),
+      make({ ...a, at: 2400, status: 429, retryAfter: 1, retryAttempt: '1' }),
+      make({ ...a, at: 3600, retryAttempt: '2' }),
+    ];
+    expect(ids(groupLogicalRequests(records, 30_000))).toEqual([
+      [1, 3, 4],
+      [2, 5, 6],
+    ]);
+    const early = checkIntegration(records);
+    expect(ruleOf(early, 'retry-before-retry-after').status).toBe('passed');
   });
 
   it('is sure of a resend sent before Retry-After was over or just after it, and only suspects one sent well after', () => {

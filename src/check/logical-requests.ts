@@ -34,6 +34,9 @@ export interface LogicalRequest {
  *   is still recognised) when its `Retry-Attempt` is above that one's, or (without Retry-Attempt)
  *   when that one's last attempt was answered 429 or 503 at most its Retry-After plus
  *   `resendWindowMs` before. A `Retry-Attempt` of 0, or one not above the last, starts anew.
+ *   Identical requests sent at once (a shopper's two tabs) each open a request of their own, and
+ *   a `Retry-Attempt` above 0 continues the one it most likely follows: one whose Retry-After
+ *   is over, the attempt before its own, the latest (see {@link followedRequest}).
  *
  * A request whose fields could not be read (a body that is not JSON, an unauthenticated request)
  * has a fingerprint of its method and path only, which any other such request shares; it is
@@ -71,7 +74,7 @@ export function* groupLogicalRequestsSteps(
   const all: LogicalRequest[] = [];
   // An identical request and a request with an Idempotency-Key are looked up apart.
   const open = {
-    request: new Map<string, LogicalRequest>(),
+    request: new Map<string, LogicalRequest[]>(),
     key: new Map<string, LogicalRequest>(),
   };
   for (let index = 0; index < records.length; index++) {
@@ -82,28 +85,65 @@ export function* groupLogicalRequestsSteps(
       continue;
     }
     const idempotencyKey = textOf(record.idempotency_key);
-    const [byKey, key] =
-      idempotencyKey === undefined
-        ? [open.request, keysOf(record).sameRequest]
-        : [open.key, `${record.client_id ?? ''}\n${idempotencyKey}`];
-    const current = byKey.get(key);
+    const fresh: LogicalRequest = { attempts: [record], links: [] };
+    if (idempotencyKey !== undefined) {
+      const key = `${record.client_id ?? ''}\n${idempotencyKey}`;
+      const current = open.key.get(key);
+      if (current !== undefined) {
+        current.attempts.push(record);
+        current.links.push('certain');
+        continue;
+      }
+      all.push(fresh);
+      open.key.set(key, fresh);
+      continue;
+    }
+    const key = keysOf(record).sameRequest;
+    const requests = open.request.get(key) ?? [];
+    const current = followedRequest(record, requests, options);
     const last = current?.attempts[current.attempts.length - 1];
-    const link =
-      last === undefined
-        ? undefined
-        : idempotencyKey !== undefined
-          ? 'certain'
-          : resendLink(record, last, options);
+    const link = last === undefined ? undefined : resendLink(record, last, options);
     if (current !== undefined && link !== undefined) {
       current.attempts.push(record);
       current.links.push(link);
       continue;
     }
-    const fresh: LogicalRequest = { attempts: [record], links: [] };
     all.push(fresh);
-    byKey.set(key, fresh);
+    requests.push(fresh);
+    if (requests.length > MAX_OPEN_IDENTICAL) requests.shift();
+    open.request.set(key, requests);
   }
   return all;
+}
+
+/** How many identical requests sent at once a `Retry-Attempt` is matched against. */
+const MAX_OPEN_IDENTICAL = 32;
+
+/**
+ * The open request (of identical ones, oldest first) that `record` may continue: without a
+ * `Retry-Attempt`, the latest; with one above 0, of those whose last attempt sent a lower one,
+ * best one whose Retry-After is over (a client that waits it is not taken for one that does not
+ * because a tab beside it was told to wait longer), then one whose last attempt is the one just
+ * before, then the latest.
+ */
+function followedRequest(
+  record: RequestRecord,
+  requests: readonly LogicalRequest[],
+  options: GroupingOptions,
+): LogicalRequest | undefined {
+  const attempt = retryAttemptOf(record);
+  if (attempt === undefined || attempt === 0) return requests[requests.length - 1];
+  let best: LogicalRequest | undefined;
+  let bestScore = -1;
+  for (const request of requests) {
+    const last = request.attempts[request.attempts.length - 1]!;
+    const before = retryAttemptOf(last) ?? 0;
+    if (before >= attempt) continue;
+    const over = record.at >= last.at + retryAfterMs(last) - options.retryAfterToleranceMs;
+    const score = (over ? 2 : 0) + (before === attempt - 1 ? 1 : 0);
+    if (score >= bestScore) [best, bestScore] = [request, score];
+  }
+  return best;
 }
 
 function resendLink(

@@ -100,6 +100,28 @@ describe('ignores-429', () => {
     expect(ruleOf(checkIntegration(records), 'ignores-429').status).toBe('passed');
   });
 
+  it('keeps apart identical requests sent at once that say they are two (Idempotency-Key, Retry-Attempt)', () => {
+    const who = { email: 'a@example.com', callerId: '203.0.113.1' };
+    const chaos = { status: 429, injected: true, remaining: 20 };
+    // A shopper's two tabs, each retrying its own exists 3 times after Retry-After plus jitter,
+    // each attempt refused by --chaos: the tabs' attempts come within each other's Retry-After.
+    const tabs = (header: (tab: string, attempt: number) => Partial<RecordSpec>) => {
+      const make = recordMaker();
+      return [
+        make({ ...who, ...chaos, at: 0, retryAfter: 1, ...header('A', 0) }),
+        make({ ...who, ...chaos, at: 5, retryAfter: 2, ...header('B', 0) }),
+        make({ ...who, ...chaos, at: 1100, retryAfter: 2, ...header('A', 1) }),
+        make({ ...who, ...chaos, at: 2100, retryAfter: 2, ...header('B', 1) }),
+        make({ ...who, ...chaos, at: 3200, retryAfter: 2, ...header('A', 2) }),
+        make({ ...who, ...chaos, at: 4200, retryAfter: 2, ...header('B', 2) }),
+      ];
+    };
+    const keyed = tabs((tab) => ({ idempotencyKey: tab }));
+    expect(ruleOf(checkIntegration(keyed), 'ignores-429').status).toBe('passed');
+    const counted = tabs((_, attempt) => ({ retryAttempt: String(attempt) }));
+    expect(ruleOf(checkIntegration(counted), 'ignores-429').status).toBe('passed');
+  });
+
   it('says so when the 429s resent through were injected into a bucket that had tokens', () => {
     const make = recordMaker();
     const who = { email: 'a@example.com', callerId: '203.0.113.1' };

@@ -2,7 +2,7 @@ import type { RequestRecord } from '../../core/records/records.js';
 import { evidenceOf, plural, quoted, type CheckRule } from '../check-rule.js';
 import { keysOf } from '../record-keys.js';
 import { groupBy } from '../group-by.js';
-import { retryAfterMs } from '../logical-requests.js';
+import { retryAfterMs, type LogicalRequest } from '../logical-requests.js';
 import { minOf, maxOf } from '../statistics.js';
 
 /**
@@ -23,7 +23,7 @@ export const ignores429: CheckRule = {
   severity: 'error',
   spec: '§7 rule 2 (persistent 429 responses indicate misconfiguration or abuse; log and alert on 429 responses)',
   fix: 'After a 429, send nothing more for that caller until its Retry-After has passed (queue or refuse in your backend), log and alert on 429s, and find out why the bucket is empty: a shared caller_id, a loop, a bot.',
-  evaluate({ authenticated, options }) {
+  evaluate({ authenticated, logical, options }) {
     // Without a Retry-After the sender was never told how long the bucket stays empty.
     const told = authenticated.some((record) => record.status === 429 && retryAfterMs(record) > 0);
     if (!told) return { status: 'not-exercised', reason: 'no 429 with a Retry-After was answered' };
@@ -31,8 +31,15 @@ export const ignores429: CheckRule = {
       authenticated,
       (record) => `${bucketKey(record)}\n${keysOf(record).endUser ?? record.fingerprint}`,
     );
+    const requestOf = new Map<RequestRecord, LogicalRequest>();
+    for (const request of logical)
+      for (const record of request.attempts) requestOf.set(record, request);
     const runs: RequestRecord[][] = [];
-    for (const requests of senders.values()) runs.push(...ignoredRuns(requests, options));
+    for (const requests of senders.values()) {
+      runs.push(
+        ...ignoredRuns(requests, (record) => requestOf.get(record) ?? record.fingerprint, options),
+      );
+    }
     const persistent = runs.filter((run) => run.length >= options.persistent429Count);
     if (persistent.length === 0) return { status: 'passed' };
     persistent.sort((a, b) => b.length - a.length);
@@ -98,18 +105,21 @@ function injectedNote(injected: readonly RequestRecord[], all: number): string {
 
 /**
  * The runs of 429s a sender got while it knew to wait: within the Retry-After of a real 429 (any
- * of its requests), or of an injected 429 of the same request.
+ * of its requests), or of an injected 429 of the same logical request (`requestOf`: identical
+ * requests told apart by their Idempotency-Key or Retry-Attempt are not the same one).
  */
 function ignoredRuns(
   requests: readonly RequestRecord[],
+  requestOf: (record: RequestRecord) => unknown,
   options: { retryAfterToleranceMs: number },
 ): RequestRecord[][] {
   const runs: RequestRecord[][] = [];
   let emptyUntil = Number.NEGATIVE_INFINITY;
-  const waitUntil = new Map<string, number>();
+  const waitUntil = new Map<unknown, number>();
   let run: RequestRecord[] = [];
   for (const record of requests) {
-    const until = Math.max(emptyUntil, waitUntil.get(record.fingerprint) ?? emptyUntil);
+    const request = requestOf(record);
+    const until = Math.max(emptyUntil, waitUntil.get(request) ?? emptyUntil);
     const ignored = record.status === 429 && record.at < until - options.retryAfterToleranceMs;
     if (ignored) run.push(record);
     else if (run.length > 0) {
@@ -118,7 +128,7 @@ function ignoredRuns(
     }
     if (record.status === 429) {
       const end = record.at + retryAfterMs(record);
-      waitUntil.set(record.fingerprint, Math.max(waitUntil.get(record.fingerprint) ?? end, end));
+      waitUntil.set(request, Math.max(waitUntil.get(request) ?? end, end));
       if (!isInjectedOnTokens(record)) emptyUntil = Math.max(emptyUntil, end);
     } else if (record.outcome !== 'injected-fault') {
       // The bucket had a token: whatever the sender was told before no longer holds.
