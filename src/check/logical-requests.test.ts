@@ -109,6 +109,23 @@ describe('groupLogicalRequests', () => {
     expect(ruleOf(early, 'retry-before-retry-after').status).toBe('passed');
   });
 
+  it('follows the attempt just before first, so that a tab beside does not hide a fourth attempt', () => {
+    const make = recordMaker();
+    const records = [
+      make({ ...a, at: 0, status: 429, retryAfter: 1, retryAttempt: '0' }),
+      make({ ...a, at: 5, status: 429, retryAfter: 2, retryAttempt: '0' }),
+      make({ ...a, at: 1100, retryAttempt: '1' }),
+      make({ ...a, at: 2100, status: 429, retryAfter: 2, retryAttempt: '1' }),
+      make({ ...a, at: 4200, status: 429, retryAfter: 2, retryAttempt: '2' }),
+      make({ ...a, at: 4300, status: 429, retryAfter: 2, retryAttempt: '3' }),
+    ];
+    expect(ids(groupLogicalRequests(records, 30_000))).toEqual([
+      [1, 3],
+      [2, 4, 5, 6],
+    ]);
+    expect(ruleOf(checkIntegration(records), 'retry-cap-exceeded').status).toBe('failed');
+  });
+
   it('is sure of a resend sent before Retry-After was over or just after it, and only suspects one sent well after', () => {
     const make = recordMaker();
     const records = [

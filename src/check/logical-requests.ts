@@ -35,8 +35,8 @@ export interface LogicalRequest {
  *   when that one's last attempt was answered 429 or 503 at most its Retry-After plus
  *   `resendWindowMs` before. A `Retry-Attempt` of 0, or one not above the last, starts anew.
  *   Identical requests sent at once (a shopper's two tabs) each open a request of their own, and
- *   a `Retry-Attempt` above 0 continues the one it most likely follows: one whose Retry-After
- *   is over, the attempt before its own, the latest (see {@link followedRequest}).
+ *   a `Retry-Attempt` above 0 continues the one it most likely follows: the attempt before its
+ *   own, one whose Retry-After is over, the latest (see {@link followedRequest}).
  *
  * A request whose fields could not be read (a body that is not JSON, an unauthenticated request)
  * has a fingerprint of its method and path only, which any other such request shares; it is
@@ -122,9 +122,9 @@ const MAX_OPEN_IDENTICAL = 32;
 /**
  * The open request (of identical ones, oldest first) that `record` may continue: without a
  * `Retry-Attempt`, the latest; with one above 0, of those whose last attempt sent a lower one,
- * best one whose Retry-After is over (a client that waits it is not taken for one that does not
- * because a tab beside it was told to wait longer), then one whose last attempt is the one just
- * before, then the latest.
+ * best one whose last attempt is the one just before, then one whose Retry-After is over (a
+ * client that waits it is not taken for one that does not because a tab beside it was told to
+ * wait longer), then the latest.
  */
 function followedRequest(
   record: RequestRecord,
@@ -140,7 +140,7 @@ function followedRequest(
     const before = retryAttemptOf(last) ?? 0;
     if (before >= attempt) continue;
     const over = record.at >= last.at + retryAfterMs(last) - options.retryAfterToleranceMs;
-    const score = (over ? 2 : 0) + (before === attempt - 1 ? 1 : 0);
+    const score = (before === attempt - 1 ? 2 : 0) + (over ? 1 : 0);
     if (score >= bestScore) [best, bestScore] = [request, score];
   }
   return best;
