@@ -39,6 +39,34 @@ describe('retry-on-client-error', () => {
     expect(ruleOf(report, 'retry-on-client-error').status).toBe('passed');
   });
 
+  it('accepts the same code submitted from two tabs at once, when the requests say they are two', () => {
+    for (const [first, second] of [
+      [{ idempotencyKey: 'tab-a' }, { idempotencyKey: 'tab-b' }],
+      [{ retryAttempt: '0' }, { retryAttempt: '0' }],
+    ]) {
+      const make = recordMaker();
+      const report = checkIntegration([
+        make({ ...verify('111111'), ...first, at: 0, status: 422 }),
+        make({ ...verify('111111'), ...second, at: 3, status: 422 }),
+      ]);
+      expect(ruleOf(report, 'retry-on-client-error').status).toBe('passed');
+    }
+  });
+
+  it('still reports a 422 resent with the same Idempotency-Key or a higher Retry-Attempt', () => {
+    for (const [first, second] of [
+      [{ idempotencyKey: 'k' }, { idempotencyKey: 'k' }],
+      [{ retryAttempt: '0' }, { retryAttempt: '1' }],
+    ]) {
+      const make = recordMaker();
+      const report = checkIntegration([
+        make({ ...verify('111111'), ...first, at: 0, status: 422 }),
+        make({ ...verify('111111'), ...second, at: 600, status: 422 }),
+      ]);
+      expect(ruleOf(report, 'retry-on-client-error').status).toBe('failed');
+    }
+  });
+
   it('accepts the same request again long after', () => {
     const make = recordMaker();
     const report = checkIntegration([

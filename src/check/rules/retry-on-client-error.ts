@@ -3,6 +3,7 @@ import { evidenceOf, plural, type CheckRule } from '../check-rule.js';
 import type { RuleContext, RuleVerdict } from '../check-rule.js';
 import { drain, eachPaced, filterPaced, groupByPaced, type Steps } from '../paced.js';
 import { keysOf } from '../record-keys.js';
+import { retryAttemptOf } from '../logical-requests.js';
 
 // 4xx answers that do say "try again": 408 Request Timeout, 425 Too Early, 429 Too Many Requests.
 // 401 is left to the `unauthenticated` rule (and its requests were never read).
@@ -38,7 +39,11 @@ function* clientErrorSteps({ authenticated, options }: RuleContext): Steps<RuleV
     for (let index = 1; index < same.length; index++) {
       const before = same[index - 1]!;
       const record = same[index]!;
-      if (isFinalClientError(before) && record.at - before.at <= options.clientErrorWindowMs)
+      if (
+        isFinalClientError(before) &&
+        record.at - before.at <= options.clientErrorWindowMs &&
+        !saysAnotherRequest(record, before)
+      )
         resends.push({ record, after: before });
     }
   });
@@ -55,6 +60,18 @@ function* clientErrorSteps({ authenticated, options }: RuleContext): Steps<RuleV
       { client_errors: refused.length },
     ),
   };
+}
+
+/**
+ * Whether `record` says it is not a resend of `before`, as logical requests are told apart:
+ * another Idempotency-Key, or a Retry-Attempt not above the one before (a shopper's two tabs
+ * submitting the same code at once).
+ */
+function saysAnotherRequest(record: RequestRecord, before: RequestRecord): boolean {
+  const key = record.idempotency_key?.trim();
+  if (key !== undefined && key !== '' && key !== before.idempotency_key?.trim()) return true;
+  const attempt = retryAttemptOf(record);
+  return attempt !== undefined && attempt <= (retryAttemptOf(before) ?? 0);
 }
 
 function isFinalClientError(record: RequestRecord): boolean {
