@@ -6,6 +6,7 @@ import type { AnswerReader } from './answer-reader.js';
 import type { BucketPage, ClockView, DevClient } from './dev-client.js';
 import { readHealth } from './dev-health.js';
 import { readRequestLog } from './read-request-log.js';
+import { checkUserQuery } from '../core/admin/user-page.js';
 import { routeTarget } from './route-target.js';
 
 /** The methods of a dev client at `base`, each calling its route of the dev API's table. */
@@ -42,7 +43,11 @@ export function devClientMethods(base: string, reader: AnswerReader): DevClient 
     },
     configure: (patch) => read(routeTarget('changeConfig'), patch),
     config: () => read(routeTarget('getConfig')),
-    users: (query = {}) => read<UserPage>(routeTarget('listUsers', { query })),
+    // A misspelt field would be left out of the query, and the page be the default's.
+    users: async (query = {}) => {
+      checkUserQuery(query);
+      return read<UserPage>(routeTarget('listUsers', { query }));
+    },
     addUsers: (users) =>
       read<{ added: number; replaced: number }>(routeTarget('addUsers'), { users }),
     removeUser: async (email) =>

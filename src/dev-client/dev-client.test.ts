@@ -289,6 +289,13 @@ describe('requests() and requestLog()', () => {
     ]);
   });
 
+  it('refuses a page of users with a field it does not take, sending nothing', async () => {
+    const { client, asked } = pagedJournal(5, 10);
+    await expect(client.users({ limt: 5 } as never)).rejects.toThrow(/limt: unknown field/);
+    await expect(client.users({ email: 5 } as never)).rejects.toThrow(/email: /);
+    expect(asked).toEqual([]);
+  });
+
   it('refuses a filter field it does not take, sending nothing, as the emulator in process does', async () => {
     const { client, asked } = pagedJournal(5, 10);
     await expect(client.requests({ opertion: 'start' } as never)).rejects.toThrow(

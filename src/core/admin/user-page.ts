@@ -16,6 +16,17 @@ const userQuerySchema = z.optional(
 );
 
 /**
+ * `query`, when it is one `GET /__uas/users` takes; otherwise a ConfigError naming the field
+ * (a misspelt one too: `limt` would be left out, and the page be the default's).
+ */
+export function checkUserQuery(query: UserQuery | undefined): UserQuery | undefined {
+  const parsed = userQuerySchema.safeParse(query, { reportInput: true });
+  if (!parsed.success)
+    throw new ConfigError(describeIssues(parsed.error, userQuerySchema), 'invalid page of users');
+  return parsed.data;
+}
+
+/**
  * One page of the users a directory holds: `limit` (default 1,000) from the `offset`-th, or with
  * `email` the user with that e-mail (a page of one, or of none). A query
  * out of the bounds the dev API keeps (a negative or fractional offset, a limit of 0) throws a
@@ -23,10 +34,7 @@ const userQuerySchema = z.optional(
  * a `next_offset` that skips or repeats users, or end a walk early.
  */
 export function userPage(directory: Directory, query: UserQuery | undefined): UserPage {
-  const parsed = userQuerySchema.safeParse(query, { reportInput: true });
-  if (!parsed.success)
-    throw new ConfigError(describeIssues(parsed.error, userQuerySchema), 'invalid page of users');
-  const { offset = 0, limit = 1000, email } = parsed.data ?? {};
+  const { offset = 0, limit = 1000, email } = checkUserQuery(query) ?? {};
   if (email !== undefined) {
     // One user, found as the service finds it: the page holds it, or nothing. A text that is no
     // e-mail address finds none, though it lower-cases to one ("\u212Aim@..." to "kim@...").
