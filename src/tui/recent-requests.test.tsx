@@ -2,18 +2,10 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { requestRecord } from '../../test/helpers/request-record.js';
 import type { AnswerCut, UpstreamFacts } from '../core/records/records.js';
+import { upstreamFacts } from '../core/service/upstream-answer.js';
 import { RecentRequests } from './recent-requests.js';
 
-const upstream = (cut: AnswerCut | undefined): UpstreamFacts => ({
-  answered_by: 'upstream',
-  local: undefined,
-  headers: [],
-  policy: undefined,
-  retry_after_text: undefined,
-  problem_type: undefined,
-  bucket: undefined,
-  cut,
-});
+const upstream = (cut: AnswerCut | undefined): UpstreamFacts => ({ ...upstreamFacts(), cut });
 
 describe('RecentRequests', () => {
   it('says an answer the real service cut short, or its client left, whatever its status line said', () => {

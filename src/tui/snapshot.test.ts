@@ -1,6 +1,7 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { requestRecord } from '../../test/helpers/request-record.js';
+import { upstreamFacts } from '../core/service/upstream-answer.js';
 import { formatSnapshot } from './snapshot.js';
 
 describe('formatSnapshot', () => {
@@ -8,16 +9,7 @@ describe('formatSnapshot', () => {
     const cut = requestRecord({
       caller_id: 'cutme',
       outcome: 'upstream-failed',
-      upstream: {
-        answered_by: 'upstream',
-        local: undefined,
-        headers: [],
-        policy: undefined,
-        retry_after_text: undefined,
-        problem_type: undefined,
-        bucket: undefined,
-        cut: 'upstream',
-      },
+      upstream: { ...upstreamFacts(), cut: 'upstream' },
     });
     const text = formatSnapshot(
       {
