@@ -140,28 +140,41 @@ describe('App', () => {
     expect(frame(screen)).not.toContain('0 buckets');
   });
 
-  it('shows the admin token advice whole at 80 columns, on the line of the rates', async () => {
-    const advice = 'the dev API needs an admin token: pass --admin-token or set UAS_ADMIN_TOKEN';
-    const refused: TuiSource = {
-      label: 'http://127.0.0.1:4010',
-      clock: createManualClock(0),
-      follow(listener) {
-        listener({ type: 'lost', problem: advice, needsAdminToken: true });
-        return () => {};
-      },
-      listBuckets: () => Promise.reject(new Error(advice)),
-      uptime: async () => undefined,
-      recent: async () => [],
-    };
-    const screen = render(
-      <App source={refused} title="uas top" size={{ columns: 80, rows: 24 }} />,
-    );
-    unmount = screen.unmount;
-    await vi.waitFor(() => expect(frame(screen)).toContain('✖ not connected'));
-    const lines = frame(screen).split('\n');
-    expect(lines[0]).toBe('uas top http://127.0.0.1:4010 ✖ not connected');
-    expect(lines[1]).toBe(advice);
-  });
+  it.each([
+    {
+      what: 'the admin token',
+      advice: 'the dev API needs an admin token: pass --admin-token or set UAS_ADMIN_TOKEN',
+      flag: { needsAdminToken: true },
+    },
+    {
+      what: 'all event readers taken',
+      advice: 'all event readers taken: close a dashboard tab or a uas top; next try in 5 s',
+      flag: { readersFull: true },
+    },
+  ])(
+    'shows the advice of $what whole at 80 columns, on the line of the rates',
+    async ({ advice, flag }) => {
+      const refused: TuiSource = {
+        label: 'http://127.0.0.1:4010',
+        clock: createManualClock(0),
+        follow(listener) {
+          listener({ type: 'lost', problem: advice, ...flag });
+          return () => {};
+        },
+        listBuckets: () => Promise.reject(new Error(advice)),
+        uptime: async () => undefined,
+        recent: async () => [],
+      };
+      const screen = render(
+        <App source={refused} title="uas top" size={{ columns: 80, rows: 24 }} />,
+      );
+      unmount = screen.unmount;
+      await vi.waitFor(() => expect(frame(screen)).toContain('✖ not connected'));
+      const lines = frame(screen).split('\n');
+      expect(lines[0]).toBe('uas top http://127.0.0.1:4010 ✖ not connected');
+      expect(lines[1]).toBe(advice);
+    },
+  );
 
   it('leaves out the uptime of an emulator it no longer reaches, which would stand still', async () => {
     const advice = 'the dev API needs an admin token: pass --admin-token or set UAS_ADMIN_TOKEN';

@@ -7,6 +7,7 @@ import { DevApiError, isDevApiError } from '../dev-client/dev-api-error.js';
 import { systemClock } from '../runtime/system-clock.js';
 import { adminTokenProblem } from '../text/admin-token-problem.js';
 import { readEvent } from '../core/records/read-event.js';
+import { readRetryAfter } from '../client/retry-after.js';
 import { createRequestFeed } from './request-feed.js';
 import type { FeedEvent, TuiSource } from './tui-source.js';
 
@@ -103,8 +104,14 @@ function followEvents(
   const connect = async () => {
     while (!stopped) {
       controller = new AbortController();
+      let waitMs = target.retryMs;
       try {
-        const body = await openEventStream(target, controller.signal);
+        const opened = await openEventStream(target, controller.signal);
+        if ('refused' in opened) {
+          waitMs = Math.max(waitMs, Math.min(opened.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
+          throw opened.refused;
+        }
+        const { body } = opened;
         tell({ type: 'connected' });
         const reading = readEvents(body, (event) => feed.event(event));
         // Read to the end below; a failure while catching up must not go unhandled meanwhile.
@@ -114,14 +121,14 @@ function followEvents(
         tell({ type: 'lost', problem: 'the emulator closed the event stream' });
       } catch (error) {
         controller.abort();
-        tell(lostEvent(error, target.tokenSent));
+        tell(lostEvent(error, target.tokenSent, waitMs));
       } finally {
         feed.close();
       }
       if (!stopped)
         await new Promise<void>((resolve) => {
           wake = resolve;
-          timer = setTimeout(resolve, target.retryMs);
+          timer = setTimeout(resolve, waitMs);
         });
     }
   };
@@ -156,15 +163,28 @@ async function inCliWords<T>(call: Promise<T>, tokenSent: boolean): Promise<T> {
   }
 }
 
-/** The connection lost, in the screen's words: a missing admin token said as such. */
-function lostEvent(error: unknown, tokenSent: boolean): FeedEvent {
-  return isDevApiError(error) && error.failure === 'admin-token'
-    ? { type: 'lost', problem: adminTokenProblem(tokenSent), needsAdminToken: true }
-    : {
-        type: 'lost',
-        problem: isDevApiError(error) ? error.message : describeNetworkError(error),
-      };
+/**
+ * The connection lost, in the screen's words: a missing admin token said as such, and a server
+ * whose event readers are all taken with what to do and when the next try comes.
+ */
+function lostEvent(error: unknown, tokenSent: boolean, waitMs: number): FeedEvent {
+  if (!isDevApiError(error)) return { type: 'lost', problem: describeNetworkError(error) };
+  if (error.failure === 'admin-token')
+    return { type: 'lost', problem: adminTokenProblem(tokenSent), needsAdminToken: true };
+  if (error.status === 503 && error.problem?.type.endsWith(':too-many-event-readers') === true)
+    return {
+      type: 'lost',
+      problem: `all event readers taken: close a dashboard tab or a uas top; next try in ${Math.ceil(waitMs / 1000)} s`,
+      readersFull: true,
+    };
+  return { type: 'lost', problem: error.message };
 }
+
+/**
+ * The longest a refused event stream's `Retry-After` holds the next try back: a server saying
+ * "in a day" is asked again in a minute, since the screen has nothing else to show meanwhile.
+ */
+const MAX_RETRY_AFTER_MS = 60_000;
 
 /** Every request after `afterId` the journal holds, a page at a time. */
 async function allAfter(dev: DevClient, afterId: number): Promise<RequestRecord[]> {
@@ -181,16 +201,22 @@ async function allAfter(dev: DevClient, afterId: number): Promise<RequestRecord[
 
 /**
  * Opens `GET /__uas/events`. Resolves once the server answers: from then on, every request it
- * records is on the stream. A refusal is a {@link DevApiError} (an admin token missing, ...).
+ * records is on the stream. A refusal is a {@link DevApiError} (an admin token missing, ...),
+ * with the wait its `Retry-After` asked for.
  */
 async function openEventStream(
   { base, headers, tokenSent }: EventStreamTarget,
   signal: AbortSignal,
-): Promise<ReadableStream<Uint8Array>> {
+): Promise<
+  { body: ReadableStream<Uint8Array> } | { refused: DevApiError; retryAfterMs: number | undefined }
+> {
   const answer = await fetch(`${base}/__uas/events`, { headers, signal, redirect: 'manual' });
-  if (!answer.ok || answer.body === null)
-    throw await DevApiError.refused('GET /__uas/events', answer, tokenSent);
-  return answer.body;
+  if (answer.ok && answer.body !== null) return { body: answer.body };
+  const retryAfterMs = readRetryAfter(answer.headers.get('retry-after'), Date.now());
+  return {
+    refused: await DevApiError.refused('GET /__uas/events', answer, tokenSent),
+    retryAfterMs,
+  };
 }
 
 /** Reads server-sent events to the end of the stream; a malformed event is skipped. */

@@ -28,15 +28,16 @@ export function Header({
   // The uptime last read stands still once the emulator is not reached (gone, or restarted
   // needing an admin token): it is left out rather than said as if current. It is read with the
   // bucket list, so it stays while that list is read (the event stream alone refused).
-  // Waiting does not mend a missing or refused admin token: its advice takes the second line,
-  // whole, where the rates (which stand still meanwhile) would cut it at 80 columns.
-  const tokenProblem = state.connection === 'lost' && state.needsAdminToken;
+  // Waiting does not mend a missing or refused admin token, nor soon a server whose event
+  // readers are all taken: the advice takes the second line, whole, where the rates (which stand
+  // still meanwhile) would cut it at 80 columns.
+  const adviceLine = state.connection === 'lost' && (state.needsAdminToken || state.readersFull);
   const connection =
     state.connection === 'connected' ? (
       <Text color="green">● connected</Text>
     ) : state.connection === 'connecting' ? (
       <Text color="yellow">○ connecting</Text>
-    ) : tokenProblem ? (
+    ) : adviceLine ? (
       <Text color="red">✖ not connected</Text>
     ) : (
       <Text color="red">✖ connection lost ({screenText(state.problem)}); reconnecting</Text>
@@ -58,7 +59,7 @@ export function Header({
           : `  up ${shortDuration(state.uptimeMs)}`}
         {state.paused ? <Text color="yellow"> [paused]</Text> : ''}
       </Text>
-      {tokenProblem ? (
+      {adviceLine ? (
         <Text wrap="truncate" color="red">
           {screenText(state.problem)}
         </Text>

@@ -14,7 +14,13 @@ export const SEED_LIMIT = 10_000;
  */
 export type FeedEvent =
   | { type: 'connected' }
-  | { type: 'lost'; problem: string; needsAdminToken?: boolean | undefined }
+  | {
+      type: 'lost';
+      problem: string;
+      needsAdminToken?: boolean | undefined;
+      /** The server's event readers are all taken (a 503): the problem says what to do. */
+      readersFull?: boolean | undefined;
+    }
   /**
    * The requests the journal held as the screen attached (or after a reset), oldest first;
    * `missed`: how many older ones it no longer held.

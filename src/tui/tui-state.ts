@@ -1,12 +1,12 @@
 import type { BucketSort, BucketView } from '../core/limits/bucket-view.js';
 import type { CodeRecord, RequestRecord } from '../core/records/records.js';
 import { pluralize } from '../text/pluralize.js';
+import { addRates, moveRateWindow, rejectedIn, type RateSlot } from './rate-window.js';
+
+export { completeSeconds, currentRates, RATE_WINDOW, type RateSlot } from './rate-window.js';
 
 /** Orders the bucket table cycles through with `s`. */
 export const SORTS: BucketSort[] = ['pressure', 'recent', 'rejected', 'key'];
-
-/** Seconds of request rates kept for the sparkline. */
-export const RATE_WINDOW = 30;
 
 /** Requests kept in the recent list: enough to fill a tall terminal. */
 export const RECENT_LIMIT = 200;
@@ -16,13 +16,6 @@ export const NOTICE_TICKS = 25;
 
 /** The longest filter kept: a paste of more is cut there. */
 export const FILTER_MAX = 100;
-
-/** Requests and 429s the screen received in one second of its clock. */
-export interface RateSlot {
-  readonly second: number;
-  readonly requests: number;
-  readonly rejected: number;
-}
 
 /** The bucket list as last polled. */
 export interface BucketList {
@@ -37,6 +30,8 @@ export interface TuiState {
   readonly problem: string | undefined;
   /** Whether the problem is the admin token (missing or wrong), which waiting does not fix. */
   readonly needsAdminToken: boolean;
+  /** Whether the server has as many event readers as it allows: the problem says what to do. */
+  readonly readersFull: boolean;
   readonly buckets: readonly BucketView[];
   readonly totalBuckets: number;
   /** Whether a bucket list has been read and shown: until then, none is known, not zero. */
@@ -81,7 +76,13 @@ export interface TuiState {
 /** What can happen to the screen. Times come in the actions: the reducer reads no clock. */
 export type TuiAction =
   | { type: 'connected' }
-  | { type: 'lost'; problem: string; needsAdminToken?: boolean | undefined }
+  | {
+      type: 'lost';
+      problem: string;
+      needsAdminToken?: boolean | undefined;
+      /** The server's event readers are all taken (a 503): the problem says what to do. */
+      readersFull?: boolean | undefined;
+    }
   | { type: 'buckets'; total: number; buckets: BucketView[]; uptimeMs?: number | undefined }
   /** The bucket list could not be read. */
   | { type: 'buckets-failed'; problem: string }
@@ -114,6 +115,7 @@ export function initialState(): TuiState {
     connection: 'connecting',
     problem: undefined,
     needsAdminToken: false,
+    readersFull: false,
     buckets: [],
     totalBuckets: 0,
     bucketsRead: false,
@@ -189,13 +191,20 @@ function step(state: TuiState, action: TuiAction): TuiState {
 function stepFeed(state: TuiState, action: Exclude<TuiAction, ControlAction>): TuiState {
   switch (action.type) {
     case 'connected':
-      return { ...state, connection: 'connected', problem: undefined, needsAdminToken: false };
+      return {
+        ...state,
+        connection: 'connected',
+        problem: undefined,
+        needsAdminToken: false,
+        readersFull: false,
+      };
     case 'lost':
       return {
         ...state,
         connection: 'lost',
         problem: action.problem,
         needsAdminToken: action.needsAdminToken ?? false,
+        readersFull: action.readersFull ?? false,
       };
     case 'buckets': {
       const uptimeMs = action.uptimeMs ?? state.uptimeMs;
@@ -335,63 +344,21 @@ function addRecent(state: TuiState, records: readonly RequestRecord[]): TuiState
 }
 
 function count(state: TuiState, records: readonly RequestRecord[]): TuiState {
-  let rejected = 0;
-  for (const record of records) if (record.status === 429) rejected++;
   return {
     ...state,
     totals: {
       requests: state.totals.requests + records.length,
-      rejected: state.totals.rejected + rejected,
+      rejected: state.totals.rejected + rejectedIn(records),
     },
   };
 }
 
-/** Moves the rate window on to the second of `now`, with empty seconds in between. */
+/** Moves the rate window on to the second of `now`. */
 function tick(state: TuiState, now: number): TuiState {
-  const second = Math.floor(now / 1000);
-  const last = state.rates[state.rates.length - 1];
-  if (last !== undefined && last.second >= second) return state;
-  // Only the window is kept, so a clock that jumps far ahead adds at most the window.
-  const from = Math.max(last === undefined ? second : last.second + 1, second - RATE_WINDOW);
-  const added: RateSlot[] = [];
-  for (let slot = from; slot <= second; slot++)
-    added.push({ second: slot, requests: 0, rejected: 0 });
-  return { ...state, rates: [...state.rates, ...added].slice(-(RATE_WINDOW + 1)) };
-}
-
-/** The rates with `records` counted in the second of `now` (a new slot object, never a changed one). */
-function addRates(
-  rates: readonly RateSlot[],
-  now: number,
-  records: readonly RequestRecord[],
-): readonly RateSlot[] {
-  const second = Math.floor(now / 1000);
-  const index = rates.findIndex((slot) => slot.second === second);
-  // A second already out of the window (the clock went back) is counted in the totals only.
-  if (index < 0) return rates;
-  const slot = rates[index] as RateSlot;
-  let rejected = 0;
-  for (const record of records) if (record.status === 429) rejected++;
-  const next = [...rates];
-  next[index] = {
-    second,
-    requests: slot.requests + records.length,
-    rejected: slot.rejected + rejected,
-  };
-  return next;
+  const rates = moveRateWindow(state.rates, now);
+  return rates === state.rates ? state : { ...state, rates };
 }
 
 function clamp(index: number, length: number): number {
   return Math.max(0, Math.min(index, length - 1));
-}
-
-/** Requests and 429s in the last complete second (the one before the second in progress). */
-export function currentRates(state: TuiState): { requests: number; rejected: number } {
-  const last = state.rates[state.rates.length - 2];
-  return { requests: last?.requests ?? 0, rejected: last?.rejected ?? 0 };
-}
-
-/** Requests per complete second, oldest first: what the sparkline draws. */
-export function completeSeconds(state: TuiState): number[] {
-  return state.rates.slice(0, -1).map((slot) => slot.requests);
 }

@@ -3,6 +3,8 @@ import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-se
 import type { Emulator } from '../../src/core/emulator.js';
 import { DEMO_CONFIG, DEMO_TOKEN } from '../../src/demo-config.js';
 import { createEmulator } from '../../src/emulator.js';
+import { MAX_EVENT_READERS } from '../../src/core/admin/event-stream.js';
+import { isPromise } from '../../src/core/async/maybe-promise.js';
 import { createDevApiSource } from '../../src/tui/dev-api-source.js';
 import type { FeedEvent } from '../../src/tui/tui-source.js';
 import { initialState, reduce, type TuiState } from '../../src/tui/tui-state.js';
@@ -159,4 +161,30 @@ describe('createDevApiSource', () => {
       'DELETE /__uas/buckets: the dev API refused the admin token: check --admin-token or UAS_ADMIN_TOKEN',
     );
   });
+
+  it('waits the Retry-After of a server whose event readers are all taken, and says what to do', async () => {
+    const emulator = createEmulator({ config: config() });
+    const streams = Array.from({ length: MAX_EVENT_READERS }, () => {
+      const answer = emulator.handle({ method: 'GET', url: '/__uas/events', headers: {} });
+      if (isPromise(answer) || answer.stream === undefined) throw new Error('no stream');
+      return answer.stream;
+    });
+    const seen = await attach(emulator);
+    await vi.waitFor(() => expect(seen.events[0]).toBeDefined(), wait);
+    expect(seen.events[0]).toEqual({
+      type: 'lost',
+      problem: 'all event readers taken: close a dashboard tab or a uas top; next try in 5 s',
+      readersFull: true,
+    });
+    expect(seen.screen()).toMatchObject({ connection: 'lost', readersFull: true });
+    // Asked to come back in 5 s, it does not try again every 100 ms (its retryMs) meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(seen.events).toHaveLength(1);
+    await streams[0]!.cancel();
+    await vi.waitFor(() => expect(seen.events.map((event) => event.type)).toContain('connected'), {
+      timeout: 15_000,
+      interval: 50,
+    });
+    for (const stream of streams.slice(1)) await stream.cancel();
+  }, 20_000);
 });
