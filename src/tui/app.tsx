@@ -30,7 +30,7 @@ export function App({ source, title, size, onQuit }: AppProps) {
   const [state, dispatch] = useReducer(reduce, undefined, initialState);
   const { columns, rows } = useTerminalSize(size);
   const codeLines = state.code === undefined ? 0 : 1;
-  const { pollRows, bucketRows, recentRows } = screenLayout(
+  const { pollRows, bucketRows, recentRows, gaps } = screenLayout(
     rows,
     state.buckets.length,
     state.help,
@@ -47,7 +47,7 @@ export function App({ source, title, size, onQuit }: AppProps) {
     <Box flexDirection="column" width={size?.columns}>
       <Header state={state} label={source.label} title={title} columns={columns} />
       {state.code === undefined ? null : <LatestCode code={state.code} />}
-      <Box marginTop={1}>
+      <Box marginTop={gaps ? 1 : 0}>
         {state.help ? (
           <Help keys={keys} />
         ) : (
@@ -60,7 +60,7 @@ export function App({ source, title, size, onQuit }: AppProps) {
           />
         )}
       </Box>
-      <Box marginTop={1}>
+      <Box marginTop={gaps ? 1 : 0}>
         <RecentRequests records={state.recent} rows={recentRows} columns={columns} />
       </Box>
       <Footer state={state} keys={keys} />

@@ -76,4 +76,33 @@ describe('the screen', () => {
     );
     await vi.waitFor(() => expect(terminal.frames.at(-1)?.split('\n').length).toBeLessThan(24));
   });
+
+  it('keeps its header on a terminal of 8 rows, dropping blank lines and rows', async () => {
+    const emulator = createEmulator({ config: DEMO_CONFIG, clock: createManualClock(0) });
+    for (let index = 0; index < 5; index++)
+      emulator.handle({
+        method: 'GET',
+        url: `/v1/users/exists?email=a%40b.co&caller_id=ip-${index}`,
+        headers: { authorization: `Bearer ${DEMO_TOKEN}` },
+      });
+    const terminal = new FakeTerminal();
+    terminal.rows = 8;
+    const app = render(
+      <App source={createLocalSource(emulator, 'in-process')} title="uas test" />,
+      {
+        stdout: terminal as unknown as NodeJS.WriteStream,
+        stdin: new FakeInput() as unknown as NodeJS.ReadStream,
+        debug: true,
+        patchConsole: false,
+      },
+    );
+    stop = () => app.unmount();
+    await vi.waitFor(() => expect(terminal.frames.at(-1)).toContain('caller:demo:ip-'));
+    const lines = (terminal.frames.at(-1) ?? '').replace(CLEAR_SCREEN, '').split('\n');
+    // Seven lines and one free: nothing scrolls the header off the screen.
+    expect(lines.filter((line) => line !== '').length).toBeLessThanOrEqual(7);
+    expect(lines[0]).toMatch(/^uas test in-process ● connected/);
+    expect(lines.filter((line) => line.includes('caller:demo:ip-'))).toHaveLength(1);
+    expect(lines.filter((line) => line.includes(' exists '))).toHaveLength(1);
+  });
 });

@@ -1,6 +1,9 @@
 /** Lines that are not rows of a list: header 2, blank, table title, blank, recent title, footer. */
 const FIXED_LINES = 7;
 
+/** The same without the two blank lines, on a terminal too short for them. */
+const COMPACT_LINES = 5;
+
 /** How many rows of the screen each list gets. */
 export interface ScreenLayout {
   /** Bucket rows fetched: as many as the table may take. */
@@ -9,6 +12,8 @@ export interface ScreenLayout {
   bucketRows: number;
   /** Rows of recent requests. */
   recentRows: number;
+  /** Whether a blank line goes before the table and before the recent requests. */
+  gaps: boolean;
 }
 
 /**
@@ -16,7 +21,9 @@ export interface ScreenLayout {
  * line free: the bucket table may take two
  * thirds of them, and takes only as many as it has buckets to show (one for its message when
  * none); the recent requests get all the rest, so a tall terminal, or one with few buckets,
- * shows more of them.
+ * shows more of them. A terminal too short for two rows of each list (under 12 rows) drops the
+ * blank lines, then rows of the recent requests, down to none at 7 rows: the header, which says
+ * whether the emulator is reached, stays on the screen rather than scrolling off it.
  */
 export function screenLayout(
   rows: number,
@@ -24,9 +31,20 @@ export function screenLayout(
   help: boolean,
   extraLines = 0,
 ): ScreenLayout {
-  const free = Math.max(4, rows - FIXED_LINES - extraLines);
+  const free = rows - FIXED_LINES - extraLines;
+  if (free < 5) {
+    const room = Math.max(0, rows - COMPACT_LINES - extraLines - 1);
+    // The table keeps one row, where none would read as "no buckets yet".
+    const bucketRows = help ? room : Math.max(1, Math.min(bucketsShown, Math.ceil(room / 2)));
+    return {
+      pollRows: Math.max(1, room),
+      bucketRows,
+      recentRows: Math.max(0, room - bucketRows),
+      gaps: false,
+    };
+  }
   const spare = free - 1;
   const pollRows = Math.max(2, spare - Math.max(2, Math.floor(free / 3)));
   const bucketRows = help ? pollRows : Math.max(1, Math.min(bucketsShown, pollRows));
-  return { pollRows, bucketRows, recentRows: Math.max(2, spare - bucketRows) };
+  return { pollRows, bucketRows, recentRows: Math.max(2, spare - bucketRows), gaps: true };
 }
