@@ -57,13 +57,13 @@ const CASES: [keyof typeof CLIENTS, number, boolean, { backoff: Status; jitter: 
   ['fullJitter', 12, false, { backoff: 'passed', jitter: 'passed' }],
   ['fullJitter', 12, true, { backoff: 'passed', jitter: 'passed' }],
   ['fullJitter', 40, false, { backoff: 'passed', jitter: 'passed' }],
-  ['fixedDelay', 6, false, { backoff: 'failed', jitter: 'passed' }],
+  ['fixedDelay', 8, false, { backoff: 'failed', jitter: 'passed' }],
   ['fixedDelay', 12, true, { backoff: 'failed', jitter: 'passed' }],
   ['fixedDelay', 40, false, { backoff: 'failed', jitter: 'passed' }],
-  ['noJitter', 6, false, { backoff: 'passed', jitter: 'failed' }],
+  ['noJitter', 8, false, { backoff: 'passed', jitter: 'failed' }],
   ['noJitter', 12, true, { backoff: 'passed', jitter: 'failed' }],
   ['noJitter', 40, false, { backoff: 'passed', jitter: 'failed' }],
-  ['exactRetryAfter', 6, false, { backoff: 'failed', jitter: 'failed' }],
+  ['exactRetryAfter', 8, false, { backoff: 'failed', jitter: 'failed' }],
   ['exactRetryAfter', 12, true, { backoff: 'failed', jitter: 'failed' }],
 ];
 

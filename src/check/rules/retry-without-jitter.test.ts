@@ -6,21 +6,21 @@ import { checkIntegration } from '../check-integration.js';
 
 describe('retry-without-jitter', () => {
   it('warns when retries after the same attempt all wait the same', () => {
-    const report = checkIntegration(retrySequences(callers(6, () => [250])));
+    const report = checkIntegration(retrySequences(callers(8, () => [250])));
     expect(findingOf(report, 'retry-without-jitter')).toMatchObject({
       severity: 'warn',
       message:
-        '6 of 6 retries after attempt 1 waited the same 1.25 s (within 120 ms); based on 6 retries: waits 1.25 s ×6',
+        '8 of 8 retries after attempt 1 waited the same 1.25 s (within 120 ms); based on 8 retries: waits 1.25 s ×8',
       evidence: {
-        count: 6,
+        count: 8,
         values: ['waited 1250 ms'],
-        figures: { retries: 6, identical: 6, tolerance_ms: 120 },
+        figures: { retries: 8, identical: 8, tolerance_ms: 120 },
       },
     });
   });
 
   it('warns when waits are exactly Retry-After, even when Retry-After differs', () => {
-    const records = retrySequences(callers(6, () => [0]));
+    const records = retrySequences(callers(8, () => [0]));
     // Retry-After 2 s for half of them: the raw waits differ, the backoff beyond it does not.
     records.forEach((record, index) => {
       if (record.status === 429 && index % 4 === 0) record.retry_after = 2;
@@ -39,7 +39,7 @@ describe('retry-without-jitter', () => {
       Array.from({ length: 12 }, (_, caller) => ({ start: caller, backoffs: [caller * 8] })),
     );
     const finding = findingOf(
-      checkIntegration(records, { minRetrySamples: 13 }),
+      checkIntegration(records, { minJitterSamples: 13 }),
       'retry-without-jitter',
     );
     expect(finding).toMatchObject({
@@ -64,10 +64,28 @@ describe('retry-without-jitter', () => {
   });
 
   it('is not exercised with few retries and no crowd', () => {
-    const report = checkIntegration(retrySequences(callers(4, () => [0])));
+    const report = checkIntegration(retrySequences(callers(7, () => [0])));
     expect(ruleOf(report, 'retry-without-jitter')).toMatchObject({
       status: 'not-exercised',
-      reason: 'fewer than 5 retries after the same attempt, and no 10 callers due back at once',
+      reason: 'fewer than 8 retries after the same attempt, and no 10 callers due back at once',
     });
+  });
+
+  it('does not warn a jittered client whose few waits chance put close together', () => {
+    // Five to seven draws of jitter over 500 ms all within 120 ms: chance does this to a correct
+    // client in one run in 75 (five draws) to one in 900 (seven).
+    for (const count of [5, 6, 7]) {
+      const report = checkIntegration(
+        retrySequences(callers(count, (caller) => [300 + caller * 15])),
+      );
+      expect(ruleOf(report, 'retry-without-jitter').status, `${count} retries`).toBe(
+        'not-exercised',
+      );
+    }
+    // Asked for, five are judged as before.
+    const five = checkIntegration(retrySequences(callers(5, (caller) => [300 + caller * 15])), {
+      minJitterSamples: 5,
+    });
+    expect(ruleOf(five, 'retry-without-jitter').status).toBe('failed');
   });
 });

@@ -52,7 +52,7 @@ function* jitterSteps({ logical, options }: RuleContext): Steps<RuleVerdict> {
   if (identical === undefined && herd === undefined) {
     return {
       status: 'not-exercised',
-      reason: `fewer than ${options.minRetrySamples} retries after the same attempt, and no ${options.herdMinCallers} callers due back at once`,
+      reason: `fewer than ${options.minJitterSamples} retries after the same attempt, and no ${options.herdMinCallers} callers due back at once`,
     };
   }
   if (identical?.verdict.status === 'failed') return identical.verdict;
@@ -67,7 +67,7 @@ function identicalWaits(
 ): { verdict: RuleVerdict } | undefined {
   let judged = false;
   for (const [index, group] of groupBy(waits, (wait) => wait.index)) {
-    if (group.length < options.minRetrySamples) continue;
+    if (group.length < options.minJitterSamples) continue;
     judged = true;
     // One tolerance for the group, from its typical backoff: the noise is the machine's.
     const tolerance = waitTolerance(median(group.map((wait) => wait.backoffMs)), options);
