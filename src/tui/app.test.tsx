@@ -176,6 +176,25 @@ describe('App', () => {
     },
   );
 
+  it('says there are no buckets yet, not that the dev API cannot be read, while only the event readers are all taken', async () => {
+    const advice = 'all event readers taken: close a dashboard tab or a uas top; next try in 5 s';
+    const readersFull: TuiSource = {
+      label: 'http://127.0.0.1:4010',
+      clock: createManualClock(0),
+      follow(listener) {
+        listener({ type: 'lost', problem: advice, readersFull: true });
+        return () => {};
+      },
+      listBuckets: () => Promise.resolve({ total: 0, buckets: [] }),
+      uptime: async () => 7_500,
+      recent: async () => [],
+    };
+    const screen = show(readersFull);
+    await vi.waitFor(() => expect(frame(screen)).toContain('no buckets yet'));
+    expect(frame(screen)).toContain('✖ not connected  up 7.5s');
+    expect(frame(screen)).not.toContain('the dev API cannot be read');
+  });
+
   it('leaves out the uptime of an emulator it no longer reaches, which would stand still', async () => {
     const advice = 'the dev API needs an admin token: pass --admin-token or set UAS_ADMIN_TOKEN';
     let tell: (event: FeedEvent) => void = () => {};

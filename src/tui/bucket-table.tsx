@@ -65,10 +65,12 @@ function fillColor(fraction: number): string {
 
 /**
  * What the table says when it has no row: that there are no buckets only once a list was read
- * and said so; while the dev API cannot be read, that they are not known.
+ * and said so; while the dev API cannot be read, that they are not known. A server whose event
+ * readers are all taken still answers the bucket list: its answer is said as any other.
  */
 export function emptyText(state: TuiState): string {
-  if (state.connection === 'lost') return 'buckets not known: the dev API cannot be read';
+  if (state.connection === 'lost' && !(state.readersFull && state.bucketsRead))
+    return 'buckets not known: the dev API cannot be read';
   if (state.bucketsProblem !== undefined) return `buckets not known: ${state.bucketsProblem}`;
   if (!state.bucketsRead) return 'reading the buckets…';
   if (state.filter !== '') return `no bucket matches "${state.filter}"`;
