@@ -313,6 +313,35 @@ describe('App', () => {
     );
   });
 
+  it.each([
+    { rows: 24, code: true },
+    { rows: 16, code: false },
+    { rows: 10, code: true },
+  ])(
+    'keeps the header on the screen while the help shows at 80x$rows (latest code: $code)',
+    async ({ rows, code }) => {
+      const { emulator, screen } = setup(80, rows);
+      unmount = screen.unmount;
+      // Enough requests to fill the rows the recent requests get.
+      for (let index = 0; index < 20; index++) emulator.handle(exists('alpha'));
+      if (code)
+        emulator.handle({
+          method: 'POST',
+          url: `/v1/merchants/${DEMO_CONFIG.clients[0]!.merchants[0]}/users/passwordless/start`,
+          headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'alice@example.com' }),
+        });
+      await vi.waitFor(() => expect(frame(screen)).toContain('caller:demo:alpha'));
+      if (code) await vi.waitFor(() => expect(frame(screen)).toContain('latest code'));
+      await press(screen, '?');
+      await vi.waitFor(() => expect(frame(screen)).toContain('q, ctrl-c'));
+      const lines = frame(screen).split('\n');
+      expect(lines[0]).toMatch(/^uas test /);
+      expect(lines.length).toBeLessThan(rows);
+      expect(lines.at(-1)).toContain('q quit');
+    },
+  );
+
   it('changes the sort, filters by key, pauses and shows help', async () => {
     const { emulator, screen } = setup();
     unmount = screen.unmount;

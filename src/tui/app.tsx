@@ -14,6 +14,10 @@ import { useKeys } from './use-keys.js';
 import { useTerminalSize } from './use-terminal-size.js';
 import { useTick } from './use-tick.js';
 
+/** Lines of the header (title and connection, then the rates) and of the footer. */
+const HEADER_LINES = 2;
+const FOOTER_LINES = 1;
+
 /** Props of {@link App}: everything it shows comes from the source. */
 export interface AppProps {
   source: TuiSource;
@@ -47,22 +51,38 @@ export function App({ source, title, size, onQuit }: AppProps) {
     <Box flexDirection="column" width={size?.columns}>
       <Header state={state} label={source.label} title={title} columns={columns} />
       {state.code === undefined ? null : <LatestCode code={state.code} />}
-      <Box marginTop={gaps ? 1 : 0}>
-        {state.help ? (
-          <Help keys={keys} />
-        ) : (
-          <BucketTable
-            buckets={state.buckets}
-            selected={state.selected}
-            rows={bucketRows}
-            columns={columns}
-            empty={emptyText(state)}
-          />
-        )}
-      </Box>
-      <Box marginTop={gaps ? 1 : 0}>
-        <RecentRequests records={state.recent} rows={recentRows} columns={columns} />
-      </Box>
+      {state.help ? (
+        // The help is taller than the table it stands for: what does not fit between the header
+        // and the footer (the recent requests first, then the help's last lines) is left out,
+        // where it would push the header off the screen.
+        <Box
+          flexDirection="column"
+          height={Math.max(0, rows - HEADER_LINES - codeLines - FOOTER_LINES - 1)}
+          overflow="hidden"
+        >
+          <Box marginTop={gaps ? 1 : 0} flexShrink={0}>
+            <Help keys={keys} />
+          </Box>
+          <Box marginTop={gaps ? 1 : 0} flexShrink={0}>
+            <RecentRequests records={state.recent} rows={recentRows} columns={columns} />
+          </Box>
+        </Box>
+      ) : (
+        <>
+          <Box marginTop={gaps ? 1 : 0}>
+            <BucketTable
+              buckets={state.buckets}
+              selected={state.selected}
+              rows={bucketRows}
+              columns={columns}
+              empty={emptyText(state)}
+            />
+          </Box>
+          <Box marginTop={gaps ? 1 : 0}>
+            <RecentRequests records={state.recent} rows={recentRows} columns={columns} />
+          </Box>
+        </>
+      )}
       <Footer state={state} keys={keys} />
     </Box>
   );
