@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import type { EmulatorEvent, RequestRecord } from '../core/records/records.js';
+import type { CodeRecord, EmulatorEvent, RequestRecord } from '../core/records/records.js';
 import type { Clock } from '../core/time/clock.js';
 import { describeNetworkError } from '../http/network-error.js';
 import { createDevClient, type DevClient } from '../dev-client/dev-client.js';
@@ -98,7 +98,11 @@ function followEvents(
     if (!stopped) listener(event);
   };
   const feed = createRequestFeed(
-    { journal: (limit) => dev.journal(limit), after: (afterId) => allAfter(dev, afterId) },
+    {
+      journal: (limit) => dev.journal(limit),
+      after: (afterId) => allAfter(dev, afterId),
+      latestCode: async () => newest(await dev.codes()),
+    },
     tell,
   );
   const connect = async () => {
@@ -185,6 +189,14 @@ function lostEvent(error: unknown, tokenSent: boolean, waitMs: number): FeedEven
  * "in a day" is asked again in a minute, since the screen has nothing else to show meanwhile.
  */
 const MAX_RETRY_AFTER_MS = 60_000;
+
+/** The code issued last of `codes` (their dates are ISO 8601 in UTC: as texts, in order). */
+function newest(codes: readonly CodeRecord[]): CodeRecord | undefined {
+  let latest: CodeRecord | undefined;
+  for (const code of codes)
+    if (latest === undefined || code.issued_at > latest.issued_at) latest = code;
+  return latest;
+}
 
 /** Every request after `afterId` the journal holds, a page at a time. */
 async function allAfter(dev: DevClient, afterId: number): Promise<RequestRecord[]> {

@@ -1,4 +1,4 @@
-import type { EmulatorEvent, RequestRecord } from '../core/records/records.js';
+import type { CodeRecord, EmulatorEvent, RequestRecord } from '../core/records/records.js';
 import { SEED_LIMIT, seedFrom, type FeedEvent } from './tui-source.js';
 
 /** What a feed reads to catch up with the requests it did not hear on the event stream. */
@@ -7,6 +7,11 @@ export interface FeedHistory {
   journal(limit: number): Promise<RequestRecord[]>;
   /** Every request after id `afterId` the journal still holds, oldest first (`GET /__uas/requests?after_id=`). */
   after(afterId: number): Promise<RequestRecord[]>;
+  /**
+   * The latest one-time code the target holds, if any (`GET /__uas/codes`): one issued before the
+   * screen attached, or while it was away, is shown as the stream would have shown it.
+   */
+  latestCode?(): Promise<CodeRecord | undefined>;
 }
 
 /** Puts a target's journal and its event stream together into one {@link FeedEvent} sequence. */
@@ -63,6 +68,11 @@ export function createRequestFeed(
     last = event.records[event.records.length - 1];
     emit(event);
   };
+  // The code line is a help, not the feed: a code list that cannot be read leaves it as it is.
+  const tellLatestCode = async () => {
+    const code = await history.latestCode?.().catch(() => undefined);
+    if (code !== undefined) emit({ type: 'code', code });
+  };
   const resume = async (from: RequestRecord) => {
     const records = await history.after(from.id - 1);
     const first = records[0];
@@ -85,6 +95,7 @@ export function createRequestFeed(
       if (!seeded) await seed();
       else if (last === undefined) pass(await history.after(0));
       else await resume(last);
+      await tellLatestCode();
       const held = waiting;
       waiting = undefined;
       for (const event of held) handle(event);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listen, type EmulatorHttpServer } from '../../src/adapters/http/http-server.js';
 import type { Emulator } from '../../src/core/emulator.js';
-import { DEMO_CONFIG, DEMO_TOKEN } from '../../src/demo-config.js';
+import { DEMO_CONFIG, DEMO_MERCHANT, DEMO_TOKEN } from '../../src/demo-config.js';
 import { createEmulator } from '../../src/emulator.js';
 import { MAX_EVENT_READERS } from '../../src/core/admin/event-stream.js';
 import { isPromise } from '../../src/core/async/maybe-promise.js';
@@ -187,4 +187,22 @@ describe('createDevApiSource', () => {
     });
     for (const stream of streams.slice(1)) await stream.cancel();
   }, 20_000);
+
+  it('shows the latest code issued before the screen attached, as the stream would have', async () => {
+    const emulator = createEmulator({ config: config() });
+    for (const email of ['alice@example.com', 'bob@example.com'])
+      await emulator.handle({
+        method: 'POST',
+        url: `/v1/merchants/${DEMO_MERCHANT}/users/passwordless/start`,
+        headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ email }),
+      });
+    const seen = await attach(emulator);
+    await vi.waitFor(() => expect(seen.screen().code).toBeDefined(), wait);
+    expect(seen.screen().code).toMatchObject({
+      email: 'bob@example.com',
+      code: emulator.latestCode('bob@example.com', DEMO_MERCHANT)?.code,
+    });
+    expect(seen.events.map((event) => event.type)).toEqual(['connected', 'seed', 'code']);
+  });
 });
