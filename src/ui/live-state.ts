@@ -144,6 +144,16 @@ export function addJournal(state: LiveState, requests: readonly RequestRecord[])
   );
 }
 
+/**
+ * Without the codes of `email` (compared case-insensitively, as the server keeps them): removing
+ * a user drops its codes, and the stream has no event that says so.
+ */
+export function withoutCodesOf(state: LiveState, email: string): LiveState {
+  const gone = email.toLowerCase();
+  const codes = state.codes.filter((code) => code.email.toLowerCase() !== gone);
+  return codes.length === state.codes.length ? state : { ...state, codes };
+}
+
 function withCounts(state: LiveState, added: readonly RequestSummary[]): LiveState {
   const levels = {
     client: { ...state.levels.client },

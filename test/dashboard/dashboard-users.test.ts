@@ -117,6 +117,29 @@ describe.skipIf(!hasChromium)('the Control page’s users in Chromium', () => {
   });
 });
 
+describe.skipIf(!hasChromium)('the inbox after a user is removed on Control, in Chromium', () => {
+  it('no longer shows the codes the removal dropped', async () => {
+    await dash.startServer();
+    await dash.start('carol@example.com');
+    await dash.start('alice@example.com');
+    const { page, errors } = await openPage(dash.browser!, dash.url);
+    await dash.visit(page, 'inbox');
+    const inboxEmails = async () =>
+      (await page.getByTestId('inbox').locator('tbody td:first-child').allTextContents()).sort();
+    await expect.poll(inboxEmails).toEqual(['alice@example.com', 'carol@example.com']);
+    await page.getByRole('link', { name: 'Control' }).click();
+    const users = page.getByRole('form', { name: 'Users' });
+    await users.getByLabel('E-mail').fill('CAROL@example.com');
+    await users.getByRole('button', { name: 'Remove user' }).click();
+    await expect
+      .poll(() => users.getByRole('status').textContent())
+      .toBe('✓ Removed carol@example.com; 1 code dropped (200)');
+    await page.getByRole('link', { name: 'Sign-in inbox' }).click();
+    await expect.poll(inboxEmails).toEqual(['alice@example.com']);
+    expect(errors).toEqual([]);
+  });
+});
+
 describe.skipIf(!hasChromium)('adding a user that is there, in Chromium', () => {
   it('asks before it replaces one, keeps it when told not to, and sets the phone and token_count given', async () => {
     await dash.startServer();

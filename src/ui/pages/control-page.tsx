@@ -5,6 +5,7 @@ import { ConfigForm } from '../parts/config-form.js';
 import { ServerAnswer } from '../parts/server-answer.js';
 import { oneLine } from '../format.js';
 import { live } from '../live.js';
+import { withoutCodesOf } from '../live-state.js';
 import {
   replaceQuestion,
   userCall,
@@ -168,7 +169,10 @@ function UsersForm() {
         if (email.trim() === '') return;
         if (action === 'add' && !(await mayReplace(email.trim(), fields))) return;
         const { method, path, body } = userCall(action, email.trim(), fields);
-        setAnswer({ action, got: await devApi(method, path, body) });
+        const got = await devApi(method, path, body);
+        // Its codes are dropped with it: the inbox stops showing them as live.
+        if (action === 'remove' && got.ok) live.value = withoutCodesOf(live.value, email.trim());
+        setAnswer({ action, got });
       }}
     >
       <h2 id="users-title">Users</h2>
