@@ -78,6 +78,7 @@ export const DEV_API_PROBLEMS: readonly ProblemKind[] = [
   'method-not-allowed',
   'clock-not-manual',
   'faults-not-applied',
+  'users-not-applied',
   'too-many-event-readers',
   'store-unavailable',
   'invalid-config',

@@ -36,7 +36,9 @@ export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOption
       return fromCore(
         scriptsFault(request) && resolved.enforce === 'upstream'
           ? faultsNotApplied(request)
-          : await emulator.handle(request, giveWay),
+          : changesUsers(request)
+            ? usersNotApplied(request)
+            : await emulator.handle(request, giveWay),
       );
     if (cameBack(request, via)) return loopAnswer(request);
     const token = bearerToken(headerValue(request.headers, 'authorization'));
@@ -108,6 +110,27 @@ function faultsNotApplied(request: TransportRequest): EmulatorResponse {
     createProblem(
       'faults-not-applied',
       'uas serve --upstream with --enforce upstream forwards every request to the real service: a scripted fault would never apply',
+      { instance: pathOf(request.url) },
+    ),
+    false,
+  );
+}
+
+/** Whether a request adds or removes users (`POST /__uas/users`, `DELETE /__uas/users/{email}`). */
+function changesUsers(request: TransportRequest): boolean {
+  const path = pathOf(request.url);
+  return (
+    (request.method === 'POST' && path === '/__uas/users') ||
+    (request.method === 'DELETE' && path.startsWith('/__uas/users/'))
+  );
+}
+
+/** 409: in every mode the real service answers with its own users; a change here would not apply. */
+function usersNotApplied(request: TransportRequest): EmulatorResponse {
+  return problemAnswer(
+    createProblem(
+      'users-not-applied',
+      'uas serve --upstream forwards every request to the real service, which answers with its own users: a user added or removed here would not apply',
       { instance: pathOf(request.url) },
     ),
     false,

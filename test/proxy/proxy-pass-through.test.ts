@@ -112,6 +112,30 @@ describe('uas serve --upstream: answers', () => {
     expect(JSON.parse(listed.body.toString())).toMatchObject({ faults: [] });
   });
 
+  it('answers a change of users 409 in every mode: the real service has its own users', async () => {
+    const real = await hostile((socket) => answer(socket, 200, [], '{"exists":true}'));
+    for (const enforce of ['upstream', 'local', 'shadow'] as const) {
+      const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url, enforce });
+      const added = await rawExchange(`${proxy.url}/__uas/users`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ users: [{ email: 'ghost@example.com' }] }),
+      });
+      const removed = await rawExchange(`${proxy.url}/__uas/users/alice%40example.com`, {
+        method: 'DELETE',
+      });
+      for (const reply of [added, removed]) {
+        expect(reply.status).toBe(409);
+        expect(JSON.parse(reply.body.toString())).toMatchObject({
+          type: 'urn:uas:problem:users-not-applied',
+        });
+      }
+      const listed = await rawExchange(`${proxy.url}/__uas/users`);
+      expect(JSON.parse(listed.body.toString())).toMatchObject({ total: 3 });
+    }
+    expect(real.requests).toEqual([]);
+  });
+
   it('never forwards the dev API, nor a path off the three operations', async () => {
     const real = await hostile((socket) => answer(socket, 200, [], 'forwarded'));
     const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url });

@@ -264,7 +264,7 @@ export const DEV_API_TABLE = {
     answer: 'UsersAdded',
     admin: 'addUsers',
     store: true,
-    problems: ['invalid-request'],
+    problems: ['invalid-request', 'users-not-applied'],
   },
   removeUser: {
     method: 'DELETE',
@@ -275,7 +275,7 @@ export const DEV_API_TABLE = {
     answer: 'UserRemoved',
     admin: 'removeUser',
     store: true,
-    problems: ['invalid-request', 'user-not-found'],
+    problems: ['invalid-request', 'user-not-found', 'users-not-applied'],
   },
   getConfig: {
     method: 'GET',

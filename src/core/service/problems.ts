@@ -46,6 +46,10 @@ export const PROBLEM_KINDS = {
     status: 409,
     title: 'Faults do not apply in front of the real service',
   },
+  'users-not-applied': {
+    status: 409,
+    title: 'Users do not apply in front of the real service',
+  },
   'code-expired': { status: 410, title: 'The code has expired' },
   'payload-too-large': { status: 413, title: 'The body is too large' },
   'unsupported-media-type': { status: 415, title: 'The body must be application/json' },
