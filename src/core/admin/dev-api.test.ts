@@ -117,6 +117,11 @@ describe('the dev API router', () => {
       'sort must be one of pressure, recent, key, rejected; got "size"',
     ],
     [
+      'an empty e-mail to read the latest code of',
+      '/codes?email=',
+      'email is empty: give the e-mail address the code was sent to, or no email for every live code',
+    ],
+    [
       'a filter longer than any record holds',
       `/requests?email=${'a'.repeat(257)}`,
       'email must be at most 256 characters; got 257',

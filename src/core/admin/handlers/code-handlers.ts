@@ -1,6 +1,6 @@
 import { andThen, type MaybePromise } from '../../async/maybe-promise.js';
 import type { EmulatorResponse } from '../../service/exchange.js';
-import { json, refuse } from '../dev-api-answers.js';
+import { invalid, json, refuse } from '../dev-api-answers.js';
 import type { DevHandlers } from '../dev-api-handler.js';
 import type { DevApiTarget } from '../dev-api-target.js';
 
@@ -9,7 +9,16 @@ export const codeHandlers = {
   listCodes: ({ target, query, path }) =>
     query.email === undefined
       ? andThen(target.listCodes(), (codes) => json(200, { codes }))
-      : latestCode(target, query.email, query.merchant_id, path),
+      : query.email === ''
+        ? invalid(path, [
+            {
+              detail:
+                'email is empty: give the e-mail address the code was sent to, or no email for every live code',
+              pointer: '#/email',
+              parameter: 'email',
+            },
+          ])
+        : latestCode(target, query.email, query.merchant_id, path),
   latestCode: ({ target, item, query, path }) => latestCode(target, item, query.merchant_id, path),
 } satisfies Pick<DevHandlers, 'listCodes' | 'latestCode'>;
 
