@@ -50,6 +50,8 @@ export function formatEvent(event: EmulatorEvent, chalk: ChalkInstance): string 
       return `${chalk.magenta('reset')} ${event.emulator ? 'the emulator (buckets, codes, journal, users, config, faults, clock)' : (event.bucket ?? 'all buckets')}`;
     case 'config':
       return `${chalk.magenta('config changed')} ${JSON.stringify({ limits: event.limits, behavior: event.behavior, otp: event.otp })}`;
+    case 'users':
+      return `${chalk.magenta('users changed')} ${event.removed === undefined ? `${event.added} added or replaced` : `${safe(event.removed)} removed, with its codes`}`;
   }
 }
 

@@ -46,6 +46,8 @@ export interface LiveState {
   instances: ReadonlySet<string>;
   /** The latest config event's limits, behaviour and OTP settings. */
   config: { limits: unknown; behavior: unknown; otp: unknown } | undefined;
+  /** Changes of users seen (`users` events): a page that lists users reads again when it moves. */
+  userChanges: number;
 }
 
 /** The state before anything is known. */
@@ -62,6 +64,7 @@ export function emptyLiveState(): LiveState {
     resets: 0,
     instances: new Set(),
     config: undefined,
+    userChanges: 0,
   };
 }
 
@@ -129,6 +132,9 @@ export function applyEvents(
         ...next,
         config: { limits: event.limits, behavior: event.behavior, otp: event.otp },
       };
+    } else if (event.type === 'users') {
+      if (event.removed !== undefined) next = withoutCodesOf(next, event.removed);
+      next = { ...next, userChanges: next.userChanges + 1 };
     }
   }
   if (counted.length > 0) next = withCounts(next, counted);
@@ -146,7 +152,7 @@ export function addJournal(state: LiveState, requests: readonly RequestRecord[])
 
 /**
  * Without the codes of `email` (compared case-insensitively, as the server keeps them): removing
- * a user drops its codes, and the stream has no event that says so.
+ * a user drops its codes (the `users` event of the removal says which user).
  */
 export function withoutCodesOf(state: LiveState, email: string): LiveState {
   const gone = email.toLowerCase();

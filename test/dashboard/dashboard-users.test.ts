@@ -138,6 +138,32 @@ describe.skipIf(!hasChromium)('the inbox after a user is removed on Control, in 
     await expect.poll(inboxEmails).toEqual(['alice@example.com']);
     expect(errors).toEqual([]);
   });
+
+  it('follows users added and removed elsewhere: the inbox drops the codes, Control reads the list again', async () => {
+    await dash.startServer();
+    await dash.start('carol@example.com');
+    await dash.start('alice@example.com');
+    const { page, errors } = await openPage(dash.browser!, dash.url);
+    await dash.visit(page, 'inbox');
+    const inboxEmails = async () =>
+      (await page.getByTestId('inbox').locator('tbody td:first-child').allTextContents()).sort();
+    await expect.poll(inboxEmails).toEqual(['alice@example.com', 'carol@example.com']);
+    // A script removes carol: the page learns it from the event stream alone.
+    const removed = await dash.send('/__uas/users/carol%40example.com', { method: 'DELETE' });
+    expect(removed.status).toBe(200);
+    await expect.poll(inboxEmails).toEqual(['alice@example.com']);
+    await page.getByRole('link', { name: 'Control' }).click();
+    const users = page.getByRole('form', { name: 'Users' });
+    await expect.poll(() => users.getByTestId('user-count').textContent()).toBe('2 users');
+    const added = await dash.send('/__uas/users', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ users: [{ email: 'zoe@example.com' }] }),
+    });
+    expect(added.status).toBe(200);
+    await expect.poll(() => users.getByTestId('user-count').textContent()).toBe('3 users');
+    expect(errors).toEqual([]);
+  });
 });
 
 describe.skipIf(!hasChromium)('adding a user that is there, in Chromium', () => {

@@ -209,6 +209,7 @@ function addUsers(
   return andThen(
     sendAndApply(context, change, () => {
       context.state.directory.addUsers(parsed.data);
+      announceUsers(context.events.all, parsed.data.length, undefined);
     }),
     (outcome) =>
       outcome === 'stale'
@@ -246,7 +247,10 @@ function removeUser(
   const change = { type: 'remove-user', email: user.email } as const;
   return andThen(state.store.codes.forget(user.email, merchants), (codes) =>
     andThen(
-      sendAndApply(context, change, () => state.directory.removeUser(user.email)),
+      sendAndApply(context, change, () => {
+        state.directory.removeUser(user.email);
+        announceUsers(context.events.all, 0, user.email);
+      }),
       (outcome) =>
         outcome === 'stale'
           ? again(tries, 'change of users', (more) => removeUser(context, email, more))
@@ -294,11 +298,15 @@ function hear(context: ChangeContext, change: SharedChange): void {
       // changes: one made on users a reset had already let go (its instance had not heard of
       // the reset yet) may take a phone number a user of the config has again, and is left out
       // on every instance, as one past the most users is.
-      if (parsed.success && fits(state, parsed.data)) state.directory.addUsers(parsed.data);
+      if (parsed.success && fits(state, parsed.data)) {
+        state.directory.addUsers(parsed.data);
+        announceUsers(events.here, parsed.data.length, undefined);
+      }
       return;
     }
     case 'remove-user':
-      if (typeof change.email === 'string') state.directory.removeUser(change.email);
+      if (typeof change.email === 'string' && state.directory.removeUser(change.email))
+        announceUsers(events.here, 0, change.email);
       return;
     case 'reset':
       restart(context, events.here);
@@ -306,6 +314,14 @@ function hear(context: ChangeContext, change: SharedChange): void {
     case 'event':
       return; // the emulator hands these to its event readers
   }
+}
+
+/**
+ * Tells of users changed live, so that readers (the dashboard) read again what they show; a
+ * change heard from another instance only to this one's listeners: the other told every reader.
+ */
+function announceUsers(to: Announcer['here'], added: number, removed: string | undefined): void {
+  if (to.active) to.emit({ type: 'users', added, removed });
 }
 
 function applyConfig(

@@ -77,4 +77,39 @@ describe('removing a user', () => {
     expect(verify.status).toBe(404);
     expect((verify.body as { type: string }).type).toBe('urn:uas:problem:code-not-found');
   });
+
+  it('tells its listeners and event readers of users added and removed, and heard from another instance', async () => {
+    const store = createMemoryStore(resolveConfig(DEMO_CONFIG));
+    let hear: ((change: SharedChange) => void) | undefined;
+    const channel: StoreChannel = {
+      // The store keeps each change at once, in its place: applied here as it is sent.
+      send: (_change, apply) => {
+        apply?.();
+        return undefined;
+      },
+      listen: (apply) => {
+        hear = apply;
+      },
+      watched: false,
+      watching: () => undefined,
+    };
+    const emulator = createCoreSharedEmulator({
+      ...options,
+      store: Object.assign(Object.create(store) as typeof store, { kind: 'shared', channel }),
+    });
+    const heard: unknown[] = [];
+    emulator.subscribe((event) => heard.push(event));
+    await emulator.addUsers([{ email: 'dan@example.com' }]);
+    await emulator.removeUser('DAN@example.com');
+    hear?.({ type: 'users', users: [{ email: 'eve@example.com' }] });
+    hear?.({ type: 'remove-user', email: 'eve@example.com' });
+    // A removal of a user this instance does not have tells nothing.
+    hear?.({ type: 'remove-user', email: 'nobody@example.com' });
+    expect(heard).toEqual([
+      { type: 'users', added: 1, removed: undefined },
+      { type: 'users', added: 0, removed: 'dan@example.com' },
+      { type: 'users', added: 1, removed: undefined },
+      { type: 'users', added: 0, removed: 'eve@example.com' },
+    ]);
+  });
 });

@@ -27,6 +27,13 @@ describe('readEvent', () => {
     });
     const config = { type: 'config', limits: {}, behavior: {}, otp: {} };
     expect(readEvent(config)).toEqual(config);
+    expect(readEvent({ type: 'users', added: 3 })).toEqual({
+      type: 'users',
+      added: 3,
+      removed: undefined,
+    });
+    const removed = { type: 'users', added: 0, removed: 'a@example.com' };
+    expect(readEvent(removed)).toEqual(removed);
   });
 
   it.each([
@@ -42,6 +49,8 @@ describe('readEvent', () => {
     ['a code that is not digits', { type: 'code', code: { ...CODE, code: '12ab' } }],
     ['a reset of a bucket that is not text', { type: 'reset', bucket: 7, emulator: false }],
     ['a config without its parts', { type: 'config', limits: {} }],
+    ['users added a fraction of', { type: 'users', added: 1.5 }],
+    ['users removed by something else than text', { type: 'users', added: 0, removed: 7 }],
   ])('refuses %s', (_name, value) => {
     expect(readEvent(value)).toBeUndefined();
   });

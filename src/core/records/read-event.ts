@@ -38,6 +38,16 @@ export function readEvent(value: unknown): EmulatorEvent | undefined {
       if (![limits, behavior, otp].every(isObject)) return undefined;
       return { type: 'config', limits, behavior, otp };
     }
+    case 'users': {
+      const { added, removed } = event;
+      if (!Number.isSafeInteger(added) || (added as number) < 0) return undefined;
+      if (removed !== undefined && removed !== null && !shortText(removed)) return undefined;
+      return {
+        type: 'users',
+        added: added as number,
+        removed: typeof removed === 'string' ? removed : undefined,
+      };
+    }
     default:
       return undefined;
   }

@@ -171,4 +171,9 @@ export type EmulatorEvent =
   | { type: 'code'; code: CodeRecord }
   /** One bucket, every bucket (`bucket` undefined), or the whole emulator (`emulator`). */
   | { type: 'reset'; bucket: string | undefined; emulator: boolean }
-  | { type: 'config'; limits: unknown; behavior: unknown; otp: unknown };
+  | { type: 'config'; limits: unknown; behavior: unknown; otp: unknown }
+  /**
+   * Users changed live: `added` users added or replaced (`POST /__uas/users`), or the user whose
+   * e-mail is `removed` taken out, with its codes (`DELETE /__uas/users/{email}`).
+   */
+  | { type: 'users'; added: number; removed: string | undefined };

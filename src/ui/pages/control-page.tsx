@@ -148,13 +148,14 @@ function UsersForm() {
   const [answer, setAnswer] = useState<{ action: UserAction; got: DevAnswer }>();
   const [missing, setMissing] = useState(false);
   const [list, setList] = useState<UserPage>();
-  // Read again after each change made here, and after a reset, made here or elsewhere.
-  const resets = live.value.resets;
+  // Read again after each change made here, and after a change of users or a reset, made here or
+  // elsewhere (a script, another tab, another instance).
+  const { resets, userChanges } = live.value;
   useEffect(() => {
     void devApi<UserPage>('GET', `/users?limit=${USERS_SHOWN}`).then(
       (got) => got.ok && setList(got.body),
     );
-  }, [answer, resets]);
+  }, [answer, resets, userChanges]);
   return (
     <form
       class="panel"
