@@ -1,9 +1,10 @@
 import { describeFsError } from './file-error.js';
 import { open, type FileHandle } from 'node:fs/promises';
-import { parse as parseJsonc, printParseErrorCode, visit, type ParseError } from 'jsonc-parser';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { resolve as resolvePath } from 'node:path';
 import { formatIssue, type ConfigError } from '../core/config/config-error.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../core/config/json-depth.js';
+import { duplicateKey } from '../core/config/json-duplicate-key.js';
 import { CliError, EXIT, isCliError } from './io.js';
 import { packageFile } from './package-file.js';
 
@@ -86,23 +87,10 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
  * first without a word.
  */
 export function keyGivenTwice(text: string): { key: string; where: string } | undefined {
-  const objects: Array<Set<string>> = [];
-  let found: { key: string; where: string } | undefined;
-  visit(text, {
-    onObjectBegin: () => {
-      objects.push(new Set());
-    },
-    onObjectEnd: () => {
-      objects.pop();
-    },
-    onObjectProperty: (key, offset) => {
-      const keys = objects[objects.length - 1];
-      if (found !== undefined || keys === undefined) return;
-      if (keys.has(key)) found = { key, where: lineAndColumn(text, offset) };
-      keys.add(key);
-    },
-  });
-  return found;
+  const twice = duplicateKey(text);
+  return twice === undefined
+    ? undefined
+    : { key: twice.key, where: lineAndColumn(text, twice.offset) };
 }
 
 /** `line 4, column 12` of an offset in text. */

@@ -1,4 +1,5 @@
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../config/json-depth.js';
+import { duplicateKey } from '../config/json-duplicate-key.js';
 import { headerValue, type EmulatorRequest, type EmulatorResponse } from '../service/exchange.js';
 import { createProblem } from '../service/problems.js';
 import { invalid, problem, refuse } from './dev-api-answers.js';
@@ -116,10 +117,18 @@ export function readJsonBody(request: EmulatorRequest, path: string): Read<unkno
         { detail: `the body nests deeper than ${MAX_JSON_DEPTH} levels`, pointer: '#' },
       ]),
     );
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch (error) {
     const detail = `the body is not valid JSON: ${(error as Error).message}`;
     return refused(refuse('malformed-json', detail, path));
   }
+  const twice = duplicateKey(text);
+  if (twice !== undefined) {
+    const key = JSON.stringify(twice.key.slice(0, 64));
+    const detail = `the body gives ${key} twice in one object; only one of them would count, so give it once`;
+    return refused(invalid(path, [{ detail, pointer: twice.pointer }]));
+  }
+  return { ok: true, value };
 }

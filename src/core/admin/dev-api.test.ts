@@ -203,6 +203,32 @@ describe('the dev API router', () => {
     expect(emulator.faults()).toEqual([]);
   });
 
+  it('refuses a body that gives a key twice in one object, naming it, and changes nothing', () => {
+    const { emulator } = emulatorWith();
+    const config = emulator.handle(dev('/config')).body;
+    const patch = emulator.handle(
+      json('PATCH', '/config', '{"limits":{"caller":{"burst":3},"caller":{"burst":4}}}'),
+    );
+    expect(patch.status).toBe(400);
+    expect(problemOf(patch).detail).toMatch(/gives "caller" twice in one object/);
+    expect(problemOf(patch).errors).toEqual([
+      expect.objectContaining({ pointer: '#/limits/caller' }),
+    ]);
+    expect(emulator.handle(dev('/config')).body).toEqual(config);
+    const users = emulator.handle(
+      json(
+        'POST',
+        '/users',
+        '{"users":[{"email":"yan@example.com"}],"users":[{"email":"zed@example.com"}]}',
+      ),
+    );
+    expect(users.status).toBe(400);
+    expect(emulator.handle(dev('/users?email=zed@example.com')).body).toMatchObject({ total: 0 });
+    const fault = emulator.handle(json('POST', '/faults', '{"status":503,"status":500}'));
+    expect(fault.status).toBe(400);
+    expect(emulator.faults()).toEqual([]);
+  });
+
   it('refuses a clock time given as text longer than any time is written', () => {
     const { emulator } = emulatorWith();
     const answer = emulator.handle(
