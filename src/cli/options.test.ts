@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, isoTime, parseHttpUrl, sizeFlag } from './options.js';
+import { ADMIN_TOKEN, isoTime, operationCosts, parseHttpUrl, sizeFlag } from './options.js';
 
 describe('sizeFlag', () => {
   it('reads bytes and units of 1024, kb and kib alike, in any case', () => {
@@ -41,6 +41,18 @@ describe('parseHttpUrl', () => {
     );
     expect(() => parseHttpUrl('--url', 'http://me:secret@127.0.0.1:4010', ADMIN_TOKEN)).toThrow(
       /give http:\/\/127\.0\.0\.1:4010\/ and the admin token with --admin-token or UAS_ADMIN_TOKEN$/,
+    );
+  });
+});
+
+describe('operationCosts', () => {
+  it('reads operation=tokens pairs', () => {
+    expect(operationCosts('start=2, verify=1')).toEqual({ start: 2, verify: 1 });
+  });
+
+  it('refuses an operation given twice, as either cost would be a guess', () => {
+    expect(() => operationCosts('start=1,start=2')).toThrow(
+      'expected each operation once; got start twice in "start=1,start=2"',
     );
   });
 });

@@ -129,7 +129,13 @@ export function operationCosts(text: string): Record<string, number> {
         `expected operation=tokens pairs such as "start=2,verify=1" (operations: exists, start, verify); got ${JSON.stringify(part)}`,
       );
     }
-    costs[match[1] as string] = Number(match[2]);
+    const operation = match[1] as string;
+    // Which of two costs for one operation to take would be a guess.
+    if (operation in costs)
+      throw new InvalidArgumentError(
+        `expected each operation once; got ${operation} twice in ${JSON.stringify(text)}`,
+      );
+    costs[operation] = Number(match[2]);
   }
   if (Object.keys(costs).length === 0)
     throw new InvalidArgumentError(
