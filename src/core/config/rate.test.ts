@@ -20,6 +20,13 @@ describe('parseRate', () => {
     },
   );
 
+  it.each(['10/s\n', '\t10/s', '10/s\r\n\r\n', '10 /\u2028s', '10/s\u00a0'])(
+    'refuses %j, whose line breaks and tabs would be shown as written',
+    (text) => {
+      expect(parseRate(text)).toBeUndefined();
+    },
+  );
+
   it('formats common windows back to their short form', () => {
     expect(formatRate({ tokens: 10, windowMs: 1000 })).toBe('10/s');
     expect(formatRate({ tokens: 5, windowMs: 10_000 })).toBe('5/10000ms');

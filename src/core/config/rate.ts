@@ -6,7 +6,9 @@ export interface Rate {
   windowMs: number;
 }
 
-const RATE_PATTERN = /^\s*(\d+(?:\.\d+)?)\s*\/\s*([0-9.]*\s*[a-z]+)\s*$/i;
+// Spaces only: a rate's text is shown as written (banner, buckets, uas top), where a line break,
+// a tab or a carriage return would break the line it is on.
+const RATE_PATTERN = /^ *(\d+(?:\.\d+)?) *\/ *([0-9.]* *[a-z]+) *$/i;
 
 /**
  * Parses `"10/s"`, `"100/m"`, `"5/10s"`, `"1/500ms"`. Returns undefined when the text is not a
