@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createSeededRandom } from '../time/random.js';
-import { createBucketSelection, type BucketCandidate, type BucketSort } from './bucket-view.js';
+import { parseRate, refillPerMs } from '../config/rate.js';
+import {
+  createBucketSelection,
+  viewBucket,
+  type BucketCandidate,
+  type BucketSort,
+} from './bucket-view.js';
 
 function candidates(count: number, seed: number): BucketCandidate[] {
   const random = createSeededRandom(seed);
@@ -50,5 +56,16 @@ describe('createBucketSelection', () => {
     selection.offer({ key: 'a', fill: 0, bucket: bucket(7) });
     selection.offer({ key: 'd', fill: 1, bucket: bucket(9) });
     expect(keysOf(selection.result())).toEqual(['a', 'c', 'b']);
+  });
+});
+
+describe('viewBucket', () => {
+  it('says a token at 1/h is 3600000 ms away once taken, where the division made it 3600001', () => {
+    const rate = parseRate('1/h')!;
+    const limits = { burst: 1, rate, rateText: '1/h', refillPerMs: refillPerMs(rate) };
+    const bucket = { tokens: 0, updatedAt: 0, allowed: 1, rejected: 0, shadowRejected: 0 };
+    const view = viewBucket('caller:demo:x', bucket, limits, 0);
+    expect(view.next_token_ms).toBe(3_600_000);
+    expect(view.full_in_ms).toBe(3_600_000);
   });
 });

@@ -1,6 +1,7 @@
 import { parseBucketKey, type Level } from './bucket-key.js';
 import type { LevelLimits } from '../config/config.js';
 import type { StoredBucket } from './bucket-store.js';
+import { millisecondsUp } from './rate-limit-headers.js';
 import { peekBucket } from './token-bucket.js';
 
 /** A bucket as the dev API reports it. */
@@ -44,8 +45,8 @@ export function viewBucket(
     rejected: bucket.rejected,
     shadow_rejected: bucket.shadowRejected,
     last_seen: new Date(bucket.updatedAt).toISOString(),
-    next_token_ms: Math.ceil(state.nextTokenMs),
-    full_in_ms: Math.ceil(state.fullInMs),
+    next_token_ms: millisecondsUp(state.nextTokenMs),
+    full_in_ms: millisecondsUp(state.fullInMs),
   };
 }
 

@@ -22,7 +22,8 @@ export function writeRateLimitHeaders(
   resetSeconds: number,
 ): void {
   if (style === 'none') return;
-  const windowSeconds = Math.ceil(limits.burst / (limits.refillPerMs * 1000));
+  // From the rate as written: through refillPerMs, 5 tokens at 1/11s took 55.00000000000001 s.
+  const windowSeconds = secondsUp((limits.burst * limits.rate.windowMs) / limits.rate.tokens);
   const remaining = String(decision.remaining);
   const reset = String(resetSeconds);
   switch (style) {
@@ -51,4 +52,12 @@ export function writeRateLimitHeaders(
 /** Whole seconds, rounded up, so a client that waits them never comes back too early. */
 export function secondsUp(milliseconds: number): number {
   return Math.ceil(milliseconds / 1000 - 1e-9);
+}
+
+/**
+ * Whole milliseconds, rounded up, less the rounding error of a division by a refill rate: a token
+ * at 1/h is 3600000.0000000005 ms away, which is 3600000 (the bucket holds it then).
+ */
+export function millisecondsUp(milliseconds: number): number {
+  return Math.max(0, Math.ceil(milliseconds - Math.max(1e-6, milliseconds * 1e-15)));
 }
