@@ -74,4 +74,17 @@ describe('createDevApiDocument', () => {
       maxLength: route.maxLength,
     });
   });
+
+  it('answers 400 invalid-request on every route that reads a body, for one giving a key twice', () => {
+    for (const [path, item] of Object.entries(document.paths))
+      for (const [method, operation] of Object.entries(item ?? {})) {
+        const { requestBody, responses } = operation as {
+          requestBody?: unknown;
+          responses: Record<string, { description: string }>;
+        };
+        if (requestBody === undefined) continue;
+        expect(responses['400']?.description, `${method} ${path}`).toMatch(/`invalid-request`/);
+      }
+    expect(document.paths['/__uas/config']?.patch?.responses['400']).toBeDefined();
+  });
 });

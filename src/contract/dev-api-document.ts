@@ -23,8 +23,13 @@ import { problemSchemaName, problemSchemas, schemaRef } from './problem-schemas.
 const EVERY_ROUTE: ProblemKind[] = ['admin-token-required', 'host-not-allowed', 'not-found'];
 /** Problems of the routes that change something, and of the reads that show traffic. */
 const WRITES: ProblemKind[] = ['cross-origin-refused'];
-/** Problems of the routes that read a JSON body. */
-const BODIES: ProblemKind[] = ['malformed-json', 'unsupported-media-type', 'payload-too-large'];
+/** Problems of the routes that read a JSON body (one nested too deep, or giving a key twice, is invalid). */
+const BODIES: ProblemKind[] = [
+  'malformed-json',
+  'unsupported-media-type',
+  'payload-too-large',
+  'invalid-request',
+];
 /** Problems of the routes with query parameters: one that does not fit, or is given twice. */
 const QUERIES: ProblemKind[] = ['invalid-request', 'duplicate-parameter'];
 
