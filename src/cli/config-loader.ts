@@ -131,12 +131,17 @@ export function describeJsonError(text: string): string {
   return `${lineAndColumn(text, first.offset)}: ${JSON_ERRORS[printParseErrorCode(first.error)] ?? 'invalid JSON'}`;
 }
 
+/** The config file `--config` names, resolved; the bundled one without it. */
+export function configFilePath(path: string | undefined, cwd: string): string {
+  return path === undefined ? BUNDLED_CONFIG_PATH : resolvePath(cwd, path);
+}
+
 /** Loads the config file at `path` (relative to `cwd`), or the bundled one. */
 export async function loadConfigFile(
   path: string | undefined,
   cwd: string,
 ): Promise<{ config: Record<string, unknown>; path: string; bundled: boolean }> {
-  const file = path === undefined ? BUNDLED_CONFIG_PATH : resolvePath(cwd, path);
+  const file = configFilePath(path, cwd);
   const config = await readJsonFile(file, 'config file');
   if (typeof config !== 'object' || config === null || Array.isArray(config)) {
     throw new CliError(`config file ${file} must hold a JSON object`, EXIT.usage);

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -290,6 +290,43 @@ describe.skipIf(!HAS_REDIS)('uas serve instances on one Redis', () => {
     },
     30_000,
   );
+
+  it('runs every worker on the config the primary read, from a pipe that gives it once', async () => {
+    const file = config('piped', {
+      client: { burst: 20, rate: '1/h' },
+      caller: { burst: 2, rate: '1/h' },
+    });
+    const fifo = join(dir, 'piped.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // Written once, as by `-c <(...)`: a worker that opened it again would wait for a writer.
+    const writer = spawn('sh', ['-c', 'cat "$0" > "$1"', file, fifo], { stdio: 'ignore' });
+    const uas = spawnUas([
+      'serve',
+      '--port',
+      '0',
+      '--workers',
+      '2',
+      '--store',
+      'redis',
+      '-c',
+      fifo,
+    ]);
+    running.push(uas);
+    const url = await waitForUrl(uas);
+    writer.kill();
+    expect(uas.stdout()).toMatch(/workers {3}2 processes on this port/);
+    expect(uas.stdout()).toContain(`config    ${fifo}`);
+    const statuses: number[] = [];
+    for (let request = 0; request < 4; request++) {
+      const response = await fetch(`${url}${EXISTS}&caller_id=piped`, {
+        headers: AUTH,
+        keepalive: false,
+      });
+      await response.arrayBuffer();
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([200, 200, 429, 429]);
+  });
 
   it('stops workers that cannot start, and once it runs, tries a worker again until it can', async () => {
     // A port in use: every worker fails alike, and the command ends (it does not hang).

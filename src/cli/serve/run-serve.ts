@@ -3,6 +3,7 @@ import type { CommandContext } from '../command-context.js';
 import {
   applyConfigFlags,
   configErrorToCli,
+  configFilePath,
   configFlagsOf,
   loadConfigFile,
 } from '../config-loader.js';
@@ -42,7 +43,8 @@ export async function runServe(
 }
 
 async function serve(flags: ServeFlags, io: CliIO, args: string[]): Promise<number> {
-  const loaded = await loadConfigFile(flags.config, io.cwd);
+  const role = workerRole(io.env);
+  const loaded = await loadServeConfig(flags, io, role);
   checkServeFlags(flags, loaded.config);
   const overrides = configFlagsOf(flags);
   const config = applyConfigFlags(loaded.config, overrides);
@@ -63,7 +65,6 @@ async function serve(flags: ServeFlags, io: CliIO, args: string[]): Promise<numb
   if (flags.tui) allowLiveScreen();
   const screen = flags.tui ? await loadScreen(io) : undefined;
   const spec = storeSpec(config);
-  const role = workerRole(io.env);
   const clockStart = role?.clockStart ?? flags.clockStart ?? Date.now();
   const out = serveOutput(flags.log, io);
   if (flags.workers > 1 && role === undefined)
@@ -143,4 +144,18 @@ function tellStop(
         ? JSON.stringify({ type: 'shutdown', signal: stop.signal })
         : out.chalk.dim(`${stop.signal}: shutting down`),
     );
+}
+
+/**
+ * The config file of `--config`; in a worker, the copy its primary wrote of the config it read
+ * (named as the file given): the file given may be a pipe already read, or changed since.
+ */
+async function loadServeConfig(flags: ServeFlags, io: CliIO, role: WorkerRole | undefined) {
+  if (role?.configFile === undefined) return loadConfigFile(flags.config, io.cwd);
+  const copy = await loadConfigFile(role.configFile, io.cwd);
+  return {
+    ...copy,
+    path: configFilePath(flags.config, io.cwd),
+    bundled: flags.config === undefined,
+  };
 }

@@ -90,6 +90,7 @@ function fork(pool: Pool, index: number): void {
     [WORKER_ENV.index]: String(index),
     [WORKER_ENV.store]: pool.options.role.storeUrl,
     [WORKER_ENV.clockStart]: String(pool.options.role.clockStart),
+    [WORKER_ENV.configFile]: pool.options.role.configFile ?? '',
   });
   pool.alive.set(index, worker);
   let ready = false;

@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { CliError, EXIT } from '../io.js';
 import { recordOpenError } from '../record-open-error.js';
 import { endCutLine } from './end-cut-line.js';
@@ -32,6 +34,7 @@ export async function serveWithWorkers(
   const held =
     flags.record === undefined ? undefined : holdRecord(resolve(out.io.cwd, flags.record));
   let embedded: Awaited<ReturnType<typeof startLocalRedis>> | undefined;
+  const copy = writeConfigCopy(config);
   try {
     embedded = spec.url === 'redis' ? await startLocalRedis() : undefined;
     const storeUrl = embedded?.url ?? spec.url;
@@ -51,7 +54,7 @@ export async function serveWithWorkers(
     const code = await runWorkers({
       count: flags.workers,
       args,
-      role: { storeUrl, clockStart },
+      role: { storeUrl, clockStart, configFile: copy.file },
       io: out.io,
       printBanner: (worker) => {
         // Whether live state was there to join is the primary's to say: it connected first.
@@ -76,7 +79,21 @@ export async function serveWithWorkers(
   } finally {
     await embedded?.stop();
     held?.close();
+    copy.remove();
   }
+}
+
+/**
+ * The config the primary read, written for the workers to read in its place: each worker reading
+ * `--config` again would find a pipe or process substitution (`-c <(...)`) empty, and a file
+ * changed since would give workers, or one restarted later, another config. Readable by this
+ * user only: it holds the clients' tokens.
+ */
+function writeConfigCopy(config: unknown): { file: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'uas-workers-'));
+  const file = join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
+  return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** `--record`'s path opened, as each worker will open it; a CliError (exit 2) when it cannot be. */

@@ -8,6 +8,11 @@ export interface WorkerRole {
   storeUrl: string;
   /** Where a manual clock starts: the same for every worker. */
   clockStart: number;
+  /**
+   * The config the primary read (flags applied), written to a file of its own: every worker,
+   * a restarted one too, runs on it, though the file given may be a pipe read once, or changed.
+   */
+  configFile?: string | undefined;
 }
 
 /** The environment variables that carry a {@link WorkerRole}. */
@@ -15,6 +20,7 @@ export const WORKER_ENV = {
   index: 'UAS_WORKER_INDEX',
   store: 'UAS_WORKER_STORE',
   clockStart: 'UAS_WORKER_CLOCK_START',
+  configFile: 'UAS_WORKER_CONFIG',
 } as const;
 
 /** The role of this process when a primary started it as a worker; undefined otherwise. */
@@ -25,7 +31,12 @@ export function workerRole(
   const storeUrl = env[WORKER_ENV.store];
   const clockStart = Number(env[WORKER_ENV.clockStart]);
   if (!Number.isSafeInteger(index) || index < 1 || storeUrl === undefined) return undefined;
-  return { index, storeUrl, clockStart: Number.isFinite(clockStart) ? clockStart : Date.now() };
+  return {
+    index,
+    storeUrl,
+    clockStart: Number.isFinite(clockStart) ? clockStart : Date.now(),
+    configFile: env[WORKER_ENV.configFile] || undefined,
+  };
 }
 
 /** What a worker sends its primary once it listens. */
