@@ -117,16 +117,22 @@ describe.skipIf(!hasChromium)('the Control page’s users in Chromium', () => {
   });
 });
 
+/** A server that issued codes to carol and alice, and a page on its inbox showing both. */
+async function inboxOfTwo() {
+  await dash.startServer();
+  await dash.start('carol@example.com');
+  await dash.start('alice@example.com');
+  const { page, errors } = await openPage(dash.browser!, dash.url);
+  await dash.visit(page, 'inbox');
+  const inboxEmails = async () =>
+    (await page.getByTestId('inbox').locator('tbody td:first-child').allTextContents()).sort();
+  await expect.poll(inboxEmails).toEqual(['alice@example.com', 'carol@example.com']);
+  return { page, errors, inboxEmails };
+}
+
 describe.skipIf(!hasChromium)('the inbox after a user is removed on Control, in Chromium', () => {
   it('no longer shows the codes the removal dropped', async () => {
-    await dash.startServer();
-    await dash.start('carol@example.com');
-    await dash.start('alice@example.com');
-    const { page, errors } = await openPage(dash.browser!, dash.url);
-    await dash.visit(page, 'inbox');
-    const inboxEmails = async () =>
-      (await page.getByTestId('inbox').locator('tbody td:first-child').allTextContents()).sort();
-    await expect.poll(inboxEmails).toEqual(['alice@example.com', 'carol@example.com']);
+    const { page, errors, inboxEmails } = await inboxOfTwo();
     await page.getByRole('link', { name: 'Control' }).click();
     const users = page.getByRole('form', { name: 'Users' });
     await users.getByLabel('E-mail').fill('CAROL@example.com');
@@ -140,14 +146,7 @@ describe.skipIf(!hasChromium)('the inbox after a user is removed on Control, in 
   });
 
   it('follows users added and removed elsewhere: the inbox drops the codes, Control reads the list again', async () => {
-    await dash.startServer();
-    await dash.start('carol@example.com');
-    await dash.start('alice@example.com');
-    const { page, errors } = await openPage(dash.browser!, dash.url);
-    await dash.visit(page, 'inbox');
-    const inboxEmails = async () =>
-      (await page.getByTestId('inbox').locator('tbody td:first-child').allTextContents()).sort();
-    await expect.poll(inboxEmails).toEqual(['alice@example.com', 'carol@example.com']);
+    const { page, errors, inboxEmails } = await inboxOfTwo();
     // A script removes carol: the page learns it from the event stream alone.
     const removed = await dash.send('/__uas/users/carol%40example.com', { method: 'DELETE' });
     expect(removed.status).toBe(200);

@@ -17,6 +17,28 @@ const signIn = (action: 'start' | 'verify', body: unknown): EmulatorRequest => (
 
 const options = { config: DEMO_CONFIG, clock: createManualClock(0), random: createSeededRandom(1) };
 
+/**
+ * An emulator on a shared store whose channel sends with `send`, and `hear`, which hands it a
+ * change as from another instance.
+ */
+function sharedEmulator(send: StoreChannel['send']) {
+  const store = createMemoryStore(resolveConfig(DEMO_CONFIG));
+  let heard: ((change: SharedChange) => void) | undefined;
+  const channel: StoreChannel = {
+    send,
+    listen: (apply) => {
+      heard = apply;
+    },
+    watched: false,
+    watching: () => undefined,
+  };
+  const emulator = createCoreSharedEmulator({
+    ...options,
+    store: Object.assign(Object.create(store) as typeof store, { kind: 'shared', channel }),
+  });
+  return { emulator, hear: (change: SharedChange) => heard?.(change) };
+}
+
 describe('removing a user', () => {
   it('removes its e-mail and its phone number, and drops its codes at every merchant', () => {
     const emulator = createCoreEmulator(options);
@@ -52,24 +74,11 @@ describe('removing a user', () => {
   });
 
   it('lets no code verify once another instance removed its user, even one still in the store', async () => {
-    const store = createMemoryStore(resolveConfig(DEMO_CONFIG));
-    let hear: ((change: SharedChange) => void) | undefined;
-    const channel: StoreChannel = {
-      send: () => undefined,
-      listen: (apply) => {
-        hear = apply;
-      },
-      watched: false,
-      watching: () => undefined,
-    };
-    const emulator = createCoreSharedEmulator({
-      ...options,
-      store: Object.assign(Object.create(store) as typeof store, { kind: 'shared', channel }),
-    });
+    const { emulator, hear } = sharedEmulator(() => undefined);
     await emulator.handle(signIn('start', { email: 'alice@example.com' }));
     const code = (await emulator.latestCode('alice@example.com'))?.code;
     // Heard from the instance that removed it: the code it issued here is still in the store.
-    hear?.({ type: 'remove-user', email: 'alice@example.com' });
+    hear({ type: 'remove-user', email: 'alice@example.com' });
     expect((await emulator.listCodes()).map((entry) => entry.email)).toEqual(['alice@example.com']);
     const verify = await emulator.handle(
       signIn('verify', { email: 'alice@example.com', verification_code: code }),
@@ -79,32 +88,19 @@ describe('removing a user', () => {
   });
 
   it('tells its listeners and event readers of users added and removed, and heard from another instance', async () => {
-    const store = createMemoryStore(resolveConfig(DEMO_CONFIG));
-    let hear: ((change: SharedChange) => void) | undefined;
-    const channel: StoreChannel = {
-      // The store keeps each change at once, in its place: applied here as it is sent.
-      send: (_change, apply) => {
-        apply?.();
-        return undefined;
-      },
-      listen: (apply) => {
-        hear = apply;
-      },
-      watched: false,
-      watching: () => undefined,
-    };
-    const emulator = createCoreSharedEmulator({
-      ...options,
-      store: Object.assign(Object.create(store) as typeof store, { kind: 'shared', channel }),
+    // The store keeps each change at once, in its place: applied here as it is sent.
+    const { emulator, hear } = sharedEmulator((_change, apply) => {
+      apply?.();
+      return undefined;
     });
     const heard: unknown[] = [];
     emulator.subscribe((event) => heard.push(event));
     await emulator.addUsers([{ email: 'dan@example.com' }]);
     await emulator.removeUser('DAN@example.com');
-    hear?.({ type: 'users', users: [{ email: 'eve@example.com' }] });
-    hear?.({ type: 'remove-user', email: 'eve@example.com' });
+    hear({ type: 'users', users: [{ email: 'eve@example.com' }] });
+    hear({ type: 'remove-user', email: 'eve@example.com' });
     // A removal of a user this instance does not have tells nothing.
-    hear?.({ type: 'remove-user', email: 'nobody@example.com' });
+    hear({ type: 'remove-user', email: 'nobody@example.com' });
     expect(heard).toEqual([
       { type: 'users', added: 1, removed: undefined },
       { type: 'users', added: 0, removed: 'dan@example.com' },
