@@ -50,6 +50,16 @@ describe('configErrorToCli', () => {
         'invalid config in my.json: limits.cost.exists: 7 is more than limits.caller.burst (5)',
     );
   });
+
+  it('says when the limit a file field is compared with came from a flag', () => {
+    const flags = configFlagsOf({ callerBurst: 2 });
+    const error = new ConfigError([
+      configIssue(['limits', 'cost', 'start'], '3 is more than limits.caller.burst (2)'),
+    ]);
+    expect(configErrorToCli(error, flags, 'config in my.json').message).toBe(
+      'invalid config in my.json: limits.cost.start: 3 is more than limits.caller.burst (from --caller-burst: 2)',
+    );
+  });
 });
 
 describe('keyGivenTwice', () => {

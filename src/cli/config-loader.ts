@@ -238,7 +238,13 @@ export function configErrorToCli(
       if (issue.path.startsWith(`${field}.`) && givesField(flag.value, issue.path, field))
         return `invalid ${flag.flag}: ${issue.path.slice(field.length + 1)}: ${issue.message}`;
     }
-    return `invalid ${source}: ${formatIssue(issue)}`;
+    // A limit the message compares with may be a flag's, not the file's: said so.
+    let said = formatIssue(issue);
+    for (const flag of flags) {
+      const field = `${flag.path.join('.')} (`;
+      said = said.replace(field, `${field}from ${flag.flag}: `);
+    }
+    return `invalid ${source}: ${said}`;
   });
   return new CliError(lines.join('\n'), EXIT.usage);
 }
