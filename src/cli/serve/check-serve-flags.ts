@@ -61,25 +61,29 @@ function checkUpstreamFlags(flags: ServeFlags, config: Record<string, unknown>):
       `--upstream ${flags.upstream} is the address uas listens on: it would forward to itself`,
       EXIT.usage,
     );
-  const emulatorOnly =
-    flags.chaos !== undefined ? '--chaos' : flags.latency !== undefined ? '--latency' : undefined;
-  if (emulatorOnly !== undefined)
-    throw new CliError(
-      `${emulatorOnly} does not apply with --upstream: the real service answers; drop it`,
-      EXIT.usage,
-    );
+  // A flag overrides the file, as everywhere: `--chaos 0` or `--latency 0ms` turns off what the
+  // config's behavior sets, where any other value is refused as the config's is.
   const behavior = (config.behavior ?? {}) as { chaos?: unknown; latency?: unknown };
-  const inConfig =
-    behavior.chaos !== undefined && behavior.chaos !== 0
-      ? 'chaos'
-      : behavior.latency !== undefined && behavior.latency !== 0 && behavior.latency !== '0ms'
-        ? 'latency'
-        : undefined;
-  if (inConfig !== undefined)
+  const chaos = flags.chaos ?? behavior.chaos;
+  const latency = flags.latency ?? behavior.latency;
+  const on =
+    chaos !== undefined && chaos !== 0 ? 'chaos' : isLatency(latency) ? 'latency' : undefined;
+  if (on === undefined) return;
+  if (flags[on] !== undefined)
     throw new CliError(
-      `the config's behavior.${inConfig} does not apply with --upstream: the real service answers; remove it`,
+      `--${on} does not apply with --upstream: the real service answers; drop it`,
       EXIT.usage,
     );
+  throw new CliError(
+    `the config's behavior.${on} does not apply with --upstream: the real service answers; remove it, or give --${on} 0`,
+    EXIT.usage,
+  );
+}
+
+/** Whether a latency (a flag's text, or a config's value) adds any: not absent, 0 or `0ms`. */
+function isLatency(value: unknown): boolean {
+  if (value === undefined || value === 0) return false;
+  return !(typeof value === 'string' && /^\s*0+(?:\.0*)?\s*(?:ms|s)?\s*$/.test(value));
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '0.0.0.0', '[::]']);
