@@ -39,10 +39,20 @@ export async function listen(
     });
   });
   const address = server.address() as AddressInfo;
-  const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   return {
     server,
-    url: `http://${shownHost}:${address.port}`,
+    url: `http://${urlHost(host, address.address)}:${address.port}`,
     close: (graceMs = 3_000) => transport.close(graceMs),
   };
+}
+
+/**
+ * The host of the URL a server listening on `host` (bound to `bound`) is reached at: the name or
+ * address given (an IPv6 one in brackets), or loopback for one that means every interface
+ * (`0.0.0.0`, `0`, `::`), which no client can connect to as such.
+ */
+export function urlHost(host: string, bound: string): string {
+  if (bound === '0.0.0.0') return '127.0.0.1';
+  if (bound === '::') return '[::1]';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
