@@ -35,7 +35,7 @@ export function registerServe(program: Command, context: CommandContext): void {
       integerIn(0, 65535),
       DEFAULT_PORT,
     )
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--host <host>', 'address to listen on', hostArgument, '127.0.0.1')
     .option(
       '-c, --config <file>',
       'config file (JSON); default: the bundled fixtures/uas.config.json',
@@ -195,4 +195,13 @@ function addUpstreamOptions(command: Command): Command {
       'with --upstream: milliseconds the real service has to answer, and between parts of its body (default 10000)',
       integerIn(1, 600_000),
     );
+}
+
+/**
+ * The address of `--host`: an IPv6 one may be given in brackets, as in a URL (`[::1]`), and is
+ * listened on without them.
+ */
+export function hostArgument(value: string): string {
+  const bracketed = /^\[([^\]]*:[^\]]*)\]$/.exec(value);
+  return bracketed?.[1] ?? value;
 }
