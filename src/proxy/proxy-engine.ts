@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { AnyEmulator } from '../core/emulator.js';
-import { isDevApiPath } from '../core/admin/dev-api.js';
+import { devApiOperation, isDevApiPath } from '../core/admin/dev-api.js';
 import { headerValue, type EmulatorResponse } from '../core/service/exchange.js';
 import { createProblem } from '../core/service/problems.js';
 import type { AnswerCut } from '../core/records/records.js';
@@ -101,7 +101,7 @@ export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOption
 
 /** Whether a request scripts a fault (`POST /__uas/faults`). */
 function scriptsFault(request: TransportRequest): boolean {
-  return request.method === 'POST' && pathOf(request.url) === '/__uas/faults';
+  return devApiOperation(request.method, pathOf(request.url)) === 'failNext';
 }
 
 /** 409: with `--enforce upstream` the real service answers every request; no fault applies. */
@@ -118,11 +118,8 @@ function faultsNotApplied(request: TransportRequest): EmulatorResponse {
 
 /** Whether a request adds or removes users (`POST /__uas/users`, `DELETE /__uas/users/{email}`). */
 function changesUsers(request: TransportRequest): boolean {
-  const path = pathOf(request.url);
-  return (
-    (request.method === 'POST' && path === '/__uas/users') ||
-    (request.method === 'DELETE' && path.startsWith('/__uas/users/'))
-  );
+  const operation = devApiOperation(request.method, pathOf(request.url));
+  return operation === 'addUsers' || operation === 'removeUser';
 }
 
 /** 409: in every mode the real service answers with its own users; a change here would not apply. */

@@ -136,6 +136,38 @@ describe('uas serve --upstream: answers', () => {
     expect(real.requests).toEqual([]);
   });
 
+  it('refuses a change of users or a scripted fault written with a trailing slash, as the dev API routes it', async () => {
+    const real = await hostile((socket) => answer(socket, 200, [], '{"exists":true}'));
+    const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url });
+    const json = { 'content-type': 'application/json' };
+    const added = await rawExchange(`${proxy.url}/__uas/users/`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ users: [{ email: 'ghost@example.com' }] }),
+    });
+    expect(added.status).toBe(409);
+    expect(JSON.parse(added.body.toString())).toMatchObject({
+      type: 'urn:uas:problem:users-not-applied',
+    });
+    const fault = await rawExchange(`${proxy.url}/__uas/faults/`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ operation: 'exists', status: 503 }),
+    });
+    expect(fault.status).toBe(409);
+    expect(JSON.parse(fault.body.toString())).toMatchObject({
+      type: 'urn:uas:problem:faults-not-applied',
+    });
+    // A path the dev API routes nowhere is its own answer (405), not a change refused.
+    const noItem = await rawExchange(`${proxy.url}/__uas/users/`, { method: 'DELETE' });
+    expect(noItem.status).toBe(405);
+    const listed = await rawExchange(`${proxy.url}/__uas/users`);
+    expect(JSON.parse(listed.body.toString())).toMatchObject({ total: 3 });
+    const faults = await rawExchange(`${proxy.url}/__uas/faults`);
+    expect(JSON.parse(faults.body.toString())).toMatchObject({ faults: [] });
+    expect(real.requests).toEqual([]);
+  });
+
   it('never forwards the dev API, nor a path off the three operations', async () => {
     const real = await hostile((socket) => answer(socket, 200, [], 'forwarded'));
     const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url });

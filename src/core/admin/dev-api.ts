@@ -98,6 +98,16 @@ export function handleDevApi(
   return body.ok ? handle({ ...call, body: body.value }) : body.response;
 }
 
+/**
+ * The operation a method and path reach, as the router finds it (`POST /__uas/users/` is
+ * `addUsers` too); undefined when it would answer 400, 404 or 405.
+ */
+export function devApiOperation(method: string, path: string): DevApiOperation | undefined {
+  if (!isDevApiPath(path)) return undefined;
+  const found = findRoute(method, path);
+  return 'status' in found ? undefined : found.route.operationId;
+}
+
 /** The route a method and path name, its item decoded; or the 400, 404 or 405 to answer. */
 function findRoute(
   method: string,
