@@ -55,4 +55,14 @@ describe('operationCosts', () => {
       'expected each operation once; got start twice in "start=1,start=2"',
     );
   });
+
+  it('adds the pairs of another --cost to those of the one before', () => {
+    expect(operationCosts('verify=3', { start: 2 })).toEqual({ start: 2, verify: 3 });
+  });
+
+  it('refuses an operation given again in another --cost', () => {
+    expect(() => operationCosts('start=3', { start: 2 })).toThrow(
+      'expected each operation once; got start in two --cost flags (start=2, then "start=3")',
+    );
+  });
 });

@@ -116,8 +116,15 @@ export function isLoopbackHost(host: string): boolean {
   return LOOPBACK.test(host);
 }
 
-/** Commander parser for per-operation costs: `start=2,verify=1`. */
-export function operationCosts(text: string): Record<string, number> {
+/**
+ * Commander parser for per-operation costs: `start=2,verify=1`. `earlier` holds the pairs of the
+ * `--cost` flags before this one: `--cost start=2 --cost verify=1` is both, where the second
+ * dropped the first without a word.
+ */
+export function operationCosts(
+  text: string,
+  earlier?: Record<string, number>,
+): Record<string, number> {
   const costs: Record<string, number> = {};
   for (const part of text
     .split(',')
@@ -141,7 +148,12 @@ export function operationCosts(text: string): Record<string, number> {
     throw new InvalidArgumentError(
       'expected at least one operation=tokens pair, such as "start=2"',
     );
-  return costs;
+  for (const [operation, tokens] of Object.entries(earlier ?? {}))
+    if (operation in costs)
+      throw new InvalidArgumentError(
+        `expected each operation once; got ${operation} in two --cost flags (${operation}=${tokens}, then ${JSON.stringify(text)})`,
+      );
+  return { ...earlier, ...costs };
 }
 
 /** Commander parser for a comma-separated list of host names (`--allowed-hosts`). */

@@ -30,4 +30,12 @@ describe('the program', () => {
     expect(seen.stdout).toContain('"openapi": "3.1');
     expect(seen.stderrTaken).toBe(true);
   });
+
+  it('takes the costs of two --cost flags together, as one would', async () => {
+    const { io, seen } = recordingIO();
+    expect(
+      await run(['node', 'uas', 'openapi', '--cost', 'start=2', '--cost', 'verify=3'], io),
+    ).toBe(0);
+    expect(seen.stdout).toContain('exists costs 1, start 2, verify 3.');
+  });
 });
