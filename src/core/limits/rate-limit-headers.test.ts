@@ -25,6 +25,8 @@ describe('writeRateLimitHeaders', () => {
     [1, '1/h', 3600],
     [3, '2/s', 2],
     [1, '3/10s', 4],
+    [1, '1000000000/s', 1],
+    [1000, '1000000000/ms', 1],
   ])(
     'states w as the whole seconds %i tokens at %s take to fill from empty (%i)',
     (burst, rate, w) => {

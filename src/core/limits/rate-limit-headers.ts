@@ -23,7 +23,11 @@ export function writeRateLimitHeaders(
 ): void {
   if (style === 'none') return;
   // From the rate as written: through refillPerMs, 5 tokens at 1/11s took 55.00000000000001 s.
-  const windowSeconds = secondsUp((limits.burst * limits.rate.windowMs) / limits.rate.tokens);
+  // At least 1: a bucket that fills within a nanosecond (1 token at 1000000000/s) is no w=0.
+  const windowSeconds = Math.max(
+    1,
+    secondsUp((limits.burst * limits.rate.windowMs) / limits.rate.tokens),
+  );
   const remaining = String(decision.remaining);
   const reset = String(resetSeconds);
   switch (style) {
