@@ -75,6 +75,13 @@ describe('createDevApiDocument', () => {
     });
   });
 
+  it('names every kind of event the event stream sends in its summary', () => {
+    const summary = (document.paths['/__uas/events'] as { get: { summary: string } }).get.summary;
+    for (const kind of ['request', 'code', 'reset', 'config', 'users'])
+      expect(summary.split(/[:,] /)).toContain(kind);
+    expect(DEV_API_TABLE.events.summary).toBe(summary);
+  });
+
   it('answers 400 invalid-request on every route that reads a body, for one giving a key twice', () => {
     for (const [path, item] of Object.entries(document.paths))
       for (const [method, operation] of Object.entries(item ?? {})) {

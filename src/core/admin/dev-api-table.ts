@@ -298,7 +298,7 @@ export const DEV_API_TABLE = {
   events: {
     method: 'GET',
     path: '/__uas/events',
-    summary: 'Server-sent events: request, code, reset, config',
+    summary: 'Server-sent events: request, code, reset, config, users',
     tag: 'server',
     query: {
       requests: choiceParam(
