@@ -54,6 +54,29 @@ describe('uas serve', () => {
     expect(uas.stdout()).toContain('SIGINT: shutting down');
   });
 
+  it('says in one line, without a stack, that --workers cannot write the config its workers read', async () => {
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = join(tempDir('uas-tmpdir-'), 'not-there');
+    try {
+      const result = await runCli([
+        'serve',
+        '--workers',
+        '2',
+        '--store',
+        'redis://127.0.0.1:1',
+        '--port',
+        '0',
+      ]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        /^uas: --workers: cannot write the config the workers read to .*not-there: no such file\n$/,
+      );
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+  });
+
   it('shuts down cleanly on SIGTERM too', async () => {
     const { uas } = await serve(['--log', 'off']);
     uas.child.kill('SIGTERM');

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { describeFsError } from '../file-error.js';
 import { CliError, EXIT } from '../io.js';
 import { recordOpenError } from '../record-open-error.js';
 import { endCutLine } from './end-cut-line.js';
@@ -34,8 +35,9 @@ export async function serveWithWorkers(
   const held =
     flags.record === undefined ? undefined : holdRecord(resolve(out.io.cwd, flags.record));
   let embedded: Awaited<ReturnType<typeof startLocalRedis>> | undefined;
-  const copy = writeConfigCopy(config);
+  let copy: ReturnType<typeof writeConfigCopy> | undefined;
   try {
+    copy = writeConfigCopy(config);
     embedded = spec.url === 'redis' ? await startLocalRedis() : undefined;
     const storeUrl = embedded?.url ?? spec.url;
     // Reachable, and the config seeds (or joins) the shared state, before any worker starts.
@@ -79,7 +81,7 @@ export async function serveWithWorkers(
   } finally {
     await embedded?.stop();
     held?.close();
-    copy.remove();
+    copy?.remove();
   }
 }
 
@@ -90,10 +92,21 @@ export async function serveWithWorkers(
  * user only: it holds the clients' tokens.
  */
 function writeConfigCopy(config: unknown): { file: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'uas-workers-'));
-  const file = join(dir, 'config.json');
-  writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
-  return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  let dir: string | undefined;
+  try {
+    dir = mkdtempSync(join(tmpdir(), 'uas-workers-'));
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
+    const made = dir;
+    return { file, remove: () => rmSync(made, { recursive: true, force: true }) };
+  } catch (error) {
+    // Nothing of it left behind (a folder made, its file not written: a full disk).
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    throw new CliError(
+      `--workers: cannot write the config the workers read to ${tmpdir()}: ${describeFsError(error)}`,
+      EXIT.failure,
+    );
+  }
 }
 
 /** `--record`'s path opened, as each worker will open it; a CliError (exit 2) when it cannot be. */
