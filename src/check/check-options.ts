@@ -68,8 +68,8 @@ export interface CheckOptions {
    */
   persistent429Count?: number;
   /**
-   * Fewest samples (retries after the same attempt, or pairs of successive waits) before
-   * backoff and jitter are judged at all.
+   * Fewest pairs of successive waits before backoff is judged at all (`retry-without-backoff`;
+   * jitter has its own, `minJitterSamples`).
    * @default 5
    */
   minRetrySamples?: number;

@@ -22,7 +22,7 @@ import { waitTolerance } from '../wait-tolerance.js';
  * - identical waits: among the retries after the same attempt (the first, the second, ...), the
  *   waits, or the backoffs beyond Retry-After, are equal within the scheduling noise
  *   ({@link waitTolerance}: 120 ms, or a tenth of the typical backoff when larger) for nearly
- *   all (`retryPatternShare`) of at least `minRetrySamples`. Any real jitter spreads them over
+ *   all (`retryPatternShare`) of at least `minJitterSamples`. Any real jitter spreads them over
  *   hundreds of milliseconds (uas's client: 0 to 500 ms after the first attempt), so nine in ten
  *   landing within 120 ms by chance seldom happens; a fixed delay, or waiting exactly
  *   Retry-After, puts all of them there, even when a busy machine delays each by up to 110 ms.
