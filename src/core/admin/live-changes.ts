@@ -317,11 +317,11 @@ function hear(context: ChangeContext, change: SharedChange): void {
 }
 
 /**
- * Tells of users changed live, so that readers (the dashboard) read again what they show; a
- * change heard from another instance only to this one's listeners: the other told every reader.
+ * Tells of users changed live (none for `{"users": []}`), so that readers (the dashboard) read again
+ * what they show; one heard from another instance only to this one's listeners (it told readers).
  */
 function announceUsers(to: Announcer['here'], added: number, removed: string | undefined): void {
-  if (to.active) to.emit({ type: 'users', added, removed });
+  if (to.active && (added > 0 || removed !== undefined)) to.emit({ type: 'users', added, removed });
 }
 
 function applyConfig(

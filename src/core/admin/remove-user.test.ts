@@ -99,8 +99,10 @@ describe('removing a user', () => {
     await emulator.removeUser('DAN@example.com');
     hear({ type: 'users', users: [{ email: 'eve@example.com' }] });
     hear({ type: 'remove-user', email: 'eve@example.com' });
-    // A removal of a user this instance does not have tells nothing.
+    // A removal of a user this instance does not have tells nothing, nor an empty list of users.
     hear({ type: 'remove-user', email: 'nobody@example.com' });
+    await emulator.addUsers([]);
+    hear({ type: 'users', users: [] });
     expect(heard).toEqual([
       { type: 'users', added: 1, removed: undefined },
       { type: 'users', added: 0, removed: 'dan@example.com' },
