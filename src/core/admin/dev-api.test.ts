@@ -122,6 +122,11 @@ describe('the dev API router', () => {
       'email is empty: give the e-mail address the code was sent to, or no email for every live code',
     ],
     [
+      'an e-mail of spaces only to read the latest code of',
+      '/codes?email=%20%20',
+      'email is empty: give the e-mail address the code was sent to, or no email for every live code',
+    ],
+    [
       'a filter longer than any record holds',
       `/requests?email=${'a'.repeat(257)}`,
       'email must be at most 256 characters; got 257',

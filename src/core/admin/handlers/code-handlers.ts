@@ -9,7 +9,7 @@ export const codeHandlers = {
   listCodes: ({ target, query, path }) =>
     query.email === undefined
       ? andThen(target.listCodes(), (codes) => json(200, { codes }))
-      : query.email === ''
+      : query.email.trim() === ''
         ? invalid(path, [
             {
               detail:
