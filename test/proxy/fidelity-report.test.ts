@@ -92,12 +92,18 @@ describe('uas conform --journal: the fidelity report', () => {
     expect(json.code).toBe(0);
   });
 
-  it('refuses a recording without a request the real service answered', async () => {
-    const file = join(tempDir('uas-fidelity-'), 'emulated.ndjson');
+  it('refuses a recording without a request the real service answered, naming it by its whole path', async () => {
+    const dir = tempDir('uas-fidelity-');
+    const file = join(dir, 'emulated.ndjson');
     writeFileSync(file, '');
-    const { code, stderr } = await runUas(['conform', '--journal', file]);
+    // Given as relative, named as a missing one is: by its whole path.
+    const { code, stderr } = await runUas(['conform', '--journal', 'emulated.ndjson'], {}, dir);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^uas: .*holds no request the real service answered/);
+    expect(stderr).toMatch(
+      new RegExp(
+        `^uas: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} holds no request the real service answered`,
+      ),
+    );
   });
 
   it('says what the recording lost (its loss lines) in both formats and on stderr', async () => {

@@ -28,7 +28,7 @@ export async function runFidelity(file: string, json: boolean, io: CliIO): Promi
   const report = compareWithService(records, resolveConfig(DEMO_CONFIG));
   if (report.exchanges === 0)
     throw new CliError(
-      `${file} holds no request the real service answered: record one with uas serve --upstream <url> --record <file>`,
+      `${path === '-' ? 'the recording on stdin' : path} holds no request the real service answered: record one with uas serve --upstream <url> --record <file>`,
       EXIT.usage,
     );
   // What the recording lost (its loss lines) was not compared: said in both formats, and on stderr.
