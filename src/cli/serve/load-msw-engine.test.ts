@@ -30,6 +30,18 @@ describe('loadMswEngine', () => {
     );
   });
 
+  it('says a handlers file that is not there is not, and names a module it imports that is not', async () => {
+    const { dir } = moduleOf('');
+    const emulator = createEmulator({ config: DEMO_CONFIG });
+    await expect(loadMswEngine(emulator, 'nope.mjs', dir)).rejects.toThrow(
+      new RegExp(`^cannot load --handlers ${join(dir, 'nope.mjs')}: no such file$`),
+    );
+    writeFileSync(join(dir, 'handlers.mjs'), "import 'no-such-package-of-uas';\n");
+    await expect(loadMswEngine(emulator, 'handlers.mjs', dir)).rejects.toThrow(
+      /^cannot load --handlers .*: Cannot find package 'no-such-package-of-uas'/,
+    );
+  });
+
   it('takes an array of msw handlers', async () => {
     const { dir, file } = moduleOf(
       `import { http, HttpResponse } from ${JSON.stringify(import.meta.resolve('msw'))};\n` +

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { RequestHandler } from 'msw';
 import type { AnyEmulator } from '../../core/emulator.js';
 import type { Engine } from '../../transport/http-transport.js';
@@ -27,10 +28,10 @@ export async function loadMswEngine(
       loaded = (await settledOrStalled(import(pathToFileURL(file).href), file)) as typeof loaded;
     } catch (error) {
       if (error instanceof CliError) throw error;
-      throw new CliError(
-        `cannot load --handlers ${file}: ${(error as Error).message.split('\n')[0]}`,
-        EXIT.usage,
-      );
+      // The file itself missing is said so, not as Node's import error, which names uas's own
+      // bundle as the importer; a module the file imports is named as Node names it.
+      const said = existsSync(file) ? (error as Error).message.split('\n')[0] : 'no such file';
+      throw new CliError(`cannot load --handlers ${file}: ${said}`, EXIT.usage);
     }
     const list = loaded.handlers ?? loaded.default;
     if (!Array.isArray(list))
