@@ -17,4 +17,16 @@ describe('checkDevApiHost', () => {
     for (const host of ['[::ffff:a00:1]', '[::ffff:10.0.0.1]', '[::ffff:8000:1]', '[::ffff:7f00]'])
       expect(allowed(host), host).toBe(false);
   });
+
+  it('lets through a name of --allowed-hosts written with its root dot, and nothing made to end in it', () => {
+    const policy = { allowedHosts: ['uas.internal'] };
+    const passes = (host: string) => checkDevApiHost(host, policy, '/__uas/codes') === undefined;
+    expect(passes('uas.internal')).toBe(true);
+    expect(passes('uas.internal.:4010')).toBe(true);
+    expect(passes('UAS.Internal.')).toBe(true);
+    expect(passes('uas.internal..')).toBe(false);
+    expect(passes('evil.uas.internal')).toBe(false);
+    // Not a valid Host value: a name, a port, then more.
+    expect(passes('uas.internal:evil.example')).toBe(false);
+  });
 });

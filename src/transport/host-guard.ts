@@ -53,12 +53,20 @@ export function checkDevApiHost(
 ): Problem | undefined {
   if (host === undefined) return undefined;
   const name = hostName(host);
-  if (isValidHost(host) && LOOPBACK_HOST.test(name)) return undefined;
+  const valid = isValidHost(host);
+  if (valid && LOOPBACK_HOST.test(name)) return undefined;
   const allowed = policy.allowedHosts ?? [];
-  if (allowed.includes('*') || allowed.some((entry) => hostName(entry) === name)) return undefined;
+  if (allowed.includes('*')) return undefined;
+  // A fully qualified name may end in a dot (`uas.internal.`): the same name, as for localhost.
+  const bare = withoutRootDot(name);
+  if (valid && allowed.some((entry) => withoutRootDot(hostName(entry)) === bare)) return undefined;
   return createProblem(
     'host-not-allowed',
     `the dev API answers loopback names only (localhost, 127.0.0.1, [::1]); ${JSON.stringify(host.slice(0, 100))} is not one. Allow it with uas serve --allowed-hosts, or set --admin-token`,
     { instance: path },
   );
+}
+
+function withoutRootDot(name: string): string {
+  return name.endsWith('.') ? name.slice(0, -1) : name;
 }
