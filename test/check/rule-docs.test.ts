@@ -38,6 +38,26 @@ describe('the link of each rule to its section of docs/check-rules.md', () => {
     },
   );
 
+  it.each([...sections.keys()])(
+    'quotes, in %s, the spec rules it cites under the numbers the spec gives them',
+    (id) => {
+      // "rules 1 and 3:" then the quote: its numbered items must read 1 and 3 (a Markdown list
+      // renumbers the items of one list from its first, so each rule is quoted as a list of its own).
+      const lines = sections.get(id)!.split('\n');
+      for (const [index, line] of lines.entries()) {
+        const cited = /\brules? (\d+)(?: and (\d+))?:$/.exec(line);
+        if (cited === null) continue;
+        const quoted: string[] = [];
+        for (const next of lines.slice(index + 1)) {
+          if (next !== '' && !next.startsWith('>')) break;
+          const item = /^> (\d+)\. /.exec(next);
+          if (item !== null) quoted.push(item[1]!);
+        }
+        expect(quoted, `${id}: ${line}`).toEqual(cited.slice(1).filter(Boolean));
+      }
+    },
+  );
+
   it('has a section for every rule, and none for a rule that does not exist', () => {
     expect([...sections.keys()].sort()).toEqual(CHECK_RULES.map((rule) => rule.id).sort());
   });
