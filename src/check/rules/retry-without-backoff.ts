@@ -15,7 +15,8 @@ import { waitedRetryAfter, waitTolerance } from '../wait-tolerance.js';
  * and fails only when nearly all of them (`retryPatternShare`) fail to grow by more than the
  * scheduling noise ({@link waitTolerance}: 120 ms, or a tenth of the backoff when larger). For
  * full jitter a pair fails to grow by 120 ms under four times in ten, so all five of five pairs
- * do about 0.7 % of the time, and nine in ten of more pairs far less often; for a fixed delay it
+ * would do about 0.7 % of the time (a correct client warned one run in 145), all eight of eight
+ * about 0.035 %, and nine in ten of more pairs less often still; for a fixed delay it
  * is every pair, even when a loaded machine delays each resend by up to 110 ms.
  */
 export const retryWithoutBackoff: CheckRule = {
