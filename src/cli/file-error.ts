@@ -43,6 +43,13 @@ export function describeFsError(error: unknown): string {
  */
 export function checkReportPath(file: string | undefined, flag: string, cwd: string): void {
   if (file === undefined) return;
+  // An empty one would be the current folder, and `-` a file of that name, not stdout.
+  if (file === '') throw new CliError(`${flag} is empty; give the file to write`, EXIT.usage);
+  if (file === '-')
+    throw new CliError(
+      `${flag} - would write a file named "-", not stdout; give the path of the file to write`,
+      EXIT.usage,
+    );
   const path = resolve(cwd, file);
   try {
     const stat = statSync(path, { throwIfNoEntry: false });

@@ -309,6 +309,20 @@ describe('usage errors', () => {
         expect(result.stderr).toBe(`uas: cannot write ${flag} ${path}: ${reason}\n`);
         expect(existsSync(marker)).toBe(false);
       }
+      // No file named: an empty path (the current folder) or "-" (not stdout here).
+      for (const [flag, path, said] of [
+        ['--junit', '', '--junit is empty; give the file to write'],
+        [
+          '--markdown',
+          '-',
+          '--markdown - would write a file named "-", not stdout; give the path of the file to write',
+        ],
+      ] as const) {
+        const result = await runCli(['check', flag, path, ...command]);
+        expectUsageError(result);
+        expect(result.stderr).toBe(`uas: ${said}\n`);
+        expect(existsSync(marker)).toBe(false);
+      }
       // Told before the scenario is even read.
       const simulate = await runCli(['simulate', '--preset', 'nope', '--html', dir]);
       expectUsageError(simulate);
