@@ -110,4 +110,19 @@ describe('removing a user', () => {
       { type: 'users', added: 0, removed: 'eve@example.com' },
     ]);
   });
+
+  it('tells nothing of an empty list of users, added here or heard: no user changed', async () => {
+    const { emulator, hear } = sharedEmulator((_change, apply) => {
+      apply?.();
+      return undefined;
+    });
+    const heard: unknown[] = [];
+    emulator.subscribe((event) => heard.push(event));
+    expect(await emulator.addUsers([])).toEqual({ added: 0, replaced: 0 });
+    hear({ type: 'users', users: [] });
+    const memory = createCoreEmulator(options);
+    memory.subscribe((event) => heard.push(event));
+    expect(memory.addUsers([])).toEqual({ added: 0, replaced: 0 });
+    expect(heard).toEqual([]);
+  });
 });
