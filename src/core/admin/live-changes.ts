@@ -300,13 +300,13 @@ function hear(context: ChangeContext, change: SharedChange): void {
       // on every instance, as one past the most users is.
       if (parsed.success && fits(state, parsed.data)) {
         state.directory.addUsers(parsed.data);
-        announceUsers(events.here, parsed.data.length, undefined);
+        announceUsers(change.own ? events.all : events.here, parsed.data.length, undefined);
       }
       return;
     }
     case 'remove-user':
       if (typeof change.email === 'string' && state.directory.removeUser(change.email))
-        announceUsers(events.here, 0, change.email);
+        announceUsers(change.own ? events.all : events.here, 0, change.email);
       return;
     case 'reset':
       restart(context, events.here);

@@ -111,6 +111,34 @@ describe('removing a user', () => {
     ]);
   });
 
+  it('tells its event readers of its own change of users read back from the store after a reset', async () => {
+    const { emulator, hear } = sharedEmulator((_change, apply) => {
+      apply?.();
+      return undefined;
+    });
+    const answer = await emulator.handle({ method: 'GET', url: '/__uas/events', headers: {} });
+    const reader = answer.stream!.getReader();
+    // Kept after a reset this instance heard while keeping them: applied as read back, its own.
+    hear({ type: 'users', users: [{ email: 'dan@example.com' }], own: true });
+    hear({ type: 'remove-user', email: 'dan@example.com', own: true });
+    // Another instance's change: that instance told every reader.
+    hear({ type: 'users', users: [{ email: 'eve@example.com' }] });
+    // This instance's own change, made here: the last event.
+    await emulator.addUsers([{ email: 'fay@example.com' }, { email: 'gus@example.com' }]);
+    const sent: Array<{ added?: number }> = [];
+    while (sent.at(-1)?.added !== 2) {
+      const { value } = await reader.read();
+      for (const line of new TextDecoder().decode(value).split('\n'))
+        if (line.startsWith('data: ')) sent.push(JSON.parse(line.slice(6)));
+    }
+    await reader.cancel();
+    expect(sent).toEqual([
+      { type: 'users', added: 1 },
+      { type: 'users', added: 0, removed: 'dan@example.com' },
+      { type: 'users', added: 2 },
+    ]);
+  });
+
   it('tells nothing of an empty list of users, added here or heard: no user changed', async () => {
     const { emulator, hear } = sharedEmulator((_change, apply) => {
       apply?.();

@@ -94,10 +94,13 @@ export type SharedChange =
    * Clients and their tokens never travel.
    */
   | { type: 'config'; live: unknown; past?: unknown }
-  /** Users were added live. */
-  | { type: 'users'; users: unknown[] }
+  /**
+   * Users were added live. `own`: made by this instance, kept after a reset it heard while
+   * keeping it, and applied only as read back from the store: told to every reader then.
+   */
+  | { type: 'users'; users: unknown[]; own?: true }
   /** A user was removed live (its codes are dropped from the store by the instance that removed it). */
-  | { type: 'remove-user'; email: unknown }
+  | { type: 'remove-user'; email: unknown; own?: true }
   /** The emulator was reset: each instance goes back to its start (the store is cleared once). */
   | { type: 'reset' }
   /** An event of another instance, for this one's event readers. */

@@ -64,9 +64,34 @@ describe('createUserChanges', () => {
     const change: UserChange = { type: 'users', users: [{ email: 'zed@example.com' }] };
     expect(await users.send(change, () => {})).toBeUndefined();
     expect(publish).toHaveBeenCalledWith('uas:changes', { change });
-    // And applied here, read from the list.
-    await vi.waitFor(() => expect(hear).toHaveBeenCalledWith(change));
+    // And applied here, read from the list, as this instance's own: it tells every reader then.
+    await vi.waitFor(() => expect(hear).toHaveBeenCalledWith({ ...change, own: true }));
+    expect(hear).toHaveBeenCalledTimes(1);
     expect(prefix.usersSeen).toBe(1);
+  });
+
+  it('hears a change of another instance read from the list as not its own', async () => {
+    const prefix = prefixState();
+    const theirs = '[{"email":"amy@example.com"}]';
+    const list = [theirs];
+    const redis = {
+      // The reset is heard here while the push is out; another instance's change came first.
+      uasUsersPush: async (_key: string, _seen: string, _last: string, text: string) => {
+        prefix.resets = 1;
+        list.push(text);
+        return ['kept', String(list.length)];
+      },
+      lrange: async () => [...list],
+    } as unknown as ScriptedRedis;
+    const hear = vi.fn();
+    const users = changesOver(redis, prefix, async () => 1, hear);
+    const change: UserChange = { type: 'remove-user', email: 'bob@example.com' };
+    expect(await users.send(change, () => {})).toBeUndefined();
+    await vi.waitFor(() => expect(hear).toHaveBeenCalledTimes(2));
+    expect(hear.mock.calls).toEqual([
+      [{ type: 'users', users: [{ email: 'amy@example.com' }] }],
+      [{ ...change, own: true }],
+    ]);
   });
 
   it('makes a change again, and tells no one, when a reset heard meanwhile left it unkept', async () => {

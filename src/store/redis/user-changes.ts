@@ -36,6 +36,9 @@ export interface UserChangesDeps {
 /** The users of a store's channel, in the order of `uas:users`. */
 export function createUserChanges(deps: UserChangesDeps): UserChanges {
   const { redis, keys, health, prefix } = deps;
+  // This instance's changes kept after a reset heard while they were out (see send), by their
+  // place in the list: read back from it, they are heard as its own, to tell every reader.
+  const own = new Map<number, string>();
   let reading: Promise<void> | undefined;
   let readAgain = false;
   const catchUp = (): Promise<void> => {
@@ -50,7 +53,7 @@ export function createUserChanges(deps: UserChangesDeps): UserChanges {
       .then(({ from, entries, lost }) => {
         // Read before a reset made since: the list it read is gone; read it again.
         if (prefix.resets !== resets) readAgain = true;
-        else applyEntries(deps, from, entries, lost);
+        else applyEntries(deps, from, entries, lost, own);
       })
       .finally(() => {
         reading = undefined;
@@ -80,6 +83,7 @@ export function createUserChanges(deps: UserChangesDeps): UserChanges {
             if (prefix.resets !== resets) {
               // A reset came here meanwhile: a change kept before it is gone with it, and one kept
               // after it is read with the list (see readKeptState); one not kept is made again.
+              if (reply[0] === 'kept') own.set(Number(reply[1]), text);
               void catchUp().catch(() => {});
               if (reply[0] !== 'kept') return 'stale';
               // Told all the same: the others may have read the list the reset left before it was
@@ -107,13 +111,15 @@ export function createUserChanges(deps: UserChangesDeps): UserChanges {
 /**
  * Applies entries of `uas:users`, the first of them its entry `from + 1` (counted from 1), but
  * those this instance has applied already. After the list was `lost`, they are applied again
- * from its start, which leaves each user as the list says.
+ * from its start, which leaves each user as the list says. An entry `own` holds at its place is
+ * this instance's change, heard as its own.
  */
 function applyEntries(
   deps: UserChangesDeps,
   from: number,
   entries: readonly string[],
   lost: boolean,
+  own?: Map<number, string>,
 ): void {
   const { prefix } = deps;
   if (lost) {
@@ -125,7 +131,10 @@ function applyEntries(
     if (place !== prefix.usersSeen + 1) return;
     prefix.usersSeen = place;
     prefix.usersLast = text;
-    for (const change of readUserChanges([text])) deps.hear(change);
+    const mine = own?.get(place) === text;
+    own?.delete(place);
+    for (const change of readUserChanges([text]))
+      deps.hear(mine ? { ...change, own: true } : change);
   });
 }
 
