@@ -22,7 +22,7 @@ import { completeRecord } from './service/request-facts.js';
 import { executeCall, type ServiceContext } from './service/service.js';
 import { simulatedRecord } from './simulated-record.js';
 import type { EmulatorRequest, GiveWay } from './service/exchange.js';
-import type { EmulatorStore } from './store/emulator-store.js';
+import type { EmulatorStore, SharedChange } from './store/emulator-store.js';
 import type { RandomSource } from './time/random.js';
 
 /** The largest dev-API body: 100,000 users fit. */
@@ -97,11 +97,30 @@ export function assembleEmulator(
     get: () => state.journal.dropped,
     enumerable: true,
   });
-  store.channel?.listen((change) => {
-    if (change.type === 'event') readers.emit(change.event);
-    else hear(change);
-  });
+  listenToOthers(store, hear, readers);
   return emulator;
+}
+
+/**
+ * Applies the changes other instances sharing the store send, and hands their events to this
+ * one's readers: users changed on another instance once this one has read that change too (its
+ * event is sent before it), so that a reader who reads the users on the event finds it.
+ */
+function listenToOthers(
+  { channel }: EmulatorStore,
+  hear: (change: SharedChange) => void,
+  readers: EventHub<EmulatorEvent>,
+): void {
+  channel?.listen((change) => {
+    if (change.type !== 'event') hear(change);
+    else if (change.event.type === 'users' && channel.catchUpUsers !== undefined) {
+      const { event } = change;
+      void channel
+        .catchUpUsers()
+        .catch(() => {})
+        .then(() => readers.emit(event));
+    } else readers.emit(change.event);
+  });
 }
 
 /**

@@ -139,6 +139,45 @@ describe('removing a user', () => {
     ]);
   });
 
+  it('passes on another instance’s users event once it has read that change of users itself', async () => {
+    let caughtUp: () => void = () => {};
+    const store = createMemoryStore(resolveConfig(DEMO_CONFIG));
+    let heard: ((change: SharedChange) => void) | undefined;
+    const channel: StoreChannel = {
+      send: () => undefined,
+      listen: (apply) => {
+        heard = apply;
+      },
+      watched: false,
+      watching: () => undefined,
+      // The read of the list of users, under way until the test lets it end.
+      catchUpUsers: () =>
+        new Promise<void>((resolve) => {
+          caughtUp = () => {
+            heard?.({ type: 'users', users: [{ email: 'dan@example.com' }] });
+            resolve();
+          };
+        }),
+    };
+    const emulator = createCoreSharedEmulator({
+      ...options,
+      store: Object.assign(Object.create(store) as typeof store, { kind: 'shared', channel }),
+    });
+    const answer = await emulator.handle({ method: 'GET', url: '/__uas/events', headers: {} });
+    const reader = answer.stream!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('retry: 2000\n\n');
+    const next = reader.read();
+    heard?.({ type: 'event', event: { type: 'users', added: 1, removed: undefined } });
+    const early = await Promise.race([next, new Promise((resolve) => setTimeout(resolve, 50))]);
+    // Not before this instance has dan: a reader that reads its users on the event finds him.
+    expect(early).toBeUndefined();
+    caughtUp();
+    const { value } = await next;
+    expect(new TextDecoder().decode(value)).toContain('data: {"type":"users","added":1}');
+    expect(emulator.listUsers({ email: 'dan@example.com' }).total).toBe(1);
+    await reader.cancel();
+  });
+
   it('tells nothing of an empty list of users, added here or heard: no user changed', async () => {
     const { emulator, hear } = sharedEmulator((_change, apply) => {
       apply?.();
