@@ -282,7 +282,7 @@ async function fromServer(url: string, adminToken: string | undefined): Promise<
   const { dropped = 0 } = answer;
   if (typeof dropped !== 'number' || !Number.isSafeInteger(dropped) || dropped < 0)
     throw new CliError(
-      `the emulator at ${target.origin} answered something that is not a journal (dropped: ${escapeControls(String(JSON.stringify(dropped)), { keepNewlines: false })}, not a count of requests)`,
+      `the emulator at ${target.origin} answered something that is not a journal (dropped: ${escapeControls(typeof dropped === 'number' ? String(dropped) : String(JSON.stringify(dropped)), { keepNewlines: false })}, not a count of requests)`,
       EXIT.failure,
     );
   return { records, dropped };
