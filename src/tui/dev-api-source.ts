@@ -190,11 +190,14 @@ function lostEvent(error: unknown, tokenSent: boolean, waitMs: number): FeedEven
  */
 const MAX_RETRY_AFTER_MS = 60_000;
 
-/** The code issued last of `codes` (their dates are ISO 8601 in UTC: as texts, in order). */
+/**
+ * The code issued last of `codes` (their dates are ISO 8601 in UTC: as texts, in order); of
+ * codes issued in the same millisecond, the one listed last.
+ */
 function newest(codes: readonly CodeRecord[]): CodeRecord | undefined {
   let latest: CodeRecord | undefined;
   for (const code of codes)
-    if (latest === undefined || code.issued_at > latest.issued_at) latest = code;
+    if (latest === undefined || code.issued_at >= latest.issued_at) latest = code;
   return latest;
 }
 

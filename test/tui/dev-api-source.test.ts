@@ -5,6 +5,7 @@ import { DEMO_CONFIG, DEMO_MERCHANT, DEMO_TOKEN } from '../../src/demo-config.js
 import { createEmulator } from '../../src/emulator.js';
 import { MAX_EVENT_READERS } from '../../src/core/admin/event-stream.js';
 import { isPromise } from '../../src/core/async/maybe-promise.js';
+import { createManualClock } from '../../src/core/time/clock.js';
 import { createDevApiSource } from '../../src/tui/dev-api-source.js';
 import type { FeedEvent } from '../../src/tui/tui-source.js';
 import { initialState, reduce, type TuiState } from '../../src/tui/tui-state.js';
@@ -189,14 +190,18 @@ describe('createDevApiSource', () => {
   }, 20_000);
 
   it('shows the latest code issued before the screen attached, as the stream would have', async () => {
-    const emulator = createEmulator({ config: config() });
-    for (const email of ['alice@example.com', 'bob@example.com'])
+    // A second apart: which came last is in the codes' dates, whatever order the list has.
+    const clock = createManualClock(Date.parse('2026-01-01T10:00:00Z'));
+    const emulator = createEmulator({ config: config(), clock });
+    for (const email of ['bob@example.com', 'alice@example.com', 'bob@example.com']) {
+      clock.advance(1000);
       await emulator.handle({
         method: 'POST',
         url: `/v1/merchants/${DEMO_MERCHANT}/users/passwordless/start`,
         headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
         body: JSON.stringify({ email }),
       });
+    }
     const seen = await attach(emulator);
     await vi.waitFor(() => expect(seen.screen().code).toBeDefined(), wait);
     expect(seen.screen().code).toMatchObject({
