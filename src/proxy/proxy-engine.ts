@@ -105,16 +105,12 @@ function scriptsFault(request: TransportRequest): boolean {
 }
 
 /** 409: with `--enforce upstream` the real service answers every request; no fault applies. */
-function faultsNotApplied(request: TransportRequest): EmulatorResponse {
-  return problemAnswer(
-    createProblem(
-      'faults-not-applied',
-      'uas serve --upstream with --enforce upstream forwards every request to the real service: a scripted fault would never apply',
-      { instance: pathOf(request.url) },
-    ),
-    false,
+const faultsNotApplied = (request: TransportRequest): EmulatorResponse =>
+  notApplied(
+    request,
+    'faults-not-applied',
+    'uas serve --upstream with --enforce upstream forwards every request to the real service: a scripted fault would never apply',
   );
-}
 
 /** Whether a request adds or removes users (`POST /__uas/users`, `DELETE /__uas/users/{email}`). */
 function changesUsers(request: TransportRequest): boolean {
@@ -123,15 +119,20 @@ function changesUsers(request: TransportRequest): boolean {
 }
 
 /** 409: in every mode the real service answers with its own users; a change here would not apply. */
-function usersNotApplied(request: TransportRequest): EmulatorResponse {
-  return problemAnswer(
-    createProblem(
-      'users-not-applied',
-      'uas serve --upstream forwards every request to the real service, which answers with its own users: a user added or removed here would not apply',
-      { instance: pathOf(request.url) },
-    ),
-    false,
+const usersNotApplied = (request: TransportRequest): EmulatorResponse =>
+  notApplied(
+    request,
+    'users-not-applied',
+    'uas serve --upstream forwards every request to the real service, which answers with its own users: a user added or removed here would not apply',
   );
+
+/** The 409 of a dev-API change the real service would never see. */
+function notApplied(
+  request: TransportRequest,
+  kind: 'faults-not-applied' | 'users-not-applied',
+  detail: string,
+): EmulatorResponse {
+  return problemAnswer(createProblem(kind, detail, { instance: pathOf(request.url) }), false);
 }
 
 /** Journals a request uas answered for the real service (502, 504). */

@@ -12,6 +12,17 @@ import { FakeInput, FakeTerminal } from '../../test/tui/fake-terminal.js';
 let stop: (() => void) | undefined;
 afterEach(() => stop?.());
 
+/** The screen of `emulator` drawn on `terminal`, unmounted after the test. */
+function show(emulator: ReturnType<typeof createEmulator>, terminal: FakeTerminal): void {
+  const app = render(<App source={createLocalSource(emulator, 'in-process')} title="uas test" />, {
+    stdout: terminal as unknown as NodeJS.WriteStream,
+    stdin: new FakeInput() as unknown as NodeJS.ReadStream,
+    debug: true,
+    patchConsole: false,
+  });
+  stop = () => app.unmount();
+}
+
 describe('the screen', () => {
   it('fits 80x24 and shows more rows after the terminal grows', async () => {
     const emulator = createEmulator({
@@ -27,16 +38,7 @@ describe('the screen', () => {
       });
     }
     const terminal = new FakeTerminal();
-    const app = render(
-      <App source={createLocalSource(emulator, 'in-process')} title="uas test" />,
-      {
-        stdout: terminal as unknown as NodeJS.WriteStream,
-        stdin: new FakeInput() as unknown as NodeJS.ReadStream,
-        debug: true,
-        patchConsole: false,
-      },
-    );
-    stop = () => app.unmount();
+    show(emulator, terminal);
     const last = () => terminal.frames.at(-1) ?? '';
     const bucketRows = () =>
       last()
@@ -55,16 +57,7 @@ describe('the screen', () => {
     const terminal = new FakeTerminal();
     terminal.columns = 160;
     terminal.rows = 45;
-    const app = render(
-      <App source={createLocalSource(emulator, 'in-process')} title="uas test" />,
-      {
-        stdout: terminal as unknown as NodeJS.WriteStream,
-        stdin: new FakeInput() as unknown as NodeJS.ReadStream,
-        debug: true,
-        patchConsole: false,
-      },
-    );
-    stop = () => app.unmount();
+    show(emulator, terminal);
     await vi.waitFor(() => expect(terminal.frames.at(-1)).toContain('● connected'));
     expect(terminal.frames.some((frame) => frame.includes(CLEAR_SCREEN))).toBe(false);
     const before = terminal.frames.length;
@@ -87,16 +80,7 @@ describe('the screen', () => {
       });
     const terminal = new FakeTerminal();
     terminal.rows = 8;
-    const app = render(
-      <App source={createLocalSource(emulator, 'in-process')} title="uas test" />,
-      {
-        stdout: terminal as unknown as NodeJS.WriteStream,
-        stdin: new FakeInput() as unknown as NodeJS.ReadStream,
-        debug: true,
-        patchConsole: false,
-      },
-    );
-    stop = () => app.unmount();
+    show(emulator, terminal);
     await vi.waitFor(() => expect(terminal.frames.at(-1)).toContain('caller:demo:ip-'));
     const lines = (terminal.frames.at(-1) ?? '').replace(CLEAR_SCREEN, '').split('\n');
     // Seven lines and one free: nothing scrolls the header off the screen.
