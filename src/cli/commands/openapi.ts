@@ -11,7 +11,11 @@ export function registerOpenApi(program: Command, context: CommandContext): void
     'config file (JSON), as for uas serve; default: the bundled fixtures/uas.config.json',
   );
   addLimitOptions(command)
-    .option('--cost <costs>', 'tokens each operation takes, such as "start=2"', operationCosts)
+    .option(
+      '--cost <costs>',
+      'tokens each operation takes, such as "start=2" (may be repeated)',
+      operationCosts,
+    )
     .option('--otp-ttl <duration>', 'how long a code is valid, such as "10m"')
     .option('--otp-attempts <n>', 'wrong codes allowed before a code dies', integerIn(1, 1000))
     .option('--dev-api', 'the document of the dev API (/__uas) instead of the service')

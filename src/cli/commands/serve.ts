@@ -77,7 +77,7 @@ function addBehaviorOptions(command: Command): Command {
     .option('--otp-attempts <n>', 'wrong codes allowed before a code dies', integerIn(1, 1000))
     .option(
       '--cost <costs>',
-      'tokens each operation takes, such as "start=2,verify=1" (default 1 each)',
+      'tokens each operation takes, such as "start=2,verify=1" (default 1 each; may be repeated)',
       operationCosts,
     )
     .option(
