@@ -73,4 +73,43 @@ describe('retry-without-backoff', () => {
       reason: '4 pairs of successive retries waited Retry-After; 8 are needed to judge backoff',
     });
   });
+
+  it('warns a fixed delay whose few resends a loaded machine made late', () => {
+    // 30 shoppers waiting exactly Retry-After; 7 of their second resends came 300 ms late. 23 of
+    // 30 is under 90 %, but a client backing off with full jitter leaves that many pairs flat
+    // less than once in 3,000 runs.
+    const report = checkIntegration(
+      retrySequences(callers(30, (caller) => [0, caller < 7 ? 300 : 0])),
+    );
+    const finding = findingOf(report, 'retry-without-backoff');
+    expect(finding?.message).toMatch(
+      /stayed the same from one retry to the next in 23 of 30 sequences \(median change 0 ms, within 120 ms counted as none; a client backing off with full jitter does this less than once in 3,000 runs\)/,
+    );
+    expect(finding?.evidence.figures).toMatchObject({ pairs: 30, not_growing: 23 });
+  });
+
+  it('warns jitter that never grows, given enough pairs', () => {
+    // Retry-After + random × 1000 ms on every attempt: a pair is flat six times in ten.
+    const random = createSeededRandom(5);
+    const records = retrySequences(
+      callers(200, () => [random.next() * 1000, random.next() * 1000]),
+    );
+    expect(findingOf(checkIntegration(records), 'retry-without-backoff')?.message).toMatch(
+      /stayed the same .* in 1\d\d of 200 sequences/,
+    );
+  });
+
+  it('passes full jitter in every one of 300 runs of 30 pairs', () => {
+    // Each run: 30 shoppers of uas's own policy (random × 500 ms, then random × 1000 ms).
+    const failed: number[] = [];
+    for (let seed = 1; seed <= 300; seed++) {
+      const random = createSeededRandom(seed);
+      const records = retrySequences(
+        callers(30, () => [random.next() * 500, random.next() * 1000]),
+      );
+      const rule = ruleOf(checkIntegration(records), 'retry-without-backoff');
+      if (rule.status !== 'passed') failed.push(seed);
+    }
+    expect(failed).toEqual([]);
+  });
 });
