@@ -127,6 +127,11 @@ describe('the dev API router', () => {
       'email is empty: give the e-mail address the code was sent to, or no email for every live code',
     ],
     [
+      'an e-mail of spaces only in the path of the latest code',
+      '/codes/%20',
+      'email is empty: give the e-mail address the code was sent to, in the path: /__uas/codes/{email}',
+    ],
+    [
       'a filter longer than any record holds',
       `/requests?email=${'a'.repeat(257)}`,
       'email must be at most 256 characters; got 257',

@@ -10,17 +10,24 @@ export const codeHandlers = {
     query.email === undefined
       ? andThen(target.listCodes(), (codes) => json(200, { codes }))
       : query.email.trim() === ''
-        ? invalid(path, [
-            {
-              detail:
-                'email is empty: give the e-mail address the code was sent to, or no email for every live code',
-              pointer: '#/email',
-              parameter: 'email',
-            },
-          ])
+        ? blankEmail(path, 'or no email for every live code', { parameter: 'email' })
         : latestCode(target, query.email, query.merchant_id, path),
-  latestCode: ({ target, item, query, path }) => latestCode(target, item, query.merchant_id, path),
+  latestCode: ({ target, item, query, path }) =>
+    item.trim() === ''
+      ? blankEmail(path, 'in the path: /__uas/codes/{email}', {})
+      : latestCode(target, item, query.merchant_id, path),
 } satisfies Pick<DevHandlers, 'listCodes' | 'latestCode'>;
+
+/** The 400 of an e-mail that is empty or only blanks: no code was ever issued for one. */
+function blankEmail(path: string, hint: string, where: { parameter?: string }) {
+  return invalid(path, [
+    {
+      detail: `email is empty: give the e-mail address the code was sent to, ${hint}`,
+      pointer: '#/email',
+      ...where,
+    },
+  ]);
+}
 
 function latestCode(
   target: DevApiTarget,
