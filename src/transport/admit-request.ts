@@ -35,7 +35,7 @@ export function admitRequest(
   target: { url: string; host: string | undefined } = requestTarget(req),
 ): Admission {
   const { url, host } = target;
-  const malformed = hostProblem(req, host);
+  const malformed = hostProblem(req, host) ?? codingProblem(req);
   if (malformed !== undefined) return { answer: problemAnswer(malformed, true) };
   const path = pathOf(url);
   const withBody = hasBody(req);
@@ -100,6 +100,19 @@ function hostProblem(req: IncomingMessage, host: string | undefined): Problem | 
   if (hostLines(req.rawHeaders) > 1)
     return createProblem('malformed-http', 'a request has one Host header, not several');
   return undefined;
+}
+
+/**
+ * A transfer coding other than chunked: Node decodes chunked alone, so the body of `gzip,
+ * chunked` would be read still compressed.
+ */
+function codingProblem(req: IncomingMessage): Problem | undefined {
+  const coding = req.headers['transfer-encoding'];
+  if (coding === undefined || coding.trim().toLowerCase() === 'chunked') return undefined;
+  return createProblem(
+    'malformed-http',
+    `the server reads no transfer coding but chunked; got Transfer-Encoding: ${JSON.stringify(coding.slice(0, 100))}`,
+  );
 }
 
 /** How many Host header lines a request has (Node keeps only the first). */

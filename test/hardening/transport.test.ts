@@ -726,6 +726,35 @@ describe.each(ENGINES)('the transport, $name', ({ engine }) => {
     expect(JSON.parse(faults.body).detail).toMatch(/got no Content-Type$/);
   });
 
+  it('refuses a body in a coding it does not read: compressed, or a transfer coding before chunked', async () => {
+    const { port } = await start();
+    const body = '{"email":"alice@example.com"}';
+    const head = `POST /v1/merchants/${DEMO_MERCHANT}/users/passwordless/start HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Type: application/json\r\n`;
+    const chunked = `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+    const gzipChunked = await rawRequest(
+      port,
+      `${head}Transfer-Encoding: gzip, chunked\r\n\r\n${chunked}`,
+    );
+    expect(shape(gzipChunked)).toMatchObject({ status: 400, type: 'malformed-http', closed: true });
+    expect(JSON.parse(gzipChunked.body).detail).toBe(
+      'the server reads no transfer coding but chunked; got Transfer-Encoding: "gzip, chunked"',
+    );
+    const compressed = await rawRequest(
+      port,
+      `${head}Content-Encoding: gzip\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    expect(compressed.status).toBe(415);
+    expect(JSON.parse(compressed.body).detail).toBe(
+      'send the JSON body uncompressed: no content coding is read; got Content-Encoding "gzip"',
+    );
+    // Chunked alone, and the identity coding, are read.
+    expect(
+      (await rawRequest(port, `${head}Transfer-Encoding: Chunked\r\n\r\n${chunked}`)).status,
+    ).toBe(200);
+    const identity = `${head}Content-Encoding: identity\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    expect((await rawRequest(port, identity)).status).toBe(200);
+  });
+
   it('answers a body nested too deep with 400, not a failure', async () => {
     const { port } = await start();
     const body = `{"email":"alice@example.com","x":${'['.repeat(5_000)}${']'.repeat(5_000)}}`;

@@ -135,6 +135,15 @@ export function readBodyInput(
       ),
     );
   }
+  const coding = headerValue(request.headers, 'content-encoding');
+  if (coding !== undefined && coding.trim().toLowerCase() !== 'identity')
+    return fail(
+      createProblem(
+        'unsupported-media-type',
+        `send the JSON body uncompressed: no content coding is read; got Content-Encoding ${JSON.stringify(coding.slice(0, 100))}`,
+        { instance },
+      ),
+    );
   // A byte-order mark is allowed before JSON text (RFC 8259, section 8.1), and ignored.
   const text = (request.body ?? '').replace(/^\uFEFF/, '');
   if (nestsDeeperThan(text))
