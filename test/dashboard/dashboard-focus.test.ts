@@ -117,6 +117,29 @@ describe.skipIf(!hasChromium)('the focus after an action or a live update, in Ch
     expect(errors).toEqual([]);
   });
 
+  it('ends the hold at a reset of the emulator, whose buckets are gone, and gives the focus to the page', async () => {
+    await dash.startServer();
+    for (let index = 0; index < 3; index++)
+      await dash.exists(`email=alice@example.com&caller_id=203.0.113.${index}`);
+    const { page, errors } = await openPage(dash.browser!, dash.url);
+    await dash.visit(page, 'buckets');
+    const row = page.getByRole('button', { name: 'caller:demo:203.0.113.1' });
+    await row.focus();
+    await page.getByTestId('buckets-held').waitFor();
+    await dash.send('/__uas/reset', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    await page.getByTestId('buckets-held').waitFor({ state: 'detached' });
+    await page.getByText(/^0 buckets; showing 0–0/).waitFor();
+    expect(await focused(page)).toMatch(/^main Buckets/);
+    // Live again: a new bucket shows within the page's second between reads.
+    await dash.exists('email=alice@example.com&caller_id=203.0.113.9');
+    await page.getByRole('button', { name: 'caller:demo:203.0.113.9' }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
   it('holds the bucket table against a read that was under way when a bucket took the focus', async () => {
     await dash.startServer();
     for (let index = 0; index < 50; index++)

@@ -1,5 +1,6 @@
 /** @jsxImportSource preact */
-import { useEffect, useState } from 'preact/hooks';
+import type { Ref } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { devApi, type DevAnswer } from '../dev-api.js';
 import {
   fillPercent,
@@ -56,6 +57,14 @@ export function BucketsPage() {
   // the focus, whose row a new order could take off the page (and the focus with it).
   const tick = useRefresh(1000);
   const [held, setHeld] = useState(false);
+  // A reset of the emulator empties every bucket: the row under the focus is gone. The focus
+  // goes back to the page, which ends the hold, and the table is read again at once.
+  const table = useRef<HTMLTableElement>(null);
+  const { resets } = live.value;
+  useEffect(() => {
+    if (table.current?.contains(document.activeElement) === true)
+      document.getElementById('main')?.focus();
+  }, [resets]);
   const page = useBucketPage({ search, sort, level, offset }, tick, answer, held);
   const resetAll = async () => setAnswer(await devApi('DELETE', '/buckets'));
   return (
@@ -101,7 +110,13 @@ export function BucketsPage() {
       </form>
       <ServerAnswer answer={answer} done="Reset" />
       <Pager page={page} offset={offset} onOffset={setOffset} held={held} />
-      <BucketTable buckets={page?.buckets ?? []} open={open} onOpen={setOpen} onHold={setHeld} />
+      <BucketTable
+        buckets={page?.buckets ?? []}
+        open={open}
+        onOpen={setOpen}
+        onHold={setHeld}
+        table={table}
+      />
       {open === undefined ? null : <BucketDetail bucketKey={open} onReset={setAnswer} />}
     </>
   );
@@ -181,21 +196,24 @@ function Pager({
 
 /**
  * A page of buckets, each with its fill; a bucket's key opens its detail. `onHold` is told when
- * the focus comes into the table and when it leaves it.
+ * the focus comes into the table and when it leaves it; `table` is given the table's element.
  */
 function BucketTable({
   buckets,
   open,
   onOpen,
   onHold,
+  table,
 }: {
   buckets: readonly Bucket[];
   open: string | undefined;
   onOpen: (key: string | undefined) => void;
   onHold: (hold: boolean) => void;
+  table: Ref<HTMLTableElement>;
 }) {
   return (
     <table
+      ref={table}
       data-testid="bucket-table"
       onFocusIn={() => onHold(true)}
       onFocusOut={(event) => {
