@@ -57,14 +57,7 @@ export function BucketsPage() {
   // the focus, whose row a new order could take off the page (and the focus with it).
   const tick = useRefresh(1000);
   const [held, setHeld] = useState(false);
-  // A reset of the emulator empties every bucket: the row under the focus is gone. The focus
-  // goes back to the page, which ends the hold, and the table is read again at once.
-  const table = useRef<HTMLTableElement>(null);
-  const { resets } = live.value;
-  useEffect(() => {
-    if (table.current?.contains(document.activeElement) === true)
-      document.getElementById('main')?.focus();
-  }, [resets]);
+  const table = useFocusBackAtReset();
   const page = useBucketPage({ search, sort, level, offset }, tick, answer, held);
   const resetAll = async () => setAnswer(await devApi('DELETE', '/buckets'));
   return (
@@ -120,6 +113,21 @@ export function BucketsPage() {
       {open === undefined ? null : <BucketDetail bucketKey={open} onReset={setAnswer} />}
     </>
   );
+}
+
+/**
+ * A reset of the emulator empties every bucket: the row under the focus is gone. The focus goes
+ * back to the page, which ends the hold (and the table is read again at once). Returns the ref
+ * to give the table.
+ */
+function useFocusBackAtReset(): Ref<HTMLTableElement> {
+  const table = useRef<HTMLTableElement>(null);
+  const { resets } = live.value;
+  useEffect(() => {
+    if (table.current?.contains(document.activeElement) === true)
+      document.getElementById('main')?.focus();
+  }, [resets]);
+  return table;
 }
 
 /**
