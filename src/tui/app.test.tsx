@@ -342,6 +342,32 @@ describe('App', () => {
     },
   );
 
+  it.each([
+    { rows: 7, code: true },
+    { rows: 7, code: false },
+    { rows: 9, code: true },
+  ])(
+    'leaves a line free at 80x$rows (latest code: $code), the header on top and the footer last',
+    async ({ rows, code }) => {
+      const { emulator, screen } = setup(80, rows);
+      unmount = screen.unmount;
+      for (let index = 0; index < 20; index++) emulator.handle(exists(`caller-${index}`));
+      if (code)
+        emulator.handle({
+          method: 'POST',
+          url: `/v1/merchants/${DEMO_CONFIG.clients[0]!.merchants[0]}/users/passwordless/start`,
+          headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'alice@example.com' }),
+        });
+      await vi.waitFor(() => expect(frame(screen)).toContain('caller:demo:caller-'));
+      if (code) await vi.waitFor(() => expect(frame(screen)).toContain('latest code'));
+      const lines = frame(screen).split('\n');
+      expect(lines[0]).toMatch(/^uas test /);
+      expect(lines.length).toBeLessThan(rows);
+      expect(lines.at(-1)).toContain('q quit');
+    },
+  );
+
   it('changes the sort, filters by key, pauses and shows help', async () => {
     const { emulator, screen } = setup();
     unmount = screen.unmount;

@@ -63,9 +63,11 @@ export function App({ source, title, size, onQuit }: AppProps) {
           <Box marginTop={gaps ? 1 : 0} flexShrink={0}>
             <Help keys={keys} />
           </Box>
-          <Box marginTop={gaps ? 1 : 0} flexShrink={0}>
-            <RecentRequests records={state.recent} rows={recentRows} columns={columns} />
-          </Box>
+          {recentRows === 0 ? null : (
+            <Box marginTop={gaps ? 1 : 0} flexShrink={0}>
+              <RecentRequests records={state.recent} rows={recentRows} columns={columns} />
+            </Box>
+          )}
         </Box>
       ) : (
         <>
@@ -78,9 +80,11 @@ export function App({ source, title, size, onQuit }: AppProps) {
               empty={emptyText(state)}
             />
           </Box>
-          <Box marginTop={gaps ? 1 : 0}>
-            <RecentRequests records={state.recent} rows={recentRows} columns={columns} />
-          </Box>
+          {recentRows === 0 ? null : (
+            <Box marginTop={gaps ? 1 : 0}>
+              <RecentRequests records={state.recent} rows={recentRows} columns={columns} />
+            </Box>
+          )}
         </>
       )}
       <Footer state={state} keys={keys} />

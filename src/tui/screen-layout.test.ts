@@ -37,23 +37,32 @@ describe('screenLayout', () => {
   it('drops the blank lines, then rows, on a short terminal, keeping the header on it', () => {
     // Every line drawn, and one free: what a terminal of `rows` shows whole.
     const lines = (layout: ReturnType<typeof screenLayout>, extra = 0) =>
-      2 + extra + (layout.gaps ? 2 : 0) + 1 + layout.bucketRows + 1 + layout.recentRows + 1 + 1;
+      2 +
+      extra +
+      (layout.gaps ? 2 : 0) +
+      1 +
+      layout.bucketRows +
+      (layout.recentRows > 0 ? 1 + layout.recentRows : 0) +
+      1 +
+      1;
     for (let rows = 7; rows <= 30; rows++) {
       for (const extra of [0, 1]) {
-        if (rows - extra < 7) continue;
         const layout = screenLayout(rows, 10, false, extra);
         expect(lines(layout, extra), `${rows} rows`).toBeLessThanOrEqual(rows);
         expect(layout.bucketRows).toBeGreaterThanOrEqual(1);
       }
     }
     expect(screenLayout(11, 10, false)).toEqual({
-      pollRows: 5,
+      pollRows: 3,
       bucketRows: 3,
       recentRows: 2,
       gaps: false,
     });
     expect(screenLayout(8, 10, false)).toMatchObject({ bucketRows: 1, recentRows: 1 });
-    expect(screenLayout(7, 10, false)).toMatchObject({ bucketRows: 1, recentRows: 0 });
+    // At 7 rows the recent requests' title goes with their rows, which makes room for the table,
+    // or for the latest code's line.
+    expect(screenLayout(7, 10, false)).toMatchObject({ bucketRows: 2, recentRows: 0 });
+    expect(screenLayout(7, 10, false, 1)).toMatchObject({ bucketRows: 1, recentRows: 0 });
     expect(screenLayout(12, 10, false)).toMatchObject({ gaps: true, recentRows: 2 });
   });
 });
