@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createManualClock } from '../../core/time/clock.js';
@@ -132,5 +133,28 @@ describe('createMiddleware', () => {
       type: 'urn:uas:problem:malformed-json',
       detail: 'the body is empty; send a JSON object',
     });
+  });
+
+  it('reads a compressed body that express.json() ran first inflated, as the JSON it parsed', async () => {
+    const app = express();
+    app.use(express.json());
+    app.use('/uas', createMiddleware({ clock: createManualClock(0) }));
+    server = createServer(app);
+    await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const answer = await fetch(
+      `${base}/uas/v1/merchants/6f1c2b0e-8a4d-4c43-9b7e-2f5d8c1a9e01/users/passwordless/start`,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${DEMO_TOKEN}`,
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+        },
+        body: gzipSync('{"email":"alice@example.com"}'),
+      },
+    );
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ sent: true });
   });
 });

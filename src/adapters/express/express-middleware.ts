@@ -71,6 +71,10 @@ export function createMiddleware(
     if (parsed !== undefined) {
       request.body = parsed;
       request.bodyBytes = Buffer.byteLength(parsed);
+      // The parser undid any content coding (express.json() inflates gzip, deflate and br, and
+      // refuses the others): the text it hands over is not compressed.
+      const { 'content-encoding': _coding, ...decoded } = request.headers;
+      request.headers = decoded;
       answer(emulator.handle(request, giveWay));
     } else if (bodyLimit !== undefined && !req.readableEnded) {
       readRequestBody(req, bodyLimit, (body, bytes) => {
