@@ -106,9 +106,17 @@ export function notJson(request: EmulatorRequest, path: string): EmulatorRespons
   return refuse('unsupported-media-type', detail, path);
 }
 
-/** The parsed JSON body, or the problem to answer: it must be `application/json` and valid. */
+/** The 415 for a body in a content coding (gzip), which is not read, or undefined. */
+function compressed(request: EmulatorRequest, path: string): EmulatorResponse | undefined {
+  const coding = headerValue(request.headers, 'content-encoding');
+  if (coding === undefined || coding.trim().toLowerCase() === 'identity') return undefined;
+  const detail = `send the JSON body uncompressed: no content coding is read; got Content-Encoding ${JSON.stringify(coding.slice(0, 100))}`;
+  return refuse('unsupported-media-type', detail, path);
+}
+
+/** The parsed JSON body, or the problem to answer: it must be `application/json`, uncompressed and valid. */
 export function readJsonBody(request: EmulatorRequest, path: string): Read<unknown> {
-  const refusal = notJson(request, path);
+  const refusal = notJson(request, path) ?? compressed(request, path);
   if (refusal !== undefined) return refused(refusal);
   const text = (request.body ?? '').replace(/^\uFEFF/, '');
   if (nestsDeeperThan(text))

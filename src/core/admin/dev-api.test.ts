@@ -203,6 +203,34 @@ describe('the dev API router', () => {
     expect(emulator.handle(dev('/reset', { method: 'POST' })).status).toBe(200);
   });
 
+  it('refuses a compressed body with 415, as the service does, and changes nothing', async () => {
+    const { emulator } = emulatorWith();
+    const users = JSON.stringify({ users: [{ email: 'zoe@example.com' }] });
+    for (const coding of ['gzip', 'br, identity', '']) {
+      const answer = emulator.handle(
+        dev('/users', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-encoding': coding },
+          body: users,
+        }),
+      );
+      expect(answer.status).toBe(415);
+      expect(problemOf(answer).detail).toBe(
+        `send the JSON body uncompressed: no content coding is read; got Content-Encoding ${JSON.stringify(coding)}`,
+      );
+    }
+    expect(JSON.stringify((await emulator.handle(dev('/users'))).body)).not.toContain('zoe');
+    const identity = emulator.handle(
+      dev('/users', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': ' Identity ' },
+        body: users,
+      }),
+    );
+    expect(identity.status).toBe(200);
+    expect(JSON.stringify((await emulator.handle(dev('/users'))).body)).toContain('zoe');
+  });
+
   it('refuses a body that is not JSON, or nests too deep, and changes nothing', () => {
     const { emulator } = emulatorWith();
     const broken = emulator.handle(json('POST', '/faults', '{"status":'));
