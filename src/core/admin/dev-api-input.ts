@@ -1,6 +1,7 @@
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../config/json-depth.js';
 import { duplicateKey } from '../config/json-duplicate-key.js';
 import { headerValue, type EmulatorRequest, type EmulatorResponse } from '../service/exchange.js';
+import { compressedBody } from '../service/content-coding.js';
 import { createProblem } from '../service/problems.js';
 import { invalid, problem, refuse } from './dev-api-answers.js';
 import type { PathItem, QueryParam } from './dev-api-route.js';
@@ -108,10 +109,8 @@ export function notJson(request: EmulatorRequest, path: string): EmulatorRespons
 
 /** The 415 for a body in a content coding (gzip), which is not read, or undefined. */
 function compressed(request: EmulatorRequest, path: string): EmulatorResponse | undefined {
-  const coding = headerValue(request.headers, 'content-encoding');
-  if (coding === undefined || coding.trim().toLowerCase() === 'identity') return undefined;
-  const detail = `send the JSON body uncompressed: no content coding is read; got Content-Encoding ${JSON.stringify(coding.slice(0, 100))}`;
-  return refuse('unsupported-media-type', detail, path);
+  const detail = compressedBody(request);
+  return detail === undefined ? undefined : refuse('unsupported-media-type', detail, path);
 }
 
 /** The parsed JSON body, or the problem to answer: it must be `application/json`, uncompressed and valid. */

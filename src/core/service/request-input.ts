@@ -1,4 +1,5 @@
 import type { Operation } from '../config/config.js';
+import { compressedBody } from './content-coding.js';
 import { headerValue, type EmulatorRequest } from './exchange.js';
 import { fieldProblems, type FieldName, type InputRules } from './input-rules.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../config/json-depth.js';
@@ -135,15 +136,9 @@ export function readBodyInput(
       ),
     );
   }
-  const coding = headerValue(request.headers, 'content-encoding');
-  if (coding !== undefined && coding.trim().toLowerCase() !== 'identity')
-    return fail(
-      createProblem(
-        'unsupported-media-type',
-        `send the JSON body uncompressed: no content coding is read; got Content-Encoding ${JSON.stringify(coding.slice(0, 100))}`,
-        { instance },
-      ),
-    );
+  const compressed = compressedBody(request);
+  if (compressed !== undefined)
+    return fail(createProblem('unsupported-media-type', compressed, { instance }));
   // A byte-order mark is allowed before JSON text (RFC 8259, section 8.1), and ignored.
   const text = (request.body ?? '').replace(/^\uFEFF/, '');
   if (nestsDeeperThan(text))
