@@ -102,9 +102,8 @@ export interface CheckOptions {
   jitterToleranceShare?: number;
   /**
    * Share of samples that must look wrong (identical waits, or waits that do not grow) for the
-   * backoff and jitter rules to fail. `retry-without-backoff` also fails at a smaller share of
-   * many pairs, when chance would leave that many flat for a client backing off with full jitter
-   * less than once in 3,000 runs (22 of 30 pairs).
+   * backoff and jitter rules to fail. (`retry-without-backoff` also fails when three pairs of
+   * retries in four waited Retry-After alone, whatever this share.)
    * @default 0.9
    */
   retryPatternShare?: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { binomialTail, delayStats, densestWindow, maxOf, median, minOf } from './statistics.js';
+import { delayStats, densestWindow, maxOf, median, minOf } from './statistics.js';
 
 describe('statistics', () => {
   it('takes the median of odd and even counts, whatever the order', () => {
@@ -27,18 +27,5 @@ describe('statistics', () => {
     const many = Array.from({ length: 300_000 }, (_, index) => index);
     expect(minOf(many)).toBe(0);
     expect(maxOf(many)).toBe(299_999);
-  });
-
-  it('gives the upper tail of a binomial distribution, for few and for many trials', () => {
-    // Exact values, from sums of C(n, i) p^i (1 - p)^(n - i).
-    expect(binomialTail(8, 0.4, 8)).toBeCloseTo(0.00065536, 10);
-    expect(binomialTail(12, 0.4, 11)).toBeCloseTo(0.000318767104, 10);
-    expect(binomialTail(30, 0.4, 22)).toBeCloseTo(0.00022226793919, 12);
-    expect(binomialTail(20, 0.5, 10)).toBeCloseTo(0.588098526, 8);
-    expect(binomialTail(1000, 0.4, 450)).toBeCloseTo(0.000741202899, 9);
-    expect(binomialTail(5, 0.4, 0)).toBe(1);
-    expect(binomialTail(5, 0.4, 6)).toBe(0);
-    expect(binomialTail(5, 0, 1)).toBe(0);
-    expect(binomialTail(5, 1, 5)).toBe(1);
   });
 });

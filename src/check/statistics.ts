@@ -52,28 +52,3 @@ export function maxOf(values: readonly number[]): number {
   for (const value of values) if (value > max) max = value;
   return max;
 }
-
-/**
- * The chance that `count` or more of `trials` independent trials succeed when each does with
- * probability `share` (the upper tail of the binomial distribution): how unlikely a count this
- * high is by chance alone. Summed term by term from the ratio of successive terms, in floating
- * point, so any number of trials fits without factorials.
- */
-export function binomialTail(trials: number, share: number, count: number): number {
-  if (count <= 0) return 1;
-  if (count > trials) return 0;
-  if (share <= 0) return 0;
-  if (share >= 1) return 1;
-  // The term of `count` successes, computed in logarithms: C(n, k) p^k (1-p)^(n-k).
-  let logTerm = count * Math.log(share) + (trials - count) * Math.log1p(-share);
-  for (let index = 0; index < count; index++)
-    logTerm += Math.log(trials - index) - Math.log(index + 1);
-  let term = Math.exp(logTerm);
-  let sum = 0;
-  const odds = share / (1 - share);
-  for (let successes = count; successes <= trials && term > 0; successes++) {
-    sum += term;
-    term *= ((trials - successes) / (successes + 1)) * odds;
-  }
-  return Math.min(1, sum);
-}

@@ -1,6 +1,14 @@
-import { evidenceOf, firstFew, inSeconds, plural, type CheckRule } from '../check-rule.js';
+import {
+  evidenceOf,
+  firstFew,
+  inSeconds,
+  plural,
+  type CheckRule,
+  type RuleEvidence,
+  type RuleVerdict,
+} from '../check-rule.js';
 import { retryWaits, type RetryWait } from '../logical-requests.js';
-import { binomialTail, median } from '../statistics.js';
+import { median } from '../statistics.js';
 import { waitedRetryAfter, waitTolerance } from '../wait-tolerance.js';
 
 /**
@@ -16,24 +24,20 @@ import { waitedRetryAfter, waitTolerance } from '../wait-tolerance.js';
  * scheduling noise ({@link waitTolerance}: 120 ms, or a tenth of the backoff when larger). For
  * full jitter a pair fails to grow by 120 ms under four times in ten, so all five of five pairs
  * would do about 0.7 % of the time (a correct client warned one run in 145), all eight of eight
- * about 0.035 %, and nine in ten of more pairs less often still; for a fixed delay it
- * is every pair, even when a loaded machine delays each resend by up to 110 ms.
+ * about 0.035 %, 9 of 10 about 0.09 % (one run in 1,150), and nine in ten of 20 pairs or more
+ * under 0.001 %; for a fixed delay it is every pair, even when a loaded machine delays each
+ * resend by up to 110 ms.
  *
- * With more pairs, a smaller share is already more than chance: the rule also fails when a
- * correct client (a pair flat at most {@link CHANCE_FLAT_SHARE} of the time) would leave this
- * many pairs flat less than once in {@link CHANCE_RUNS} runs (22 of 30, 38 of 60). A few
- * resends that a loaded machine delays past the tolerance then no longer turn a fixed delay's
- * verdict to a pass, and jitter that never grows (a pair flat six times in ten) shows given
- * enough pairs.
+ * A loaded machine can make a few resends of a client that waits Retry-After alone come more
+ * than 120 ms late, which reads as growth and took such a client under nine pairs in ten. So the
+ * rule also fails when at least {@link RETRY_AFTER_ALONE_SHARE} of the pairs waited Retry-After
+ * alone: both backoffs within the scheduling noise of none. Full jitter does that to a pair
+ * about 3 times in 100 (a first backoff under 120 ms one time in four, a second one in eight),
+ * so 6 of 8 pairs about once in 60 million runs; a client with half uas's base (250 ms), one
+ * pair in nine and 6 of 8 once in 20,000. Late resends only make backoffs look longer, so a
+ * loaded machine moves a correct client away from this sign, never towards it.
  */
-/**
- * The most pairs in ten that a client backing off with full jitter from a base of 500 ms or more
- * leaves flat by chance (uas's own client: 37 in 100).
- */
-export const CHANCE_FLAT_SHARE = 0.4;
-
-/** A share of flat pairs that chance gives a correct client less than once in this many runs is a pattern. */
-export const CHANCE_RUNS = 3000;
+export const RETRY_AFTER_ALONE_SHARE = 0.75;
 
 export const retryWithoutBackoff: CheckRule = {
   id: 'retry-without-backoff',
@@ -62,32 +66,66 @@ export const retryWithoutBackoff: CheckRule = {
       tolerance: waitTolerance(Math.max(first.backoffMs, second.backoffMs), options),
     }));
     const flat = judged.filter(({ growth, tolerance }) => growth <= tolerance);
-    const chance = binomialTail(pairs.length, CHANCE_FLAT_SHARE, flat.length);
-    const nearlyAll = flat.length / pairs.length >= options.retryPatternShare;
-    if (!nearlyAll && chance > 1 / CHANCE_RUNS) return { status: 'passed' };
-    const typical = Math.round(median(judged.map(({ growth }) => growth)));
-    const tolerance = Math.round(median(judged.map((pair) => pair.tolerance)));
-    const shape = Math.abs(typical) <= tolerance ? 'stayed the same' : 'shrank';
-    const shown = flat.map(
-      ({ first, second }) => `${inSeconds(first.backoffMs)} → ${inSeconds(second.backoffMs)}`,
+    if (flat.length / pairs.length >= options.retryPatternShare) return didNotGrow(judged, flat);
+    const noise = waitTolerance(0, options);
+    const alone = judged.filter(
+      ({ first, second }) => first.backoffMs <= noise && second.backoffMs <= noise,
     );
+    if (alone.length / pairs.length < RETRY_AFTER_ALONE_SHARE) return { status: 'passed' };
     return {
       status: 'failed',
-      message: `the backoff beyond Retry-After ${shape} from one retry to the next in ${flat.length} of ${plural(pairs.length, 'sequence')} (median change ${typical} ms, within ${tolerance} ms counted as none${nearlyAll ? '' : `; a client backing off with full jitter does this less than once in ${CHANCE_RUNS.toLocaleString('en-US')} runs`}); based on ${plural(pairs.length, 'pair')} of retries: backoffs ${firstFew(shown)}`,
-      evidence: evidenceOf(
-        flat.map(({ second }) => second.after),
-        flat.map(
-          ({ first, second }) =>
-            `waits ${Math.round(first.waitMs)} ms then ${Math.round(second.waitMs)} ms (backoff ${Math.round(first.backoffMs)} → ${Math.round(second.backoffMs)} ms)`,
-        ),
-        {
-          pairs: pairs.length,
-          not_growing: flat.length,
-          median_growth_ms: typical,
-          tolerance_ms: tolerance,
-        },
-        flat.length,
-      ),
+      message: `the retries waited Retry-After alone, with no backoff beyond it (${noise} ms at most, the scheduling noise), in ${alone.length} of ${plural(pairs.length, 'pair')} of retries: backoffs ${backoffs(alone)}`,
+      evidence: pairEvidence(alone, {
+        pairs: pairs.length,
+        retry_after_alone: alone.length,
+        tolerance_ms: noise,
+      }),
     };
   },
 };
+
+/** Two successive retries of one request, the growth of their backoff, and the noise allowed. */
+interface JudgedPair {
+  first: RetryWait;
+  second: RetryWait;
+  growth: number;
+  tolerance: number;
+}
+
+/** The finding of backoffs that stayed the same or shrank in nearly all of the pairs `judged`. */
+function didNotGrow(judged: JudgedPair[], flat: JudgedPair[]): RuleVerdict {
+  const typical = Math.round(median(judged.map(({ growth }) => growth)));
+  const tolerance = Math.round(median(judged.map((pair) => pair.tolerance)));
+  const shape = Math.abs(typical) <= tolerance ? 'stayed the same' : 'shrank';
+  return {
+    status: 'failed',
+    message: `the backoff beyond Retry-After ${shape} from one retry to the next in ${flat.length} of ${plural(judged.length, 'sequence')} (median change ${typical} ms, within ${tolerance} ms counted as none); based on ${plural(judged.length, 'pair')} of retries: backoffs ${backoffs(flat)}`,
+    evidence: pairEvidence(flat, {
+      pairs: judged.length,
+      not_growing: flat.length,
+      median_growth_ms: typical,
+      tolerance_ms: tolerance,
+    }),
+  };
+}
+
+/** The first few backoffs of `pairs`, as a finding lists them: "0.00 s → 0.00 s ×8". */
+const backoffs = (pairs: readonly JudgedPair[]): string =>
+  firstFew(
+    pairs.map(
+      ({ first, second }) => `${inSeconds(first.backoffMs)} → ${inSeconds(second.backoffMs)}`,
+    ),
+  );
+
+/** Evidence of the pairs found: each second retry, with both waits. */
+function pairEvidence(pairs: readonly JudgedPair[], figures: Record<string, number>): RuleEvidence {
+  return evidenceOf(
+    pairs.map(({ second }) => second.after),
+    pairs.map(
+      ({ first, second }) =>
+        `waits ${Math.round(first.waitMs)} ms then ${Math.round(second.waitMs)} ms (backoff ${Math.round(first.backoffMs)} → ${Math.round(second.backoffMs)} ms)`,
+    ),
+    figures,
+    pairs.length,
+  );
+}
