@@ -81,6 +81,14 @@ export function quoted(value: string): string {
   return JSON.stringify(value);
 }
 
+/**
+ * A value as a list of evidence shows it: as sent, or quoted when blanks at its ends would hide
+ * what it is (a caller_id of spaces, one with a space at its end).
+ */
+export function shownValue(value: string): string {
+  return value === '' || /^\s|\s$/.test(value) ? quoted(value) : value;
+}
+
 /** Milliseconds as seconds for a message: "1.02 s". */
 export function inSeconds(ms: number): string {
   return `${(ms / 1000).toFixed(2)} s`;

@@ -27,6 +27,17 @@ describe('caller-id-shared', () => {
     });
   });
 
+  it('quotes a caller_id in its evidence when blanks at its ends would hide it', () => {
+    for (const [value, shown] of [
+      ['   ', '"   " (5 end-users)'],
+      ['shop ', '"shop " (5 end-users)'],
+      ['a b', 'a b (5 end-users)'],
+    ]) {
+      const report = checkIntegration(users(5, () => value!));
+      expect(findingOf(report, 'caller-id-shared')?.evidence.values, value).toEqual([shown]);
+    }
+  });
+
   it('accepts two shoppers behind one public address (NAT)', () => {
     // Six shoppers, in pairs behind three addresses: enough people to judge, no sharing.
     const report = checkIntegration(users(6, (index) => `203.0.113.${index >> 1}`));

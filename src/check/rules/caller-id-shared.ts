@@ -1,5 +1,5 @@
 import { callerIdOf } from '../caller-id-of.js';
-import { evidenceOf, plural, quoted, type CheckRule } from '../check-rule.js';
+import { evidenceOf, plural, quoted, shownValue, type CheckRule } from '../check-rule.js';
 import type { RequestRecord } from '../../core/records/records.js';
 import type { RuleContext, RuleVerdict } from '../check-rule.js';
 import { distinctPerGroupPaced, drain, filterPaced, groupByPaced, type Steps } from '../paced.js';
@@ -53,7 +53,7 @@ function* sharedSteps({ authenticated, options }: RuleContext): Steps<RuleVerdic
     message: `${plural(shared.length, 'caller_id value')} served more than ${limit} end-users each; ${quoted(worst.value)} served ${worst.users}`,
     evidence: evidenceOf(
       shared.flatMap((group) => group.records),
-      shared.map((group) => `${group.value} (${group.users} end-users)`),
+      shared.map((group) => `${shownValue(group.value)} (${group.users} end-users)`),
       { most_end_users: worst.users },
       shared.length,
     ),
