@@ -26,12 +26,23 @@ export function createEmulatorEvents(
   channel: StoreChannel | undefined,
   wholeReaders: () => boolean = () => true,
 ): EmulatorEvents {
-  const local = createEventHub<EmulatorEvent>();
-  const deferring = createEventHub<EmulatorEvent>();
-  const readers = createEventHub<EmulatorEvent>(undefined, (active) => channel?.watching(active));
+  // How many hubs have listeners, kept as they come and go: `active` is asked on every request,
+  // where asking each hub (three getters, three sizes of a Set) took a tenth of a simulated one.
+  const listened = { all: 0, here: 0 };
+  const onHere = (active: boolean) => {
+    const step = active ? 1 : -1;
+    listened.all += step;
+    listened.here += step;
+  };
+  const local = createEventHub<EmulatorEvent>(undefined, onHere);
+  const deferring = createEventHub<EmulatorEvent>(undefined, onHere);
+  const readers = createEventHub<EmulatorEvent>(undefined, (active) => {
+    listened.all += active ? 1 : -1;
+    channel?.watching(active);
+  });
   const all: Announcer['all'] = {
     get active() {
-      return local.active || deferring.active || readers.active || channel?.watched === true;
+      return listened.all > 0 || (channel !== undefined && channel.watched);
     },
     get whole() {
       return local.active || channel?.watched === true || wholeReaders();
@@ -45,7 +56,7 @@ export function createEmulatorEvents(
   };
   const here: Announcer['here'] = {
     get active() {
-      return local.active || deferring.active;
+      return listened.here > 0;
     },
     emit(event) {
       local.emit(event);

@@ -18,8 +18,10 @@ export function createEventHub<T>(
   const listeners = new Set<(event: T) => void>();
   return {
     subscribe(listener) {
+      // Told when the hub had none: the same listener subscribed again is no second first one.
+      const first = listeners.size === 0;
       listeners.add(listener);
-      if (listeners.size === 1) onActive(true);
+      if (first) onActive(true);
       return () => {
         if (listeners.delete(listener) && listeners.size === 0) onActive(false);
       };
