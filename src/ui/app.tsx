@@ -9,6 +9,7 @@ import { InboxPage } from './pages/inbox-page.js';
 import { OverviewPage } from './pages/overview-page.js';
 import { RequestsPage } from './pages/requests-page.js';
 import { TokenPrompt } from './parts/token-prompt.js';
+import { useKeptFocus } from './parts/use-kept-focus.js';
 import { href, listsRequests, PAGES, route } from './route.js';
 
 const VIEWS = {
@@ -25,6 +26,7 @@ export function App() {
   const { page } = route.value;
   // The pages that list requests read whole records from the journal; counts come from the stream.
   useEffect(() => listRequests(listsRequests(page)), [page]);
+  useKeptFocus();
   const View = VIEWS[page];
   const title = PAGES.find((entry) => entry.id === page)?.title ?? '';
   const status = feed.value;

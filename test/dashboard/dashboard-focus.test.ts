@@ -192,6 +192,36 @@ describe.skipIf(!hasChromium)('the focus after an action or a live update, in Ch
     expect(errors).toEqual([]);
   });
 
+  it('keeps it on the page when a user removed elsewhere or a reset takes away the row that had it', async () => {
+    await dash.startServer();
+    await dash.start('carol@example.com');
+    await dash.start('alice@example.com');
+    const { page, errors } = await openPage(dash.browser!, dash.url);
+    await dash.visit(page, 'inbox');
+    // A script removes carol while her code's Copy button has the focus: its row goes.
+    await page.getByRole('button', { name: 'Copy the code for carol@example.com' }).focus();
+    await dash.send('/__uas/users/carol%40example.com', { method: 'DELETE' });
+    await expect.poll(() => page.getByTestId('inbox').locator('tbody tr').count()).toBe(1);
+    expect(await focused(page)).toMatch(/^main Sign-in inbox/);
+
+    // A reset empties the request list under a focused row: the list keeps the focus.
+    await page.getByRole('link', { name: 'Requests' }).click();
+    const list = page.getByRole('region', { name: 'Requests, newest first' });
+    await page.getByTestId('request-row').first().waitFor();
+    await list.focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await focused(page)).toMatch(/^a #\d+ /);
+    await dash.send('/__uas/reset', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    await page.getByTestId('notice').waitFor();
+    await expect.poll(() => page.getByTestId('request-row').count()).toBe(0);
+    expect(await list.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
   it('draws the Overview chart to the window’s width when the window narrows', async () => {
     await dash.startServer();
     const { page, errors } = await openPage(dash.browser!, dash.url);
