@@ -100,6 +100,8 @@ describe('formatting', () => {
     expect(codeState(code, Date.parse('2026-01-01T00:10:00Z'))).toBe('dead: expired');
     expect(codeState({ ...code, attempts_left: 0 }, now)).toBe('dead: no attempts left');
     expect(codeState(code, now)).toBe('live, expires in 10 min 0 s');
+    expect(codeState(code, undefined)).toBe('…');
+    expect(codeState({ ...code, attempts_left: 0 }, undefined)).toBe('dead: no attempts left');
   });
 });
 

@@ -112,6 +112,25 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     expect(await page.getByTestId('inbox').textContent()).toContain('alice@example.com');
   });
 
+  it('tells in the inbox whether a code expired by the emulator’s clock, not the browser’s', async () => {
+    await dash.startServer(['--clock-start', '2020-01-01T00:00:00Z']);
+    await dash.start('alice@example.com');
+    const { page, errors } = await openPage(dash.browser!, dash.url);
+    await dash.visit(page, 'inbox');
+    const state = () => page.getByTestId('inbox').locator('tbody td').nth(3).textContent();
+    await expect.poll(state).toBe('live, expires in 10 min 0 s');
+    const moved = await dash.send('/__uas/clock', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advance_ms: 11 * 60_000 }),
+    });
+    expect(moved.status).toBe(200);
+    await page.getByRole('link', { name: 'Control' }).click();
+    await page.getByRole('link', { name: 'Sign-in inbox' }).click();
+    await expect.poll(state).toBe('dead: expired');
+    expect(errors).toEqual([]);
+  });
+
   it('turns a check rule from not exercised to failed when a bad client runs, its finding linking to the requests', async () => {
     await dash.startServer();
     const { page } = await openPage(dash.browser!, dash.url);

@@ -2,12 +2,15 @@
 import { useState } from 'preact/hooks';
 import { codeState } from '../code-state.js';
 import { live } from '../live.js';
+import { emulatorNow, useClock } from '../parts/use-clock.js';
 
 /** The one-time codes issued, per e-mail, newest first, each with a copy button. */
 export function InboxPage() {
   const [copied, setCopied] = useState<string>();
   const codes = live.value.codes;
-  const now = Date.now();
+  // Codes expire on the emulator's clock (a manual one, or --clock-start), not the browser's.
+  const clock = useClock();
+  const now = clock === undefined ? undefined : emulatorNow(clock);
   if (codes.length === 0) return <p>No code issued yet: a sign-in start issues one.</p>;
   return (
     <>

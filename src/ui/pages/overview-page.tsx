@@ -1,9 +1,7 @@
 /** @jsxImportSource preact */
-import { useEffect, useState } from 'preact/hooks';
-import { devApi } from '../dev-api.js';
 import { formatCount, oneLine } from '../format.js';
 import { health, live } from '../live.js';
-import { useRefresh } from '../parts/use-refresh.js';
+import { useClock } from '../parts/use-clock.js';
 import { busiestBuckets, seriesColumns } from '../live-state.js';
 import { RateChart } from '../parts/rate-chart.js';
 import { href } from '../route.js';
@@ -108,16 +106,4 @@ function ServerFacts({
       </dl>
     </section>
   );
-}
-
-/** The emulator's clock, read again as traffic comes (a manual clock moves only when told). */
-function useClock(): { mode: string; now: string; now_ms: number } | undefined {
-  const [clock, setClock] = useState<{ mode: string; now: string; now_ms: number }>();
-  const tick = useRefresh(1000);
-  useEffect(() => {
-    void devApi<{ mode: string; now: string; now_ms: number }>('GET', '/clock').then((answer) => {
-      if (answer.ok) setClock(answer.body);
-    });
-  }, [tick]);
-  return clock;
 }
