@@ -2,11 +2,13 @@ import type { CodeRecord } from '../core/records/records.js';
 import { formatDuration } from './format.js';
 
 /**
- * The state of a code at `now` (the emulator's time): verified, dead (expired or out of attempts),
- * or live; with `now` not known yet, whether it expired is not said.
+ * The state of a code at `now` (the emulator's time): verified, dead (replaced by a newer code of
+ * its e-mail and merchant, expired or out of attempts), or live; with `now` not known yet,
+ * whether it expired is not said.
  */
-export function codeState(code: CodeRecord, now: number | undefined): string {
+export function codeState(code: CodeRecord, now: number | undefined, replaced = false): string {
   if (code.used) return 'verified';
+  if (replaced) return 'dead: replaced by a newer code';
   if (now !== undefined && Date.parse(code.expires_at) <= now) return 'dead: expired';
   if (code.attempts_left <= 0) return 'dead: no attempts left';
   if (now === undefined) return '…';

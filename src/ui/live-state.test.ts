@@ -9,6 +9,7 @@ import {
   REQUESTS_KEPT,
   seriesColumns,
   SERIES_SECONDS,
+  withCodesRead,
 } from './live-state.js';
 
 const request = (id: number, at: number, status = 200, bucket = 'caller:demo:a') =>
@@ -192,6 +193,34 @@ describe('applyEvents', () => {
       }) as EmulatorEvent;
     const state = applyEvents(emptyLiveState(), [code('a@x'), code('b@x')]);
     expect(state.codes.map((each) => each.email)).toEqual(['b@x', 'a@x']);
+  });
+
+  it('takes the attempts left and verified of each code as the server lists it, and adds one it had not heard of', () => {
+    const code = (email: string, issued_at: string, extra: object = {}) => ({
+      email,
+      code: '1',
+      merchant_id: 'm',
+      issued_at,
+      expires_at: '',
+      attempts_left: 5,
+      used: false,
+      ...extra,
+    });
+    const state = applyEvents(emptyLiveState(), [
+      { type: 'code', code: code('a@x', '2026-01-01T00:00:01Z') },
+    ]);
+    const read = withCodesRead(state, [
+      code('A@x', '2026-01-01T00:00:01Z', { attempts_left: 4, used: true }),
+      code('b@x', '2026-01-01T00:00:02Z'),
+    ]);
+    expect(read.codes.map((each) => [each.email, each.attempts_left, each.used])).toEqual([
+      ['b@x', 5, false],
+      ['A@x', 4, true],
+    ]);
+    expect(withCodesRead(read, read.codes)).toBe(read);
+    // The event of a code read while it waited replaces it, rather than list it twice.
+    const again = applyEvents(read, [{ type: 'code', code: code('b@x', '2026-01-01T00:00:02Z') }]);
+    expect(again.codes.map((each) => each.email)).toEqual(['b@x', 'A@x']);
   });
 });
 

@@ -126,7 +126,10 @@ export function applyEvents(
         lastId = listId = 0;
       } else next = { ...next, buckets: withoutBuckets(next.buckets, event.bucket) };
     } else if (event.type === 'code') {
-      next = { ...next, codes: [event.code, ...next.codes].slice(0, 1000) };
+      // A code the page read from the server while its event waited is not listed twice.
+      const key = codeKey(event.code);
+      const others = next.codes.filter((code) => codeKey(code) !== key);
+      next = { ...next, codes: [event.code, ...others].slice(0, 1000) };
     } else if (event.type === 'config') {
       next = {
         ...next,
@@ -158,6 +161,28 @@ export function withoutCodesOf(state: LiveState, email: string): LiveState {
   const gone = email.toLowerCase();
   const codes = state.codes.filter((code) => code.email.toLowerCase() !== gone);
   return codes.length === state.codes.length ? state : { ...state, codes };
+}
+
+/** What tells one code from another: its merchant, e-mail, time of issue and digits. */
+function codeKey(code: CodeRecord): string {
+  return `${code.merchant_id}|${code.email.toLowerCase()}|${code.issued_at}|${code.code}`;
+}
+
+/**
+ * The codes held, as the server lists them now (`GET /__uas/codes`): the stream says when a code
+ * is issued, not when a verify takes an attempt or verifies it, so a code the server lists takes
+ * its place (attempts left, verified); one the page had not heard of is added, newest first.
+ */
+export function withCodesRead(state: LiveState, read: readonly CodeRecord[]): LiveState {
+  const fresh = new Map(read.map((code) => [codeKey(code), code]));
+  const codes = state.codes.map((code) => {
+    const now = fresh.get(codeKey(code));
+    fresh.delete(codeKey(code));
+    return now ?? code;
+  });
+  if (fresh.size === 0 && codes.every((code, index) => code === state.codes[index])) return state;
+  const all = [...codes, ...fresh.values()].sort((a, b) => b.issued_at.localeCompare(a.issued_at));
+  return { ...state, codes: all };
 }
 
 function withCounts(state: LiveState, added: readonly RequestSummary[]): LiveState {

@@ -2,7 +2,13 @@ import { signal } from '@preact/signals';
 import type { CodeRecord, EmulatorEvent, RequestRecord } from '../core/records/records.js';
 import { devApi } from './dev-api.js';
 import { startEventFeed, type FeedStatus } from './event-feed.js';
-import { applyEvents, emptyLiveState, REQUESTS_KEPT, type ApplyMode } from './live-state.js';
+import {
+  applyEvents,
+  emptyLiveState,
+  REQUESTS_KEPT,
+  withCodesRead,
+  type ApplyMode,
+} from './live-state.js';
 
 /** Everything the pages show from the stream. */
 export const live = signal(emptyLiveState());
@@ -107,14 +113,7 @@ async function catchUp(): Promise<void> {
   }
   await readJournal('both');
   const codes = await devApi<{ codes: CodeRecord[] }>('GET', '/codes');
-  if (codes.ok) {
-    const known = new Set(live.value.codes.map((code) => `${code.email}|${code.issued_at}`));
-    const more = codes.body.codes.filter((code) => !known.has(`${code.email}|${code.issued_at}`));
-    const all = [...live.value.codes, ...more].sort((a, b) =>
-      b.issued_at.localeCompare(a.issued_at),
-    );
-    live.value = { ...live.value, codes: all };
-  }
+  if (codes.ok) live.value = withCodesRead(live.value, codes.body.codes);
   ticks.value++;
 }
 

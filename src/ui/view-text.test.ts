@@ -101,6 +101,8 @@ describe('formatting', () => {
     expect(codeState({ ...code, attempts_left: 0 }, now)).toBe('dead: no attempts left');
     expect(codeState(code, now)).toBe('live, expires in 10 min 0 s');
     expect(codeState(code, undefined)).toBe('…');
+    expect(codeState(code, now, true)).toBe('dead: replaced by a newer code');
+    expect(codeState({ ...code, used: true }, now, true)).toBe('verified');
     expect(codeState({ ...code, attempts_left: 0 }, undefined)).toBe('dead: no attempts left');
   });
 });

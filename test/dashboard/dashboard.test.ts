@@ -112,6 +112,65 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     expect(await page.getByTestId('inbox').textContent()).toContain('alice@example.com');
   });
 
+  it('shows in the inbox, without a reload, a wrong code’s attempt, a verified code and one a newer start replaced', async () => {
+    await dash.startServer(['--otp', 'fixed:123456']);
+    const { page, errors } = await openPage(dash.browser!, dash.url);
+    await dash.visit(page, 'inbox');
+    await dash.start('alice@example.com');
+    // The inbox reads the codes again a second after traffic comes.
+    const READ_AGAIN = { timeout: 5_000 };
+    const rows = () =>
+      page
+        .getByTestId('inbox')
+        .locator('tbody tr')
+        .evaluateAll((trs) =>
+          trs.map((tr) =>
+            [...tr.querySelectorAll('td')]
+              .filter((_, index) => index === 3 || index === 4)
+              .map((td) => td.textContent)
+              .join(' | '),
+          ),
+        );
+    await expect
+      .poll(rows, READ_AGAIN)
+      .toEqual([expect.stringMatching(/^live, expires in .* \| 5$/)]);
+    const verify = (code: string) =>
+      dash.send('/v1/merchants/6f1c2b0e-8a4d-4c43-9b7e-2f5d8c1a9e01/users/passwordless/verify', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          email: 'alice@example.com',
+          verification_code: code,
+          caller_id: '198.51.100.8',
+        }),
+      });
+    expect((await verify('000000')).status).toBe(422);
+    await expect
+      .poll(rows, READ_AGAIN)
+      .toEqual([expect.stringMatching(/^live, expires in .* \| 4$/)]);
+    expect((await verify('123456')).status).toBe(200);
+    await expect.poll(rows, READ_AGAIN).toEqual(['verified | 4']);
+    // A second apart on the manual clock: a fixed code issued in the same millisecond is the same.
+    const tick = () =>
+      dash.send('/__uas/clock', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ advance_ms: 1_000 }),
+      });
+    await tick();
+    await dash.start('alice@example.com');
+    await tick();
+    await dash.start('alice@example.com');
+    await expect
+      .poll(rows, READ_AGAIN)
+      .toEqual([
+        expect.stringMatching(/^live, expires in .* \| 5$/),
+        'dead: replaced by a newer code | 5',
+        'verified | 4',
+      ]);
+    expect(errors).toEqual([]);
+  });
+
   it('tells in the inbox whether a code expired by the emulator’s clock, not the browser’s', async () => {
     await dash.startServer(['--clock-start', '2020-01-01T00:00:00Z']);
     await dash.start('alice@example.com');

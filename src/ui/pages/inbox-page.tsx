@@ -1,12 +1,27 @@
 /** @jsxImportSource preact */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import type { CodeRecord } from '../../core/records/records.js';
 import { codeState } from '../code-state.js';
+import { devApi } from '../dev-api.js';
 import { live } from '../live.js';
+import { withCodesRead } from '../live-state.js';
 import { emulatorNow, useClock } from '../parts/use-clock.js';
+import { useRefresh } from '../parts/use-refresh.js';
 
 /** The one-time codes issued, per e-mail, newest first, each with a copy button. */
 export function InboxPage() {
   const [copied, setCopied] = useState<string>();
+  // A verify changes a code (attempts left, verified) without an event of its own: the codes are
+  // read again as traffic comes, at most once a second.
+  const tick = useRefresh(1000);
+  useEffect(() => {
+    const { resets, userChanges } = live.value;
+    void devApi<{ codes: CodeRecord[] }>('GET', '/codes').then((got) => {
+      // A read that a reset or a removed user overtook would bring back the codes they dropped.
+      if (got.ok && live.value.resets === resets && live.value.userChanges === userChanges)
+        live.value = withCodesRead(live.value, got.body.codes);
+    });
+  }, [tick]);
   const codes = live.value.codes;
   // Codes expire on the emulator's clock (a manual one, or --clock-start), not the browser's.
   const clock = useClock();
@@ -27,8 +42,8 @@ export function InboxPage() {
           </tr>
         </thead>
         <tbody>
-          {codes.map((code) => (
-            <tr key={`${code.email}|${code.merchant_id}|${code.issued_at}`}>
+          {codes.map((code, index) => (
+            <tr key={`${code.email}|${code.merchant_id}|${code.issued_at}|${code.code}`}>
               <td>{code.email}</td>
               <td>
                 <code data-testid="code">{code.code}</code>{' '}
@@ -46,7 +61,7 @@ export function InboxPage() {
                 </button>
               </td>
               <td>{code.issued_at}</td>
-              <td>{codeState(code, now)}</td>
+              <td>{codeState(code, now, codes.slice(0, index).some(sameSignIn(code)))}</td>
               <td>{code.attempts_left}</td>
               <td class="mono">{code.merchant_id}</td>
             </tr>
@@ -56,4 +71,11 @@ export function InboxPage() {
       {copied === undefined ? null : <p role="status">Copied the code for {copied}.</p>}
     </>
   );
+}
+
+/** Whether a code is of the same e-mail and merchant as `code`: the newer one replaces it. */
+function sameSignIn(code: CodeRecord): (other: CodeRecord) => boolean {
+  return (other) =>
+    other.merchant_id === code.merchant_id &&
+    other.email.toLowerCase() === code.email.toLowerCase();
 }
