@@ -296,6 +296,32 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     expect(await (await fetch(`${dash.url}/__uas/config`)).json()).toEqual(before);
   });
 
+  it('reads the config form again after a change of config or a reset made elsewhere, keeping a field being edited', async () => {
+    await dash.startServer();
+    const { page, errors } = await openPage(dash.browser!, dash.url);
+    await dash.visit(page, 'control');
+    const caller = page.getByLabel('Caller bucket burst');
+    const client = page.getByLabel('Client bucket burst');
+    await expect.poll(() => caller.inputValue()).toBe('5');
+    const changed = await dash.send('/__uas/config', {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ limits: { caller: { burst: 1 } } }),
+    });
+    expect(changed.status).toBe(200);
+    await expect.poll(() => caller.inputValue()).toBe('1');
+    await client.fill('7'); // typed, not applied
+    await dash.send('/__uas/reset', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    await page.getByTestId('notice').waitFor();
+    await expect.poll(() => caller.inputValue()).toBe('5');
+    expect(await client.inputValue()).toBe('7');
+    expect(errors).toEqual([]);
+  });
+
   it('asks once for the admin token, keeps it in sessionStorage only, and never puts it in a URL', async () => {
     await dash.startServer(['--admin-token', 'sekret-admin-1']);
     await dash.exists('email=alice@example.com');

@@ -1,7 +1,8 @@
 /** @jsxImportSource preact */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { devApi, type DevAnswer } from '../dev-api.js';
 import { configChange } from '../config-change.js';
+import { live } from '../live.js';
 import { ServerAnswer } from './server-answer.js';
 
 /** The settings the form edits, by their JSON pointer in a config change. */
@@ -35,19 +36,38 @@ const NUMERIC = new Set<string>(
   FIELDS.filter((field) => field[2] === 'number').map((field) => field[0]),
 );
 
-/** Limits, behaviour and OTP settings, changed live; the server's own errors beside each field. */
+/**
+ * Limits, behaviour and OTP settings, changed live; the server's own errors beside each field.
+ * Read again after a change made here, and after a reset or a change of config made here or
+ * elsewhere (a script, another tab): a field being edited keeps what was typed in it.
+ */
 export function ConfigForm() {
   const [running, setRunning] = useState<Values>({});
   const [values, setValues] = useState<Values>({});
   const [answer, setAnswer] = useState<DevAnswer>();
-  const load = async () => {
+  // The config as last read, for a read that comes while a field is being edited.
+  const shown = useRef<Values>({});
+  const load = async (keepEdits: boolean) => {
     const got = await devApi('GET', '/config');
     if (!got.ok) return;
     const next = Object.fromEntries(FIELDS.map(([pointer]) => [pointer, read(got.body, pointer)]));
+    const before = shown.current;
+    shown.current = next;
     setRunning(next);
-    setValues(next);
+    setValues((typed) =>
+      keepEdits
+        ? Object.fromEntries(
+            FIELDS.map(([pointer]) => {
+              const value = typed[pointer];
+              const edited = value !== undefined && value !== before[pointer];
+              return [pointer, edited ? value : (next[pointer] ?? '')];
+            }),
+          )
+        : next,
+    );
   };
-  useEffect(() => void load(), []);
+  const { resets, config } = live.value;
+  useEffect(() => void load(true), [resets, config]);
   const errors = new Map<string, string>();
   for (const error of (
     answer?.body as { errors?: Array<{ pointer?: string; detail?: string }> } | undefined
@@ -63,7 +83,7 @@ export function ConfigForm() {
         event.preventDefault();
         const got = await devApi('PATCH', '/config', configChange(values, running, NUMERIC));
         setAnswer(got);
-        if (got.ok) await load();
+        if (got.ok) await load(false);
       }}
     >
       <h2 id="config-title">Config</h2>
