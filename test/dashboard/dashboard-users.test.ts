@@ -117,6 +117,22 @@ describe.skipIf(!hasChromium)('the Control page’s users in Chromium', () => {
   });
 });
 
+describe.skipIf(!hasChromium)('the scripted faults on Control, in Chromium', () => {
+  it('reads the faults again as traffic spends them', async () => {
+    await dash.startServer();
+    const { page, errors } = await openPage(dash.browser!, dash.url);
+    await dash.visit(page, 'control');
+    const form = page.getByRole('form', { name: 'Script faults (failNext)' });
+    await form.getByLabel('Operation').selectOption('exists');
+    await form.getByRole('button', { name: 'Schedule' }).click();
+    const faults = form.locator('pre');
+    await expect.poll(() => faults.textContent()).toContain('"remaining": 1');
+    expect((await dash.exists('email=alice@example.com')).status).toBe(503);
+    await expect.poll(() => faults.textContent(), { timeout: 5_000 }).not.toContain('remaining');
+    expect(errors).toEqual([]);
+  });
+});
+
 /** A server that issued codes to carol and alice, and a page on its inbox showing both. */
 async function inboxOfTwo() {
   await dash.startServer();

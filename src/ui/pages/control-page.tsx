@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { devApi, type DevAnswer } from '../dev-api.js';
 import { ConfigForm } from '../parts/config-form.js';
 import { ServerAnswer } from '../parts/server-answer.js';
+import { useRefresh } from '../parts/use-refresh.js';
 import { oneLine } from '../format.js';
 import { live } from '../live.js';
 import { withoutCodesOf } from '../live-state.js';
@@ -39,9 +40,11 @@ function FaultForm() {
   const [answer, setAnswer] = useState<DevAnswer>();
   const [faults, setFaults] = useState<unknown>();
   const resets = live.value.resets;
+  // Traffic spends the faults: read again as it comes, at most once a second.
+  const tick = useRefresh(1000);
   useEffect(() => {
     void devApi('GET', '/faults').then((got) => setFaults(got.body));
-  }, [answer, resets]);
+  }, [answer, resets, tick]);
   return (
     <form
       class="panel"
