@@ -1,5 +1,5 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import { useDashboard } from './dashboard-session.js';
 const PAGES = ['overview', 'buckets', 'requests', 'inbox', 'check', 'control'] as const;
 
 const dash = useDashboard();
+const AUTH = { authorization: 'Bearer uas-demo-token' };
 
 describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
   it('renders every page from a seeded emulator with no serious axe violation, no CSP error and no other host', async () => {
@@ -294,6 +295,27 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
       .toContain('limits.caller.burst: expected a whole number from 1');
     expect(await burst.getAttribute('aria-invalid')).toBe('true');
     expect(await (await fetch(`${dash.url}/__uas/config`)).json()).toEqual(before);
+  });
+
+  it('replays a request whose path starts with two slashes to this server, not to the host it names', async () => {
+    await dash.startServer();
+    const { port } = new URL(dash.url);
+    await new Promise<void>((resolve, reject) => {
+      const request = httpRequest(
+        { host: '127.0.0.1', port, path: '//evil.example/v1/users/exists', headers: AUTH },
+        (response) => response.resume().on('end', resolve),
+      );
+      request.on('error', reject).end();
+    });
+    const { page, errors, foreign } = await openPage(dash.browser!, dash.url);
+    await dash.visit(page, 'requests?id=1');
+    await page.getByLabel('Client token for replay').fill('uas-demo-token');
+    await page.getByRole('button', { name: 'Replay' }).click();
+    await expect
+      .poll(() => page.getByTestId('replay-result').textContent())
+      .toMatch(/^Replayed: 404 /);
+    expect(foreign).toEqual([]);
+    expect(errors).toEqual([]);
   });
 
   it('reads the config form again after a change of config or a reset made elsewhere, keeping a field being edited', async () => {

@@ -56,7 +56,8 @@ function Resend({ record }: { record: RequestRecord }) {
     sessionStorage.setItem(CLIENT_TOKEN_KEY, token);
     const request = replayRequest(record, token);
     try {
-      const response = await fetch(request.url, {
+      // On this origin, whatever the path: a recorded `//host/…` or `/\host/…` is not another host.
+      const response = await fetch(`${location.origin}${request.url}`, {
         method: request.method,
         headers: request.headers,
         body: request.body,
