@@ -111,6 +111,9 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     };
     await expect.poll(() => page.getByTestId('code').first().textContent()).toBe(code.code);
     expect(await page.getByTestId('inbox').textContent()).toContain('alice@example.com');
+    // The live region that says a code was copied is there, empty, before any copy.
+    expect(await page.getByTestId('copied').getAttribute('role')).toBe('status');
+    expect(await page.getByTestId('copied').textContent()).toBe('');
   });
 
   it('shows in the inbox, without a reload, a wrong code’s attempt, a verified code and one a newer start replaced', async () => {
@@ -310,6 +313,8 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     const { page, errors, foreign } = await openPage(dash.browser!, dash.url);
     await dash.visit(page, 'requests?id=1');
     await page.getByLabel('Client token for replay').fill('uas-demo-token');
+    // The live region that says what the replay got is there, empty, before it.
+    expect(await page.getByTestId('replay-result').textContent()).toBe('');
     await page.getByRole('button', { name: 'Replay' }).click();
     await expect
       .poll(() => page.getByTestId('replay-result').textContent())

@@ -10,7 +10,7 @@ import { useRefresh } from '../parts/use-refresh.js';
 
 /** The one-time codes issued, per e-mail, newest first, each with a copy button. */
 export function InboxPage() {
-  const [copied, setCopied] = useState<string>();
+  const [copied, setCopied] = useState<{ email: string; count: number }>();
   // A verify changes a code (attempts left, verified) without an event of its own: the codes are
   // read again as traffic comes, at most once a second.
   const tick = useRefresh(1000);
@@ -52,7 +52,7 @@ export function InboxPage() {
                   aria-label={`Copy the code for ${code.email}`}
                   onClick={() =>
                     void navigator.clipboard?.writeText(code.code).then(
-                      () => setCopied(code.email),
+                      () => setCopied({ email: code.email, count: (copied?.count ?? 0) + 1 }),
                       () => setCopied(undefined),
                     )
                   }
@@ -68,7 +68,13 @@ export function InboxPage() {
           ))}
         </tbody>
       </table>
-      {copied === undefined ? null : <p role="status">Copied the code for {copied}.</p>}
+      {/* On the page before any copy, each copy a new message: a screen reader announces what
+          changes in a live region it knows, and the same words again only as new ones. */}
+      <p role="status" data-testid="copied">
+        {copied === undefined ? null : (
+          <span key={copied.count}>Copied the code for {copied.email}.</span>
+        )}
+      </p>
     </>
   );
 }

@@ -99,11 +99,11 @@ function Resend({ record }: { record: RequestRecord }) {
       {record.operation === 'verify' ? (
         <p class="dim">Records never hold the one-time code: a replayed verify has none.</p>
       ) : null}
-      {result === undefined ? null : (
-        <p role="status" data-testid="replay-result">
-          {result}
-        </p>
-      )}
+      {/* On the page before any result: a screen reader announces what changes in a live region
+          it knows, not always one that appears with its words. */}
+      <p role="status" data-testid="replay-result">
+        {result}
+      </p>
     </div>
   );
 }
