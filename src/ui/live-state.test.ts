@@ -3,6 +3,7 @@ import { requestRecord } from '../../test/helpers/request-record.js';
 import type { EmulatorEvent } from '../core/records/records.js';
 import {
   addJournal,
+  CODES_KEPT,
   applyEvents,
   busiestBuckets,
   emptyLiveState,
@@ -221,6 +222,23 @@ describe('applyEvents', () => {
     // The event of a code read while it waited replaces it, rather than list it twice.
     const again = applyEvents(read, [{ type: 'code', code: code('b@x', '2026-01-01T00:00:02Z') }]);
     expect(again.codes.map((each) => each.email)).toEqual(['b@x', 'A@x']);
+    // Of many, the newest are kept.
+    const many = Array.from({ length: CODES_KEPT + 5 }, (_, index) =>
+      code(`u${index}@x`, new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString()),
+    );
+    const kept = withCodesRead(emptyLiveState(), many).codes;
+    expect([kept.length, kept[0]?.email]).toEqual([CODES_KEPT, `u${CODES_KEPT + 4}@x`]);
+  });
+
+  it('counts the verify requests, after which the inbox reads the codes again', () => {
+    const verify = (id: number) =>
+      ({
+        type: 'request',
+        request: requestRecord({ id, operation: 'verify' }),
+      }) as EmulatorEvent;
+    const state = applyEvents(emptyLiveState(), [verify(1), verify(2)], 'count');
+    expect(state.verifies).toBe(2);
+    expect(applyEvents(state, [verify(2)], 'count').verifies).toBe(2);
   });
 });
 

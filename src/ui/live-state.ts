@@ -9,6 +9,8 @@ import type {
 export const SERIES_SECONDS = 120;
 /** Requests the Requests page keeps in memory (the journal holds 1,000 by default). */
 export const REQUESTS_KEPT = 20_000;
+/** Codes the inbox keeps, the newest. */
+export const CODES_KEPT = 1000;
 
 /** Allowed and refused counts. */
 export interface Counts {
@@ -48,6 +50,11 @@ export interface LiveState {
   config: { limits: unknown; behavior: unknown; otp: unknown } | undefined;
   /** Changes of users seen (`users` events): a page that lists users reads again when it moves. */
   userChanges: number;
+  /**
+   * Verify requests counted: a verify changes a code (attempts left, verified) without a code
+   * event, so the inbox reads the codes again when it moves.
+   */
+  verifies: number;
 }
 
 /** The state before anything is known. */
@@ -65,6 +72,7 @@ export function emptyLiveState(): LiveState {
     instances: new Set(),
     config: undefined,
     userChanges: 0,
+    verifies: 0,
   };
 }
 
@@ -129,7 +137,7 @@ export function applyEvents(
       // A code the page read from the server while its event waited is not listed twice.
       const key = codeKey(event.code);
       const others = next.codes.filter((code) => codeKey(code) !== key);
-      next = { ...next, codes: [event.code, ...others].slice(0, 1000) };
+      next = { ...next, codes: [event.code, ...others].slice(0, CODES_KEPT) };
     } else if (event.type === 'config') {
       next = {
         ...next,
@@ -140,6 +148,8 @@ export function applyEvents(
       next = { ...next, userChanges: next.userChanges + 1 };
     }
   }
+  const verifies = counted.filter((request) => request.operation === 'verify').length;
+  if (verifies > 0) next = { ...next, verifies: next.verifies + verifies };
   if (counted.length > 0) next = withCounts(next, counted);
   if (listed.length > 0) next = withListed(next, listed);
   return lastId === next.lastId && listId === next.listId ? next : { ...next, lastId, listId };
@@ -182,7 +192,7 @@ export function withCodesRead(state: LiveState, read: readonly CodeRecord[]): Li
   });
   if (fresh.size === 0 && codes.every((code, index) => code === state.codes[index])) return state;
   const all = [...codes, ...fresh.values()].sort((a, b) => b.issued_at.localeCompare(a.issued_at));
-  return { ...state, codes: all };
+  return { ...state, codes: all.slice(0, CODES_KEPT) };
 }
 
 function withCounts(state: LiveState, added: readonly RequestSummary[]): LiveState {

@@ -1,5 +1,5 @@
 /** @jsxImportSource preact */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CodeRecord } from '../../core/records/records.js';
 import { codeState } from '../code-state.js';
 import { devApi } from '../dev-api.js';
@@ -12,10 +12,14 @@ import { useRefresh } from '../parts/use-refresh.js';
 export function InboxPage() {
   const [copied, setCopied] = useState<{ email: string; count: number }>();
   // A verify changes a code (attempts left, verified) without an event of its own: the codes are
-  // read again as traffic comes, at most once a second.
+  // read again after verifies, at most once a second (every live code is a long answer).
   const tick = useRefresh(1000);
+  const read = useRef<string | undefined>(undefined);
   useEffect(() => {
-    const { resets, userChanges } = live.value;
+    const { resets, userChanges, verifies } = live.value;
+    const seen = `${resets}|${verifies}`;
+    if (read.current === seen) return;
+    read.current = seen;
     void devApi<{ codes: CodeRecord[] }>('GET', '/codes').then((got) => {
       // A read that a reset or a removed user overtook would bring back the codes they dropped.
       if (got.ok && live.value.resets === resets && live.value.userChanges === userChanges)
