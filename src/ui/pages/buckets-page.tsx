@@ -180,10 +180,10 @@ function Pager({
   const atLast = page?.next_offset == null;
   return (
     <p>
-      {page === undefined
-        ? 'Reading…'
-        : `${formatCount(page.total)} ${page.total === 1 ? 'bucket' : 'buckets'}; showing ${page.total === 0 ? 0 : page.offset + 1}–${page.offset + page.buckets.length}`}
-      {held ? <span data-testid="buckets-held"> (held while a bucket has the focus)</span> : null}{' '}
+      {page === undefined ? 'Reading…' : pageText(page)}
+      {held ? (
+        <span data-testid="buckets-held"> (held while a bucket has the focus)</span>
+      ) : null}{' '}
       <button
         type="button"
         aria-disabled={atFirst}
@@ -317,4 +317,13 @@ function BucketDetail({
       </ul>
     </section>
   );
+}
+
+/** Where a page of buckets is among all: "120 buckets; showing 51–100", or why it shows none. */
+function pageText({ total, offset, buckets }: BucketPage): string {
+  if (total === 0) return 'No buckets';
+  const count = `${formatCount(total)} ${total === 1 ? 'bucket' : 'buckets'}`;
+  return buckets.length === 0
+    ? `${count}; none from ${formatCount(offset + 1)} on (Previous page goes back)`
+    : `${count}; showing ${offset + 1}–${offset + buckets.length}`;
 }
