@@ -44,6 +44,12 @@ describe.skipIf(!hasChromium)('the focus after an action or a live update, in Ch
     page.on('dialog', (dialog) => void dialog.accept());
     await page.goto(`${dash.url}/__uas/ui/#/buckets`);
     await page.getByLabel('Admin token').focus();
+    // Enter on the empty field says what is missing, and keeps the focus in it.
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.getByTestId('token-empty').textContent())
+      .toBe('Type the admin token first: the field is empty.');
+    expect(await focused(page)).toBe('input');
     await page.keyboard.type('wrong-token');
     await page.keyboard.press('Enter');
     await page.getByTestId('token-refused').waitFor();

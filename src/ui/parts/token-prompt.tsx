@@ -13,6 +13,7 @@ const PROBE_EVERY_MS = 3_000;
  */
 export function TokenPrompt() {
   const [token, setToken] = useState('');
+  const [empty, setEmpty] = useState(false);
   const field = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (adminToken.value !== undefined) field.current?.focus();
@@ -34,6 +35,7 @@ export function TokenPrompt() {
       class="panel"
       onSubmit={(event) => {
         event.preventDefault();
+        setEmpty(token.trim() === '');
         if (token.trim() === '') return;
         document.getElementById('main')?.focus();
         setAdminToken(token.trim());
@@ -49,6 +51,10 @@ export function TokenPrompt() {
           The server refused the token given: enter it again.
         </p>
       )}
+      {/* Said in a live region that is on the page before it is needed. */}
+      <p role="status" data-testid="token-empty">
+        {empty ? 'Type the admin token first: the field is empty.' : ''}
+      </p>
       <label for="admin-token">Admin token</label>
       <input
         id="admin-token"
