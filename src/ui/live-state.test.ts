@@ -230,6 +230,22 @@ describe('applyEvents', () => {
     expect([kept.length, kept[0]?.email]).toEqual([CODES_KEPT, `u${CODES_KEPT + 4}@x`]);
   });
 
+  it('puts a code the server lists before one of the same time it no longer lists (a manual clock issues both at one instant)', () => {
+    const code = (digits: string) => ({
+      email: 'a@x',
+      code: digits,
+      merchant_id: 'm',
+      issued_at: '2020-01-01T00:00:00.000Z',
+      expires_at: '2020-01-01T00:10:00.000Z',
+      attempts_left: 5,
+      used: false,
+    });
+    // The page heard of 111111; 222222 replaced it while the page was not connected.
+    const state = applyEvents(emptyLiveState(), [{ type: 'code', code: code('111111') }]);
+    const read = withCodesRead(state, [code('222222')]);
+    expect(read.codes.map((each) => each.code)).toEqual(['222222', '111111']);
+  });
+
   it('counts the verify requests, after which the inbox reads the codes again', () => {
     const verify = (id: number) =>
       ({

@@ -191,7 +191,13 @@ export function withCodesRead(state: LiveState, read: readonly CodeRecord[]): Li
     return now ?? code;
   });
   if (fresh.size === 0 && codes.every((code, index) => code === state.codes[index])) return state;
-  const all = [...codes, ...fresh.values()].sort((a, b) => b.issued_at.localeCompare(a.issued_at));
+  // Of codes issued at one instant (a manual clock does not move between two starts), the one the
+  // server lists comes first: it lists only the latest code of a sign-in, so it is the newer one.
+  const listed = new Set(read);
+  const all = [...codes, ...fresh.values()].sort(
+    (a, b) =>
+      b.issued_at.localeCompare(a.issued_at) || Number(listed.has(b)) - Number(listed.has(a)),
+  );
   return { ...state, codes: all.slice(0, CODES_KEPT) };
 }
 
