@@ -14,3 +14,18 @@ export function codeState(code: CodeRecord, now: number | undefined, replaced = 
   if (now === undefined) return '…';
   return `live, expires in ${formatDuration(Date.parse(code.expires_at) - now)}`;
 }
+
+/**
+ * The codes of `codes` (newest first) that a newer one of the same e-mail and merchant replaced,
+ * found in one pass: the inbox asks on every live update, of up to 1,000 codes.
+ */
+export function replacedCodes(codes: readonly CodeRecord[]): ReadonlySet<CodeRecord> {
+  const seen = new Set<string>();
+  const replaced = new Set<CodeRecord>();
+  for (const code of codes) {
+    const signIn = `${code.merchant_id}|${code.email.toLowerCase()}`;
+    if (seen.has(signIn)) replaced.add(code);
+    else seen.add(signIn);
+  }
+  return replaced;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { requestRecord } from '../../test/helpers/request-record.js';
-import { codeState } from './code-state.js';
+import { codeState, replacedCodes } from './code-state.js';
 import { configChange } from './config-change.js';
 import {
   answerText,
@@ -104,6 +104,35 @@ describe('formatting', () => {
     expect(codeState(code, now, true)).toBe('dead: replaced by a newer code');
     expect(codeState({ ...code, used: true }, now, true)).toBe('verified');
     expect(codeState({ ...code, attempts_left: 0 }, undefined)).toBe('dead: no attempts left');
+  });
+});
+
+describe('replacedCodes', () => {
+  const code = (email: string, merchant_id = 'm') => ({
+    merchant_id,
+    email,
+    code: '1',
+    issued_at: '',
+    expires_at: '',
+    attempts_left: 5,
+    used: false,
+  });
+
+  it('names the codes listed after a newer one of the same e-mail (in any case) and merchant', () => {
+    const codes = [code('A@x'), code('b@x'), code('a@x'), code('a@x', 'n'), code('a@X')];
+    const replaced = replacedCodes(codes);
+    expect(codes.map((each) => replaced.has(each))).toEqual([false, false, true, false, true]);
+  });
+
+  it('looks at each of a thousand codes once, not at every code before it', () => {
+    const codes = Array.from({ length: 1000 }, (_, index) => code(`u${index}@x`));
+    const lower = vi.spyOn(String.prototype, 'toLowerCase');
+    try {
+      expect(replacedCodes(codes).size).toBe(0);
+      expect(lower.mock.calls.length).toBeLessThanOrEqual(codes.length);
+    } finally {
+      lower.mockRestore();
+    }
   });
 });
 

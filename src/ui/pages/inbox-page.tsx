@@ -1,7 +1,7 @@
 /** @jsxImportSource preact */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CodeRecord } from '../../core/records/records.js';
-import { codeState } from '../code-state.js';
+import { codeState, replacedCodes } from '../code-state.js';
 import { devApi } from '../dev-api.js';
 import { live } from '../live.js';
 import { withCodesRead } from '../live-state.js';
@@ -31,6 +31,7 @@ export function InboxPage() {
   const clock = useClock();
   const now = clock === undefined ? undefined : emulatorNow(clock);
   if (codes.length === 0) return <p>No code issued yet: a sign-in start issues one.</p>;
+  const replaced = replacedCodes(codes);
   return (
     <>
       <p class="dim">The latest code of each e-mail and merchant is the one verify accepts.</p>
@@ -46,7 +47,7 @@ export function InboxPage() {
           </tr>
         </thead>
         <tbody>
-          {codes.map((code, index) => (
+          {codes.map((code) => (
             <tr key={`${code.email}|${code.merchant_id}|${code.issued_at}|${code.code}`}>
               <td>{code.email}</td>
               <td>
@@ -65,7 +66,7 @@ export function InboxPage() {
                 </button>
               </td>
               <td>{code.issued_at}</td>
-              <td>{codeState(code, now, codes.slice(0, index).some(sameSignIn(code)))}</td>
+              <td>{codeState(code, now, replaced.has(code))}</td>
               <td>{code.attempts_left}</td>
               <td class="mono">{code.merchant_id}</td>
             </tr>
@@ -81,11 +82,4 @@ export function InboxPage() {
       </p>
     </>
   );
-}
-
-/** Whether a code is of the same e-mail and merchant as `code`: the newer one replaces it. */
-function sameSignIn(code: CodeRecord): (other: CodeRecord) => boolean {
-  return (other) =>
-    other.merchant_id === code.merchant_id &&
-    other.email.toLowerCase() === code.email.toLowerCase();
 }
