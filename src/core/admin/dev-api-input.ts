@@ -98,7 +98,7 @@ export function itemMisfit(
 }
 
 /** The 415 for a body that is not `application/json`, or undefined. */
-export function notJson(request: EmulatorRequest, path: string): EmulatorResponse | undefined {
+function notJson(request: EmulatorRequest, path: string): EmulatorResponse | undefined {
   const type = headerValue(request.headers, 'content-type');
   const media = (type?.split(';')[0] ?? '').trim().toLowerCase();
   if (media === 'application/json') return undefined;
@@ -113,9 +113,17 @@ function compressed(request: EmulatorRequest, path: string): EmulatorResponse | 
   return detail === undefined ? undefined : refuse('unsupported-media-type', detail, path);
 }
 
+/**
+ * The 415 for a body uas does not read, or undefined: one not `application/json`, or in a content
+ * coding. A write that reads no body refuses such a one too.
+ */
+export function unreadBody(request: EmulatorRequest, path: string): EmulatorResponse | undefined {
+  return notJson(request, path) ?? compressed(request, path);
+}
+
 /** The parsed JSON body, or the problem to answer: it must be `application/json`, uncompressed and valid. */
 export function readJsonBody(request: EmulatorRequest, path: string): Read<unknown> {
-  const refusal = notJson(request, path) ?? compressed(request, path);
+  const refusal = unreadBody(request, path);
   if (refusal !== undefined) return refused(refusal);
   const text = (request.body ?? '').replace(/^\uFEFF/, '');
   if (nestsDeeperThan(text))

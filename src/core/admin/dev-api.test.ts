@@ -234,6 +234,28 @@ describe('the dev API router', () => {
     expect(JSON.stringify((await emulator.handle(dev('/users'))).body)).toContain('zoe');
   });
 
+  it('refuses a compressed body with 415 on a write that reads no body, and changes nothing', () => {
+    const { emulator } = emulatorWith();
+    emulator.handle(json('POST', '/faults', JSON.stringify({ status: 503 })));
+    for (const [method, path] of [
+      ['POST', '/reset'],
+      ['DELETE', '/faults'],
+    ] as const) {
+      const answer = emulator.handle(
+        dev(path, {
+          method,
+          headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+          body: '{}',
+        }),
+      );
+      expect(answer.status, path).toBe(415);
+      expect(problemOf(answer).detail).toBe(
+        'send the JSON body uncompressed: no content coding is read; got Content-Encoding "gzip"',
+      );
+    }
+    expect(emulator.faults()).toHaveLength(1);
+  });
+
   it('refuses a body that is not JSON, or nests too deep, and changes nothing', () => {
     const { emulator } = emulatorWith();
     const broken = emulator.handle(json('POST', '/faults', '{"status":'));

@@ -9,7 +9,7 @@ import { notFound, refuse } from './dev-api-answers.js';
 import { crossOrigin, foreignOrigin, guardDevApi } from './dev-api-guard.js';
 import type { DevCall } from './dev-api-handler.js';
 import { DEV_API_HANDLERS } from './dev-api-handlers.js';
-import { decodeItem, itemMisfit, notJson, readJsonBody, readQuery } from './dev-api-input.js';
+import { decodeItem, itemMisfit, readJsonBody, readQuery, unreadBody } from './dev-api-input.js';
 import type { DevApiProviders } from './dev-api-providers.js';
 import { DEV_API_PREFIX, type DevRoute } from './dev-api-route.js';
 import { DEV_API_ROUTE_LIST, type DevApiOperation } from './dev-api-table.js';
@@ -84,7 +84,7 @@ export function handleDevApi(
   if (route.body === undefined) {
     // A write that reads no body still refuses one that is not JSON, or is typed as not JSON
     // even when empty: a cross-site form or text/plain post (no preflight) must not reset the
-    // emulator either. An empty write with no type (curl -X POST) is taken. (A GET's body is
+    // emulator either; and one that is compressed, as a write that reads its body does. An empty write with no type (curl -X POST) is taken. (A GET's body is
     // ignored, as the Fetch API of the msw engine drops it.)
     const write = request.method !== 'GET' && request.method !== 'HEAD';
     const sent =
@@ -92,7 +92,7 @@ export function handleDevApi(
       ((request.bodyBytes ?? 0) > 0 ||
         (request.body ?? '') !== '' ||
         headerValue(request.headers, 'content-type') !== undefined);
-    return (sent ? notJson(request, path) : undefined) ?? handle(call);
+    return (sent ? unreadBody(request, path) : undefined) ?? handle(call);
   }
   const body = readJsonBody(request, path);
   return body.ok ? handle({ ...call, body: body.value }) : body.response;
