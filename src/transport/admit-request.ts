@@ -111,7 +111,7 @@ function codingProblem(req: IncomingMessage): Problem | undefined {
   if (coding === undefined || coding.trim().toLowerCase() === 'chunked') return undefined;
   return createProblem(
     'malformed-http',
-    `the server reads no transfer coding but chunked; got Transfer-Encoding: ${JSON.stringify(coding.slice(0, 100))}`,
+    `the server reads no transfer coding but chunked; got Transfer-Encoding ${JSON.stringify(coding.slice(0, 100))}`,
   );
 }
 
