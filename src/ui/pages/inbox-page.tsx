@@ -21,9 +21,11 @@ export function InboxPage() {
     if (read.current === seen) return;
     read.current = seen;
     void devApi<{ codes: CodeRecord[] }>('GET', '/codes').then((got) => {
-      // A read that a reset or a removed user overtook would bring back the codes they dropped.
+      // A read that a reset or a removed user overtook would bring back the codes they dropped:
+      // it is not shown, and the next tick reads again (as does one whose answer was refused).
       if (got.ok && live.value.resets === resets && live.value.userChanges === userChanges)
         live.value = withCodesRead(live.value, got.body.codes);
+      else if (read.current === seen) read.current = undefined;
     });
   }, [tick]);
   const codes = live.value.codes;
