@@ -10,15 +10,27 @@ export interface EmulatorClock {
   read_at: number;
 }
 
-/** The emulator's clock, read again as traffic comes (a manual clock moves only when told). */
+/** How often a manual clock is read again without traffic: a script or another tab may move it. */
+const MANUAL_CLOCK_EVERY_MS = 2_000;
+
+/**
+ * The emulator's clock, read again as traffic comes and, when it is manual (it moves only when
+ * told, with or without traffic), every {@link MANUAL_CLOCK_EVERY_MS} too.
+ */
 export function useClock(): EmulatorClock | undefined {
   const [clock, setClock] = useState<EmulatorClock>();
+  const [reads, setReads] = useState(0);
   const tick = useRefresh(1000);
   useEffect(() => {
     void devApi<Omit<EmulatorClock, 'read_at'>>('GET', '/clock').then((answer) => {
       if (answer.ok) setClock({ ...answer.body, read_at: Date.now() });
     });
-  }, [tick]);
+  }, [tick, reads]);
+  useEffect(() => {
+    if (clock?.mode !== 'manual') return;
+    const timer = setTimeout(() => setReads((count) => count + 1), MANUAL_CLOCK_EVERY_MS);
+    return () => clearTimeout(timer);
+  }, [clock]);
   return clock;
 }
 
