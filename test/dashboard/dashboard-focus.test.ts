@@ -210,6 +210,15 @@ describe.skipIf(!hasChromium)('the focus after an action or a live update, in Ch
     await expect.poll(() => page.getByTestId('inbox').locator('tbody tr').count()).toBe(1);
     expect(await focused(page)).toMatch(/^main Sign-in inbox/);
 
+    // A row the user had left (a click on the page's background) takes no focus with it.
+    await dash.start('bob@example.com');
+    await page.getByRole('button', { name: 'Copy the code for bob@example.com' }).focus();
+    await page.mouse.click(5, 600); // the background, below the table
+    expect(await focused(page)).toBe('body');
+    await dash.send('/__uas/users/bob%40example.com', { method: 'DELETE' });
+    await expect.poll(() => page.getByTestId('inbox').locator('tbody tr').count()).toBe(1);
+    expect(await focused(page)).toBe('body');
+
     // A reset empties the request list under a focused row: the list keeps the focus.
     await page.getByRole('link', { name: 'Requests' }).click();
     const list = page.getByRole('region', { name: 'Requests, newest first' });

@@ -16,6 +16,17 @@ export function useKeptFocus(): void {
       for (let at = event.target as Element | null; at !== null; at = at.parentElement)
         around.push(at);
     };
+    // The focus given to nothing (a click on the page's background) forgets it: a row taken
+    // away later had not the focus, and the focus stays where the user left it.
+    // (Chrome says focusout when a focused element is taken out too: whether it is still on the
+    // page is asked once that is done.)
+    const onFocusOut = (event: FocusEvent) => {
+      const left = event.target as Element;
+      if (event.relatedTarget !== null) return;
+      queueMicrotask(() => {
+        if (left.isConnected && around[0] === left) around = [];
+      });
+    };
     const observer = new MutationObserver(() => {
       const [lost] = around;
       if (lost === undefined || lost.isConnected) return;
@@ -28,9 +39,11 @@ export function useKeptFocus(): void {
       (next as HTMLElement | null)?.focus({ preventScroll: true });
     });
     document.addEventListener('focusin', onFocusIn);
+    document.addEventListener('focusout', onFocusOut);
     observer.observe(document.body, { childList: true, subtree: true });
     return () => {
       document.removeEventListener('focusin', onFocusIn);
+      document.removeEventListener('focusout', onFocusOut);
       observer.disconnect();
     };
   }, []);
