@@ -122,9 +122,11 @@ const MAX_OPEN_IDENTICAL = 32;
 /**
  * The open request (of identical ones, oldest first) that `record` may continue: without a
  * `Retry-Attempt`, the latest; with one above 0, of those whose last attempt sent a lower one,
- * best one whose last attempt is the one just before, then one whose Retry-After is over (a
- * client that waits it is not taken for one that does not because a tab beside it was told to
- * wait longer), then the latest.
+ * best one whose last attempt is the one just before, then one whose last attempt was answered
+ * 429 or 503 (a retry follows what a client retries: a tab's resend of its 429 is not taken for a
+ * resend of the 422 of the tab beside it), then one whose Retry-After is over (a client that waits
+ * it is not taken for one that does not because a tab beside it was told to wait longer), then
+ * the latest.
  */
 function followedRequest(
   record: RequestRecord,
@@ -140,7 +142,8 @@ function followedRequest(
     const before = retryAttemptOf(last) ?? 0;
     if (before >= attempt) continue;
     const over = record.at >= last.at + retryAfterMs(last) - options.retryAfterToleranceMs;
-    const score = (before === attempt - 1 ? 2 : 0) + (over ? 1 : 0);
+    const retried = RETRYABLE_STATUSES.has(last.status);
+    const score = (before === attempt - 1 ? 4 : 0) + (retried ? 2 : 0) + (over ? 1 : 0);
     if (score >= bestScore) [best, bestScore] = [request, score];
   }
   return best;

@@ -53,6 +53,20 @@ describe('retry-on-client-error', () => {
     }
   });
 
+  it('takes a tab’s Retry-Attempt 1 for the resend of its own 429, not of the other tab’s 422', () => {
+    // Two tabs of one shopper submit the same code at once, each sending Retry-Attempt 0: one is
+    // refused 429, the other answered 422. The refused tab resends after its Retry-After with
+    // Retry-Attempt 1: a retry of its 429, which the 422 just before it does not make a resend.
+    const make = recordMaker();
+    const report = checkIntegration([
+      make({ ...verify('111111'), retryAttempt: '0', at: 0, status: 429, retryAfter: 1 }),
+      make({ ...verify('111111'), retryAttempt: '0', at: 3, status: 422 }),
+      make({ ...verify('111111'), retryAttempt: '1', at: 1300, status: 422 }),
+    ]);
+    expect(ruleOf(report, 'retry-on-client-error').status).toBe('passed');
+    expect(ruleOf(report, 'retry-before-retry-after').status).toBe('passed');
+  });
+
   it('still reports a 422 resent with the same Idempotency-Key or a higher Retry-Attempt', () => {
     for (const [first, second] of [
       [{ idempotencyKey: 'k' }, { idempotencyKey: 'k' }],

@@ -24,7 +24,7 @@ export const retryOnClientError: CheckRule = {
   steps: clientErrorSteps,
 };
 
-function* clientErrorSteps({ authenticated, options }: RuleContext): Steps<RuleVerdict> {
+function* clientErrorSteps({ authenticated, logical, options }: RuleContext): Steps<RuleVerdict> {
   const readable = yield* filterPaced(authenticated, (record) => record.fields !== undefined);
   const refused = yield* filterPaced(readable, isFinalClientError);
   if (refused.length === 0) {
@@ -33,13 +33,23 @@ function* clientErrorSteps({ authenticated, options }: RuleContext): Steps<RuleV
       reason: 'no request was answered with a 4xx other than 401 and 429',
     };
   }
+  // A request counting its Retry-Attempt resends the attempt before it in its logical request,
+  // which need not be the identical request just before it: of two tabs sending the same code at
+  // once, one refused 429 and one answered 422, the first tab's retry follows its own 429.
+  const attemptBefore = new Map<RequestRecord, RequestRecord>();
+  yield* eachPaced(logical, ({ attempts }) => {
+    for (let index = 1; index < attempts.length; index++)
+      attemptBefore.set(attempts[index]!, attempts[index - 1]!);
+  });
   const resends: { record: RequestRecord; after: RequestRecord }[] = [];
   const requests = yield* groupByPaced(readable, (record) => keysOf(record).sameRequest);
   yield* eachPaced(requests.values(), (same) => {
     for (let index = 1; index < same.length; index++) {
-      const before = same[index - 1]!;
       const record = same[index]!;
+      const before = countsAttempts(record) ? attemptBefore.get(record) : same[index - 1]!;
       if (
+        before !== undefined &&
+        keysOf(before).sameRequest === keysOf(record).sameRequest &&
         isFinalClientError(before) &&
         record.at - before.at <= options.clientErrorWindowMs &&
         !saysAnotherRequest(record, before)
@@ -72,6 +82,12 @@ function saysAnotherRequest(record: RequestRecord, before: RequestRecord): boole
   if (key !== undefined && key !== '' && key !== before.idempotency_key?.trim()) return true;
   const attempt = retryAttemptOf(record);
   return attempt !== undefined && attempt <= (retryAttemptOf(before) ?? 0);
+}
+
+/** Whether `record` counts its attempts (a Retry-Attempt, and no Idempotency-Key to go by). */
+function countsAttempts(record: RequestRecord): boolean {
+  const key = record.idempotency_key?.trim();
+  return (key === undefined || key === '') && retryAttemptOf(record) !== undefined;
 }
 
 function isFinalClientError(record: RequestRecord): boolean {
