@@ -36,7 +36,7 @@ export interface LogicalRequest {
  *   `resendWindowMs` before. A `Retry-Attempt` of 0, or one not above the last, starts anew.
  *   Identical requests sent at once (a shopper's two tabs) each open a request of their own, and
  *   a `Retry-Attempt` above 0 continues the one it most likely follows: the attempt before its
- *   own, one whose Retry-After is over, the latest (see {@link followedRequest}).
+ *   own, one answered 429 or 503, one whose Retry-After is over, the latest (see {@link followedRequest}).
  *
  * A request whose fields could not be read (a body that is not JSON, an unauthenticated request)
  * has a fingerprint of its method and path only, which any other such request shares; it is
