@@ -32,7 +32,7 @@ export interface AppProps {
 /** The live screen of buckets and requests. Takes props only; side effects live in hooks. */
 export function App({ source, title, size, onQuit }: AppProps) {
   const [state, dispatch] = useReducer(reduce, undefined, initialState);
-  const { columns, rows } = useTerminalSize(size);
+  const { columns, rows, unsized } = useTerminalSize(size);
   const codeLines = state.code === undefined ? 0 : 1;
   const { pollRows, bucketRows, recentRows, gaps } = screenLayout(
     rows,
@@ -46,9 +46,10 @@ export function App({ source, title, size, onQuit }: AppProps) {
   useKeys(source, state, dispatch, onQuit);
   const keys = { canReset: source.reset !== undefined, holdsRun: source.hold !== undefined };
   return (
-    // Sized by ink to the terminal (a fixed size only in tests): a frame drawn as the terminal
-    // shrinks, before the new size reaches the state, then never runs wider than the screen.
-    <Box flexDirection="column" width={size?.columns}>
+    // Sized by ink to the terminal (a fixed size only in tests, and 80 columns on a terminal that
+    // reports none): a frame drawn as the terminal shrinks, before the new size reaches the state,
+    // then never runs wider than the screen.
+    <Box flexDirection="column" width={size?.columns ?? (unsized === true ? columns : undefined)}>
       <Header state={state} label={source.label} title={title} columns={columns} />
       {state.code === undefined ? null : <LatestCode code={state.code} />}
       {state.help ? (

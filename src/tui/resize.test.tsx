@@ -89,4 +89,20 @@ describe('the screen', () => {
     expect(lines.filter((line) => line.includes('caller:demo:ip-'))).toHaveLength(1);
     expect(lines.filter((line) => line.includes(' exists '))).toHaveLength(1);
   });
+  it('draws at 80x24 on a terminal that reports no size (0 columns, 0 rows)', async () => {
+    // A pseudo-terminal nobody sized (script(1) without a terminal, some CI runners and
+    // containers) reports 0x0: the screen must not be drawn at no size at all, a blank frame.
+    const emulator = createEmulator({ config: DEMO_CONFIG, clock: createManualClock(0) });
+    emulator.handle({
+      method: 'GET',
+      url: '/v1/users/exists?email=a%40b.co&caller_id=ip-0',
+      headers: { authorization: `Bearer ${DEMO_TOKEN}` },
+    });
+    const terminal = new FakeTerminal();
+    terminal.columns = 0;
+    terminal.rows = 0;
+    show(emulator, terminal);
+    await vi.waitFor(() => expect(terminal.frames.at(-1)).toContain('caller:demo:ip-0'));
+    expect(terminal.frames.at(-1)).toMatch(/^uas test in-process ● connected/m);
+  });
 });
