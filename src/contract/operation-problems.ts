@@ -79,6 +79,7 @@ export const DEV_API_PROBLEMS: readonly ProblemKind[] = [
   'clock-not-manual',
   'faults-not-applied',
   'users-not-applied',
+  'codes-not-seen',
   'too-many-event-readers',
   'store-unavailable',
   'invalid-config',

@@ -38,7 +38,9 @@ export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOption
           ? faultsNotApplied(request)
           : changesUsers(request)
             ? usersNotApplied(request)
-            : await emulator.handle(request, giveWay),
+            : readsLatestCode(request)
+              ? codesNotSeen(request)
+              : await emulator.handle(request, giveWay),
       );
     if (cameBack(request, via)) return loopAnswer(request);
     const token = bearerToken(headerValue(request.headers, 'authorization'));
@@ -126,10 +128,30 @@ const usersNotApplied = (request: TransportRequest): EmulatorResponse =>
     'uas serve --upstream forwards every request to the real service, which answers with its own users: a user added or removed here would not apply',
   );
 
-/** The 409 of a dev-API change the real service would never see. */
+/**
+ * Whether a request asks for a user's latest code (`GET /__uas/codes/{email}`, or
+ * `GET /__uas/codes?email=`): the real service sends the codes, uas never sees one.
+ */
+function readsLatestCode(request: TransportRequest): boolean {
+  const operation = devApiOperation(request.method, pathOf(request.url));
+  if (operation === 'latestCode') return true;
+  if (operation !== 'listCodes') return false;
+  const query = request.url.indexOf('?');
+  return query !== -1 && new URLSearchParams(request.url.slice(query + 1)).has('email');
+}
+
+/** 409: a code the real service sent went to the shopper, not through uas. */
+const codesNotSeen = (request: TransportRequest): EmulatorResponse =>
+  notApplied(
+    request,
+    'codes-not-seen',
+    'uas serve --upstream forwards start to the real service, which sends the code to the shopper: uas never sees it (read it where the real service delivers it)',
+  );
+
+/** The 409 of a dev-API request about what only the real service has or would apply. */
 function notApplied(
   request: TransportRequest,
-  kind: 'faults-not-applied' | 'users-not-applied',
+  kind: 'faults-not-applied' | 'users-not-applied' | 'codes-not-seen',
   detail: string,
 ): EmulatorResponse {
   return problemAnswer(createProblem(kind, detail, { instance: pathOf(request.url) }), false);

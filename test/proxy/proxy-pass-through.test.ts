@@ -136,6 +136,27 @@ describe('uas serve --upstream: answers', () => {
     expect(real.requests).toEqual([]);
   });
 
+  it("answers a read of a user's latest code 409: the real service sends the codes", async () => {
+    const real = await hostile((socket) => answer(socket, 200, [], '{"exists":true}'));
+    const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url });
+    for (const path of [
+      '/__uas/codes/alice%40example.com',
+      '/__uas/codes?email=alice%40example.com',
+    ]) {
+      const reply = await rawExchange(`${proxy.url}${path}`);
+      expect(reply.status, path).toBe(409);
+      expect(JSON.parse(reply.body.toString())).toMatchObject({
+        type: 'urn:uas:problem:codes-not-seen',
+        detail: expect.stringContaining('uas never sees it'),
+      });
+    }
+    // The list of live codes is uas's own, and empty.
+    const listed = await rawExchange(`${proxy.url}/__uas/codes`);
+    expect(listed.status).toBe(200);
+    expect(JSON.parse(listed.body.toString())).toEqual({ codes: [] });
+    expect(real.requests).toEqual([]);
+  });
+
   it('refuses a change of users or a scripted fault written with a trailing slash, as the dev API routes it', async () => {
     const real = await hostile((socket) => answer(socket, 200, [], '{"exists":true}'));
     const proxy = await start(configWith({ callerBurst: 5 }), { base: real.url });

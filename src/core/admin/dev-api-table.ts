@@ -128,7 +128,7 @@ export const DEV_API_TABLE = {
       email: textParam(BOUNDS.emailLength, 'An e-mail (compared case-insensitively).', 'E'),
       merchant_id: MERCHANT,
     },
-    problems: ['code-not-found'],
+    problems: ['code-not-found', 'codes-not-seen'],
   },
   latestCode: {
     method: 'GET',
@@ -141,7 +141,7 @@ export const DEV_API_TABLE = {
     store: true,
     showsTraffic: true,
     query: { merchant_id: MERCHANT },
-    problems: ['code-not-found'],
+    problems: ['code-not-found', 'codes-not-seen'],
   },
   journal: {
     method: 'GET',

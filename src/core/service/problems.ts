@@ -50,6 +50,10 @@ export const PROBLEM_KINDS = {
     status: 409,
     title: 'Users do not apply in front of the real service',
   },
+  'codes-not-seen': {
+    status: 409,
+    title: 'The real service sends the codes; uas in front of it never sees them',
+  },
   'code-expired': { status: 410, title: 'The code has expired' },
   'payload-too-large': { status: 413, title: 'The body is too large' },
   'unsupported-media-type': { status: 415, title: 'The body must be application/json' },
