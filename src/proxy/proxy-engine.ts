@@ -1,8 +1,9 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { AnyEmulator } from '../core/emulator.js';
 import { devApiOperation, isDevApiPath } from '../core/admin/dev-api.js';
+import type { DevApiOperation } from '../core/admin/dev-api-table.js';
 import { headerValue, type EmulatorResponse } from '../core/service/exchange.js';
-import { createProblem } from '../core/service/problems.js';
+import { createProblem, type ProblemKind } from '../core/service/problems.js';
 import type { AnswerCut } from '../core/records/records.js';
 import type { UpstreamCaller } from '../core/upstream-side.js';
 import { giveWay } from '../runtime/give-way.js';
@@ -17,7 +18,11 @@ import { bearerToken, clientLabel } from './client-label.js';
 import { connectionNames, isForwarded } from './hop-by-hop.js';
 import { relayAnswer } from './relay-answer.js';
 import { sendUpstream, upstreamAgent, type UpstreamRequest } from './send-upstream.js';
-import { resolveUpstreamOptions, type UpstreamOptions } from './upstream-options.js';
+import {
+  resolveUpstreamOptions,
+  type ResolvedUpstreamOptions,
+  type UpstreamOptions,
+} from './upstream-options.js';
 import { cameBack, loopAnswer, viaToken, withVia } from './via-token.js';
 
 /**
@@ -34,13 +39,7 @@ export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOption
   return async (request) => {
     if (isDevApiPath(pathOf(request.url)))
       return fromCore(
-        scriptsFault(request) && resolved.enforce === 'upstream'
-          ? faultsNotApplied(request)
-          : changesUsers(request)
-            ? usersNotApplied(request)
-            : readsLatestCode(request)
-              ? codesNotSeen(request)
-              : await emulator.handle(request, giveWay),
+        notAppliedHere(request, resolved.enforce) ?? (await emulator.handle(request, giveWay)),
       );
     if (cameBack(request, via)) return loopAnswer(request);
     const token = bearerToken(headerValue(request.headers, 'authorization'));
@@ -101,60 +100,57 @@ export function createProxyEngine(emulator: AnyEmulator, options: UpstreamOption
   };
 }
 
-/** Whether a request scripts a fault (`POST /__uas/faults`). */
-function scriptsFault(request: TransportRequest): boolean {
-  return devApiOperation(request.method, pathOf(request.url)) === 'failNext';
-}
+/** Dev-API requests about what only the real service has or would apply: a 409 each. */
+const NOT_APPLIED = [
+  {
+    // With `--enforce upstream` the real service answers every request: no fault applies.
+    kind: 'faults-not-applied',
+    applies: (operation, _request, enforce) => operation === 'failNext' && enforce === 'upstream',
+    detail:
+      'uas serve --upstream with --enforce upstream forwards every request to the real service: a scripted fault would never apply',
+  },
+  {
+    // In every mode the real service answers with its own users.
+    kind: 'users-not-applied',
+    applies: (operation) => operation === 'addUsers' || operation === 'removeUser',
+    detail:
+      'uas serve --upstream forwards every request to the real service, which answers with its own users: a user added or removed here would not apply',
+  },
+  {
+    // A user's latest code (`GET /__uas/codes/{email}`, `GET /__uas/codes?email=`): the real
+    // service sends the codes to the shoppers, never through uas.
+    kind: 'codes-not-seen',
+    applies: (operation, request) =>
+      operation === 'latestCode' || (operation === 'listCodes' && asksForEmail(request.url)),
+    detail:
+      'uas serve --upstream forwards start to the real service, which sends the code to the shopper: uas never sees it (read it where the real service delivers it)',
+  },
+] as const satisfies readonly {
+  kind: ProblemKind;
+  applies: (
+    operation: DevApiOperation | undefined,
+    request: TransportRequest,
+    enforce: ResolvedUpstreamOptions['enforce'],
+  ) => boolean;
+  detail: string;
+}[];
 
-/** 409: with `--enforce upstream` the real service answers every request; no fault applies. */
-const faultsNotApplied = (request: TransportRequest): EmulatorResponse =>
-  notApplied(
-    request,
-    'faults-not-applied',
-    'uas serve --upstream with --enforce upstream forwards every request to the real service: a scripted fault would never apply',
-  );
-
-/** Whether a request adds or removes users (`POST /__uas/users`, `DELETE /__uas/users/{email}`). */
-function changesUsers(request: TransportRequest): boolean {
-  const operation = devApiOperation(request.method, pathOf(request.url));
-  return operation === 'addUsers' || operation === 'removeUser';
-}
-
-/** 409: in every mode the real service answers with its own users; a change here would not apply. */
-const usersNotApplied = (request: TransportRequest): EmulatorResponse =>
-  notApplied(
-    request,
-    'users-not-applied',
-    'uas serve --upstream forwards every request to the real service, which answers with its own users: a user added or removed here would not apply',
-  );
-
-/**
- * Whether a request asks for a user's latest code (`GET /__uas/codes/{email}`, or
- * `GET /__uas/codes?email=`): the real service sends the codes, uas never sees one.
- */
-function readsLatestCode(request: TransportRequest): boolean {
-  const operation = devApiOperation(request.method, pathOf(request.url));
-  if (operation === 'latestCode') return true;
-  if (operation !== 'listCodes') return false;
-  const query = request.url.indexOf('?');
-  return query !== -1 && new URLSearchParams(request.url.slice(query + 1)).has('email');
-}
-
-/** 409: a code the real service sent went to the shopper, not through uas. */
-const codesNotSeen = (request: TransportRequest): EmulatorResponse =>
-  notApplied(
-    request,
-    'codes-not-seen',
-    'uas serve --upstream forwards start to the real service, which sends the code to the shopper: uas never sees it (read it where the real service delivers it)',
-  );
-
-/** The 409 of a dev-API request about what only the real service has or would apply. */
-function notApplied(
+/** The 409 of a dev-API request the real service would never see, or undefined to answer it. */
+function notAppliedHere(
   request: TransportRequest,
-  kind: 'faults-not-applied' | 'users-not-applied' | 'codes-not-seen',
-  detail: string,
-): EmulatorResponse {
-  return problemAnswer(createProblem(kind, detail, { instance: pathOf(request.url) }), false);
+  enforce: ResolvedUpstreamOptions['enforce'],
+): EmulatorResponse | undefined {
+  const path = pathOf(request.url);
+  const operation = devApiOperation(request.method, path);
+  const refusal = NOT_APPLIED.find((entry) => entry.applies(operation, request, enforce));
+  if (refusal === undefined) return undefined;
+  return problemAnswer(createProblem(refusal.kind, refusal.detail, { instance: path }), false);
+}
+
+/** Whether a URL's query gives an `email`. */
+function asksForEmail(url: string): boolean {
+  const query = url.indexOf('?');
+  return query !== -1 && new URLSearchParams(url.slice(query + 1)).has('email');
 }
 
 /** Journals a request uas answered for the real service (502, 504). */
