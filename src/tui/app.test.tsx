@@ -2,6 +2,7 @@ import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createManualClock } from '../core/time/clock.js';
 import type { EmulatorRequest } from '../core/service/exchange.js';
+import type { Emulator } from '../core/emulator.js';
 import { createSeededRandom } from '../core/time/random.js';
 import { DEMO_CONFIG, DEMO_TOKEN } from '../demo-config.js';
 import { createEmulator } from '../emulator.js';
@@ -29,6 +30,18 @@ function setup(columns = 80, rows = 24) {
     />,
   );
   return { clock, emulator, screen };
+}
+
+/** 20 requests of the callers `callerOf` names, then, with `code`, a start that issues a code. */
+function fill(emulator: Emulator, callerOf: (index: number) => string, code: boolean): void {
+  for (let index = 0; index < 20; index++) emulator.handle(exists(callerOf(index)));
+  if (code)
+    emulator.handle({
+      method: 'POST',
+      url: `/v1/merchants/${DEMO_CONFIG.clients[0]!.merchants[0]}/users/passwordless/start`,
+      headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'alice@example.com' }),
+    });
 }
 
 let unmount: (() => void) | undefined;
@@ -323,14 +336,7 @@ describe('App', () => {
       const { emulator, screen } = setup(80, rows);
       unmount = screen.unmount;
       // Enough requests to fill the rows the recent requests get.
-      for (let index = 0; index < 20; index++) emulator.handle(exists('alpha'));
-      if (code)
-        emulator.handle({
-          method: 'POST',
-          url: `/v1/merchants/${DEMO_CONFIG.clients[0]!.merchants[0]}/users/passwordless/start`,
-          headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ email: 'alice@example.com' }),
-        });
+      fill(emulator, () => 'alpha', code);
       await vi.waitFor(() => expect(frame(screen)).toContain('caller:demo:alpha'));
       if (code) await vi.waitFor(() => expect(frame(screen)).toContain('latest code'));
       await press(screen, '?');
@@ -351,14 +357,7 @@ describe('App', () => {
     async ({ rows, code }) => {
       const { emulator, screen } = setup(80, rows);
       unmount = screen.unmount;
-      for (let index = 0; index < 20; index++) emulator.handle(exists(`caller-${index}`));
-      if (code)
-        emulator.handle({
-          method: 'POST',
-          url: `/v1/merchants/${DEMO_CONFIG.clients[0]!.merchants[0]}/users/passwordless/start`,
-          headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ email: 'alice@example.com' }),
-        });
+      fill(emulator, (index) => `caller-${index}`, code);
       await vi.waitFor(() => expect(frame(screen)).toContain('caller:demo:caller-'));
       if (code) await vi.waitFor(() => expect(frame(screen)).toContain('latest code'));
       const lines = frame(screen).split('\n');

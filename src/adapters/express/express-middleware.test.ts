@@ -37,8 +37,13 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function mount(options: Parameters<typeof createMiddleware>[0]): Promise<string> {
+/** The middleware at /uas of an app, `express.json()` run before it when `parsedFirst`. */
+async function mount(
+  options: Parameters<typeof createMiddleware>[0],
+  parsedFirst = false,
+): Promise<string> {
   const app = express();
+  if (parsedFirst) app.use(express.json());
   app.use('/uas', createMiddleware(options));
   app.use((_req, res) => res.status(418).json({ app: 'next' }));
   server = createServer(app);
@@ -114,12 +119,7 @@ describe('createMiddleware', () => {
   });
 
   it('answers an empty body as uas serve does when express.json() ran first, where the parser made it {}', async () => {
-    const app = express();
-    app.use(express.json());
-    app.use('/uas', createMiddleware({ clock: createManualClock(0) }));
-    server = createServer(app);
-    await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const base = await mount({ clock: createManualClock(0) }, true);
     const answer = await fetch(
       `${base}/uas/v1/merchants/6f1c2b0e-8a4d-4c43-9b7e-2f5d8c1a9e01/users/passwordless/start`,
       {
@@ -136,12 +136,7 @@ describe('createMiddleware', () => {
   });
 
   it('reads a compressed body that express.json() ran first inflated, as the JSON it parsed', async () => {
-    const app = express();
-    app.use(express.json());
-    app.use('/uas', createMiddleware({ clock: createManualClock(0) }));
-    server = createServer(app);
-    await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const base = await mount({ clock: createManualClock(0) }, true);
     const answer = await fetch(
       `${base}/uas/v1/merchants/6f1c2b0e-8a4d-4c43-9b7e-2f5d8c1a9e01/users/passwordless/start`,
       {
